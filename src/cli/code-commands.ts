@@ -1,0 +1,40 @@
+/**
+ * `loc encode <lat> <lng>` and `loc decode <code>`: the codec from the shell. Each prints one JSON
+ * object on stdout; on bad input it prints `{ "code", "message" }` on stderr and exits 1.
+ */
+import type { Command } from 'commander';
+import { decode, encode, type LocatedCell } from '../code/index.ts';
+import { LocError } from '../errors.ts';
+
+export function registerCodeCommands(program: Command): void {
+  program
+    .command('encode')
+    .description('print the code of the 3 m cell that holds a point')
+    .argument('<lat>', 'latitude in degrees, -90 to 90')
+    .argument('<lng>', 'longitude in degrees, -180 to 180')
+    .action((lat: string, lng: string) => run(() => encode(parseNumber(lat, 'lat'), parseNumber(lng, 'lng'))));
+
+  program
+    .command('decode')
+    .description('print the cell of a code (case, spaces and hyphens are forgiven)')
+    .argument('<code>', 'a code like FR-0RMB-CLY0')
+    .action((code: string) => run(() => decode(code)));
+}
+
+/** Numbers as JSON writes them; "1e2", "0x10", "" or "12abc" are not coordinates. */
+function parseNumber(text: string, field: string): number {
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text.trim())) {
+    throw new LocError('validation_error', `${field} must be a decimal number, received ${JSON.stringify(text)}.`, field);
+  }
+  return Number(text);
+}
+
+function run(work: () => LocatedCell): void {
+  try {
+    process.stdout.write(`${JSON.stringify(work())}\n`);
+  } catch (error) {
+    if (!(error instanceof LocError)) throw error;
+    process.stderr.write(`${JSON.stringify({ code: error.code, message: error.message })}\n`);
+    process.exitCode = 1;
+  }
+}

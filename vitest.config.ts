@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'iframe-app/**/*.test.ts', 'demo/**/*.test.ts'],
     globalSetup: ['src/test-setup/build.ts'],
+    reporters: ['default', './src/test-setup/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -1,22 +1,18 @@
 /**
  * The codec of format v1: a point to the code of the 3 m cell that holds it, and a code back to its
  * cell (docs/code-format.md §7). The country is the one of the cell centre; inside a pure block the
- * table already knows it, elsewhere country-coder is asked.
+ * table already knows it, in a mixed block the border index answers as country-coder would.
+ *
+ * encode and decode are hot paths (DESIGN §6 budgets them against open-location-code): no closures,
+ * no intermediate objects, typed-array look-ups only.
  */
 import { LocError, describeValue } from '../errors.ts';
-import { territoryOf } from './country.ts';
-import { coverage } from './coverage.ts';
-import { formatCode, parseCode } from './format.ts';
-import {
-  BLOCK_SIZE,
-  bandOf,
-  cellBounds,
-  colCentre,
-  colOf,
-  rowCentre,
-  rowOf,
-  type CellBounds,
-} from './grid.ts';
+import { BorderIndex } from './border-index.ts';
+import { coverage, type Coverage } from './coverage.ts';
+import { parseCode, writeCode } from './format.ts';
+import { BLOCK_SIZE, ROWS, colCentre, colWest, rowCentre, rowSouth, type CellBounds } from './grid.ts';
+
+const ROWS_PER_DEGREE = ROWS / 180;
 
 /** A cell and its code. `latitude` and `longitude` are the cell centre, not the point encoded. */
 export interface LocatedCell {
@@ -27,32 +23,57 @@ export interface LocatedCell {
   cell: CellBounds;
 }
 
+let borders: BorderIndex | undefined;
+
 /** The code of the cell holding (`lat`, `lng`). Throws `validation_error` or `unsupported_location`. */
 export function encode(lat: number, lng: number): LocatedCell {
   checkCoordinate('lat', lat, 90);
   checkCoordinate('lng', lng, 180);
   const table = coverage();
-  const row = rowOf(lat);
-  const band = bandOf(row);
-  const columns = table.columns[band];
-  const col = colOf(lng, columns);
-  const block = Math.floor(col / BLOCK_SIZE);
-  const run = table.runAt(band, block);
-  const unsupported = (): LocError =>
-    new LocError('unsupported_location', `No country's codes cover ${lat}, ${lng} (open sea, Antarctica, or no country).`);
-  if (run < 0) throw unsupported();
-
-  const cls = table.classOf(run);
-  let country: number;
-  if (cls.pure) {
-    country = cls.members[0];
-  } else {
-    const code = territoryOf(rowCentre(row), colCentre(col, columns));
-    country = code === null ? -1 : table.indexOfCountry(code);
+  // rowOf and colOf fused with the cell bounds they compare against, so each edge is divided out
+  // once: the first guess multiplies, the edge formulas of grid.ts decide.
+  let row = Math.min(ROWS - 1, Math.floor((lat + 90) * ROWS_PER_DEGREE));
+  let south = rowSouth(row);
+  if (south > lat) south = rowSouth(--row);
+  let north = rowSouth(row + 1);
+  if (north <= lat && row < ROWS - 1) {
+    south = north;
+    north = rowSouth(++row + 1);
   }
-  const number = country < 0 ? -1 : table.blockNumber(run, country, block);
-  if (number < 0) throw unsupported();
-  return located(table.countries[country], number, row, col, columns);
+  const band = (row / BLOCK_SIZE) | 0;
+  const columns = table.columns[band];
+  const x = lng === 180 ? -180 : lng;
+  let col = Math.min(columns - 1, Math.floor((x + 180) * columns * (1 / 360)));
+  let west = colWest(col, columns);
+  if (west > x) west = colWest(--col, columns);
+  let east = colWest(col + 1, columns);
+  if (east <= x && col < columns - 1) {
+    west = east;
+    east = colWest(++col + 1, columns);
+  }
+
+  const block = (col / BLOCK_SIZE) | 0;
+  const run = table.runAt(band, block);
+  if (run >= 0) {
+    let country = table.runCountry[run];
+    let number = table.runBase[run] + block - table.runFirst(run);
+    if (table.runPure[run] !== 1) {
+      const code = countryOfCell(table, row, col, columns, band, block);
+      country = code === null ? -1 : table.indexOfCountry(code);
+      number = country < 0 ? -1 : table.blockNumber(run, country, block);
+    }
+    if (number >= 0) {
+      const code = table.countries[country];
+      return {
+        loc_code: writeCode(code, number, row % BLOCK_SIZE, col % BLOCK_SIZE),
+        latitude: rowCentre(row),
+        longitude: colCentre(col, columns),
+        country_code: code,
+        cell: { north, south, east, west },
+      };
+    }
+  }
+  throw new LocError('unsupported_location', `No country's codes cover ${lat}, ${lng} (open sea, Antarctica, or no country).`);
 }
 
 /** The cell of a code. Throws `invalid_code` when malformed, `code_not_found` when no cell has it. */
@@ -62,34 +83,46 @@ export function decode(code: string): LocatedCell {
     throw new LocError('invalid_code', `Expected a code like FR-1A2B-3C4D, received ${describeValue(code)}.`, 'code');
   }
   const table = coverage();
-  const notFound = (): LocError =>
-    new LocError('code_not_found', `No cell has the code ${parts.country}-…; it is well-formed but does not exist.`, 'code');
   const country = table.indexOfCountry(parts.country);
-  if (country < 0) throw notFound();
-  const where = table.locateBlock(country, parts.block);
-  if (where === null) throw notFound();
-  const columns = table.columns[where.band];
-  const row = where.band * BLOCK_SIZE + parts.row;
-  const col = where.block * BLOCK_SIZE + parts.col;
-  if (col >= columns) throw notFound();
-  if (!table.classOf(where.run).pure && territoryOf(rowCentre(row), colCentre(col, columns)) !== parts.country) {
-    throw notFound();
+  const where = country < 0 ? null : table.locateBlock(country, parts.block);
+  if (where !== null) {
+    const columns = table.columns[where.band];
+    const row = where.band * BLOCK_SIZE + parts.row;
+    const col = where.block * BLOCK_SIZE + parts.col;
+    if (
+      col < columns &&
+      (table.runPure[where.run] === 1 || countryOfCell(table, row, col, columns, where.band, where.block) === parts.country)
+    ) {
+      return {
+        loc_code: writeCode(parts.country, parts.block, parts.row, parts.col),
+        latitude: rowCentre(row),
+        longitude: colCentre(col, columns),
+        country_code: parts.country,
+        cell: { north: rowSouth(row + 1), south: rowSouth(row), east: colWest(col + 1, columns), west: colWest(col, columns) },
+      };
+    }
   }
-  return located(parts.country, parts.block, row, col, columns);
+  throw new LocError('code_not_found', `No cell has the code ${describeValue(code)}; it is well-formed but does not exist.`, 'code');
 }
 
-function located(country: string, block: number, row: number, col: number, columns: number): LocatedCell {
-  return {
-    loc_code: formatCode({ country, block, row: row % BLOCK_SIZE, col: col % BLOCK_SIZE }),
-    latitude: rowCentre(row),
-    longitude: colCentre(col, columns),
-    country_code: country,
-    cell: cellBounds(row, col, columns),
-  };
+/** Country of a cell centre in a mixed block (one that borders cross). */
+function countryOfCell(table: Coverage, row: number, col: number, columns: number, band: number, block: number): string | null {
+  borders ??= new BorderIndex();
+  const firstRow = band * BLOCK_SIZE;
+  const firstCol = block * BLOCK_SIZE;
+  return borders.territoryAt(
+    rowCentre(row),
+    colCentre(col, columns),
+    band * table.maxBlocksPerBand + block,
+    rowSouth(firstRow),
+    rowSouth(firstRow + BLOCK_SIZE),
+    colWest(firstCol, columns),
+    colWest(Math.min(columns, firstCol + BLOCK_SIZE), columns),
+  );
 }
 
-function checkCoordinate(field: 'lat' | 'lng', value: unknown, limit: number): asserts value is number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < -limit || value > limit) {
+function checkCoordinate(field: 'lat' | 'lng', value: unknown, limit: number): void {
+  if (typeof value !== 'number' || !(value >= -limit && value <= limit)) {
     throw new LocError(
       'validation_error',
       `${field} must be a finite number from ${-limit} to ${limit}, received ${describeValue(value)}.`,

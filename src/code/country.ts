@@ -41,9 +41,12 @@ function territoryCode(features: Feature[]): string | null {
   return REASSIGNED[code] ?? (match ? code : null);
 }
 
-/** English name of a country code, e.g. `United States` for `US`. */
+// The short names people use ("United States", not country-coder's "United States of America").
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** English short name of a country code, e.g. `United States` for `US`. */
 export function countryName(code: string): string {
-  return countryCoder.feature(code)?.properties.nameEn ?? code;
+  return regionNames.of(code) ?? countryCoder.feature(code)?.properties.nameEn ?? code;
 }
 
 /** Emoji flag of a country code (regional indicator pair), e.g. 🇫🇷 for `FR`. */

@@ -6,7 +6,11 @@
  * number of its first block for each country that covers it (its base).
  */
 import { readFileSync } from 'node:fs';
+import { blocksInBand } from './grid.ts';
 import { readTableFile, type BlockClass, type TableData } from './table-file.ts';
+
+/** Blocks per group of the run index: 32, so a scan rarely passes more than a run or two. */
+const GROUP_SHIFT = 5;
 
 /** The table of format v1, committed beside this module and never regenerated at run time. */
 export const TABLE_URL = new URL('./tables/v1.bin', import.meta.url);
@@ -28,6 +32,18 @@ export class Coverage {
   private readonly countryBases: Uint32Array;
   /** Covered blocks per country. */
   readonly blockCounts: Uint32Array;
+  /** Per run: 1 when one country fills it, that country, and its base (the encode fast path). */
+  readonly runPure: Uint8Array;
+  readonly runCountry: Uint32Array;
+  readonly runBase: Uint32Array;
+  /** Per band, where its groups of 2^GROUP_SHIFT blocks start in `groupRun`. */
+  private readonly bandGroupStart: Uint32Array;
+  /** Per group of blocks, the first run of its band that ends after the group's first block. */
+  private readonly groupRun: Uint32Array;
+  /** Per run, the block after its last one. */
+  private readonly runEnd: Uint32Array;
+  /** Blocks in the widest band: `band * maxBlocksPerBand + block` names a block uniquely. */
+  readonly maxBlocksPerBand: number;
 
   constructor(data: TableData) {
     this.version = data.version;
@@ -55,6 +71,25 @@ export class Coverage {
       });
     }
 
+    this.runPure = Uint8Array.from(cls, (c) => (data.classes[c].pure ? 1 : 0));
+    this.runCountry = Uint32Array.from(cls, (c) => data.classes[c].members[0]);
+    this.maxBlocksPerBand = blocksInBand(Math.max(...data.columns));
+    this.runEnd = data.runs.first.map((f, r) => f + length[r]);
+    this.bandGroupStart = new Uint32Array(data.columns.length + 1);
+    for (let band = 0; band < data.columns.length; band++) {
+      this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(data.columns[band]) >>> GROUP_SHIFT) + 1;
+    }
+    this.groupRun = new Uint32Array(this.bandGroupStart[data.columns.length]);
+    for (let band = 0; band < data.columns.length; band++) {
+      let run = bandStart[band];
+      for (let g = this.bandGroupStart[band]; g < this.bandGroupStart[band + 1]; g++) {
+        const groupFirst = (g - this.bandGroupStart[band]) << GROUP_SHIFT;
+        while (run < bandStart[band + 1] && this.runEnd[run] <= groupFirst) run++;
+        this.groupRun[g] = run;
+      }
+    }
+    this.runBase = Uint32Array.from(this.baseOffset.subarray(0, runCount), (o) => this.bases[o]);
+
     this.countryStart = new Uint32Array(data.countries.length + 1);
     for (let c = 0; c < data.countries.length; c++) this.countryStart[c + 1] = this.countryStart[c] + countryRunCount[c];
     this.countryRuns = new Uint32Array(this.countryStart[data.countries.length]);
@@ -73,17 +108,20 @@ export class Coverage {
     return this.countryIndex.get(code) ?? -1;
   }
 
-  /** The run that holds block `block` of `band`, or −1 when no country covers the block. */
+  /**
+   * The run that holds block `block` of `band`, or −1 when no country covers the block: the group
+   * index gives the first run that can hold it, and a short forward scan the one that does.
+   */
   runAt(band: number, block: number): number {
-    const { bandStart, first, length } = this.runs;
-    let lo = bandStart[band];
-    let hi = bandStart[band + 1] - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (first[mid] <= block) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return hi >= bandStart[band] && block < first[hi] + length[hi] ? hi : -1;
+    const last = this.runs.bandStart[band + 1];
+    let run = this.groupRun[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
+    while (run < last && this.runEnd[run] <= block) run++;
+    return run < last && this.runs.first[run] <= block ? run : -1;
+  }
+
+  /** First block of a run. */
+  runFirst(run: number): number {
+    return this.runs.first[run];
   }
 
   classOf(run: number): BlockClass {

@@ -10,6 +10,7 @@ const BASE = ALPHABET.length;
 /** Digits of the block index: 36⁴ = 1 679 616 blocks per country at most. */
 export const BLOCK_DIGITS = 4;
 export const MAX_BLOCKS = BASE ** BLOCK_DIGITS;
+const PAIR_SPAN = BASE * BASE;
 
 /** The spec's loose client-side check (spec §1.7), without trimming or case folding. */
 const LOOSE = /^[A-Za-z]{2}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
@@ -19,6 +20,14 @@ const LENIENT = /^([A-Z]{2})[-\s]?([0-9A-Z]{4})[-\s]?([0-9A-Z]{4})$/;
 
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < BASE; i++) DIGIT_VALUE[ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * Character codes of the high and low digit of every two-digit group 00 … ZZ: a code is then written
+ * by table look-ups into one String.fromCharCode call, one allocation instead of six concatenations.
+ */
+const PAIR_HIGH = Uint8Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(Math.floor(i / BASE)));
+const PAIR_LOW = Uint8Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(i % BASE));
+const HYPHEN = 45;
 
 /** The parts of a code. */
 export interface CodeParts {
@@ -44,7 +53,7 @@ export function normalizeCode(input: string): string | null {
 
 /** Splits a code (any accepted spelling) into its parts, or null when it is malformed. */
 export function parseCode(input: string): CodeParts | null {
-  const code = normalizeCode(input);
+  const code = isCanonical(input) ? input : normalizeCode(input);
   if (code === null) return null;
   return {
     country: code.slice(0, 2),
@@ -54,9 +63,40 @@ export function parseCode(input: string): CodeParts | null {
   };
 }
 
+/** The common case, checked without a regular expression or a copy: `CC-XXXX-XXXX` in upper case. */
+function isCanonical(input: string): boolean {
+  if (typeof input !== 'string' || input.length !== 12 || input.charCodeAt(2) !== HYPHEN || input.charCodeAt(7) !== HYPHEN) return false;
+  for (let i = 0; i < 12; i++) {
+    if (i === 2 || i === 7) continue;
+    const c = input.charCodeAt(i);
+    if (c >= 128 || DIGIT_VALUE[c] < 0 || (i < 2 && c < 65)) return false;
+  }
+  return true;
+}
+
 /** Writes a code from its parts. */
 export function formatCode(parts: CodeParts): string {
-  return `${parts.country}-${base36(parts.block, BLOCK_DIGITS)}-${base36(parts.row, 2)}${base36(parts.col, 2)}`;
+  return writeCode(parts.country, parts.block, parts.row, parts.col);
+}
+
+/** formatCode without the parts object, for the codec's hot path. */
+export function writeCode(country: string, block: number, row: number, col: number): string {
+  const high = (block / PAIR_SPAN) | 0;
+  const low = block % PAIR_SPAN;
+  return String.fromCharCode(
+    country.charCodeAt(0),
+    country.charCodeAt(1),
+    HYPHEN,
+    PAIR_HIGH[high],
+    PAIR_LOW[high],
+    PAIR_HIGH[low],
+    PAIR_LOW[low],
+    HYPHEN,
+    PAIR_HIGH[row],
+    PAIR_LOW[row],
+    PAIR_HIGH[col],
+    PAIR_LOW[col],
+  );
 }
 
 function digits(text: string, from: number, to: number): number {
@@ -65,12 +105,3 @@ function digits(text: string, from: number, to: number): number {
   return value;
 }
 
-function base36(value: number, width: number): string {
-  let out = '';
-  let v = value;
-  for (let i = 0; i < width; i++) {
-    out = ALPHABET[v % BASE] + out;
-    v = Math.floor(v / BASE);
-  }
-  return out;
-}

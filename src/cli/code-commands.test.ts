@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = async (...args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['dist/cli.js', ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+describe('loc encode / loc decode (built CLI)', () => {
+  it('encodes a point, negative coordinates included, to one JSON object', async () => {
+    const { code, stdout } = await run('encode', '-33.8568', '151.2153');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ loc_code: expect.stringMatching(/^AU-[0-9A-Z]{4}-[0-9A-Z]{4}$/), country_code: 'AU' });
+    expect(Object.keys(result.cell).sort()).toEqual(['east', 'north', 'south', 'west']);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('decodes a code written loosely', async () => {
+    const encoded = JSON.parse((await run('encode', '48.8584', '2.2945')).stdout);
+    const { code, stdout } = await run('decode', ` ${encoded.loc_code.toLowerCase().replaceAll('-', '')} `);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(encoded);
+  });
+
+  it('exits 1 with a JSON error on bad input', async () => {
+    for (const [args, expected] of [
+      [['encode', '91', '0'], 'validation_error'],
+      [['encode', 'abc', '0'], 'validation_error'],
+      [['encode', '1e2', '0'], 'validation_error'],
+      [['encode', '0', '0'], 'unsupported_location'],
+      [['decode', 'FR-0RMB'], 'invalid_code'],
+      [['decode', 'ZZ-0000-0000'], 'code_not_found'],
+    ] as const) {
+      const { code, stdout, stderr } = await run(...args);
+      expect(code, args.join(' ')).toBe(1);
+      expect(stdout).toBe('');
+      expect(JSON.parse(stderr)).toEqual({ code: expected, message: expect.any(String) });
+    }
+  });
+
+  it('exits 2 with one line on a usage mistake, and has --help on every subcommand', async () => {
+    for (const args of [['encode', '1'], ['bogus'], ['decode']]) {
+      const { code, stderr } = await run(...args);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+    for (const sub of ['encode', 'decode']) {
+      const { code, stdout } = await run(sub, '--help');
+      expect(code).toBe(0);
+      expect(stdout).toContain(`Usage: loc ${sub}`);
+    }
+  });
+});

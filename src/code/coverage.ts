@@ -21,7 +21,11 @@ export class Coverage {
   readonly countries: readonly string[];
   readonly classes: readonly BlockClass[];
   private readonly countryIndex: Map<string, number>;
-  private readonly runs: TableData['runs'];
+  /** The table's runs, flattened into fields so the hot paths load one typed array each. */
+  private readonly bandStart: Uint32Array;
+  private readonly runFirstBlock: Uint32Array;
+  private readonly runLength: Uint32Array;
+  private readonly runClass: Uint32Array;
   private readonly runBand: Uint16Array;
   /** Base of run r for the k-th member of its class: `bases[baseOffset[r] + k]`. */
   private readonly baseOffset: Uint32Array;
@@ -50,7 +54,10 @@ export class Coverage {
     this.columns = data.columns;
     this.countries = data.countries;
     this.classes = data.classes;
-    this.runs = data.runs;
+    this.bandStart = data.runs.bandStart;
+    this.runFirstBlock = data.runs.first;
+    this.runLength = data.runs.length;
+    this.runClass = data.runs.cls;
     this.countryIndex = new Map(data.countries.map((code, i) => [code, i]));
 
     const { bandStart, length, cls } = data.runs;
@@ -113,25 +120,25 @@ export class Coverage {
    * index gives the first run that can hold it, and a short forward scan the one that does.
    */
   runAt(band: number, block: number): number {
-    const last = this.runs.bandStart[band + 1];
+    const last = this.bandStart[band + 1];
     let run = this.groupRun[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
     while (run < last && this.runEnd[run] <= block) run++;
-    return run < last && this.runs.first[run] <= block ? run : -1;
+    return run < last && this.runFirstBlock[run] <= block ? run : -1;
   }
 
   /** First block of a run. */
   runFirst(run: number): number {
-    return this.runs.first[run];
+    return this.runFirstBlock[run];
   }
 
   classOf(run: number): BlockClass {
-    return this.classes[this.runs.cls[run]];
+    return this.classes[this.runClass[run]];
   }
 
   /** The block number of `block` (in run `run`) among the blocks of `country`, or −1 if it covers none. */
   blockNumber(run: number, country: number, block: number): number {
     const k = this.classOf(run).members.indexOf(country);
-    return k < 0 ? -1 : this.bases[this.baseOffset[run] + k] + block - this.runs.first[run];
+    return k < 0 ? -1 : this.bases[this.baseOffset[run] + k] + block - this.runFirstBlock[run];
   }
 
   /** Where the `number`-th block of `country` is, or null past its last block. */
@@ -147,8 +154,8 @@ export class Coverage {
     if (hi < start) return null;
     const run = this.countryRuns[hi];
     const offset = number - this.countryBases[hi];
-    if (offset >= this.runs.length[run]) return null;
-    return { band: this.runBand[run], block: this.runs.first[run] + offset, run };
+    if (offset >= this.runLength[run]) return null;
+    return { band: this.runBand[run], block: this.runFirstBlock[run] + offset, run };
   }
 }
 

@@ -15,9 +15,50 @@
  *    host callbacks, passed with `comlink.proxy`.
  */
 import type { ProxyMarked } from 'comlink';
-import type { LocEmbedError, LocReadyInfo, LocSelectResult, LocStyle } from './public-types.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { StyleLayers } from '../tiles/styles.ts';
+import type { LocEmbedError, LocErrorCode, LocReadyInfo, LocSelectResult, LocStyle } from './public-types.ts';
 
 export type * from './public-types.ts';
+
+/** Compiles only while every code the embed reports is a code of the one error catalogue. */
+type InCatalogue<T extends ErrorCode> = T;
+export type EmbedErrorCode = InCatalogue<LocErrorCode>;
+
+/**
+ * What the service writes into the frame page (`<script type="application/json" id="loc-config">`),
+ * from the session the frame URL names.
+ */
+export interface FrameConfig {
+  /** The service's public base URL, no trailing slash: the API and the frame's assets live below it. */
+  apiBase: string;
+  /** The session's origin: the only page allowed to embed the frame and to talk to it. */
+  origin: string;
+  /** The session id, the public part of the token. */
+  sid: string;
+  /** When the session expires (ISO 8601). */
+  expiresAt: string;
+  /** The service's clock when it wrote the page (ISO 8601): the frame times expiry by it, not by the visitor's clock. */
+  now: string;
+  /** The tile layers of every style. */
+  styles: StyleLayers;
+}
+
+/** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */
+export interface SessionInfo {
+  origin: string;
+  expires_at: string;
+}
+
+/** What `GET {apiBase}/embed/grid.json` answers: the frozen column count of every band, for drawing the grid. */
+export interface GridData {
+  /** Format version of the code (docs/code-format.md); the counts never change within a version. */
+  format: number;
+  /** Rows per band, `BLOCK_SIZE`. */
+  rowsPerBand: number;
+  /** `columns[band]` for every band, south to north (`BANDS` entries). */
+  columns: number[];
+}
 
 /** Step 2: the frame is loaded and listening. */
 export interface HelloMessage {

@@ -42,15 +42,14 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
     };
     const iframe = document.createElement('iframe');
     iframe.src = `${base}/embed/frame/${settings.sid}#${new URLSearchParams(start)}`;
-    iframe.title = settings.title;
-    iframe.setAttribute('sandbox', SANDBOX);
-    iframe.allow = 'geolocation; clipboard-write';
-    iframe.referrerPolicy = 'no-referrer';
+    const attributes = { title: settings.title, sandbox: SANDBOX, allow: 'geolocation; clipboard-write', referrerpolicy: 'no-referrer' };
+    for (const [name, value] of Object.entries(attributes)) iframe.setAttribute(name, value);
     iframe.style.cssText = `display:block;width:100%;border:0;height:${settings.height}`;
 
     let destroyed = false;
     let stopped = false;
     let port: MessagePort | undefined;
+    let hostPort: MessagePort | undefined;
     const abort = new AbortController();
 
     /** Runs an integrator callback; its exceptions are theirs, reported without breaking the embed. */
@@ -89,7 +88,7 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
       port = channel.port1;
       win.postMessage({ type: 'loc:connect', nonce } satisfies ConnectMessage, serviceOrigin, [channel.port2]);
       const init: FrameInit = { token: settings.token, ...state, confirm: settings.confirm, renewable: !!settings.getSessionToken };
-      callFrame(port, 'init', [init], host);
+      hostPort = callFrame(port, 'init', [init], host);
     };
     addEventListener('message', onMessage);
     const timer = setTimeout(
@@ -123,6 +122,7 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
         removeEventListener('message', onMessage);
         abort.abort();
         port?.close();
+        hostPort?.close();
         iframe.remove();
         if (mounts.get(element) === handle) mounts.delete(element);
       },

@@ -9,23 +9,23 @@ const raw = (value: unknown): WireValue => ({ type: 'RAW', value });
 
 /**
  * Calls `method` of the frame's API with plain arguments and, when `host` is given, the host callbacks
- * after them as a proxy. Fire and forget: the frame reports its failures through `host.error`.
+ * after them as a proxy; returns the port those are answered on, for the caller to close. Fire and
+ * forget: the frame reports its failures through `host.error`.
  */
 export function callFrame<K extends keyof FrameApi>(
   port: MessagePort,
   method: K,
   args: unknown[],
   host?: HostCallbacks,
-): void {
+): MessagePort | undefined {
   const argumentList = args.map(raw);
-  const transfer: Transferable[] = [];
-  if (host) {
-    const channel = new MessageChannel();
-    answerCalls(channel.port1, host);
+  const channel = host && new MessageChannel();
+  if (channel) {
+    answerCalls(channel.port1, host!);
     argumentList.push({ type: 'HANDLER', name: 'proxy', value: channel.port2 });
-    transfer.push(channel.port2);
   }
-  port.postMessage({ id: `l${++lastId}`, type: 'APPLY', path: [method], argumentList } satisfies WireMessage, transfer);
+  port.postMessage({ id: `l${++lastId}`, type: 'APPLY', path: [method], argumentList } satisfies WireMessage, channel ? [channel.port2] : []);
+  return channel?.port1;
 }
 
 /** Answers the frame's calls to `host` on `port`, the way comlink's `expose` does. */

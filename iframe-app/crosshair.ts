@@ -4,9 +4,8 @@
  * below that a screen step (four with Shift) — Enter or Space chooses the point at the crosshair, + and
  * − zoom, Escape clears the choice.
  */
-import * as L from 'leaflet';
-import { bandOf, colCentre, colOf, rowCentre, rowOf, ROWS } from '../src/code/grid.ts';
-import { GRID_MIN_ZOOM } from './grid-layer.ts';
+import type * as L from 'leaflet';
+import { GRID_MIN_ZOOM, neighbourCentre } from './grid-lines.ts';
 
 /** Screen step of an arrow key below the grid zoom, in px. */
 const PAN_STEP = 80;
@@ -24,14 +23,6 @@ export interface KeyboardOptions {
   columns(): number[] | undefined;
   choose(point: L.LatLng): void;
   clear(): void;
-}
-
-/** The centre of the cell next to the one holding `point`, `east` and `north` cells away (−1, 0 or 1). */
-export function neighbourCentre(point: L.LatLngLiteral, east: number, north: number, columns: number[]): L.LatLngLiteral {
-  const row = Math.min(ROWS - 1, Math.max(0, rowOf(point.lat) + north));
-  const count = columns[bandOf(row)];
-  const col = (colOf(point.lng, count) + east + count) % count;
-  return { lat: rowCentre(row), lng: colCentre(col, count) };
 }
 
 export function enableKeyboard(map: L.Map, options: KeyboardOptions): void {

@@ -1,55 +1,12 @@
 /**
- * The 3 m grid, drawn from zoom 18 up (below that the lines would merge into a grey wash): canvas
- * tiles whose lines are the row and column edges of format v1, from the codec's own grid math and
- * the frozen column counts the service publishes in `grid.json`.
+ * The 3 m grid layer, drawn from zoom 18 up (below that the lines would merge into a grey wash):
+ * canvas tiles with the lines of grid-lines.ts, from the frozen column counts the service publishes
+ * in `grid.json`.
  */
 import * as L from 'leaflet';
-import { BANDS, BLOCK_SIZE, bandOf, colOf, colWest, rowOf, rowSouth } from '../src/code/grid.ts';
+import { BANDS, BLOCK_SIZE } from '../src/code/grid.ts';
 import type { GridData } from '../src/embed/protocol.ts';
-
-/** Zoom from which the grid shows; a cell is about 5 px wide there at the equator. */
-export const GRID_MIN_ZOOM = 18;
-
-/** More lines than this in one tile means a view the grid was not meant for; draw nothing. */
-const MAX_LINES = 600;
-
-export interface Bounds {
-  south: number;
-  north: number;
-  west: number;
-  east: number;
-}
-
-/** The grid lines in an area: latitudes of row edges, and per band the longitudes of its column edges. */
-export interface GridLines {
-  rows: number[];
-  bands: { south: number; north: number; lngs: number[] }[];
-}
-
-/** The row and column edges that cross `bounds`; `columnsOf(band)` is the band's column count. */
-export function gridLines(bounds: Bounds, columnsOf: (band: number) => number): GridLines | null {
-  const firstRow = rowOf(bounds.south);
-  const lastRow = rowOf(bounds.north);
-  if (lastRow - firstRow > MAX_LINES) return null;
-  const rows: number[] = [];
-  for (let row = firstRow; row <= lastRow + 1; row++) rows.push(rowSouth(row));
-
-  const bands: GridLines['bands'] = [];
-  for (let band = bandOf(firstRow); band <= bandOf(lastRow); band++) {
-    const columns = columnsOf(band);
-    const firstCol = colOf(bounds.west, columns);
-    const lastCol = colOf(bounds.east, columns);
-    if (lastCol - firstCol > MAX_LINES) return null;
-    const lngs: number[] = [];
-    for (let col = firstCol; col <= lastCol + 1; col++) lngs.push(colWest(col, columns));
-    bands.push({
-      south: Math.max(bounds.south, rowSouth(band * BLOCK_SIZE)),
-      north: Math.min(bounds.north, rowSouth((band + 1) * BLOCK_SIZE)),
-      lngs,
-    });
-  }
-  return { rows, bands };
-}
+import { GRID_MIN_ZOOM, gridLines } from './grid-lines.ts';
 
 /** Line colours that read on each kind of base map. */
 export type GridTone = 'light' | 'dark';

@@ -336,13 +336,12 @@ describe('the channel, against the real comlink on the frame side', () => {
     expect(() => handle.setView([0, 0], 30)).toThrow('setView: zoom must be an integer from 0 to 20; received 30.');
   });
 
-  it('stops calling back after destroy()', async () => {
-    const onSelect = vi.fn();
-    const { host, handle } = await connected({ onSelect });
+  it('closes both of its ports on destroy(), so nothing calls back after it', async () => {
+    const close = vi.spyOn(MessagePort.prototype, 'close');
+    const { handle } = await connected();
     handle.destroy();
-    void host.select({} as never);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(onSelect).not.toHaveBeenCalled();
+    expect(close).toHaveBeenCalledTimes(2);
+    expect(new Set(close.mock.contexts).size).toBe(2);
   });
 });
 
@@ -377,13 +376,15 @@ describe('the session check', () => {
     await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
   });
 
-  it('stays quiet when the session is for this page, or the check fails', async () => {
-    answer(200, { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' });
-    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+  it.each([
+    ['the session is for this page', () => answer(200, { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' })],
+    ['the check fails', () => fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'))],
+  ])('stays quiet when %s: only the frame’s own timeout speaks', async (_, prepare) => {
+    vi.useFakeTimers();
+    prepare();
     const onError = vi.fn();
     mount({ onError });
-    mount({ onError }, '#other');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(onError).not.toHaveBeenCalled();
+    await vi.runAllTimersAsync();
+    expect(onError.mock.calls.map(([error]) => error.code)).toEqual(['load_timeout']);
   });
 });

@@ -165,8 +165,10 @@ function start(): void {
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
       void Promise.race([styles.firstLoad, atLatest]).then(() => {
         if (stopped) return;
+        // Leaflet's projection round trip leaves float noise; a 1 cm precision reads better.
         const center = map.getCenter().wrap();
-        void callbacks.ready({ style: styles.current, center: { lat: center.lat, lng: center.lng }, zoom: map.getZoom(), expiresAt: config.expiresAt });
+        const round = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
+        void callbacks.ready({ style: styles.current, center: { lat: round(center.lat), lng: round(center.lng) }, zoom: map.getZoom(), expiresAt: config.expiresAt });
       });
     },
     setStyle(style) {

@@ -60,7 +60,7 @@ await Promise.all([
   }),
   build({ ...browser, entryPoints: ['iframe-app/main.ts'], outfile: 'dist/embed/frame.js', format: 'iife', sourcemap: 'linked' }),
   // Leaflet's stylesheet names marker and layer-switcher images the frame never shows; leaving them
-  // out keeps the frame's CSP free of data: URLs.
+  // out keeps them from being inlined into the stylesheet.
   build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: 'dist/embed/frame.css', loader: { '.png': 'empty' } }),
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: 'dist/demo/demo.js', format: 'iife', sourcemap: 'linked' }),
 ]);

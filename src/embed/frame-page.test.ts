@@ -80,7 +80,7 @@ describe('the frame headers', () => {
     expect(csp['script-src']).toEqual(['https://loc.example']);
     expect(csp['style-src']).toEqual(['https://loc.example']);
     expect(csp['connect-src']).toEqual(['https://loc.example']);
-    expect(csp['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://loc.example', 'https://tile.openstreetmap.org', 'https://server.arcgisonline.com']));
+    expect(csp['img-src']).toEqual(expect.arrayContaining(["'self'", 'data:', 'https://loc.example', 'https://tile.openstreetmap.org', 'https://server.arcgisonline.com']));
     expect(csp['base-uri']).toEqual(["'none'"]);
     expect(csp['form-action']).toEqual(["'none'"]);
   });
@@ -95,7 +95,7 @@ describe('the frame headers', () => {
 
   it('allow only the service itself for images in offline mode', () => {
     const offline = frameHeaders(frameConfig({ ...input, styles: resolveStyles({ mode: 'offline' }, 'https://loc.example') }));
-    expect(offline['content-security-policy']).toContain("img-src 'self' https://loc.example;");
+    expect(offline['content-security-policy']).toContain("img-src 'self' data: https://loc.example;");
   });
 
   it('refuse an origin that could smuggle in a directive', () => {

@@ -73,7 +73,8 @@ export function frameHeaders(config: { origin: string; apiBase: string; styles: 
     "default-src 'none'",
     `script-src ${api}`,
     `style-src ${api}`,
-    `img-src 'self' ${[...new Set([api, ...tileOrigins(config.styles)])].join(' ')}`,
+    // data: only for Leaflet's blank GIF, which it sets to cancel tiles that scrolled out of view.
+    `img-src 'self' data: ${[...new Set([api, ...tileOrigins(config.styles)])].join(' ')}`,
     `connect-src ${api}`,
     "base-uri 'none'",
     "form-action 'none'",

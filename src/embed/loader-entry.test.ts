@@ -4,7 +4,7 @@
  * machine, and anything but the loader is refused.
  */
 import { readFileSync } from 'node:fs';
-import { JSDOM, ResourceLoader, VirtualConsole, type FetchOptions } from 'jsdom';
+import { JSDOM, ResourceLoader, VirtualConsole } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import type { LocGlobal } from './public-types.ts';
 
@@ -12,7 +12,7 @@ const SCRIPT_URL = 'https://loc.example/embed/loc-embed.js';
 const LOADER = readFileSync(new URL('../../dist/embed/loc-embed.js', import.meta.url));
 
 class DistLoader extends ResourceLoader {
-  override fetch(url: string, options: FetchOptions) {
+  override fetch(url: string) {
     if (url.startsWith(SCRIPT_URL) || url.startsWith('https://staging.loc.example/embed/loc-embed.js')) {
       return Promise.resolve(LOADER) as ReturnType<ResourceLoader['fetch']>;
     }

@@ -61,11 +61,14 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
         reportError(error);
       }
     };
-    /** After the first error that stops the map, later ones would only repeat it. */
+    /** After the first error that stops the map, later ones would only repeat it, and a late frame is not let in. */
     const report = (error: LocEmbedError) => {
       if (stopped) return;
       stopped = !error.recoverable;
-      if (stopped) clearTimeout(timer);
+      if (stopped) {
+        clearTimeout(timer);
+        removeEventListener('message', onMessage);
+      }
       call(settings.onError, error);
     };
     const fail = (code: LocErrorCode, message: string) => report({ code, message, recoverable: false });

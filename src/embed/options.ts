@@ -7,14 +7,24 @@ import { STYLE_NAMES } from '../tiles/style-names.ts';
 import type { LatLng } from './protocol.ts';
 import type { LocMountOptions, LocStyle } from './public-types.ts';
 
-/** The defaults of the optional settings (their docs are in public-types.ts, where integrators read them). */
+/**
+ * The defaults of the optional settings. Integrators read them in public-types.ts (`@default`), and a
+ * test keeps the two in step.
+ */
 export const DEFAULTS = {
+  /** Map height, a CSS length. */
   height: '400px',
+  /** Initial centre: with zoom 2, most of the inhabited world. */
   center: { lat: 20, lng: 0 } as LatLng,
+  /** Initial zoom, 0–20. */
   zoom: 2,
+  /** Initial style. */
   style: 'streets' as LocStyle,
+  /** Preview on click, save and select on “Use this location”. */
   confirm: true,
+  /** Milliseconds before `load_timeout`. */
   loadTimeout: 15_000,
+  /** The iframe's accessible name. */
   title: 'Map: choose a location',
 };
 

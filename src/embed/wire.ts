@@ -35,7 +35,8 @@ function answerCalls(port: MessagePort, host: HostCallbacks): void {
     let reply: WireValue = raw(undefined);
     if (data.type === 'APPLY' && method) {
       try {
-        reply = raw(await method(...(data.argumentList ?? []).map((arg) => (arg.type === 'RAW' ? arg.value : undefined))));
+        // Only plain values come this way: the frame passes no proxies to the page.
+        reply = raw(await method(...(data.argumentList ?? []).map((arg) => arg.value)));
       } catch (error) {
         reply = { type: 'HANDLER', name: 'throw', value: { isError: true, value: { message: String((error as Error)?.message ?? error) } } };
       }

@@ -252,6 +252,15 @@ describe('the handshake', () => {
     expect(onError).toHaveBeenCalledWith({ code: 'load_timeout', message: 'The map frame did not answer within 5000 ms.', recoverable: false });
   });
 
+  it('lets no late frame in after the timeout', () => {
+    vi.useFakeTimers();
+    const { iframe } = mount({ loadTimeout: 5000 });
+    const post = spyOnFrame(iframe);
+    vi.advanceTimersByTime(5000);
+    hello(iframe);
+    expect(post).not.toHaveBeenCalled();
+  });
+
   it('reports no timeout once the frame said hello', () => {
     vi.useFakeTimers();
     const onError = vi.fn();
@@ -367,6 +376,15 @@ describe('the session check', () => {
     });
     vi.advanceTimersByTime(60_000);
     expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a 404 without the invalid_session code for a missing route, not a missing session', async () => {
+    vi.useFakeTimers();
+    answer(404, { success: false, code: 'not_found', message: 'There is nothing at this path.' });
+    const onError = vi.fn();
+    mount({ onError });
+    await vi.runAllTimersAsync();
+    expect(onError.mock.calls.map(([error]) => error.code)).toEqual(['load_timeout']);
   });
 
   it('reports invalid_session for a session the service does not know', async () => {

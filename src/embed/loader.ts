@@ -103,10 +103,9 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
     // (frame-ancestors), so the session's public record tells the integrator why, at once.
     fetch(`${base}/embed/session/${settings.sid}`, { signal: abort.signal, credentials: 'omit' })
       .then(async (response) => {
-        if (response.status === 404) fail('invalid_session', 'The service does not know this session token.');
-        if (!response.ok) return;
-        const session = (await response.json()) as { origin?: string };
-        if (session.origin !== location.origin) {
+        const session = (await response.json()) as { origin?: string; code?: string };
+        if (session.code === 'invalid_session') fail('invalid_session', 'The service does not know this session token.');
+        else if (response.ok && session.origin !== location.origin) {
           fail('origin_mismatch', `The session is for ${session.origin}, this page is ${location.origin}.`);
         }
       })

@@ -4,6 +4,7 @@
  * counts, so the lines on the map are exactly the cells that the codes name.
  */
 import { BLOCK_SIZE, ROWS, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from '../src/code/grid.ts';
+import type { LatLng } from '../src/embed/protocol.ts';
 
 /** Zoom from which the grid shows; a cell is about 5 px wide there at the equator. */
 export const GRID_MIN_ZOOM = 18;
@@ -47,12 +48,6 @@ export function gridLines(bounds: Bounds, columnsOf: (band: number) => number): 
     });
   }
   return { rows, bands };
-}
-
-/** A point in degrees. */
-export interface LatLng {
-  lat: number;
-  lng: number;
 }
 
 /** The centre of the cell next to the one holding `point`, `east` and `north` cells away (−1, 0 or 1). */

@@ -97,6 +97,7 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
   });
   app.get('/demo.css', async (_, reply) => reply.type('text/css; charset=utf-8').send(readFileSync(join(here, 'public/demo.css'))));
   app.get('/demo.js', async (_, reply) => reply.type('text/javascript; charset=utf-8').send(readFileSync(join(distDir, 'demo.js'))));
+  app.get('/demo.js.map', async (_, reply) => reply.type('application/json; charset=utf-8').send(readFileSync(join(distDir, 'demo.js.map'))));
 
   app.post<{ Body: { ttl?: unknown } | null }>('/api/session', async (request, reply) => {
     const ttl = request.body?.ttl ?? DEFAULT_TTL;

@@ -80,7 +80,8 @@ describe('embed assets', () => {
 
   it('answer 404 for files it does not have', async () => {
     expect((await online.inject('/embed/secret.txt')).statusCode).toBe(404);
-    expect((await online.inject('/embed/frame.js.map')).statusCode).toBe(404);
+    expect((await online.inject('/embed/frame.html')).statusCode).toBe(404);
+    expect((await online.inject('/embed/../package.json')).statusCode).toBe(404);
   });
 
   it('serve offline tiles as PNG in offline mode, and point every style at them', async () => {

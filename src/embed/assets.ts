@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { coverage } from '../code/coverage.ts';
-import { BANDS, BLOCK_SIZE } from '../code/grid.ts';
+import { BLOCK_SIZE } from '../code/grid.ts';
 import { FORMAT_VERSION } from '../code/cells.ts';
 import { ERROR_CATALOGUE } from '../errors.ts';
 import { offlineTiles } from '../tiles/offline.ts';
@@ -27,8 +27,6 @@ export interface EmbedAssetsOptions {
   publicUrl: string;
   /** Tile providers; `{ mode: 'offline' }` serves `/tiles/{style}/{z}/{x}/{y}.png` from this service. */
   tiles?: TileSettings;
-  /** Directory of the built embed files; found beside the package by default. */
-  dir?: string;
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
@@ -65,7 +63,7 @@ function asset(body: Buffer, type: string, cache: string, crossOrigin = false): 
 
 /** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
 export function gridJson(): GridData {
-  return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns.subarray(0, BANDS)) };
+  return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns) };
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache = file.cache): FastifyReply {
@@ -83,8 +81,8 @@ function notFound(reply: FastifyReply, detail: string): FastifyReply {
 
 export const embedAssets = fp<EmbedAssetsOptions>(
   async (app, options) => {
-    const dir = options.dir ?? embedDir();
-    const read = (name: string) => readFileSync(`${dir}/${name}`);
+    const dir = embedDir();
+    const read = (name: string) => readFileSync(`${dir}${name}`);
     const frameJs = read('frame.js');
     const frameCss = read('frame.css');
     // One version for both files: the page links them together.
@@ -94,6 +92,8 @@ export const embedAssets = fp<EmbedAssetsOptions>(
       'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, true),
       'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
       'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
+      // For the browser's developer tools, which ask for it only when open.
+      'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE),
       'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
     };
     const tileSettings = options.tiles ?? { mode: 'online' };

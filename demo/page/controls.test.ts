@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { changesOf, readControls, type ControlValues } from './controls.ts';
+import type { SnippetOptions } from './snippet.ts';
+
+const previous: SnippetOptions = {
+  apiUrl: 'http://localhost:8080',
+  height: '420px',
+  center: { lat: 48.8584, lng: 2.2945 },
+  zoom: 17,
+  style: 'streets',
+  confirm: true,
+  renew: false,
+};
+const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false };
+
+describe('the playground controls', () => {
+  it('read into mount options', () => {
+    const { options, problems } = readControls({ ...values, lat: '-33.8568', lng: '151.2153', zoom: '19', style: 'satellite', confirm: false }, previous);
+    expect(problems).toEqual([]);
+    expect(options).toEqual({ ...previous, center: { lat: -33.8568, lng: 151.2153 }, zoom: 19, style: 'satellite', confirm: false });
+  });
+
+  it('keep the last good value and show the loader’s own message for a bad one', () => {
+    const { options, problems } = readControls({ ...values, lat: '123', zoom: '', height: ' ' }, previous);
+    expect(options.center).toEqual(previous.center);
+    expect(options.zoom).toBe(previous.zoom);
+    expect(options.height).toBe(previous.height);
+    expect(problems).toEqual([
+      'height must be a CSS length such as "400px"; received "".',
+      'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].',
+      'zoom must be an integer from 0 to 20; received NaN.',
+    ]);
+  });
+
+  it('tell what the map must do about a change', () => {
+    const none = { remount: false, view: false, style: false };
+    expect(changesOf(previous, previous)).toEqual(none);
+    expect(changesOf(previous, { ...previous, style: 'biking', zoom: 3 })).toEqual({ ...none, style: true, view: true });
+    expect(changesOf(previous, { ...previous, center: { lat: 1, lng: 2 } })).toEqual({ ...none, view: true });
+    expect(changesOf(previous, { ...previous, height: '300px' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
+  });
+});

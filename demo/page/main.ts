@@ -1,0 +1,204 @@
+/**
+ * The demo page: a playground map with live options and the code for them, every callback in a log,
+ * the four styles side by side, and a short session that expires and is remounted (or renewed). It
+ * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
+ */
+import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
+import { STYLE_NAMES } from '../../src/tiles/style-names.ts';
+import { changesOf, readControls } from './controls.ts';
+import { integratorSnippet, type SnippetOptions } from './snippet.ts';
+
+interface Session {
+  session_token: string;
+  expires_at: string;
+}
+
+/** Lifetime of the expiry demo's sessions: the shortest the API allows. */
+const SHORT_TTL = 60;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** A session from this site's own server, which holds the API key. */
+async function createSession(ttl?: number): Promise<Session> {
+  const response = await fetch('/api/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ttl === undefined ? {} : { ttl }),
+  });
+  const body = (await response.json()) as Session & { message?: string };
+  if (!response.ok) throw new Error(body.message ?? `The session request failed with ${response.status}.`);
+  return body;
+}
+
+function showProblem(message: string | null): void {
+  const problem = $('problem');
+  problem.hidden = message === null;
+  problem.textContent = message ?? '';
+}
+
+/** Adds a callback to the log, newest first. */
+function log(source: string, name: string, payload: unknown): void {
+  const item = document.createElement('li');
+  const time = new Date().toLocaleTimeString();
+  item.textContent = `${time} ${source} ${name} ${JSON.stringify(payload)}`;
+  if (name === 'onError') item.className = 'error';
+  $('log').prepend(item);
+}
+
+/** The three callbacks, logged under `source`; `onError` also goes to `extra`. */
+function logged(source: string, extra?: (error: LocEmbedError) => void): Pick<LocMountOptions, 'onSelect' | 'onError' | 'onReady'> {
+  return {
+    onReady: (info) => log(source, 'onReady', info),
+    onSelect: (result) => log(source, 'onSelect', result),
+    onError: (error) => {
+      log(source, 'onError', error);
+      extra?.(error);
+    },
+  };
+}
+
+function playground(compare: () => LocHandle[]): void {
+  const form = $<HTMLFormElement>('controls');
+  const fields = form.elements as HTMLFormControlsCollection & Record<string, HTMLInputElement>;
+  const values = () => ({
+    height: fields.height.value,
+    lat: fields.lat.value,
+    lng: fields.lng.value,
+    zoom: fields.zoom.value,
+    style: (fields.style as unknown as HTMLSelectElement).value,
+    confirm: fields.confirm.checked,
+    renew: fields.renew.checked,
+  });
+  let options: SnippetOptions = readControls(values(), {
+    apiUrl: document.body.dataset.apiUrl ?? '',
+    height: '420px',
+    center: { lat: 48.8584, lng: 2.2945 },
+    zoom: 17,
+    style: 'streets',
+    confirm: true,
+    renew: false,
+  }).options;
+  let handle: LocHandle | undefined;
+  let token = '';
+
+  const mount = () => {
+    handle = LOC.mount('#playground-map', {
+      sessionToken: token,
+      height: options.height,
+      center: options.center,
+      zoom: options.zoom,
+      style: options.style,
+      confirm: options.confirm,
+      ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
+      ...logged('playground', (error) => {
+        if (error.code === 'session_expired') void start();
+      }),
+    });
+  };
+  const start = async () => {
+    try {
+      token = (await createSession()).session_token;
+      mount();
+    } catch (error) {
+      showProblem(`Cannot create a session: ${(error as Error).message}`);
+    }
+  };
+
+  const update = () => {
+    const read = readControls(values(), options);
+    (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
+    showProblem(read.problems.length ? read.problems.join(' ') : null);
+    const changes = changesOf(options, read.options);
+    options = read.options;
+    $('snippet').textContent = integratorSnippet(options);
+    if (!handle) return;
+    if (changes.remount) return mount();
+    if (changes.style) handle.setStyle(options.style);
+    if (changes.view) {
+      handle.setView(options.center, options.zoom);
+      for (const other of compare()) other.setView(options.center, options.zoom);
+    }
+  };
+  form.addEventListener('input', update);
+  form.addEventListener('submit', (event) => event.preventDefault());
+  $('snippet').textContent = integratorSnippet(options);
+  void start();
+}
+
+async function styles(): Promise<LocHandle[]> {
+  const handles: LocHandle[] = [];
+  for (const style of STYLE_NAMES) {
+    try {
+      const session = await createSession();
+      handles.push(
+        LOC.mount(`#style-${style}`, {
+          sessionToken: session.session_token,
+          style,
+          height: '260px',
+          center: { lat: 48.8584, lng: 2.2945 },
+          zoom: 17,
+          ...logged(style),
+        }),
+      );
+    } catch (error) {
+      showProblem(`Cannot create a session: ${(error as Error).message}`);
+    }
+  }
+  return handles;
+}
+
+function expiry(): void {
+  const status = $('expiry-status');
+  let expiresAt = 0;
+  let remounts = 0;
+
+  const mount = async () => {
+    const renew = $<HTMLInputElement>('expiry-renew').checked;
+    try {
+      const session = await createSession(SHORT_TTL);
+      expiresAt = Date.parse(session.expires_at);
+      LOC.mount('#expiry-map', {
+        sessionToken: session.session_token,
+        height: '300px',
+        center: { lat: 51.5007, lng: -0.1246 },
+        zoom: 17,
+        ...(renew
+          ? {
+              getSessionToken: async () => {
+                const next = await createSession(SHORT_TTL);
+                expiresAt = Date.parse(next.expires_at);
+                log('expiry', 'getSessionToken', { expires_at: next.expires_at });
+                return next.session_token;
+              },
+            }
+          : {}),
+        ...logged('expiry', (error) => {
+          if (error.code !== 'session_expired') return;
+          remounts++;
+          void mount();
+        }),
+      });
+    } catch (error) {
+      showProblem(`Cannot create a session: ${(error as Error).message}`);
+    }
+  };
+
+  setInterval(() => {
+    const left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
+    status.textContent = expiresAt ? `Session expires in ${left} s · remounted ${remounts} times` : '';
+  }, 1000);
+  $('expiry-restart').addEventListener('click', () => void mount());
+  $('expiry-renew').addEventListener('change', () => void mount());
+  void mount();
+}
+
+$('clear-log').addEventListener('click', () => $('log').replaceChildren());
+if (typeof LOC === 'undefined') {
+  showProblem(`loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
+} else {
+  const compare = styles();
+  let compareHandles: LocHandle[] = [];
+  void compare.then((handles) => (compareHandles = handles));
+  playground(() => compareHandles);
+  expiry();
+}

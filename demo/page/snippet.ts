@@ -1,0 +1,56 @@
+/**
+ * The code an integrator would write for the options on the demo page: the script tag and the
+ * `LOC.mount` call, with only the options that differ from their defaults.
+ */
+import { DEFAULTS } from '../../src/embed/options.ts';
+import type { LocStyle } from '../../src/embed/public-types.ts';
+
+export interface SnippetOptions {
+  /** The loc service as browsers reach it. */
+  apiUrl: string;
+  height: string;
+  center: { lat: number; lng: number };
+  zoom: number;
+  style: LocStyle;
+  confirm: boolean;
+  /** Renew sessions with `getSessionToken` rather than remounting on expiry. */
+  renew: boolean;
+}
+
+const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+export function integratorSnippet(options: SnippetOptions): string {
+  const lines = ['    sessionToken: session.session_token,'];
+  if (options.height !== DEFAULTS.height) lines.push(`    height: ${quote(options.height)},`);
+  if (options.center.lat !== DEFAULTS.center.lat || options.center.lng !== DEFAULTS.center.lng) {
+    lines.push(`    center: { lat: ${options.center.lat}, lng: ${options.center.lng} },`);
+  }
+  if (options.zoom !== DEFAULTS.zoom) lines.push(`    zoom: ${options.zoom},`);
+  if (options.style !== DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
+  if (options.confirm !== DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
+  if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
+  lines.push(
+    '    onSelect(result) {',
+    '      // result.loc_code, result.latitude, result.longitude, result.address, result.cell …',
+    '    },',
+    '    onError(error) {',
+    options.renew
+      ? '      console.warn(error.code, error.message); // renewal keeps the session alive'
+      : "      if (error.code === 'session_expired') createSession().then(mount); // a fresh session, mounted again",
+    '    },',
+    '    onReady(info) {},',
+  );
+  return [
+    '<div id="map"></div>',
+    `<script src="${options.apiUrl}/embed/loc-embed.js"></script>`,
+    '<script>',
+    '// createSession(): ask your own server, which calls POST /v1/embed/sessions with your API key.',
+    'function mount(session) {',
+    "  return LOC.mount('#map', {",
+    ...lines,
+    '  });',
+    '}',
+    'createSession().then(mount);',
+    '</script>',
+  ].join('\n');
+}

@@ -1,0 +1,83 @@
+/**
+ * The frame's client of the loc API: resolve a point, read a session's public record, fetch the grid
+ * table. Every failure becomes a `LocEmbedError` with a stable code, whatever the server or the
+ * network did.
+ */
+import type { GridData, LatLng, SessionInfo } from '../src/embed/protocol.ts';
+import type { LocEmbedError, LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
+
+/** Whether the map keeps working after each error (`LocEmbedError.recoverable`). */
+export const RECOVERABLE: Record<LocErrorCode, boolean> = {
+  session_expired: false,
+  invalid_session: false,
+  key_inactive: false,
+  origin_mismatch: false,
+  load_timeout: false,
+  rate_limited: true,
+  network: true,
+  unsupported_location: true,
+  service_unavailable: true,
+  internal_error: true,
+};
+
+/** A failure on its way to `onError`. */
+export class EmbedFailure extends Error {
+  constructor(
+    readonly code: LocErrorCode,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+
+  toJSON(): LocEmbedError {
+    const error: LocEmbedError = { code: this.code, message: this.message, recoverable: RECOVERABLE[this.code] };
+    if (this.retryAfter !== undefined) error.retryAfter = this.retryAfter;
+    return error;
+  }
+}
+
+/** The code of a failed response: the server's own when the embed knows it, else one from the status. */
+export function codeOf(status: number, serverCode: unknown): LocErrorCode {
+  if (typeof serverCode === 'string' && serverCode in RECOVERABLE) return serverCode as LocErrorCode;
+  if (status === 401) return 'invalid_session';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'service_unavailable';
+  return 'internal_error';
+}
+
+async function request<T>(url: string, init: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'omit', cache: 'no-store', ...init });
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+    throw new EmbedFailure('network', `The service could not be reached (${(error as Error)?.message ?? error}).`);
+  }
+  const body = (await response.json().catch(() => null)) as { success?: boolean; code?: unknown; message?: unknown } | null;
+  if (response.ok && body) return body as T;
+  const code = codeOf(response.status, body?.code);
+  const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+  const message = typeof body?.message === 'string' ? body.message : `The service answered ${response.status}.`;
+  throw new EmbedFailure(code, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
+}
+
+/** `POST /v1/embed/resolve`: the code and address of the cell holding `point`; `save` stores it. */
+export function resolvePoint(apiBase: string, token: string, point: LatLng, save: boolean, signal?: AbortSignal): Promise<LocSelectResult> {
+  return request(`${apiBase}/v1/embed/resolve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ lat: point.lat, lng: point.lng, save }),
+    signal,
+  });
+}
+
+/** `GET /embed/session/{sid}`: a session's origin and expiry, to check a renewed token before using it. */
+export function sessionInfo(apiBase: string, sid: string): Promise<SessionInfo> {
+  return request(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, {});
+}
+
+/** `GET /embed/grid.json`: the band column counts, fetched once when the grid first shows. */
+export function gridData(apiBase: string): Promise<GridData> {
+  return request(`${apiBase}/embed/grid.json`, { cache: 'default' });
+}

@@ -1,0 +1,67 @@
+import { wrap } from 'comlink';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FrameApi } from '../src/embed/protocol.ts';
+import { connect } from './channel.ts';
+
+const ORIGIN = 'https://shop.example';
+
+/** A frame window whose parent records what it is sent, and whose message listener the test can call. */
+function frameWindow() {
+  const parent = { postMessage: vi.fn() };
+  const listeners = new Set<(event: MessageEvent) => void>();
+  const win = {
+    parent,
+    addEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
+    removeEventListener: (_: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
+  };
+  const deliver = (event: { source: unknown; origin: string; data: unknown; ports: MessagePort[] }) =>
+    [...listeners].forEach((listener) => listener(event as unknown as MessageEvent));
+  return { win: win as unknown as Window, parent, listeners, deliver };
+}
+
+const ports: MessagePort[] = [];
+afterEach(() => ports.splice(0).forEach((port) => port.close()));
+
+function channel() {
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  return { port1, port2 };
+}
+
+describe('the frame’s handshake', () => {
+  const api = (): FrameApi => ({ init: vi.fn(), setStyle: vi.fn(), setView: vi.fn() });
+
+  it('says hello to the parent, aimed at the session’s origin only', () => {
+    const { win, parent } = frameWindow();
+    connect(win, { origin: ORIGIN, nonce: 'n-1', api: api() });
+    expect(parent.postMessage).toHaveBeenCalledWith({ type: 'loc:hello', nonce: 'n-1' }, ORIGIN);
+  });
+
+  it('exposes its API on the port of a genuine connect, and stops listening', async () => {
+    const { win, parent, listeners, deliver } = frameWindow();
+    const frameApi = api();
+    connect(win, { origin: ORIGIN, nonce: 'n-1', api: frameApi });
+    const { port1, port2 } = channel();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    expect(listeners.size).toBe(0);
+    await wrap<FrameApi>(port1).setStyle('biking');
+    expect(frameApi.setStyle).toHaveBeenCalledWith('biking');
+  });
+
+  it.each([
+    ['another window', { source: {} }],
+    ['another origin', { origin: 'https://evil.example' }],
+    ['http instead of https', { origin: 'http://shop.example' }],
+    ['a wrong nonce', { data: { type: 'loc:connect', nonce: 'n-2' } }],
+    ['another message type', { data: { type: 'loc:hello', nonce: 'n-1' } }],
+    ['no port', { ports: [] }],
+  ])('ignores a forged connect from %s', (_, forged) => {
+    const { win, parent, listeners, deliver } = frameWindow();
+    connect(win, { origin: ORIGIN, nonce: 'n-1', api: api() });
+    const { port2 } = channel();
+    const listen = vi.spyOn(port2, 'addEventListener');
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2], ...forged });
+    expect(listeners.size).toBe(1);
+    expect(listen).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The frame's start-up input: the session config the service wrote into the page, and the start
+ * options the loader put in the URL fragment (see `FrameStart` in protocol.ts).
+ */
+import { DEFAULTS, readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import type { FrameConfig, FrameStart, LatLng } from '../src/embed/protocol.ts';
+import type { LocStyle } from '../src/embed/public-types.ts';
+
+/** The config in `#loc-config`; throws when the page has none, so the frame never says hello. */
+export function readConfig(doc: Document): FrameConfig {
+  const text = doc.getElementById('loc-config')?.textContent;
+  if (!text) throw new Error('The frame page has no #loc-config.');
+  const config = JSON.parse(text) as FrameConfig;
+  for (const key of ['apiBase', 'origin', 'sid', 'expiresAt', 'now'] as const) {
+    if (typeof config[key] !== 'string') throw new Error(`#loc-config.${key} must be a string; received ${typeof config[key]}.`);
+  }
+  return config;
+}
+
+export interface Start {
+  nonce: string;
+  style: LocStyle;
+  center: LatLng;
+  zoom: number;
+}
+
+/**
+ * The start options of the fragment. A value that does not read falls back to its default: the map
+ * must draw whatever the URL says, and the loader already told the integrator about bad options.
+ */
+export function readStart(hash: string): Start {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const get = (key: keyof FrameStart) => params.get(key);
+  const attempt = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch {
+      return fallback;
+    }
+  };
+  return {
+    nonce: get('nonce') ?? '',
+    style: attempt(() => readStyle(get('style'), 'style'), DEFAULTS.style),
+    center: attempt(() => readLatLng([Number(get('lat') ?? NaN), Number(get('lng') ?? NaN)], 'center'), DEFAULTS.center),
+    zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
+  };
+}

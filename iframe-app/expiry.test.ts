@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RENEW_LEAD_MS, RENEW_RETRY_MS, watchExpiry } from './expiry.ts';
+
+const T0 = Date.parse('2030-01-01T00:00:00Z');
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(T0);
+});
+afterEach(() => vi.useRealTimers());
+
+describe('session expiry', () => {
+  it('ends the session at expires_at, on the service’s clock', () => {
+    const onExpired = vi.fn();
+    // The visitor's clock is 5 minutes slow: the service's clock reads T0 + 5 min.
+    const expiry = watchExpiry({ expiresAt: T0 + 5 * 60_000 + 900_000, skew: 5 * 60_000, onExpired });
+    vi.advanceTimersByTime(899_999);
+    expect(onExpired).not.toHaveBeenCalled();
+    expect(expiry.isExpired()).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expect(expiry.isExpired()).toBe(true);
+  });
+
+  it('ends at once a session that is over already', () => {
+    const onExpired = vi.fn();
+    watchExpiry({ expiresAt: T0 - 1, skew: 0, onExpired });
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('notices expiry on demand when a throttled timer has not fired', () => {
+    const onExpired = vi.fn();
+    const expiry = watchExpiry({ expiresAt: T0 + 1000, skew: 0, onExpired });
+    vi.setSystemTime(T0 + 2000);
+    expect(expiry.isExpired()).toBe(true);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('renews a minute before expiry and keeps going on the new session', async () => {
+    const onExpired = vi.fn();
+    const renew = vi.fn(async () => Date.now() + 900_000);
+    watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(900_000 - RENEW_LEAD_MS - 1);
+    expect(renew).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(renew).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(RENEW_LEAD_MS + 1000);
+    expect(onExpired).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(900_000);
+    expect(renew).toHaveBeenCalledTimes(2);
+  });
+
+  it('renews a short session at three quarters of its lifetime', async () => {
+    const renew = vi.fn(async () => Date.now() + 60_000);
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired: vi.fn() });
+    await vi.advanceTimersByTimeAsync(44_999);
+    expect(renew).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(renew).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries a failed renewal until the session runs out, then ends it', async () => {
+    const onExpired = vi.fn();
+    const renew = vi.fn(async (): Promise<number> => {
+      throw new Error('integrator server down');
+    });
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(RENEW_RETRY_MS);
+    expect(renew).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    const calls = renew.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(renew).toHaveBeenCalledTimes(calls);
+  });
+
+  it('renews at once when the service ends the session early, or ends it when it cannot', async () => {
+    const onExpired = vi.fn();
+    const renew = vi.fn().mockResolvedValueOnce(T0 + 900_000).mockRejectedValueOnce(new Error('no'));
+    const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
+    await expect(expiry.renewNow()).resolves.toBe(true);
+    expect(onExpired).not.toHaveBeenCalled();
+    await expect(expiry.renewNow()).resolves.toBe(false);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the session when the service does and nothing can renew it', async () => {
+    const onExpired = vi.fn();
+    const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, onExpired });
+    await expect(expiry.renewNow()).resolves.toBe(false);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops its timers', () => {
+    const onExpired = vi.fn();
+    watchExpiry({ expiresAt: T0 + 1000, skew: 0, onExpired }).stop();
+    vi.advanceTimersByTime(5000);
+    expect(onExpired).not.toHaveBeenCalled();
+  });
+});

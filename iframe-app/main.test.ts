@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+// @vitest-environment-options {"url": "https://loc.example/embed/frame/sid_1#nonce=n-1&style=streets&lat=48.8584&lng=2.2945&zoom=16"}
+/**
+ * The whole frame in jsdom: the page the service renders, the real frame script, the handshake with a
+ * fake parent, and the API answered by a fake fetch — click-free, by keyboard, as a visitor could.
+ */
+import { proxy, wrap, type Remote } from 'comlink';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderFramePage } from '../src/embed/frame-page.ts';
+import type { FrameApi, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
+import { resolveStyles } from '../src/tiles/styles.ts';
+
+const T0 = Date.parse('2030-01-01T00:00:00Z');
+const TOKEN = 'sid_1.secret';
+const RESULT = {
+  success: true,
+  loc_code: 'FR-0RMB-CQXT',
+  latitude: 48.85841,
+  longitude: 2.29449,
+  address: 'Paris, France',
+  country_code: 'FR',
+  cell: { north: 48.85842, south: 48.8584, east: 2.29451, west: 2.29447 },
+  saved: false,
+  share_url: 'https://loc.example/FR-0RMB-CQXT',
+};
+
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+interface Frame {
+  parent: { postMessage: ReturnType<typeof vi.fn> };
+  api: Remote<FrameApi>;
+  host: { [K in keyof HostCallbacks]: ReturnType<typeof vi.fn> };
+  fetchMock: ReturnType<typeof vi.fn>;
+  /** Answers for `POST /v1/embed/resolve`, in order. */
+  resolveAnswers: Answer[];
+  ports: MessagePort[];
+}
+
+const ports: MessagePort[] = [];
+
+/** Renders the frame page, runs the frame script in it, and completes the handshake. */
+async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promise<Frame> {
+  const html = renderFramePage({
+    apiBase: 'https://loc.example',
+    origin: 'https://shop.example',
+    sid: 'sid_1',
+    expiresAt: new Date(T0 + ttlSeconds * 1000),
+    now: new Date(T0),
+    styles: resolveStyles({ mode: 'offline' }, 'https://loc.example'),
+  });
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  parsed.querySelectorAll('script[src], link').forEach((node) => node.remove());
+  document.head.replaceChildren(...parsed.head.childNodes);
+  document.body.replaceChildren(...parsed.body.childNodes);
+
+  const parent = { postMessage: vi.fn() };
+  Object.defineProperty(window, 'parent', { value: parent, configurable: true });
+  const resolveAnswers: Answer[] = [];
+  const fetchMock = vi.fn(async (url: string) => {
+    const answer: Answer = url.endsWith('/v1/embed/resolve')
+      ? (resolveAnswers.shift() ?? { status: 200, body: RESULT })
+      : url.includes('/embed/session/')
+        ? { status: 200, body: { origin: 'https://shop.example', expires_at: new Date(Date.now() + 3_600_000).toISOString() } }
+        : { status: 404, body: {} };
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+
+  vi.resetModules();
+  await import('./main.ts');
+  expect(parent.postMessage).toHaveBeenCalledWith({ type: 'loc:hello', nonce: 'n-1' }, 'https://shop.example');
+
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  const connect = new MessageEvent('message', { data: { type: 'loc:connect', nonce: 'n-1' }, origin: 'https://shop.example' });
+  Object.defineProperty(connect, 'source', { value: parent });
+  Object.defineProperty(connect, 'ports', { value: [port2] });
+  window.dispatchEvent(connect);
+
+  const api = wrap<FrameApi>(port1);
+  const host = { ready: vi.fn(), select: vi.fn(), error: vi.fn(), renew: vi.fn() };
+  await api.init(
+    { token: TOKEN, style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 16, confirm: true, renewable: false, ...init },
+    proxy(host),
+  );
+  return { parent, api, host, fetchMock, resolveAnswers, ports };
+}
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const press = (key: string) => $('loc-map').dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+const resolveCalls = (frame: Frame) =>
+  frame.fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/v1/embed/resolve')).map(([, init]) => init as RequestInit);
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  vi.setSystemTime(T0);
+});
+
+afterEach(() => {
+  ports.splice(0).forEach((port) => port.close());
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('the map frame', () => {
+  it('becomes ready once connected, with the view it shows', async () => {
+    const frame = await startFrame({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15 });
+    await vi.advanceTimersByTimeAsync(4000);
+    await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
+    expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
+  });
+
+  it('previews the cell under the crosshair, then saves and selects it on confirm', async () => {
+    const frame = await startFrame();
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
+    expect($('loc-address').textContent).toBe('Paris, France');
+    expect($('loc-confirm').hidden).toBe(false);
+    const [preview] = resolveCalls(frame);
+    expect(new Headers(preview.headers).get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(JSON.parse(preview.body as string)).toMatchObject({ lat: 48.8584, save: false });
+    expect(frame.host.select).not.toHaveBeenCalled();
+
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    $('loc-confirm').click();
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledTimes(1));
+    expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true });
+    expect(JSON.parse(resolveCalls(frame)[1].body as string)).toEqual({ lat: RESULT.latitude, lng: RESULT.longitude, save: true });
+    expect($('loc-confirm').hidden).toBe(true);
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
+  });
+
+  it('saves and selects at once with confirm: false', async () => {
+    const frame = await startFrame({ confirm: false });
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    press(' ');
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true }));
+    expect(JSON.parse(resolveCalls(frame)[0].body as string)).toMatchObject({ save: true });
+  });
+
+  it('reports a recoverable error, shows it, and keeps working', async () => {
+    const frame = await startFrame();
+    frame.resolveAnswers.push({ status: 429, body: { success: false, code: 'rate_limited', message: 'Limit reached.' }, headers: { 'retry-after': '600' } });
+    press('Enter');
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledTimes(1));
+    expect(frame.host.error).toHaveBeenCalledWith({ code: 'rate_limited', message: 'Limit reached.', recoverable: true, retryAfter: 600 });
+    expect($('loc-message').hidden).toBe(false);
+    expect($('loc-message').textContent).toContain('Try again a little later');
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
+    expect($('loc-message').hidden).toBe(true);
+  });
+
+  it('stops selecting and reports session_expired at expires_at', async () => {
+    const frame = await startFrame({}, 60);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith({ code: 'session_expired', message: 'The session has expired.', recoverable: false }));
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    expect($('loc-message').textContent).toBe('This map has expired. Reload the page to choose a location.');
+    press('Enter');
+    expect(resolveCalls(frame)).toHaveLength(0);
+  });
+
+  it('stops when the service says the session expired', async () => {
+    const frame = await startFrame();
+    frame.resolveAnswers.push({ status: 401, body: { success: false, code: 'session_expired', message: 'Expired.' } });
+    press('Enter');
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_expired', recoverable: false })));
+    expect(frame.host.error).toHaveBeenCalledTimes(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+  });
+
+  it('renews through the page and retries when the service ends the session early', async () => {
+    const frame = await startFrame({ renewable: true });
+    frame.host.renew.mockResolvedValue('sid_2.fresh');
+    frame.resolveAnswers.push({ status: 401, body: { success: false, code: 'session_expired', message: 'Expired.' } });
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
+    const calls = resolveCalls(frame);
+    expect(calls).toHaveLength(2);
+    expect(new Headers(calls[1].headers).get('authorization')).toBe('Bearer sid_2.fresh');
+    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_2', expect.anything());
+    expect(frame.host.error).not.toHaveBeenCalled();
+  });
+
+  it('refuses a token for another session', async () => {
+    const frame = await startFrame({ token: 'sid_other.secret' });
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
+    press('Enter');
+    expect(resolveCalls(frame)).toHaveLength(0);
+  });
+});

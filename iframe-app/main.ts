@@ -1,0 +1,191 @@
+/**
+ * The map frame: what runs inside the iframe on the service's origin. It draws the map at once from
+ * the URL fragment, says hello to the page, receives the session token over the private channel, and
+ * from then on turns clicks and key presses into codes: preview (save false), then — when the visitor
+ * confirms, or at once with `confirm: false` — a saved selection handed to the page's `onSelect`.
+ */
+import type * as L from 'leaflet';
+import { readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
+import type { LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
+import { EmbedFailure, RECOVERABLE, gridData, resolvePoint, sessionInfo } from './api.ts';
+import { connect } from './channel.ts';
+import { readConfig, readStart } from './config.ts';
+import { enableKeyboard } from './crosshair.ts';
+import { watchExpiry, type Expiry } from './expiry.ts';
+import { createGridLayer, gridColumns } from './grid-layer.ts';
+import { DARK_STYLES, createStyleSwitch } from './layers.ts';
+import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
+import { VISITOR_MESSAGES, createPanel } from './panel.ts';
+import { createSelection } from './selection.ts';
+
+/** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
+const READY_AT_LATEST_MS = 4000;
+
+/** Thrown when the session ended while a call was under way; the expiry has been reported already. */
+const SESSION_ENDED = new Error('session ended');
+
+function start(): void {
+  const root = document.getElementById('loc') as HTMLElement;
+  const panel = createPanel(document);
+  let config: ReturnType<typeof readConfig>;
+  try {
+    config = readConfig(document);
+  } catch {
+    panel.message('This map could not start. Reload the page and try again.');
+    return;
+  }
+  const startOptions = readStart(location.hash);
+  const { map, motion } = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
+  openLinksInNewTab(root);
+  const styles = createStyleSwitch(map, config.styles, startOptions.style);
+  const columns = gridColumns(() => gridData(config.apiBase));
+  const grid = createGridLayer(columns).addTo(map);
+  const toneFor = (style: LocStyle) => (DARK_STYLES.has(style) ? 'dark' : 'light');
+  grid.setTone(toneFor(startOptions.style));
+  const selection = createSelection(map);
+  addLocateControl(map, motion, panel.message);
+
+  const skew = Date.parse(config.now) - Date.now();
+  // Set by init, over the channel: the page's callbacks, the token (replaced on renewal) and its expiry.
+  let host: HostCallbacks | undefined;
+  let token = '';
+  let confirm = true;
+  let expiry: Expiry | undefined;
+  let stopped = false;
+  let pending: AbortController | undefined;
+  let preview: LocSelectResult | undefined;
+
+  const stop = (message: string) => {
+    stopped = true;
+    pending?.abort();
+    root.classList.add('loc--stopped');
+    panel.message(message);
+  };
+
+  const report = (failure: EmbedFailure) => {
+    if (stopped) return;
+    const wait = failure.retryAfter ? ` (about ${Math.max(1, Math.round(failure.retryAfter / 60))} min)` : '';
+    panel.message(VISITOR_MESSAGES[failure.code] + wait);
+    void host?.error(failure.toJSON());
+    if (!RECOVERABLE[failure.code]) stop(VISITOR_MESSAGES[failure.code]);
+  };
+
+  const onExpired = () => {
+    if (stopped) return;
+    void host?.error(new EmbedFailure('session_expired', 'The session has expired.').toJSON());
+    stop(VISITOR_MESSAGES.session_expired);
+  };
+
+  /** Asks the page for a new token and checks that the service knows it, for this origin. */
+  const renewToken = async (): Promise<number> => {
+    const next = await host!.renew();
+    const sid = typeof next === 'string' ? next.slice(0, next.indexOf('.')) : '';
+    if (!/^[\w-]+$/.test(sid)) throw new Error('getSessionToken did not give a session token.');
+    const info = await sessionInfo(config.apiBase, sid);
+    if (info.origin !== config.origin) throw new Error('The new session is for another origin.');
+    token = next;
+    return Date.parse(info.expires_at);
+  };
+
+  /** Resolves with the current token; when the service says the session ended, renews once and retries. */
+  const resolve = async (point: LatLng, save: boolean, signal: AbortSignal): Promise<LocSelectResult> => {
+    try {
+      return await resolvePoint(config.apiBase, token, point, save, signal);
+    } catch (error) {
+      if (!(error instanceof EmbedFailure) || error.code !== 'session_expired') throw error;
+      if (!(await expiry!.renewNow())) throw SESSION_ENDED;
+      return resolvePoint(config.apiBase, token, point, save, signal);
+    }
+  };
+
+  const attempt = async (point: LatLng, save: boolean, done: (result: LocSelectResult) => void) => {
+    if (!expiry || stopped || expiry.isExpired()) return;
+    pending?.abort();
+    const controller = (pending = new AbortController());
+    panel.message(null);
+    panel.busy();
+    try {
+      const result = await resolve(point, save, controller.signal);
+      if (controller === pending) done(result);
+    } catch (error) {
+      if (controller !== pending || error === SESSION_ENDED || (error as Error)?.name === 'AbortError') return;
+      preview = undefined;
+      selection.clear();
+      panel.hide();
+      report(error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error)));
+    }
+  };
+
+  const choose = (point: LatLng) =>
+    attempt(point, !confirm, (result) => {
+      selection.show(result.cell, [result.latitude, result.longitude], !confirm);
+      panel.show(result, confirm ? 'preview' : 'chosen');
+      preview = confirm ? result : undefined;
+      if (!confirm) void host?.select(result);
+    });
+
+  panel.onConfirm(() => {
+    if (!preview) return;
+    attempt({ lat: preview.latitude, lng: preview.longitude }, true, (result) => {
+      preview = undefined;
+      selection.show(result.cell, [result.latitude, result.longitude], true);
+      panel.show(result, 'chosen');
+      void host?.select(result);
+    });
+  });
+
+  const clear = () => {
+    pending?.abort();
+    preview = undefined;
+    selection.clear();
+    panel.hide();
+  };
+
+  map.on('click', (event: L.LeafletMouseEvent) => void choose(event.latlng.wrap()));
+  enableKeyboard(map, { motion, columns: columns.now, choose: (point) => void choose(point), clear });
+
+  const api: FrameApi = {
+    init(init: FrameInit, callbacks: HostCallbacks) {
+      if (host) return;
+      host = callbacks;
+      token = init.token;
+      confirm = init.confirm;
+      if (token.slice(0, token.indexOf('.')) !== config.sid) {
+        return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
+      }
+      api.setStyle(init.style);
+      api.setView(init.center, init.zoom);
+      expiry = watchExpiry({
+        expiresAt: Date.parse(config.expiresAt),
+        skew,
+        renew: init.renewable ? renewToken : undefined,
+        onExpired,
+      });
+      const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
+      void Promise.race([styles.firstLoad, atLatest]).then(() => {
+        if (stopped) return;
+        // Leaflet's projection round trip leaves float noise; a 1 cm precision reads better.
+        const center = map.getCenter().wrap();
+        const round = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
+        void callbacks.ready({ style: styles.current, center: { lat: round(center.lat), lng: round(center.lng) }, zoom: map.getZoom(), expiresAt: config.expiresAt });
+      });
+    },
+    setStyle(style) {
+      const next = readStyle(style, 'style');
+      styles.show(next);
+      grid.setTone(toneFor(next));
+    },
+    setView(center, zoom) {
+      map.setView(readLatLng(center, 'center'), zoom === undefined ? map.getZoom() : readZoom(zoom, 'zoom'), motion);
+    },
+  };
+
+  if (window.parent === window) {
+    panel.message('This map is meant to be embedded in a page with loc-embed.js.');
+    return;
+  }
+  connect(window, { origin: config.origin, nonce: startOptions.nonce, api });
+}
+
+start();

@@ -1,0 +1,72 @@
+/**
+ * The Leaflet map of the frame: created at once from the start options of the URL fragment, so the
+ * first tiles load while the handshake runs. Animations follow the visitor's `prefers-reduced-motion`;
+ * the keyboard is handled by crosshair.ts rather than Leaflet's own handler, which pans in fixed
+ * screen steps and knows nothing of cells.
+ */
+import * as L from 'leaflet';
+import { MAX_ZOOM } from '../src/embed/options.ts';
+import type { Start } from './config.ts';
+
+export interface FrameMap {
+  map: L.Map;
+  /** Pan and zoom options for every move this frame makes. */
+  motion: L.ZoomPanOptions;
+}
+
+export function createMap(container: HTMLElement, start: Start): FrameMap {
+  const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const map = L.map(container, {
+    center: start.center,
+    zoom: start.zoom,
+    minZoom: 1,
+    maxZoom: MAX_ZOOM,
+    keyboard: false,
+    worldCopyJump: true,
+    zoomAnimation: !reduced,
+    fadeAnimation: !reduced,
+    markerZoomAnimation: !reduced,
+    inertia: !reduced,
+    attributionControl: false,
+  });
+  L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>' }).addTo(map);
+  return { map, motion: { animate: !reduced } };
+}
+
+/**
+ * Links in the frame (attributions, the share link) open in a new tab: followed inside the frame they
+ * would replace the map, and the sandbox lets popups — not top navigation — out.
+ */
+export function openLinksInNewTab(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    if (!link) return;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+  });
+}
+
+/** A control that centres the map on the visitor (the iframe allows geolocation). */
+export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: (message: string) => void): void {
+  const Locate = L.Control.extend({
+    onAdd() {
+      const button = L.DomUtil.create('button', 'loc-locate leaflet-bar') as HTMLButtonElement;
+      button.type = 'button';
+      button.title = 'Show my location';
+      button.setAttribute('aria-label', 'Show my location');
+      button.innerHTML =
+        '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="4" fill="currentColor"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="7.5" fill="none" stroke="currentColor" stroke-width="2"/></svg>';
+      L.DomEvent.disableClickPropagation(button);
+      L.DomEvent.on(button, 'click', () => {
+        if (!navigator.geolocation) return onError('This browser cannot tell your location.');
+        navigator.geolocation.getCurrentPosition(
+          (position) => map.setView([position.coords.latitude, position.coords.longitude], Math.max(map.getZoom(), 18), motion),
+          () => onError('Your location is not available. Allow location access, or move the map by hand.'),
+          { enableHighAccuracy: true, timeout: 15_000 },
+        );
+      });
+      return button;
+    },
+  });
+  new Locate({ position: 'topleft' }).addTo(map);
+}

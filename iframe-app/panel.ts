@@ -1,0 +1,110 @@
+/**
+ * The panel over the map: the chosen code, its address, Copy / Open / “Use this location”, a message
+ * line for problems, and a polite live region that announces each code to screen readers. The markup
+ * is in frame.html; this module only fills it.
+ */
+import type { LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
+
+/** What the visitor reads for each error; the integrator's `onError` gets the developer's message. */
+export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
+  session_expired: 'This map has expired. Reload the page to choose a location.',
+  invalid_session: 'This map cannot be used right now. Reload the page and try again.',
+  key_inactive: 'This map cannot be used right now.',
+  origin_mismatch: 'This map cannot be used on this page.',
+  load_timeout: 'The map did not load in time. Reload the page and try again.',
+  rate_limited: 'Too many locations were looked up just now. Try again a little later.',
+  network: 'The location service cannot be reached. Check the connection and try again.',
+  unsupported_location: 'There are no codes here. Choose a point on land or near the coast.',
+  service_unavailable: 'The location service is busy. Try again in a moment.',
+  internal_error: 'Something went wrong. Try again.',
+};
+
+/** How far a result has come: previewed (confirm pending), or chosen (saved and handed to the page). */
+export type ResultState = 'preview' | 'chosen';
+
+export interface Panel {
+  busy(): void;
+  show(result: LocSelectResult, state: ResultState): void;
+  hide(): void;
+  /** Shows a message (an error, or null to clear it). */
+  message(text: string | null): void;
+  announce(text: string): void;
+  onConfirm(handler: () => void): void;
+}
+
+export function createPanel(doc: Document): Panel {
+  const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
+  const panel = $<HTMLElement>('loc-panel');
+  const code = $<HTMLOutputElement>('loc-code');
+  const address = $<HTMLParagraphElement>('loc-address');
+  const copy = $<HTMLButtonElement>('loc-copy');
+  const share = $<HTMLAnchorElement>('loc-share');
+  const confirm = $<HTMLButtonElement>('loc-confirm');
+  const messageLine = $<HTMLParagraphElement>('loc-message');
+  const live = $<HTMLDivElement>('loc-live');
+
+  const announce = (text: string) => {
+    // Clearing first makes a screen reader announce the same text twice in a row, too.
+    live.textContent = '';
+    setTimeout(() => (live.textContent = text), 50);
+  };
+
+  copy.addEventListener('click', async () => {
+    const text = code.textContent ?? '';
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Clipboard API refused (an older browser, or no clipboard-write permission): select the code
+      // so the visitor can copy it by hand.
+      const range = doc.createRange();
+      range.selectNodeContents(code);
+      doc.getSelection()?.removeAllRanges();
+      doc.getSelection()?.addRange(range);
+      return announce(`${text} is selected; press Control C or Command C to copy it.`);
+    }
+    copy.textContent = 'Copied';
+    setTimeout(() => (copy.textContent = 'Copy code'), 1500);
+    announce(`Copied ${text}.`);
+  });
+
+  return {
+    busy() {
+      panel.hidden = false;
+      panel.setAttribute('aria-busy', 'true');
+      code.textContent = 'Finding the code…';
+      address.textContent = '';
+      copy.hidden = share.hidden = confirm.hidden = true;
+    },
+    show(result, state) {
+      panel.hidden = false;
+      panel.removeAttribute('aria-busy');
+      panel.dataset.state = state;
+      code.textContent = result.loc_code;
+      address.textContent = result.address;
+      share.href = result.share_url;
+      share.setAttribute('aria-label', `Open ${result.loc_code} in a new tab`);
+      copy.hidden = share.hidden = false;
+      confirm.hidden = state !== 'preview';
+      confirm.disabled = false;
+      announce(
+        state === 'preview'
+          ? `${result.loc_code}, ${result.address}. Choose “Use this location” to confirm.`
+          : `Chosen: ${result.loc_code}, ${result.address}.`,
+      );
+    },
+    hide() {
+      panel.hidden = true;
+    },
+    message(text) {
+      messageLine.hidden = text === null;
+      messageLine.textContent = text ?? '';
+    },
+    announce,
+    onConfirm(handler) {
+      confirm.addEventListener('click', () => {
+        confirm.disabled = true;
+        handler();
+      });
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BANDS, BLOCK_SIZE } from '../code/grid.ts';
+import { embedAssets, type EmbedAssetsOptions } from './assets.ts';
+
+async function app(options: Partial<EmbedAssetsOptions> = {}): Promise<FastifyInstance> {
+  const instance = Fastify();
+  await instance.register(embedAssets, { publicUrl: 'http://localhost:8080', ...options });
+  // What the session-bound frame route of the server will do, once it has looked the session up.
+  instance.get<{ Params: { sid: string } }>('/embed/frame/:sid', (request, reply) =>
+    reply.sendEmbedFrame({ sid: request.params.sid, origin: 'http://localhost:5173', expiresAt: '2030-01-01T00:00:00Z' }),
+  );
+  await instance.ready();
+  return instance;
+}
+
+describe('embed assets', () => {
+  let online: FastifyInstance;
+  let offline: FastifyInstance;
+  beforeAll(async () => {
+    [online, offline] = await Promise.all([app(), app({ tiles: { mode: 'offline' } })]);
+  });
+  afterAll(() => Promise.all([online.close(), offline.close()]));
+
+  it('serve the loader to any page, revalidated by ETag', async () => {
+    const response = await online.inject('/embed/loc-embed.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(response.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+    expect(response.body).toContain('LOC');
+    const again = await online.inject({ url: '/embed/loc-embed.js', headers: { 'if-none-match': response.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('serve the integrators’ declarations', async () => {
+    const response = await online.inject('/embed/loc-embed.d.ts');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/typescript; charset=utf-8');
+    expect(response.body).toContain('export interface LocMountOptions');
+    expect(response.body).toContain('var LOC: LocGlobal');
+  });
+
+  it('send the frame page with its headers and versioned asset links', async () => {
+    const response = await online.inject('/embed/frame/sid_1');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain('frame-ancestors http://localhost:5173');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.body).toContain('"sid":"sid_1"');
+    expect(response.body).toContain('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    const version = /frame\.js\?v=([\w-]+)/.exec(response.body)?.[1];
+    expect(version).toMatch(/^[\w-]{12}$/);
+    const js = await online.inject(`/embed/frame.js?v=${version}`);
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(js.headers['access-control-allow-origin']).toBeUndefined();
+    const css = await online.inject(`/embed/frame.css?v=${version}`);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('never pin a frame file for a year under a version it is not', async () => {
+    const response = await online.inject('/embed/frame.js?v=stale');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+  });
+
+  it('serve the grid table the frame draws the 3 m grid from', async () => {
+    const response = await online.inject('/embed/grid.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const grid = response.json();
+    expect(grid.format).toBe(1);
+    expect(grid.rowsPerBand).toBe(BLOCK_SIZE);
+    expect(grid.columns).toHaveLength(BANDS);
+    expect(grid.columns[BANDS / 2]).toBeGreaterThan(13_000_000);
+  });
+
+  it('answer 404 for files it does not have', async () => {
+    expect((await online.inject('/embed/secret.txt')).statusCode).toBe(404);
+    expect((await online.inject('/embed/frame.html')).statusCode).toBe(404);
+    expect((await online.inject('/embed/../package.json')).statusCode).toBe(404);
+  });
+
+  it('serve offline tiles as PNG in offline mode, and point every style at them', async () => {
+    const response = await offline.inject('/tiles/satellite/3/4/2.png');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(PNG.sync.read(response.rawPayload).width).toBe(256);
+    expect(offline.embedStyles.biking[0].url).toBe('http://localhost:8080/tiles/biking/{z}/{x}/{y}.png');
+  });
+
+  it('answer a bad tile address with 404 in the service’s error shape', async () => {
+    for (const url of ['/tiles/night/1/0/0.png', '/tiles/streets/2/4/0.png', '/tiles/streets/21/0/0.png', '/tiles/streets/a/0/0.png']) {
+      const response = await offline.inject(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ success: false, code: 'not_found' });
+      expect(response.json().message).toBe(response.json().error);
+    }
+  });
+
+  it('serve no tiles in online mode', async () => {
+    expect((await online.inject('/tiles/streets/0/0/0.png')).statusCode).toBe(404);
+    expect(online.embedStyles.streets[0].url).toContain('openstreetmap');
+  });
+});

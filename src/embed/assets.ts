@@ -1,0 +1,138 @@
+/**
+ * The embed's static side, as a Fastify plugin: the loader and its declarations, the frame's script
+ * and styles, the grid table the frame draws the 3 m grid from, and — in offline tile mode — the
+ * tiles. It also decorates the reply with `sendEmbedFrame`, which the session-bound frame route uses
+ * to send the frame page with its headers.
+ *
+ * Caching: the loader keeps a fixed URL that integrators paste into pages, so it is revalidated often
+ * (short max-age, ETag); the frame's files are requested with the build's content hash (`?v=`) and so
+ * are immutable; the grid table and tiles never change within a format version.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { coverage } from '../code/coverage.ts';
+import { BLOCK_SIZE } from '../code/grid.ts';
+import { FORMAT_VERSION } from '../code/cells.ts';
+import { ERROR_CATALOGUE } from '../errors.ts';
+import { offlineTiles } from '../tiles/offline.ts';
+import { resolveStyles, type StyleLayers, type TileSettings } from '../tiles/styles.ts';
+import { embedDir } from './files.ts';
+import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';
+import type { GridData } from './protocol.ts';
+
+export interface EmbedAssetsOptions {
+  /** The service's public base URL, e.g. `https://loc.example`: offline tile URLs and the frame's API base. */
+  publicUrl: string;
+  /** Tile providers; `{ mode: 'offline' }` serves `/tiles/{style}/{z}/{x}/{y}.png` from this service. */
+  tiles?: TileSettings;
+}
+
+/** The session facts the frame route passes to `reply.sendEmbedFrame`. */
+export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt'>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The tile layers of every style, as configured. */
+    embedStyles: StyleLayers;
+  }
+  interface FastifyReply {
+    /** Sends the frame page for this session, with its CSP, referrer policy and no-store. */
+    sendEmbedFrame(session: EmbedFrameSession): FastifyReply;
+  }
+}
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+  /** Cache-Control when the request names the current version (or for unversioned files). */
+  cache: string;
+  /** Loaded by integrators' pages and other origins: needs CORS. */
+  crossOrigin?: boolean;
+}
+
+const REVALIDATE = 'public, max-age=300, must-revalidate';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const DAY = 'public, max-age=86400';
+
+function asset(body: Buffer, type: string, cache: string, crossOrigin = false): Asset {
+  return { body, type, cache, crossOrigin, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
+export function gridJson(): GridData {
+  return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns) };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache = file.cache): FastifyReply {
+  reply.header('content-type', file.type).header('etag', file.etag).header('cache-control', cache).header('x-content-type-options', 'nosniff');
+  if (file.crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+  return reply.send(file.body);
+}
+
+/** The catalogue's 404, in the service's error shape, naming what was wrong with the tile address. */
+function notFound(reply: FastifyReply, detail: string): FastifyReply {
+  const message = `${ERROR_CATALOGUE.not_found.message} ${detail}`;
+  return reply.code(404).send({ success: false, code: 'not_found', message, error: message });
+}
+
+export const embedAssets = fp<EmbedAssetsOptions>(
+  async (app, options) => {
+    const dir = embedDir();
+    const read = (name: string) => readFileSync(`${dir}${name}`);
+    const frameJs = read('frame.js');
+    const frameCss = read('frame.css');
+    // One version for both files: the page links them together.
+    const version = createHash('sha256').update(frameJs).update(frameCss).digest('base64url').slice(0, 12);
+    const files: Record<string, Asset> = {
+      'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, true),
+      'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, true),
+      'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
+      'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
+      // For the browser's developer tools, which ask for it only when open.
+      'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE),
+      'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
+    };
+    const tileSettings = options.tiles ?? { mode: 'online' };
+    const styles = resolveStyles(tileSettings, options.publicUrl);
+    app.decorate('embedStyles', styles);
+
+    for (const [name, file] of Object.entries(files)) {
+      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, async (request, reply) =>
+        // A stale `?v=` (a page rendered before a deploy) gets the new file, but must not pin it for a year.
+        send(request, reply, file, file.cache === IMMUTABLE && request.query.v !== version ? REVALIDATE : file.cache),
+      );
+    }
+
+    if (tileSettings.mode === 'offline') {
+      const tiles = offlineTiles();
+      app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', async (request, reply) => {
+        const { style, z, x, y } = request.params;
+        let body: Buffer;
+        try {
+          body = tiles.get(style, Number(z), Number(x), Number(y));
+        } catch (error) {
+          if (error instanceof RangeError) return notFound(reply, error.message);
+          throw error;
+        }
+        return reply
+          .header('content-type', 'image/png')
+          .header('cache-control', DAY)
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('x-content-type-options', 'nosniff')
+          .send(body);
+      });
+    }
+
+    app.decorateReply('sendEmbedFrame', function sendEmbedFrame(this: FastifyReply, session: EmbedFrameSession) {
+      const input: FramePageInput = { ...session, apiBase: options.publicUrl, styles };
+      return this.headers(frameHeaders(frameConfig(input))).send(renderFramePage(input, version));
+    });
+  },
+  { name: 'loc-embed-assets', fastify: '5.x' },
+);
+
+export default embedAssets;

@@ -1,0 +1,67 @@
+/**
+ * The declarations integrators get (`dist/embed/loc-embed.d.ts`) type-check an integrator's page: the
+ * global `LOC`, the option shapes, the callbacks' arguments — and reject what the loader would reject.
+ */
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const DECLARATIONS = new URL('../../dist/embed/loc-embed.d.ts', import.meta.url).pathname;
+
+const PAGES = {
+  good: `
+    const handle = LOC.mount('#map', {
+      sessionToken: 'sid.secret',
+      center: [48.8584, 2.2945],
+      zoom: 18,
+      style: 'satellite',
+      getSessionToken: async () => 'sid2.secret',
+      onSelect(result) { const code: string = result.loc_code; const north: number = result.cell.north; void code; void north; },
+      onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); },
+      onReady(info) { const zoom: number = info.zoom; void zoom; },
+    });
+    handle.setStyle('biking');
+    handle.setView({ lat: 1, lng: 2 });
+    const frame: HTMLIFrameElement = handle.iframe;
+    void frame;
+    export {};
+  `,
+  bad: `
+    LOC.mount('#map', { sessionToken: 'sid.secret', style: 'night' });
+    LOC.mount('#map', { center: [1, 2] });
+    LOC.mount('#map', { sessionToken: 'sid.secret', onselect() {} });
+    LOC.mount('#map', { sessionToken: 'sid.secret' }).setView({ latitude: 1, longitude: 2 });
+    LOC.mount('#map', { sessionToken: 'sid.secret', onError(error) { if (error.code === 'no_such_code') {} } });
+    export {};
+  `,
+};
+
+/** Type errors per page, each compiled as an integrator's script beside the declarations, in one program. */
+function errorsOf(pages: Record<string, string>): Record<string, string[]> {
+  const files = Object.fromEntries(Object.entries(pages).map(([name, code]) => [`/virtual/${name}.ts`, code]));
+  // The declarations themselves are tsc's own output; checking the pages is what matters, and fast.
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
+  const host = ts.createCompilerHost(options);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name in files || fileExists(name);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => (name in files ? ts.createSourceFile(name, files[name], version) : getSourceFile(name, version));
+  const program = ts.createProgram([DECLARATIONS, ...Object.keys(files)], options, host);
+  return Object.fromEntries(
+    Object.keys(pages).map((name) => [
+      name,
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(`/virtual/${name}.ts`)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    ]),
+  );
+}
+
+describe('loc-embed.d.ts', () => {
+  const errors = errorsOf(PAGES);
+
+  it('types an integrator’s use of LOC', () => {
+    expect(errors.good).toEqual([]);
+  });
+
+  it('rejects what the loader would reject', () => {
+    expect(errors.bad).toHaveLength(5);
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Where the embed's built files are: `dist/embed/` (the loader, its declarations, the frame's script,
+ * styles and page template), whether this module runs from the source tree or bundled into `dist/`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Paths rather than `new URL(…, import.meta.url)`, which Vite rewrites into asset URLs in DOM tests.
+const here = dirname(fileURLToPath(import.meta.url));
+const CANDIDATES = [join(here, '../../dist/embed/'), join(here, 'embed/')];
+
+/** The directory of the built embed files, with a trailing slash; throws when there is none. */
+export function embedDir(): string {
+  const found = CANDIDATES.find((dir) => existsSync(join(dir, 'loc-embed.js')));
+  if (!found) throw new Error(`The embed is not built: expected loc-embed.js in ${CANDIDATES.join(' or ')}; run npm run build.`);
+  return found;
+}

@@ -1,0 +1,92 @@
+/**
+ * The frame page: the HTML of `GET /embed/frame/{sid}`, filled from the template in
+ * `iframe-app/frame.html` with the session's config, and the headers it must be sent with — the CSP
+ * that lets only the session's origin embed it, and a referrer policy that keeps the frame URL from
+ * every third party.
+ */
+import { readFileSync } from 'node:fs';
+import { embedDir } from './files.ts';
+import type { FrameConfig } from './protocol.ts';
+import { tileOrigins, type StyleLayers } from '../tiles/styles.ts';
+
+/** What the route knows about the session; `now` defaults to this server's clock. */
+export interface FramePageInput {
+  apiBase: string;
+  origin: string;
+  sid: string;
+  expiresAt: Date | string;
+  styles: StyleLayers;
+  now?: Date;
+}
+
+let template: string | undefined;
+
+/** The config the frame reads, in canonical form (no trailing slash, ISO dates). */
+export function frameConfig(input: FramePageInput): FrameConfig {
+  return {
+    apiBase: input.apiBase.replace(/\/+$/, ''),
+    origin: input.origin,
+    sid: input.sid,
+    expiresAt: new Date(input.expiresAt).toISOString(),
+    now: (input.now ?? new Date()).toISOString(),
+    styles: input.styles,
+  };
+}
+
+/**
+ * JSON that is safe inside `<script type="application/json">`: no `<` (so no `</script>` or `<!--`),
+ * no `>` or `&`, and no U+2028/U+2029 — each written as its \u escape, which JSON.parse reads back.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The frame page. `assetVersion` (the assets plugin's content hash) goes into the script and style
+ * URLs, so browsers may cache those for good and still pick up a new build at once.
+ */
+export function renderFramePage(input: FramePageInput, assetVersion = ''): string {
+  template ??= readFileSync(`${embedDir()}frame.html`, 'utf8');
+  const config = frameConfig(input);
+  const fill: Record<string, string> = {
+    assets: escapeAttribute(`${config.apiBase}/embed`),
+    version: escapeAttribute(encodeURIComponent(assetVersion)),
+    config: scriptSafeJson(config),
+  };
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fill[name]);
+}
+
+/**
+ * The headers of the frame page. Only the session's origin may embed it (frame-ancestors); it runs
+ * only the service's own script and styles, talks only to the API, and shows images only from the
+ * service and the configured tile servers.
+ */
+export function frameHeaders(config: { origin: string; apiBase: string; styles: StyleLayers }): Record<string, string> {
+  // The origin lands in a header: anything but a bare origin could smuggle in a directive.
+  if (!/^https?:\/\/[^/\s;,]+$/.test(config.origin) || new URL(config.origin).origin !== config.origin) {
+    throw new TypeError(`The session origin must be a bare origin such as "https://shop.example"; received ${JSON.stringify(config.origin)}.`);
+  }
+  const api = new URL(config.apiBase).origin;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${api}`,
+    `style-src ${api}`,
+    // data: only for Leaflet's blank GIF, which it sets to cancel tiles that scrolled out of view.
+    `img-src 'self' data: ${[...new Set([api, ...tileOrigins(config.styles)])].join(' ')}`,
+    `connect-src ${api}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${config.origin}`,
+  ].join('; ');
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'permissions-policy': 'geolocation=(self), clipboard-write=(self), camera=(), microphone=(), payment=(), usb=()',
+    // The page carries the session's config: never from a cache, never for another visitor.
+    'cache-control': 'no-store',
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The options of `LOC.mount`: their defaults, declared once, and their validation. Bad input throws at
+ * once with a message that shows what was expected and what was received — the first thing an
+ * integrator sees when a mount goes wrong, so it names the option and the bad value.
+ */
+import { STYLE_NAMES } from '../tiles/style-names.ts';
+import type { LatLng } from './protocol.ts';
+import type { LocMountOptions, LocStyle } from './public-types.ts';
+
+/**
+ * The defaults of the optional settings. Integrators read them in public-types.ts (`@default`), and a
+ * test keeps the two in step.
+ */
+export const DEFAULTS = {
+  /** Map height, a CSS length. */
+  height: '400px',
+  /** Initial centre: with zoom 2, most of the inhabited world. */
+  center: { lat: 20, lng: 0 } as LatLng,
+  /** Initial zoom, 0–20. */
+  zoom: 2,
+  /** Initial style. */
+  style: 'streets' as LocStyle,
+  /** Preview on click, save and select on “Use this location”. */
+  confirm: true,
+  /** Milliseconds before `load_timeout`. */
+  loadTimeout: 15_000,
+  /** The iframe's accessible name. */
+  title: 'Map: choose a location',
+};
+
+/** Highest zoom the map offers: a 3 m cell is about 20 px wide there at the equator. */
+export const MAX_ZOOM = 20;
+
+const CALLBACKS = ['onSelect', 'onError', 'onReady', 'getSessionToken'] as const;
+const KNOWN = ['sessionToken', ...CALLBACKS, ...Object.keys(DEFAULTS)];
+
+/** Options with every default filled in and every value checked. */
+export type MountSettings = typeof DEFAULTS &
+  Pick<LocMountOptions, (typeof CALLBACKS)[number]> & {
+    token: string;
+    /** The session id, the token's part before the first `.`; public, it names the frame URL. */
+    sid: string;
+  };
+
+/**
+ * A received value for a message. Local rather than `describeValue` of the error catalogue because
+ * points and other objects are shown as JSON here — `{"lat":95,"lng":0}` says what is wrong, "an
+ * object" does not.
+ */
+export function show(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (value === undefined || typeof value === 'number') return String(value);
+  const json = JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+  return json.length > 60 ? `${json.slice(0, 60)}…` : json;
+}
+
+/** Throws the one kind of error validation raises. */
+export function invalid(where: string, expected: string, received: string): never {
+  throw new TypeError(`${where} must be ${expected}; received ${received}.`);
+}
+
+export function readStyle(value: unknown, where: string): LocStyle {
+  if (!STYLE_NAMES.includes(value as LocStyle)) invalid(where, `one of ${STYLE_NAMES.map(show).join(', ')}`, show(value));
+  return value as LocStyle;
+}
+
+export function readZoom(value: unknown, where: string): number {
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_ZOOM) {
+    invalid(where, `an integer from 0 to ${MAX_ZOOM}`, show(value));
+  }
+  return value as number;
+}
+
+export function readLatLng(value: unknown, where: string): LatLng {
+  const v = value as Record<string, unknown> | null;
+  const [lat, lng] = Array.isArray(v) ? (v.length === 2 ? v : []) : [v?.lat, v?.lng];
+  if (typeof lat !== 'number' || !(Math.abs(lat) <= 90) || typeof lng !== 'number' || !(Math.abs(lng) <= 180)) {
+    invalid(where, '{ lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180', show(value));
+  }
+  return { lat, lng };
+}
+
+/** Never echoes a token: it is a credential and error messages end up in logs. */
+function readToken(value: unknown): { token: string; sid: string } {
+  const where = 'LOC.mount: options.sessionToken';
+  const expected = 'the session_token from POST /v1/embed/sessions, "<sid>.<secret>"';
+  if (typeof value !== 'string') invalid(where, expected, show(value));
+  const dot = value.indexOf('.');
+  if (dot < 1 || dot === value.length - 1 || !/^[\w-]+$/.test(value.slice(0, dot))) {
+    invalid(where, expected, `a string of ${value.length} characters${dot < 0 ? ' without a "."' : ''}`);
+  }
+  return { token: value, sid: value.slice(0, dot) };
+}
+
+/** Checks `LOC.mount` options and fills in the defaults. */
+export function readOptions(options: unknown): MountSettings {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    invalid('LOC.mount: options', 'an object with at least sessionToken', show(options));
+  }
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.includes(key)) invalid(`LOC.mount: options.${key}`, `one of the known options (${KNOWN.join(', ')})`, 'an unknown option');
+  }
+  const at = (key: string) => `LOC.mount: options.${key}`;
+  const given = (key: string) => o[key] !== undefined;
+  const settings = { ...DEFAULTS, ...readToken(o.sessionToken) } as MountSettings;
+
+  if (given('height')) {
+    const height = o.height;
+    const ok = typeof height === 'string' && height.trim() !== '' && (typeof CSS === 'undefined' || CSS.supports('height', height));
+    if (!ok) invalid(at('height'), `a CSS length such as ${show(DEFAULTS.height)}`, show(height));
+    settings.height = height as string;
+  }
+  if (given('center')) settings.center = readLatLng(o.center, at('center'));
+  if (given('zoom')) settings.zoom = readZoom(o.zoom, at('zoom'));
+  if (given('style')) settings.style = readStyle(o.style, at('style'));
+  if (given('confirm')) {
+    if (typeof o.confirm !== 'boolean') invalid(at('confirm'), 'true or false', show(o.confirm));
+    settings.confirm = o.confirm;
+  }
+  if (given('loadTimeout')) {
+    const ms = o.loadTimeout;
+    if (typeof ms !== 'number' || !(ms >= 1000 && ms <= 300_000)) invalid(at('loadTimeout'), 'milliseconds from 1000 to 300000', show(ms));
+    settings.loadTimeout = ms;
+  }
+  if (given('title')) {
+    if (typeof o.title !== 'string' || o.title.trim() === '') invalid(at('title'), 'a non-empty string', show(o.title));
+    settings.title = o.title;
+  }
+  for (const key of CALLBACKS) {
+    if (given(key) && typeof o[key] !== 'function') invalid(at(key), 'a function', show(o[key]));
+    settings[key] = o[key] as never;
+  }
+  return settings;
+}

@@ -1,0 +1,144 @@
+/**
+ * The wire contract between the loader (`loc-embed.js`, in the integrator's page) and the map frame
+ * (`iframe-app/`, on the service's origin). Types only: both sides import it, neither bundle ships it.
+ *
+ * 1. The loader creates the iframe `{base}/embed/frame/{sid}#{FrameStart as URL parameters}` and listens
+ *    for messages on its window.
+ * 2. The frame, once its script runs, posts a `HelloMessage` to `window.parent`, aimed at the session's
+ *    origin only (the browser drops it for any other parent).
+ * 3. The loader accepts it only from that iframe's window, from the service's exact origin and with the
+ *    mount's nonce; it answers with a `ConnectMessage` carrying one end of a new `MessageChannel`, aimed
+ *    at the service's origin.
+ * 4. The frame accepts that only from its parent, from the session's origin and with the nonce of its
+ *    fragment, and exposes `FrameApi` on the port with comlink. Nothing after that uses window messages.
+ * 5. The loader calls `FrameApi.init` with the session token (which never appears in a URL) and the
+ *    host callbacks, passed with `comlink.proxy`.
+ */
+import type { ProxyMarked } from 'comlink';
+import type { ErrorCode } from '../errors.ts';
+import type { StyleLayers } from '../tiles/styles.ts';
+import type { LocEmbedError, LocErrorCode, LocReadyInfo, LocSelectResult, LocStyle } from './public-types.ts';
+
+export type * from './public-types.ts';
+
+/** Compiles only while every code the embed reports is a code of the one error catalogue. */
+type InCatalogue<T extends ErrorCode> = T;
+export type EmbedErrorCode = InCatalogue<LocErrorCode>;
+
+/**
+ * What the service writes into the frame page (`<script type="application/json" id="loc-config">`),
+ * from the session the frame URL names.
+ */
+export interface FrameConfig {
+  /** The service's public base URL, no trailing slash: the API and the frame's assets live below it. */
+  apiBase: string;
+  /** The session's origin: the only page allowed to embed the frame and to talk to it. */
+  origin: string;
+  /** The session id, the public part of the token. */
+  sid: string;
+  /** When the session expires (ISO 8601). */
+  expiresAt: string;
+  /** The service's clock when it wrote the page (ISO 8601): the frame times expiry by it, not by the visitor's clock. */
+  now: string;
+  /** The tile layers of every style. */
+  styles: StyleLayers;
+}
+
+/** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */
+export interface SessionInfo {
+  origin: string;
+  expires_at: string;
+}
+
+/** What `GET {apiBase}/embed/grid.json` answers: the frozen column count of every band, for drawing the grid. */
+export interface GridData {
+  /** Format version of the code (docs/code-format.md); the counts never change within a version. */
+  format: number;
+  /** Rows per band, `BLOCK_SIZE`. */
+  rowsPerBand: number;
+  /** `columns[band]` for every band, south to north (`BANDS` entries). */
+  columns: number[];
+}
+
+/** Step 2: the frame is loaded and listening. */
+export interface HelloMessage {
+  type: 'loc:hello';
+  nonce: string;
+}
+
+/** Step 3: the loader's answer; `event.ports[0]` is the frame's end of the channel. */
+export interface ConnectMessage {
+  type: 'loc:connect';
+  nonce: string;
+}
+
+/** A point as the two sides exchange it: always an object, whatever shape the integrator used. */
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/**
+ * Non-secret start options, written as URL parameters in the frame URL's fragment (which browsers
+ * never send to a server), so that the map draws its first tiles while the handshake runs.
+ */
+export interface FrameStart {
+  nonce: string;
+  style: LocStyle;
+  lat: number;
+  lng: number;
+  zoom: number;
+}
+
+/** Step 5: what the loader hands over. */
+export interface FrameInit {
+  /** `<sid>.<secret>`; its sid must be the frame's. */
+  token: string;
+  style: LocStyle;
+  center: LatLng;
+  zoom: number;
+  /** See `LocMountOptions.confirm`. */
+  confirm: boolean;
+  /** Whether `HostCallbacks.renew` can give a fresh token (the integrator passed `getSessionToken`). */
+  renewable: boolean;
+}
+
+/** What the page side offers the frame: the integrator's callbacks, wrapped, and the token source. */
+export interface HostCallbacks {
+  ready(info: LocReadyInfo): void;
+  select(result: LocSelectResult): void;
+  error(error: LocEmbedError): void;
+  /** A fresh session token from the integrator's `getSessionToken`; rejects when that fails. */
+  renew(): Promise<string>;
+}
+
+/** What the frame exposes over the port. Every call is asynchronous across the channel. */
+export interface FrameApi {
+  /** Hands over the token and callbacks; `ready` follows once the map is interactive. */
+  init(init: FrameInit, host: HostCallbacks & ProxyMarked): void;
+  setStyle(style: LocStyle): void;
+  /** Moves the map; keeps the zoom when `zoom` is undefined. */
+  setView(center: LatLng, zoom: number | undefined): void;
+}
+
+/**
+ * The slice of comlink's wire format (comlink 4, `src/protocol.ts` there) that the loader speaks by
+ * hand: the frame runs comlink itself, but comlink would take half of the loader's 3 KB budget, and
+ * the loader only makes calls and answers calls to its callbacks. A test runs the loader's side against
+ * the real comlink to keep the two in step.
+ */
+export type WireValue =
+  | { type: 'RAW'; value: unknown }
+  /** `proxy`: `value` is a MessagePort to call the object on; `throw`: `value` is a thrown error. */
+  | { type: 'HANDLER'; name: 'proxy' | 'throw'; value: unknown };
+
+/** A call across the channel; the answer is a `WireValue` with the same `id`. */
+export interface WireMessage {
+  id: string;
+  type: 'APPLY' | 'GET' | 'SET' | 'CONSTRUCT' | 'ENDPOINT' | 'RELEASE';
+  path: string[];
+  argumentList?: WireValue[];
+}
+
+/** The answer to a `WireMessage`. */
+export type WireReply = WireValue & { id: string };

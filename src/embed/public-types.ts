@@ -1,0 +1,154 @@
+/**
+ * loc embed — the public types: the global `LOC` that `loc-embed.js` defines, the options of
+ * `LOC.mount`, the handle it returns and what the callbacks receive.
+ *
+ * This file is the one source of these types. The build emits it as `loc-embed.d.ts`, served at
+ * `{base_url}/embed/loc-embed.d.ts` for integrators; the loader and the map frame import it through
+ * `protocol.ts`. It declares types only, so it adds nothing to either bundle.
+ */
+
+/** A map style: a set of tile layers chosen by the service. */
+export type LocStyle = 'streets' | 'satellite' | 'traffic' | 'biking';
+
+/** A point in degrees (WGS 84): `{ lat, lng }` or `[lat, lng]`. Latitude −90…90, longitude −180…180. */
+export type LocLatLng = { lat: number; lng: number } | readonly [lat: number, lng: number];
+
+/** Edges of a 3 m × 3 m cell in degrees. The south and west edges belong to the cell. */
+export interface LocCell {
+  north: number;
+  south: number;
+  east: number;
+  west: number;
+}
+
+/** What `onSelect` receives: the result of `POST /v1/embed/resolve`. */
+export interface LocSelectResult {
+  success: true;
+  /** The code of the chosen cell, `CC-XXXX-XXXX`. */
+  loc_code: string;
+  /** Centre of the cell, not the clicked point. */
+  latitude: number;
+  longitude: number;
+  address: string;
+  /** ISO 3166-1 alpha-2 code of the country that holds the cell centre. */
+  country_code: string;
+  cell: LocCell;
+  /** Whether the service stored the location (true for every confirmed selection). */
+  saved: boolean;
+  /** A link that opens the exact cell. */
+  share_url: string;
+}
+
+/**
+ * The codes `onError` reports. Each is a code of the service's error catalogue, so a code means the
+ * same in the embed as in an API response.
+ */
+export type LocErrorCode =
+  /** The session reached `expires_at`, or the service says it is no longer valid. Remount with a new one. */
+  | 'session_expired'
+  /** The service does not know the session token. Remount with a token from `POST /v1/embed/sessions`. */
+  | 'invalid_session'
+  /** The API key that created the session was disabled. */
+  | 'key_inactive'
+  /** This page's origin is not the origin the session was created for. */
+  | 'origin_mismatch'
+  /** The map frame did not load within `loadTimeout`. */
+  | 'load_timeout'
+  /** The hourly request limit of the API key is used up; the visitor can try again later. */
+  | 'rate_limited'
+  /** The frame could not reach the service. */
+  | 'network'
+  /** The chosen point is outside every supported country; the visitor can choose another. */
+  | 'unsupported_location'
+  /** The service is overloaded or down for a moment. */
+  | 'service_unavailable'
+  /** Anything else the service reported. */
+  | 'internal_error';
+
+/** What `onError` receives. */
+export interface LocEmbedError {
+  code: LocErrorCode;
+  /** A sentence for developers; the frame shows its own message to the visitor. */
+  message: string;
+  /**
+   * true: the map keeps working and the visitor can try again (rate limit, network, unsupported
+   * location, a busy service). false: the map has stopped; mount again with a fresh session.
+   */
+  recoverable: boolean;
+  /** For `rate_limited`: seconds until the limit resets, when the service said. */
+  retryAfter?: number;
+}
+
+/** What `onReady` receives: the view the map shows when it becomes interactive. */
+export interface LocReadyInfo {
+  style: LocStyle;
+  center: { lat: number; lng: number };
+  zoom: number;
+  /** When the current session expires (ISO 8601), as the service states it. */
+  expiresAt: string;
+}
+
+/** The options of `LOC.mount`. Only `sessionToken` is required. */
+export interface LocMountOptions {
+  /** The `session_token` your server received from `POST /v1/embed/sessions`. */
+  sessionToken: string;
+  /** CSS length of the map's height, e.g. `'400px'` or `'60vh'`. @default '400px' */
+  height?: string;
+  /** Initial centre of the map. @default { lat: 20, lng: 0 } */
+  center?: LocLatLng;
+  /** Initial zoom, an integer from 0 (the world) to 20 (single cells); the 3 m grid shows from 18. @default 2 */
+  zoom?: number;
+  /** Initial map style. @default 'streets' */
+  style?: LocStyle;
+  /**
+   * true: a click previews the cell (code, address) and the visitor confirms with “Use this location”,
+   * which saves it and calls `onSelect`. false: a click saves and calls `onSelect` at once.
+   * @default true
+   */
+  confirm?: boolean;
+  /** Milliseconds to wait for the map frame before `onError` reports `load_timeout`. @default 15000 */
+  loadTimeout?: number;
+  /** Accessible name of the map frame, read by screen readers. @default 'Map: choose a location' */
+  title?: string;
+  /**
+   * Renews the session before it expires, without a remount: return a fresh `session_token` from your
+   * server (for the same origin). Called about a minute before `expires_at` (a quarter of the lifetime
+   * for short sessions); when it fails the map retries until expiry, then reports `session_expired`.
+   */
+  getSessionToken?: () => Promise<string>;
+  /** Called when the visitor chooses a point. */
+  onSelect?: (result: LocSelectResult) => void;
+  /** Called on every embed error, with a stable code. */
+  onError?: (error: LocEmbedError) => void;
+  /** Called once per mount when the map is interactive: connected, session handed over, first tiles drawn. */
+  onReady?: (info: LocReadyInfo) => void;
+}
+
+/** What `LOC.mount` returns. */
+export interface LocHandle {
+  /** The map's iframe, already in the page. */
+  readonly iframe: HTMLIFrameElement;
+  /** Removes the iframe and every listener. Safe to call more than once. */
+  destroy(): void;
+  /** Switches the map style. */
+  setStyle(style: LocStyle): void;
+  /** Moves the map; the zoom stays when omitted. */
+  setView(center: LocLatLng, zoom?: number): void;
+}
+
+/** The global `LOC` that `loc-embed.js` defines. */
+export interface LocGlobal {
+  /** Version of the loader. */
+  readonly version: string;
+  /**
+   * Puts a map picker into the element (or the first element that matches the selector). Mounting
+   * again into the same element replaces the earlier map. Throws at once on invalid options.
+   */
+  mount(target: string | Element, options: LocMountOptions): LocHandle;
+}
+
+declare global {
+  /** Defined by `loc-embed.js`. */
+  // `var` is how TypeScript declares a property of the global object.
+  var LOC: LocGlobal;
+}

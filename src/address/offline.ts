@@ -11,8 +11,12 @@ import { around } from 'geokdbush';
 import { createRequire } from 'node:module';
 import { countryName } from '../code/index.ts';
 
-/** Short English country names as people write them in an address ("United States", not "… of America"). */
 const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** The short English name people write in an address: "United States", not "… of America". */
+export function shortCountryName(code: string): string {
+  return REGION_NAMES.of(code) ?? countryName(code);
+}
 
 /** Farther than this from every place of its country, a cell is described by the country alone. */
 export const NEAR_KM = 100;
@@ -55,6 +59,6 @@ export function warmOfflineAddresses(): void {
 export function offlineAddress(lat: number, lng: number, country: string): string {
   const { tree, names, countries } = places();
   const [nearest] = around(tree, lng, lat, 1, NEAR_KM, (id) => countries[id] === country);
-  const name = REGION_NAMES.of(country) ?? countryName(country);
+  const name = shortCountryName(country);
   return nearest === undefined ? name : `near ${names[nearest]}, ${name}`;
 }

@@ -1,0 +1,36 @@
+/**
+ * The store plugin: opens the SQLite store in the data directory (unless one is injected), sweeps
+ * expired embed sessions every hour, and closes the database when the app closes.
+ */
+import fp from 'fastify-plugin';
+import { openSqliteStore } from '../../store/sqlite.ts';
+import type { Store } from '../../store/store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store;
+  }
+}
+
+const HOUR_MS = 3_600_000;
+
+export interface StorePluginOptions {
+  /** A store owned by the caller, who also closes it; default: SQLite in `config.dataDir`. */
+  store?: Store;
+}
+
+export default fp<StorePluginOptions>(
+  async (app, options) => {
+    const store = options.store ?? openSqliteStore(app.config.dataDir);
+    app.decorate('store', store);
+    // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
+    const sweep = setInterval(() => {
+      store.deleteSessionsExpiredBefore(app.now() - 24 * HOUR_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+    }, HOUR_MS).unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      if (options.store === undefined) await store.close();
+    });
+  },
+  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config'] },
+);

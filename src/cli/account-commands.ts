@@ -58,7 +58,7 @@ export function registerAccountCommands(program: Command): void {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       await withStore(command, async (store) => {
         const account = await store.setPartner(name, options.on === true);
-        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}.`);
+        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
         process.stdout.write(`Account ${describe(account)}.\n`);
       });
     });

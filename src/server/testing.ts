@@ -64,6 +64,6 @@ export async function testService(env: Record<string, string> = {}, options: { l
 }
 
 /** The parsed JSON body of a response. */
-export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+export function json<T = Record<string, unknown>>(response: { body: string }): T {
   return JSON.parse(response.body) as T;
 }

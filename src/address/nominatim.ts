@@ -5,6 +5,8 @@
  * for a while — callers fall back to the offline address whenever this answers null.
  */
 
+import { BoundedCache } from '../bounded-cache.ts';
+
 export interface NominatimOptions {
   /** Base URL, e.g. `https://nominatim.example.org`. */
   url: string;
@@ -23,13 +25,8 @@ export type ReverseGeocoder = (cellCode: string, lat: number, lng: number) => Pr
 export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
   const { url, timeoutMs, userAgent, now, cacheSize = 10_000, backoffMs = 30_000 } = options;
   const base = url.replace(/\/+$/, '');
-  const cache = new Map<string, string>();
+  const cache = new BoundedCache<string>(cacheSize);
   let resumeAt = 0;
-
-  const remember = (code: string, address: string): void => {
-    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-    cache.set(code, address);
-  };
 
   return async (cellCode, lat, lng) => {
     const cached = cache.get(cellCode);
@@ -46,7 +43,7 @@ export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
       // "Unable to geocode" (open sea) is an answer, not a failure: no street address here.
       if (typeof body.display_name !== 'string' || body.display_name.trim() === '') return null;
       const address = body.display_name.trim().slice(0, 300);
-      remember(cellCode, address);
+      cache.set(cellCode, address);
       return address;
     } catch {
       resumeAt = now() + backoffMs;

@@ -1,7 +1,7 @@
 /**
  * The operator CLI, built (dist/cli.js) and run against a temporary data directory while a server
  * uses the same database: accounts, keys, their restrictions, and that each change reaches the
- * running server with its next request.
+ * running server within a second.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,10 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import type { FastifyInstance } from 'fastify';
+import { KEY_CACHE_MS } from '../server/plugins/store.ts';
+import { testClock } from '../server/testing.ts';
 
 const run = promisify(execFile);
 let dataDir: string;
 let app: FastifyInstance;
+const clock = testClock();
+
+/** The server reuses key reads for KEY_CACHE_MS: a CLI change is seen once that has passed (≤ 5 s promised). */
+const settle = (): void => clock.advance(KEY_CACHE_MS);
 
 interface Result { code: number; stdout: string; stderr: string }
 
@@ -41,7 +47,7 @@ async function filesContain(text: string): Promise<boolean> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'loc-cli-'));
-  app = await buildApp(loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent' }));
+  app = await buildApp(loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent' }), { now: clock.now });
 });
 afterAll(async () => {
   await app.close();
@@ -105,18 +111,22 @@ describe('loc keys', () => {
     expect(listed.stdout).not.toMatch(/hash/);
   });
 
-  it('disables and enables a key; the running server follows with the next request', async () => {
+  it('disables and enables a key; the running server follows within a second', async () => {
     expect((await loc('keys', 'disable', keyId)).stdout).toContain(`${keyId} (disabled)`);
+    settle();
     expect(await lookup(secret)).toBe(401);
     expect((await loc('keys', 'enable', keyId)).stdout).toContain(`${keyId} (active)`);
+    settle();
     expect(await lookup(secret)).toBe(200);
   });
 
   it('adds and removes origins, in canonical form', async () => {
     expect(await session(secret, 'https://new.example')).toBe(403);
     expect((await loc('keys', 'origins', 'add', keyId, 'https://new.example')).code).toBe(0);
+    settle();
     expect(await session(secret, 'https://new.example')).toBe(200);
     expect((await loc('keys', 'origins', 'remove', keyId, 'https://new.example')).stdout).not.toContain('new.example');
+    settle();
     expect(await session(secret, 'https://new.example')).toBe(403);
     const bad = await loc('keys', 'origins', 'add', keyId, 'https://new.example/');
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "https://new.example"?') });
@@ -125,8 +135,10 @@ describe('loc keys', () => {
   it('adds and removes IP ranges, IPv4 and IPv6', async () => {
     expect(await lookup(secret, '2001:db8::1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '2001:db8::/32')).stdout).toContain('2001:db8::/32');
+    settle();
     expect(await lookup(secret, '2001:db8::1')).toBe(200);
     expect((await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).stdout).toContain('IP ranges: 2001:db8::/32');
+    settle();
     expect(await lookup(secret, '127.0.0.1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '10.0.0.0/33')).code).toBe(2);
   });

@@ -5,13 +5,19 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { createHash } from 'node:crypto';
 import { countryFlag, decode } from '../../code/index.ts';
 import { mapLinks, shareUrl } from '../locate.ts';
 import { AUTH_ERRORS, LookupParams, LookupResult, errorResponses } from '../schemas.ts';
 
 /** A client may reuse a lookup this long; the cell never changes, but the account's label may. */
 const MAX_AGE_S = 300;
+
+/** 32-bit FNV-1a of a string's UTF-16 units: a fingerprint for the ETag, not a security hash. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
 
 const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/lookup/:code', {
@@ -33,7 +39,9 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const saved = await app.store.findLocation(request.caller!.accountId, code);
     const address = saved?.address ?? (await app.addressBook.addressOf(cell));
     const label = saved?.label ?? null;
-    const etag = `"${createHash('sha256').update(`${code}\n${address}\n${label ?? ''}`).digest('base64url').slice(0, 22)}"`;
+    // What can change for a code: whether this account saved it (a save is never edited afterwards)
+    // and the address a geocoder answers. Cheap to compute, unlike a hash of the whole body.
+    const etag = `"${code}.${saved === null ? '0' : saved.createdAt.toString(36)}.${fnv1a(address).toString(36)}"`;
     reply.header('cache-control', `private, max-age=${MAX_AGE_S}`).header('etag', etag).header('vary', 'x-api-key');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
     return {

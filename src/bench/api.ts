@@ -8,7 +8,7 @@
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,18 +18,25 @@ import { openSqliteStore } from '../store/sqlite.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Seconds each target is loaded, per round. */
-const DURATION_S = Number(process.env.LOC_BENCH_SECONDS ?? 4);
+const DURATION_S = Number(process.env.LOC_BENCH_SECONDS ?? 3);
 /** Rounds: targets are measured in turn, each round, and the best round counts (less noise on a busy machine). */
 const ROUNDS = 2;
 const CONNECTIONS = 10;
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
+const CLOCK_TICKS = 100;
 /** Distinct requests per target, cycled. */
 const VARIANTS = 500;
 
-/** The peer: the least a Fastify JSON route can do. */
-const BARE_SERVER = `
+/**
+ * The peer: the least a Fastify JSON route can do (`/`). For context it also serves, at `/same/<i>`,
+ * a constant copy of what target i answers, to tell the cost of our work from the cost of the bytes.
+ */
+const bareServer = (bodies: string[]): string => `
 import Fastify from 'fastify';
 const app = Fastify();
+const bodies = ${JSON.stringify(bodies)};
 app.get('/', async () => ({ success: true, hello: 'world' }));
+app.get('/same/:i', async (request, reply) => reply.type('application/json; charset=utf-8').send(bodies[Number(request.params.i)]));
 await app.listen({ port: 0, host: '127.0.0.1' });
 console.log('listening on http://127.0.0.1:' + app.server.address().port);
 `;
@@ -92,12 +99,30 @@ interface Measure {
   rps: number;
   p99: number;
   failures: number;
+  /** CPU time the server process spent per request, µs (null where /proc is missing). */
+  cpuUs: number | null;
 }
 
-async function load(options: autocannon.Options): Promise<Measure> {
-  const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+/** User + system CPU time of a process, ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
 }
+
+async function load(options: autocannon.Options, server?: Server): Promise<Measure> {
+  const before = server ? cpuMs(server.process.pid!) : null;
+  const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options });
+  const after = server ? cpuMs(server.process.pid!) : null;
+  const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuUs };
+}
+
+const cpu = (ours: Measure, peer: Measure): string =>
+  ours.cpuUs === null || peer.cpuUs === null ? '' : `; server CPU ${Math.round(ours.cpuUs)} µs/request vs ${Math.round(peer.cpuUs)} µs`;
 
 export async function benchApi(): Promise<BenchRow[]> {
   build();
@@ -123,8 +148,12 @@ export async function benchApi(): Promise<BenchRow[]> {
     },
   ];
 
-  const bare = await spawnServer(['--input-type=module', '-e', BARE_SERVER]);
   const ours = await spawnServer(['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn' });
+  const bodies = await Promise.all(targets.map(async (target) => {
+    const { method, path, headers, body } = target.requests[0];
+    return (await fetch(`${ours.url}${path}`, { method, headers: headers as Record<string, string>, body: body as string | undefined })).text();
+  }));
+  const bare = await spawnServer(['--input-type=module', '-e', bareServer(bodies)]);
   try {
     // Warm both: JIT, the address index, SQLite's page cache.
     await load({ url: bare.url, duration: 1 });
@@ -136,12 +165,16 @@ export async function benchApi(): Promise<BenchRow[]> {
       if (previous === undefined || measure.rps > previous.rps) best.set(name, measure);
     };
     for (let round = 0; round < ROUNDS; round++) {
-      keep('bare', await load({ url: bare.url }));
-      for (const target of targets) keep(target.name, await load({ url: ours.url, requests: target.requests }));
+      keep('bare', await load({ url: bare.url }, bare));
+      for (const [i, target] of targets.entries()) {
+        keep(target.name, await load({ url: ours.url, requests: target.requests }, ours));
+        keep(`same ${i}`, await load({ url: `${bare.url}/same/${i}` }, bare));
+      }
     }
     const peer = best.get('bare')!;
-    return targets.map((target) => {
+    return targets.map((target, i) => {
       const measure = best.get(target.name)!;
+      const same = best.get(`same ${i}`)!;
       const failures = measure.failures > 0 ? `; ${measure.failures} failed requests` : '';
       return {
         group: 'api',
@@ -152,7 +185,8 @@ export async function benchApi(): Promise<BenchRow[]> {
         unit: 'req/s',
         higherIsBetter: true,
         ...(target.budget === undefined ? {} : { budget: target.budget }),
-        note: `p99 ${measure.p99} ms vs ${peer.p99} ms; ${CONNECTIONS} connections${failures}`,
+        note: `p99 ${measure.p99} ms vs ${peer.p99} ms; ${(measure.rps / same.rps).toFixed(2)}× a bare route sending the same ` +
+          `${bodies[i].length}-byte body (${Math.round(same.rps)} req/s)${cpu(measure, peer)}; ${CONNECTIONS} connections${failures}`,
       };
     });
   } finally {

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './account-commands.ts';
+import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
 import { registerKeyCommands } from './key-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);
+  registerBackupCommand(program);
   return program;
 }
 

@@ -8,7 +8,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
@@ -18,8 +18,7 @@ export class OperatorError extends Error {
 
 /** Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages. */
 export async function withStore(command: Command, work: (store: Store) => Promise<void>): Promise<void> {
-  const dataDir = OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {});
-  const store = openSqliteStore(dataDir);
+  const store = openOperatorStore();
   try {
     await work(store);
   } catch (error) {
@@ -33,6 +32,11 @@ export async function withStore(command: Command, work: (store: Store) => Promis
   } finally {
     await store.close();
   }
+}
+
+/** The SQLite store of LOC_DATA_DIR, the server's own. */
+export function openOperatorStore(): SqliteStore {
+  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}));
 }
 
 /** For repeatable options: `--origin a --origin b`. */

@@ -30,6 +30,9 @@ export interface LogStream {
   write(line: string): void;
 }
 
+/** Levels at which the per-request line is written. */
+const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
+
 export interface AppOptions {
   /** The clock; default `Date.now`. Tests inject one they move. */
   now?: () => number;
@@ -64,10 +67,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // One line per request, after the response, at info level (pino makes it a no-op below that).
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-  });
+  // One line per request, after the response, at info level; no hook at all when it would log nothing.
+  if (REQUEST_LOG_LEVELS.has(config.logLevel)) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    });
+  }
 
   // A keep-alive connection that was busy when closing began would hold close() open until its
   // keep-alive timeout; reap each as soon as its response is out, so shutdown takes milliseconds.

@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { LocError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { redactUrl } from './redact.ts';
@@ -62,7 +63,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
-    return503OnClosing: true,
+    // While closing, new requests get our own 503 body (the hook below), not Fastify's.
+    return503OnClosing: false,
     // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -74,13 +76,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
 
-  // A keep-alive connection that was busy when closing began would hold close() open until its
-  // keep-alive timeout; reap each as soon as its response is out, so shutdown takes milliseconds.
+  // Shutting down: requests that still arrive on open connections are turned away with a 503 that
+  // tells the client to retry elsewhere. A keep-alive connection that was busy when closing began
+  // would hold close() open until its keep-alive timeout; reap each as soon as its response is out.
+  let closing = false;
   let reaper: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
+    closing = true;
     reaper = setInterval(() => app.server.closeIdleConnections(), 25).unref();
   });
   app.addHook('onClose', async () => clearInterval(reaper));
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new LocError('service_unavailable', 'The service is shutting down; retry the request.') : undefined);
+  });
 
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);

@@ -79,6 +79,35 @@ describe('a running server', () => {
   });
 });
 
+describe('closing', () => {
+  it('answers requests that still arrive on an open connection with our 503, then closes it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-closing-'));
+    const config = loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' });
+    const server = await startServer(config, { seedDevelopment: true, print: () => {} });
+    const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+    const port = Number(new URL(server.url).port);
+    const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
+    const socket = connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk) => void (response += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // The first request is in flight (its body incomplete) when closing begins; the second, pipelined
+    // behind it, arrives during the shutdown.
+    socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = server.app.close();
+    socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await Promise.all([closing, closed]);
+    const [first, second] = response.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
+    expect(second).toMatch(/connection: close/i);
+    expect(second).toContain('"code":"service_unavailable"');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
 describe('graceful shutdown of loc serve', () => {
   it('on SIGTERM finishes the in-flight request, closes the database and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'loc-shutdown-'));

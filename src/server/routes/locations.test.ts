@@ -1,8 +1,10 @@
 /**
  * Saving and reading locations: generate's idempotency (also under 50 concurrent calls), the rules of
  * address and label, resolve with `save`, lookup's normalisation and caching, and account scoping —
- * one account never sees another's label or address.
+ * one account never sees another's label or address — and addresses from a reverse geocoder.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../code/index.ts';
 import { json, testService, type TestService } from '../testing.ts';
@@ -189,5 +191,28 @@ describe('supported countries', () => {
 
   it('still looks up codes of other countries: a code keeps meaning its cell', async () => {
     expect((await limited.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+  });
+});
+
+describe('with a reverse geocoder', () => {
+  it('answers its street address, and the offline one when it fails', async () => {
+    let up = true;
+    const geocoder = createServer((_req, res) => {
+      if (!up) return void res.writeHead(500).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ display_name: '1 Bridgeway, Sausalito, CA 94965, United States' }));
+    });
+    await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
+    const port = (geocoder.address() as AddressInfo).port;
+    const geo = await testService({ LOC_GEOCODER_URL: `http://127.0.0.1:${port}` });
+    try {
+      const { secret } = await geo.key();
+      const ask = async (lat: number) => json(await geo.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': secret }, payload: { lat, lng: -122.4853 } })).address;
+      expect(await ask(37.8591)).toBe('1 Bridgeway, Sausalito, CA 94965, United States');
+      up = false;
+      expect(await ask(37.8592)).toBe('near Sausalito, United States');
+    } finally {
+      await geo.close();
+      await new Promise<void>((resolve) => geocoder.close(() => resolve()));
+    }
   });
 });

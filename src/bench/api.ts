@@ -143,7 +143,7 @@ export async function benchApi(): Promise<BenchRow[]> {
     {
       // Distinct points per request would need setupRequest (see above); the variants repeat, so
       // after the first pass this measures the idempotent path: the cell exists, is_existing true.
-      name: 'POST /v1/loc/generate',
+      name: 'POST /v1/loc/generate (500 cells, mostly is_existing)',
       requests: points.map((p) => ({ method: 'POST', path: '/v1/loc/generate', headers: json, body: JSON.stringify({ latitude: p.lat, longitude: p.lng, label: 'bench' }) })),
     },
   ];

@@ -54,21 +54,23 @@ export default fp(
   async (app) => {
     const limiter = new HourlyLimiter(app.now);
     app.decorate('limiter', limiter);
-    // Registered after the auth hook, so `request.caller` is known here.
-    app.addHook('onRequest', async (request, reply) => {
+    // Registered after the auth hook, so `request.caller` is known here. A callback hook: nothing
+    // here waits, and it runs on every request.
+    app.addHook('onRequest', (request, reply, done) => {
       const caller = request.caller;
-      if (caller === null) return;
+      if (caller === null) return done();
       const allowance = limiter.take(caller.key.id, caller.key.hourlyLimit ?? app.config.defaultHourlyLimit);
-      reply.header('ratelimit-limit', allowance.limit);
-      reply.header('ratelimit-remaining', allowance.remaining);
-      reply.header('ratelimit-reset', allowance.resetSeconds);
-      if (!allowance.allowed) {
-        reply.header('retry-after', allowance.resetSeconds);
-        throw new LocError(
-          'rate_limited',
-          `The API key ${caller.key.id} has used its ${allowance.limit} requests of this hour; retry in ${allowance.resetSeconds} s.`,
-        );
-      }
+      reply.headers({
+        'ratelimit-limit': allowance.limit,
+        'ratelimit-remaining': allowance.remaining,
+        'ratelimit-reset': allowance.resetSeconds,
+      });
+      if (allowance.allowed) return done();
+      reply.header('retry-after', allowance.resetSeconds);
+      done(new LocError(
+        'rate_limited',
+        `The API key ${caller.key.id} has used its ${allowance.limit} requests of this hour; retry in ${allowance.resetSeconds} s.`,
+      ));
     });
   },
   { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-auth'] },

@@ -5,13 +5,13 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { LocError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { redactUrl } from './redact.ts';
 import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
+import drainingPlugin from './plugins/draining.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -63,7 +63,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
-    // While closing, new requests get our own 503 body (the hook below), not Fastify's.
+    // While closing, new requests get our own 503 body (plugins/draining.ts), not Fastify's.
     return503OnClosing: false,
     // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
@@ -76,20 +76,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
 
-  // Shutting down: requests that still arrive on open connections are turned away with a 503 that
-  // tells the client to retry elsewhere. A keep-alive connection that was busy when closing began
-  // would hold close() open until its keep-alive timeout; reap each as soon as its response is out.
-  let closing = false;
-  let reaper: NodeJS.Timeout | undefined;
-  app.addHook('preClose', async () => {
-    closing = true;
-    reaper = setInterval(() => app.server.closeIdleConnections(), 25).unref();
-  });
-  app.addHook('onClose', async () => clearInterval(reaper));
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? new LocError('service_unavailable', 'The service is shutting down; retry the request.') : undefined);
-  });
-
+  await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);
   // Bodies are JSON only: Fastify's built-in text/plain parser would let a text body reach validation.

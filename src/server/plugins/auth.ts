@@ -6,8 +6,10 @@
  * - `partner`: an API key of a partner account (embed sessions);
  * - `key-or-session`: either, or an embed session token as `Authorization: Bearer <sid>.<secret>`.
  *
- * Keys are looked up by the SHA-256 of the presented secret on every request (one prepared statement),
- * so a key disabled or restricted with the CLI is refused by the very next request.
+ * Keys are found by the SHA-256 of the presented secret (store/cached.ts keeps a read for a second,
+ * so a change made with the CLI applies within one). Finding by hash is safe against timing: what an
+ * index comparison could leak is a prefix of a hash whose input the attacker chose. A session token's
+ * secret is compared with its stored hash in constant time.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

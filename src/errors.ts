@@ -14,6 +14,7 @@ export interface ErrorSpec {
 export const ERROR_CATALOGUE = {
   // Input
   validation_error: { status: 422, message: 'The request is not valid.' },
+  bad_request: { status: 400, message: 'The request is malformed.' },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },

@@ -3,7 +3,11 @@
  * and exit 2; errors of the work itself exit 1.
  */
 import { Command, CommanderError } from 'commander';
+import { registerAccountCommands } from './account-commands.ts';
+import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
+import { registerKeyCommands } from './key-commands.ts';
+import { registerServeCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
   const program = new Command('loc')
@@ -11,6 +15,10 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`${text.split('\n')[0]} (see --help)\n`) });
   registerCodeCommands(program);
+  registerServeCommand(program);
+  registerAccountCommands(program);
+  registerKeyCommands(program);
+  registerBackupCommand(program);
   return program;
 }
 

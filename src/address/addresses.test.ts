@@ -1,0 +1,88 @@
+/** Addresses: offline nearest place, and a Nominatim-compatible geocoder (a local fake) with its fallbacks. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from '../code/index.ts';
+import { createAddresses } from './addresses.ts';
+import { offlineAddress } from './offline.ts';
+
+describe('offline addresses', () => {
+  it('names the nearest place of the same country', () => {
+    expect(offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
+    expect(offlineAddress(45.764, 4.8357, 'FR')).toBe('near Lyon, France');
+  });
+
+  it('ignores places across a border', () => {
+    // The middle of Lake Constance's Swiss shore: the nearest place of Switzerland, not of Germany.
+    expect(offlineAddress(47.62, 9.3, 'CH')).toMatch(/, Switzerland$/);
+  });
+
+  it('names the country alone far from every place', () => {
+    expect(offlineAddress(-54.4, 3.4, 'BV')).toBe('Bouvet Island');
+  });
+});
+
+describe('reverse geocoder', () => {
+  let server: Server;
+  let url: string;
+  const requests: IncomingMessage[] = [];
+  let mode: 'ok' | 'slow' | 'fail' | 'sea' = 'ok';
+  let clock = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      requests.push(req);
+      const q = new URL(req.url!, 'http://x').searchParams;
+      if (mode === 'fail') return void res.writeHead(503).end();
+      if (mode === 'sea') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"Unable to geocode"}');
+      const send = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ display_name: `1 Fake Street (${q.get('lat')}, ${q.get('lon')})` }));
+      };
+      if (mode === 'slow') setTimeout(send, 500).unref();
+      else send();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const addresses = () => createAddresses({ geocoderUrl: url, geocoderTimeoutMs: 100, userAgent: 'loc-test', now: () => clock });
+  const cell = encode(37.8591, -122.4853);
+
+  it('asks the geocoder, identifies itself and caches the answer per cell', async () => {
+    mode = 'ok';
+    requests.length = 0;
+    const book = addresses();
+    const first = await book.addressOf(cell);
+    expect(first).toBe(`1 Fake Street (${cell.latitude}, ${cell.longitude})`);
+    expect(await book.addressOf(cell)).toBe(first);
+    expect(requests).toHaveLength(1);
+    expect(requests[0].url).toMatch(/^\/reverse\?format=jsonv2&lat=/);
+    expect(requests[0].headers['user-agent']).toBe('loc-test');
+  });
+
+  it('falls back to the offline address on a timeout, then leaves the geocoder alone for a while', async () => {
+    mode = 'slow';
+    requests.length = 0;
+    const book = addresses();
+    expect(await book.addressOf(cell)).toBe('near Sausalito, United States');
+    mode = 'ok';
+    expect(await book.addressOf(cell)).toBe('near Sausalito, United States');
+    expect(requests).toHaveLength(1);
+    clock += 60_000;
+    expect(await book.addressOf(cell)).toMatch(/^1 Fake Street/);
+  });
+
+  it('falls back on an error status and on "Unable to geocode"', async () => {
+    mode = 'fail';
+    expect(await addresses().addressOf(cell)).toBe('near Sausalito, United States');
+    mode = 'sea';
+    expect(await addresses().addressOf(cell)).toBe('near Sausalito, United States');
+  });
+
+  it('falls back when nothing listens', async () => {
+    const book = createAddresses({ geocoderUrl: 'http://127.0.0.1:9', geocoderTimeoutMs: 200, userAgent: 'loc-test', now: () => 0 });
+    expect(await book.addressOf(cell)).toBe('near Sausalito, United States');
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Issuing API keys: validate what restricts the key, make the secret, store only its hash. The CLI,
+ * the development seed and the tests all issue keys here, so every key obeys the same rules.
+ */
+import { LocError, describeValue } from '../errors.ts';
+import type { ApiKey, Store } from '../store/store.ts';
+import { checkIpRange } from './ip-range.ts';
+import { checkOrigin } from './origin.ts';
+import { hashSecret, newApiKey } from './secrets.ts';
+
+/** Longest key label, characters. */
+export const KEY_LABEL_MAX = 100;
+
+export interface KeyRequest {
+  accountId: string;
+  origins?: readonly string[];
+  ipRanges?: readonly string[];
+  hourlyLimit?: number | null;
+  label?: string | null;
+  createdAt: number;
+}
+
+/** Creates a key; the secret is returned once and never stored. Throws `validation_error` on bad input. */
+export async function issueKey(store: Store, request: KeyRequest): Promise<{ key: ApiKey; secret: string }> {
+  const origins = [...new Set((request.origins ?? []).map((origin) => checkOrigin(origin)))];
+  const ipRanges = [...new Set((request.ipRanges ?? []).map((range) => checkIpRange(range)))];
+  const hourlyLimit = request.hourlyLimit ?? null;
+  if (hourlyLimit !== null && (!Number.isInteger(hourlyLimit) || hourlyLimit < 1)) {
+    throw new LocError('validation_error', `hourly limit must be a positive integer, received ${describeValue(hourlyLimit)}.`, 'hourly_limit');
+  }
+  const label = request.label?.trim() || null;
+  if (label !== null && label.length > KEY_LABEL_MAX) {
+    throw new LocError('validation_error', `label must be at most ${KEY_LABEL_MAX} characters, received ${label.length}.`, 'label');
+  }
+  const secret = newApiKey();
+  const key = await store.createKey({
+    accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, createdAt: request.createdAt,
+  });
+  return { key, secret };
+}

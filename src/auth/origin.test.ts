@@ -1,0 +1,50 @@
+/** The origin rules of spec §4.1 and §5.3. */
+import { describe, expect, it } from 'vitest';
+import { LocError } from '../errors.ts';
+import { checkOrigin } from './origin.ts';
+
+const reason = (input: unknown): string => {
+  try {
+    checkOrigin(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(LocError);
+    expect((error as LocError).code).toBe('validation_error');
+    expect((error as LocError).field).toBe('origin');
+    return (error as LocError).message;
+  }
+  throw new Error(`accepted ${String(input)}`);
+};
+
+describe('checkOrigin', () => {
+  it.each(['https://shop.example', 'https://shop.example:8443', 'http://localhost:5173', 'http://localhost', 'https://localhost:3000', 'https://127.0.0.1:8443', 'https://[::1]:8443', 'https://xn--bcher-kva.example'])(
+    'accepts %s',
+    (origin) => expect(checkOrigin(origin)).toBe(origin),
+  );
+
+  it('wants https except on localhost', () => {
+    expect(reason('http://shop.example')).toMatch(/must use https/);
+    expect(reason('http://127.0.0.1:5173')).toMatch(/only for http:\/\/localhost/);
+    expect(reason('ftp://shop.example')).toMatch(/must use https/);
+  });
+
+  it('refuses paths, queries and trailing slashes, and says what was meant', () => {
+    expect(reason('https://shop.example/')).toBe(
+      'origin must not have a path, query or trailing slash, received "https://shop.example/"; did you mean "https://shop.example"?',
+    );
+    expect(reason('https://shop.example/checkout')).toMatch(/path/);
+    expect(reason('https://shop.example?x=1')).toMatch(/query/);
+  });
+
+  it('wants the form a browser writes', () => {
+    expect(reason('HTTPS://Shop.Example')).toMatch(/did you mean "https:\/\/shop.example"/);
+    expect(reason('https://shop.example:443')).toMatch(/no default port/);
+  });
+
+  it('refuses non-origins with the value it received', () => {
+    expect(reason('null')).toMatch(/received "null"/);
+    expect(reason('')).toMatch(/must be an origin/);
+    expect(reason(42)).toMatch(/received 42/);
+    expect(reason('https://user:pw@shop.example')).toMatch(/credentials/);
+    expect(reason(`https://${'a'.repeat(300)}.example`)).toMatch(/at most 300/);
+  });
+});

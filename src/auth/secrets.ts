@@ -1,0 +1,63 @@
+/**
+ * Secrets and identifiers: API keys, embed session tokens, and the public ids that name records.
+ *
+ * A secret is shown once and stored only as its SHA-256 hash. Secrets carry 32 random bytes, so a
+ * fast hash is enough (nothing to brute-force, unlike a password) and lets the service find a key by
+ * its hash with an index on every request.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Every API key starts with this, so scanners and people recognise a leaked one. */
+export const API_KEY_PREFIX = 'loc_';
+
+/** Random bytes in a key or a session secret: 256 bits. */
+const SECRET_BYTES = 32;
+
+/** Random bytes in a public id (record ids, the session id in the frame URL): 128 bits. */
+const ID_BYTES = 16;
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** A new public id such as `key_3q2-…`; unguessable, so an id in a URL reveals nothing to enumerate. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(ID_BYTES).toString('base64url')}`;
+}
+
+/** A new API key, `loc_` + 43 base64url characters. */
+export function newApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+}
+
+/** Whether `text` has the shape of an API key (a cheap check before touching the store). */
+export function looksLikeApiKey(text: string): boolean {
+  return text.startsWith(API_KEY_PREFIX) && text.length >= 40 && text.length <= 100 && BASE64URL.test(text.slice(4));
+}
+
+/** SHA-256 of a secret, hex: what the store keeps instead of the secret. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares two hex hashes in time independent of where they differ. */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** A new embed session token `<sid>.<secret>`: the sid is public (it names the frame), the secret is not. */
+export function newSessionToken(): { sid: string; secret: string; token: string } {
+  const sid = randomBytes(ID_BYTES).toString('base64url');
+  const secret = randomBytes(SECRET_BYTES).toString('base64url');
+  return { sid, secret, token: `${sid}.${secret}` };
+}
+
+/** Splits a session token, or null when it cannot be one. */
+export function parseSessionToken(token: string): { sid: string; secret: string } | null {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || token.length > 200) return null;
+  const sid = token.slice(0, dot);
+  const secret = token.slice(dot + 1);
+  if (!BASE64URL.test(sid) || !BASE64URL.test(secret) || secret.length < 43) return null;
+  return { sid, secret };
+}

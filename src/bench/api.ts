@@ -1,0 +1,219 @@
+/**
+ * API benchmarks (DESIGN §6): req/s and p99 latency of resolve, lookup and generate on the real
+ * server — the built `loc serve` on SQLite in a temporary directory — against a bare Fastify route
+ * that returns a constant JSON body, both in child processes, loaded by autocannon from this process
+ * with the same settings in the same run. Also the time from spawning `loc serve` to listening.
+ *
+ * Run alone with `node --import tsx src/bench/api.ts`; `npm run bench` includes it.
+ */
+import autocannon from 'autocannon';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { issueKey } from '../auth/keys.ts';
+import { encode } from '../code/index.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import { markdownTable, type BenchRow } from './report.ts';
+
+/** Seconds each target is loaded, per round. */
+const DURATION_S = Number(process.env.LOC_BENCH_SECONDS ?? 3);
+/** Rounds: targets are measured in turn, each round, and the best round counts (less noise on a busy machine). */
+const ROUNDS = 2;
+const CONNECTIONS = 10;
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
+const CLOCK_TICKS = 100;
+/** Distinct requests per target, cycled. */
+const VARIANTS = 500;
+
+/**
+ * The peer: the least a Fastify JSON route can do (`/`). For context it also serves, at `/same/<i>`,
+ * a constant copy of what target i answers, to tell the cost of our work from the cost of the bytes.
+ */
+const bareServer = (bodies: string[]): string => `
+import Fastify from 'fastify';
+const app = Fastify();
+const bodies = ${JSON.stringify(bodies)};
+app.get('/', async () => ({ success: true, hello: 'world' }));
+app.get('/same/:i', async (request, reply) => reply.type('application/json; charset=utf-8').send(bodies[Number(request.params.i)]));
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('listening on http://127.0.0.1:' + app.server.address().port);
+`;
+
+interface Server {
+  url: string;
+  process: ChildProcess;
+  startMs: number;
+}
+
+/** Spawns a server and waits for its "listening on <url>" line. */
+function spawnServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({ url: match[1], process: child, startMs: performance.now() - started });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
+  });
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.process.removeAllListeners('exit');
+    server.process.once('exit', () => resolve());
+    server.process.kill('SIGTERM');
+  });
+}
+
+const build = (): void => void execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
+
+/** A data directory with a partner key whose hourly limit no benchmark reaches. */
+async function seededDataDir(): Promise<{ dataDir: string; key: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loc-bench-'));
+  const store = openSqliteStore(dataDir);
+  const account = await store.createAccount({ name: 'bench', partner: true, createdAt: Date.now() });
+  const { secret } = await issueKey(store, { accountId: account.id, hourlyLimit: 1_000_000_000, createdAt: Date.now() });
+  await store.close();
+  return { dataDir, key: secret };
+}
+
+/** A point in France (all land), different for each request. */
+const randomPoint = (): { lat: number; lng: number } => ({ lat: 45 + Math.random() * 3, lng: 1 + Math.random() * 4 });
+
+interface Target {
+  name: string;
+  requests: autocannon.Request[];
+  budget?: number;
+}
+
+interface Measure {
+  rps: number;
+  p99: number;
+  failures: number;
+  /** CPU time the server process spent per request, µs (null where /proc is missing). */
+  cpuUs: number | null;
+}
+
+/** User + system CPU time of a process, ms, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+async function load(options: autocannon.Options, server?: Server): Promise<Measure> {
+  const before = server ? cpuMs(server.process.pid!) : null;
+  const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options });
+  const after = server ? cpuMs(server.process.pid!) : null;
+  const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuUs };
+}
+
+const cpu = (ours: Measure, peer: Measure): string =>
+  ours.cpuUs === null || peer.cpuUs === null ? '' : `; server CPU ${Math.round(ours.cpuUs)} µs/request vs ${Math.round(peer.cpuUs)} µs`;
+
+export async function benchApi(): Promise<BenchRow[]> {
+  build();
+  const { dataDir, key } = await seededDataDir();
+  // Requests are built once and cycled: building each in autocannon's setupRequest would make the
+  // load generator, not the server, the bottleneck.
+  const points = Array.from({ length: VARIANTS }, randomPoint);
+  const json = { 'content-type': 'application/json', 'x-api-key': key };
+  const targets: Target[] = [
+    {
+      name: 'POST /v1/embed/resolve (save false)', budget: 0.7,
+      requests: points.map((p) => ({ method: 'POST', path: '/v1/embed/resolve', headers: json, body: JSON.stringify({ ...p, save: false }) })),
+    },
+    {
+      name: 'GET /v1/loc/lookup/{code}', budget: 0.7,
+      requests: points.map((p) => ({ method: 'GET', path: `/v1/loc/lookup/${encode(p.lat, p.lng).loc_code}`, headers: { 'x-api-key': key } })),
+    },
+    {
+      // Distinct points per request would need setupRequest (see above); the variants repeat, so
+      // after the first pass this measures the idempotent path: the cell exists, is_existing true.
+      name: 'POST /v1/loc/generate (500 cells, mostly is_existing)',
+      requests: points.map((p) => ({ method: 'POST', path: '/v1/loc/generate', headers: json, body: JSON.stringify({ latitude: p.lat, longitude: p.lng, label: 'bench' }) })),
+    },
+  ];
+
+  const ours = await spawnServer(['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn' });
+  const bodies = await Promise.all(targets.map(async (target) => {
+    const { method, path, headers, body } = target.requests[0];
+    return (await fetch(`${ours.url}${path}`, { method, headers: headers as Record<string, string>, body: body as string | undefined })).text();
+  }));
+  const bare = await spawnServer(['--input-type=module', '-e', bareServer(bodies)]);
+  try {
+    // Warm both: JIT, the address index, SQLite's page cache.
+    await load({ url: bare.url, duration: 1 });
+    for (const target of targets) await load({ url: ours.url, requests: target.requests, duration: 1 });
+
+    const best = new Map<string, Measure>();
+    const keep = (name: string, measure: Measure): void => {
+      const previous = best.get(name);
+      if (previous === undefined || measure.rps > previous.rps) best.set(name, measure);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      keep('bare', await load({ url: bare.url }, bare));
+      for (const [i, target] of targets.entries()) {
+        keep(target.name, await load({ url: ours.url, requests: target.requests }, ours));
+        keep(`same ${i}`, await load({ url: `${bare.url}/same/${i}` }, bare));
+      }
+    }
+    const peer = best.get('bare')!;
+    return targets.map((target, i) => {
+      const measure = best.get(target.name)!;
+      const same = best.get(`same ${i}`)!;
+      const failures = measure.failures > 0 ? `; ${measure.failures} failed requests` : '';
+      return {
+        group: 'api',
+        name: target.name,
+        ours: measure.rps,
+        peerName: 'bare Fastify route, constant JSON',
+        peer: peer.rps,
+        unit: 'req/s',
+        higherIsBetter: true,
+        ...(target.budget === undefined ? {} : { budget: target.budget }),
+        note: `p99 ${measure.p99} ms vs ${peer.p99} ms; ${(measure.rps / same.rps).toFixed(2)}× a bare route sending the same ` +
+          `${bodies[i].length}-byte body (${Math.round(same.rps)} req/s)${cpu(measure, peer)}; ${CONNECTIONS} connections${failures}`,
+      };
+    });
+  } finally {
+    await Promise.all([stop(bare), stop(ours)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Spawn of `loc serve` (Node start, modules, database open and migrations) to listening; median of 5. */
+export async function measureStartup(): Promise<BenchRow> {
+  build();
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-start-'));
+    const server = await spawnServer(['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn' });
+    times.push(server.startMs);
+    await stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  times.sort((a, b) => a - b);
+  return {
+    group: 'start', name: 'loc serve: spawn to listening', ours: times[2], peerName: 'budget', peer: 1000, unit: 'ms',
+    higherIsBetter: false, budget: 1, note: `median of 5 (${times.map((t) => Math.round(t)).join(', ')} ms), fresh database each`,
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = [...(await benchApi()), await measureStartup()];
+  process.stdout.write(`${markdownTable(rows)}\n`);
+}

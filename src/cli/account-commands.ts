@@ -1,0 +1,65 @@
+/**
+ * `loc accounts create|list|set-partner`: the operator's accounts. Partners may create embed
+ * sessions; every account may resolve, generate and look up with its keys.
+ */
+import type { Command } from 'commander';
+import { LocError } from '../errors.ts';
+import type { Account } from '../store/store.ts';
+import { OperatorError, isoDate, printJson, printTable, withStore } from './operator-io.ts';
+
+/** Account names are typed on command lines: letters, digits, `.`, `_`, `-`, 1 to 64 characters. */
+const ACCOUNT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
+
+function checkName(name: string): string {
+  if (!ACCOUNT_NAME.test(name)) {
+    throw new LocError('validation_error', `account name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit, received ${JSON.stringify(name)}.`);
+  }
+  return name;
+}
+
+const describe = (account: Account): string => `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`;
+
+export function registerAccountCommands(program: Command): void {
+  const accounts = program.command('accounts').description('manage accounts (acts on the database in LOC_DATA_DIR)');
+
+  accounts
+    .command('create')
+    .description('create an account')
+    .requiredOption('--name <name>', 'unique account name')
+    .option('--partner', 'make it a partner (may create embed sessions)', false)
+    .option('--json', 'print the account as JSON')
+    .action(async (options: { name: string; partner: boolean; json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const account = await store.createAccount({ name: checkName(options.name), partner: options.partner, createdAt: Date.now() });
+        if (options.json) printJson(account);
+        else process.stdout.write(`Created account ${describe(account)}.\n`);
+      });
+    });
+
+  accounts
+    .command('list')
+    .description('list accounts')
+    .option('--json', 'print the accounts as JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const list = await store.listAccounts();
+        if (options.json) printJson(list);
+        else printTable(['NAME', 'ID', 'PARTNER', 'CREATED (UTC)'], list.map((a) => [a.name, a.id, a.partner ? 'yes' : 'no', isoDate(a.createdAt)]));
+      });
+    });
+
+  accounts
+    .command('set-partner')
+    .description('turn partner status on or off')
+    .argument('<name>', 'account name')
+    .option('--on', 'make the account a partner')
+    .option('--off', 'take partner status away')
+    .action(async (name: string, options: { on?: boolean; off?: boolean }, command: Command) => {
+      if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
+      await withStore(command, async (store) => {
+        const account = await store.setPartner(name, options.on === true);
+        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+        process.stdout.write(`Account ${describe(account)}.\n`);
+      });
+    });
+}

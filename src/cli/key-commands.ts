@@ -1,0 +1,105 @@
+/**
+ * `loc keys …`: API keys of an account. A new key is printed once and only its hash is stored;
+ * listings never show a secret. Changes reach a running server with its next request.
+ */
+import type { Command } from 'commander';
+import { checkIpRange } from '../auth/ip-range.ts';
+import { issueKey } from '../auth/keys.ts';
+import { checkOrigin } from '../auth/origin.ts';
+import type { ApiKey, KeyList, Store } from '../store/store.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
+
+async function accountId(store: Store, name: string): Promise<string> {
+  const account = await store.findAccount(name);
+  if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+  return account.id;
+}
+
+function found(key: ApiKey | null, id: string): ApiKey {
+  if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
+  return key;
+}
+
+const summary = (key: ApiKey): string =>
+  `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}`;
+
+export function registerKeyCommands(program: Command): void {
+  const keys = program.command('keys').description('manage API keys (acts on the database in LOC_DATA_DIR)');
+
+  keys
+    .command('create')
+    .description('create an API key and print it once')
+    .requiredOption('--account <name>', 'the account that owns the key')
+    .option('--origin <origin>', 'an origin allowed to embed (repeatable), e.g. https://shop.example', collect, [])
+    .option('--ip <cidr>', 'an IP range the key may be used from (repeatable), e.g. 203.0.113.0/24', collect, [])
+    .option('--hourly-limit <n>', 'requests per hour (default: LOC_DEFAULT_HOURLY_LIMIT)', positiveInteger)
+    .option('--label <text>', 'a note for the operator, e.g. "production"')
+    .option('--json', 'print the key and its secret as JSON')
+    .action(async (options: { account: string; origin: string[]; ip: string[]; hourlyLimit?: number; label?: string; json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const { key, secret } = await issueKey(store, {
+          accountId: await accountId(store, options.account), origins: options.origin, ipRanges: options.ip,
+          hourlyLimit: options.hourlyLimit ?? null, label: options.label ?? null, createdAt: Date.now(),
+        });
+        if (options.json) {
+          printJson({ key, api_key: secret });
+          return;
+        }
+        process.stdout.write(`Created API key ${summary(key)}.\n`);
+        process.stdout.write(`Secret (shown this once; only its hash is stored):\n${secret}\n`);
+      });
+    });
+
+  keys
+    .command('list')
+    .description("list an account's keys (never their secrets)")
+    .requiredOption('--account <name>', 'account name')
+    .option('--json', 'print the keys as JSON')
+    .action(async (options: { account: string; json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const list = await store.listKeys(await accountId(store, options.account));
+        if (options.json) printJson(list);
+        else {
+          printTable(
+            ['ID', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'CREATED (UTC)'],
+            list.map((k) => [k.id, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', k.hourlyLimit === null ? 'default' : String(k.hourlyLimit), isoDate(k.createdAt)]),
+          );
+        }
+      });
+    });
+
+  for (const [name, status, what] of [['disable', 'disabled', 'refuse the key (and its embed sessions) from the next request on'], ['enable', 'active', 'accept the key again']] as const) {
+    keys
+      .command(name)
+      .description(what)
+      .argument('<key-id>', 'the key id, key_…')
+      .action(async (id: string, _options: unknown, command: Command) => {
+        await withStore(command, async (store) => {
+          process.stdout.write(`API key ${summary(found(await store.setKeyStatus(id, status), id))}.\n`);
+        });
+      });
+  }
+
+  listCommands(keys, 'origins', 'origins', 'origin', 'an origin, e.g. https://shop.example', (value) => checkOrigin(value));
+  listCommands(keys, 'ips', 'ipRanges', 'cidr', 'an IP address or CIDR range', (value) => checkIpRange(value));
+}
+
+/** `loc keys <name> add|remove KEY_ID VALUE` for one list of a key. */
+function listCommands(keys: Command, name: string, list: KeyList, value: string, doc: string, check: (value: string) => string): void {
+  const group = keys.command(name).description(`add or remove ${name === 'ips' ? 'IP ranges' : 'allowed origins'} of a key`);
+  for (const action of ['add', 'remove'] as const) {
+    group
+      .command(action)
+      .description(`${action} ${doc}`)
+      .argument('<key-id>', 'the key id, key_…')
+      .argument(`<${value}>`, doc)
+      .action(async (id: string, text: string, _options: unknown, command: Command) => {
+        await withStore(command, async (store) => {
+          // Removal takes the value as it was stored; validation first gives it the canonical form.
+          const canonical = check(text);
+          const change = action === 'add' ? { add: canonical } : { remove: canonical };
+          process.stdout.write(`API key ${summary(found(await store.updateKeyList(id, list, change), id))}.\n`);
+        });
+      });
+  }
+}

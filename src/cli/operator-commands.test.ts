@@ -1,0 +1,192 @@
+/**
+ * The operator CLI, built (dist/cli.js) and run against a temporary data directory while a server
+ * uses the same database: accounts, keys, their restrictions, and that each change reaches the
+ * running server within a second.
+ */
+import Database from 'better-sqlite3';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import type { FastifyInstance } from 'fastify';
+import { KEY_CACHE_MS } from '../server/plugins/store.ts';
+import { testClock } from '../server/testing.ts';
+
+const run = promisify(execFile);
+let dataDir: string;
+let app: FastifyInstance;
+const clock = testClock();
+
+/** The server reuses key reads for KEY_CACHE_MS: a CLI change is seen once that has passed (≤ 5 s promised). */
+const settle = (): void => clock.advance(KEY_CACHE_MS);
+
+interface Result { code: number; stdout: string; stderr: string }
+
+async function loc(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, LOC_DATA_DIR: dataDir } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/**
+ * Whether any file of the data directory holds `text`. Read in another process: closing a descriptor
+ * of the database file in this one would drop the POSIX locks of the app's open SQLite connection.
+ */
+async function filesContain(text: string): Promise<boolean> {
+  const script = 'const fs=require("fs"),p=require("path"),[d,t]=process.argv.slice(1);' +
+    'process.stdout.write(String(fs.readdirSync(d).some((f)=>fs.readFileSync(p.join(d,f)).includes(t))))';
+  return (await run(process.execPath, ['-e', script, dataDir, text])).stdout === 'true';
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'loc-cli-'));
+  app = await buildApp(loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent' }), { now: clock.now });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const lookup = async (key: string, remoteAddress = '127.0.0.1'): Promise<number> =>
+  (await app.inject({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': key }, remoteAddress })).statusCode;
+const session = async (key: string, origin: string): Promise<number> =>
+  (await app.inject({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': key }, payload: { origin } })).statusCode;
+
+describe('loc accounts', () => {
+  it('creates, lists and switches partner status', async () => {
+    expect(await loc('accounts', 'create', '--name', 'acme')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acme \(acct_[\w-]+\), partner: no\.\n$/) });
+    const created = await loc('accounts', 'create', '--name', 'globex', '--partner', '--json');
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'globex', partner: true });
+    const list = await loc('accounts', 'list');
+    expect(list.stdout).toMatch(/^NAME\s+ID\s+PARTNER\s+CREATED \(UTC\)\nacme\s+acct_\S+\s+no\s+.+\nglobex\s+acct_\S+\s+yes/);
+    expect((await loc('accounts', 'set-partner', 'acme', '--on')).stdout).toContain('partner: yes');
+    expect(JSON.parse((await loc('accounts', 'list', '--json')).stdout).map((a: { partner: boolean }) => a.partner)).toEqual([true, true]);
+  });
+
+  it('refuses duplicates, bad names and a missing --on/--off with one line and a non-zero exit', async () => {
+    expect(await loc('accounts', 'create', '--name', 'acme')).toMatchObject({ code: 1, stderr: 'error: An account named "acme" already exists.\n' });
+    const bad = await loc('accounts', 'create', '--name', 'has space');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect((await loc('accounts', 'set-partner', 'acme')).code).toBe(2);
+    expect(await loc('accounts', 'set-partner', 'nobody', '--off')).toMatchObject({ code: 1, stderr: 'error: No account is named "nobody"; see loc accounts list.\n' });
+    expect((await loc('accounts', 'create')).stderr).toBe("error: required option '--name <name>' not specified (see --help)\n");
+  });
+});
+
+describe('loc keys', () => {
+  let keyId: string;
+  let secret: string;
+
+  it('creates a key, prints its secret once and stores only its hash; the server accepts it at once', async () => {
+    const created = await loc('keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--origin', 'http://localhost:5173', '--ip', '127.0.0.0/8', '--hourly-limit', '500', '--label', 'prod', '--json');
+    expect(created.code).toBe(0);
+    const body = JSON.parse(created.stdout) as { key: { id: string; origins: string[]; ipRanges: string[]; hourlyLimit: number }; api_key: string };
+    ({ id: keyId } = body.key);
+    secret = body.api_key;
+    expect(secret).toMatch(/^loc_[\w-]{43}$/);
+    expect(body.key).toMatchObject({ origins: ['https://shop.example', 'http://localhost:5173'], ipRanges: ['127.0.0.0/8'], hourlyLimit: 500, label: 'prod' });
+    expect(await filesContain(secret)).toBe(false);
+    expect(await lookup(secret)).toBe(200);
+  });
+
+  it('prints a new key for people, with its id', async () => {
+    const created = await loc('keys', 'create', '--account', 'globex');
+    expect(created.stdout).toMatch(/^Created API key key_[\w-]+ \(active\) origins: none; IP ranges: any\.\nSecret \(shown this once; only its hash is stored\):\nloc_[\w-]{43}\n$/);
+  });
+
+  it('lists keys without their secrets', async () => {
+    const table = await loc('keys', 'list', '--account', 'acme');
+    expect(table.stdout).toContain(keyId);
+    expect(table.stdout).toMatch(/active\s+prod\s+https:\/\/shop\.example,http:\/\/localhost:5173\s+127\.0\.0\.0\/8\s+500/);
+    const listed = await loc('keys', 'list', '--account', 'acme', '--json');
+    expect(listed.stdout).not.toContain(secret);
+    expect(listed.stdout).not.toMatch(/hash/);
+  });
+
+  it('disables and enables a key; the running server follows within a second', async () => {
+    expect((await loc('keys', 'disable', keyId)).stdout).toContain(`${keyId} (disabled)`);
+    settle();
+    expect(await lookup(secret)).toBe(401);
+    expect((await loc('keys', 'enable', keyId)).stdout).toContain(`${keyId} (active)`);
+    settle();
+    expect(await lookup(secret)).toBe(200);
+  });
+
+  it('adds and removes origins, in canonical form', async () => {
+    expect(await session(secret, 'https://new.example')).toBe(403);
+    expect((await loc('keys', 'origins', 'add', keyId, 'https://new.example')).code).toBe(0);
+    settle();
+    expect(await session(secret, 'https://new.example')).toBe(200);
+    expect((await loc('keys', 'origins', 'remove', keyId, 'https://new.example')).stdout).not.toContain('new.example');
+    settle();
+    expect(await session(secret, 'https://new.example')).toBe(403);
+    const bad = await loc('keys', 'origins', 'add', keyId, 'https://new.example/');
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "https://new.example"?') });
+  });
+
+  it('adds and removes IP ranges, IPv4 and IPv6', async () => {
+    expect(await lookup(secret, '2001:db8::1')).toBe(403);
+    expect((await loc('keys', 'ips', 'add', keyId, '2001:db8::/32')).stdout).toContain('2001:db8::/32');
+    settle();
+    expect(await lookup(secret, '2001:db8::1')).toBe(200);
+    expect((await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).stdout).toContain('IP ranges: 2001:db8::/32');
+    settle();
+    expect(await lookup(secret, '127.0.0.1')).toBe(403);
+    expect((await loc('keys', 'ips', 'add', keyId, '10.0.0.0/33')).code).toBe(2);
+  });
+
+  it('answers unknown accounts and keys, and bad options, with one line and a non-zero exit', async () => {
+    const cases = await Promise.all([
+      loc('keys', 'create', '--account', 'nobody'),
+      loc('keys', 'list', '--account', 'nobody'),
+      loc('keys', 'disable', 'key_missing'),
+      loc('keys', 'origins', 'add', 'key_missing', 'https://a.example'),
+      loc('keys', 'create', '--account', 'acme', '--hourly-limit', '0'),
+      loc('keys', 'create', '--account', 'acme', '--origin', 'http://shop.example'),
+      loc('keys', 'ips', 'add', keyId),
+      loc('keys', 'frobnicate'),
+    ]);
+    for (const result of cases) {
+      expect(result.code).toBeGreaterThan(0);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(cases.map((c) => c.code)).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
+  });
+});
+
+describe('loc backup', () => {
+  it('copies the database consistently while the server uses it, and never over an existing file', async () => {
+    const copy = join(dataDir, 'backup.db');
+    expect(await loc('backup', copy)).toMatchObject({ code: 0, stdout: `Backed up the database to ${copy}.\n` });
+    expect((await loc('backup', copy)).code).toBe(2);
+    // Another file than loc.db: opening it here leaves the app's locks on loc.db alone.
+    const db = new Database(copy, { readonly: true });
+    expect(db.prepare('SELECT name FROM accounts ORDER BY name').pluck().all()).toEqual(['acme', 'globex']);
+    db.close();
+  });
+});
+
+describe('--help', () => {
+  const commands = [
+    ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
+    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'disable'], ['keys', 'enable'],
+    ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
+    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['backup'],
+  ];
+  it('works on every operator subcommand', async () => {
+    const results = await Promise.all(commands.map((words) => loc(...words, '--help')));
+    results.forEach((result, i) => {
+      expect({ command: commands[i].join(' '), code: result.code }).toEqual({ command: commands[i].join(' '), code: 0 });
+      expect(result.stdout).toContain(`Usage: loc ${commands[i].join(' ')}`);
+    });
+  });
+});

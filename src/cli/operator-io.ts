@@ -1,0 +1,70 @@
+/**
+ * What the operator commands (`loc accounts …`, `loc keys …`) share: the store of `LOC_DATA_DIR`
+ * (the server's own, safe to use while it runs), one-line errors, and output as a table or as JSON.
+ *
+ * Exit codes follow main.ts: a bad argument (an origin that is not one, a CIDR that does not parse)
+ * is a usage mistake, exit 2; an account or key that does not exist is an error of the work, exit 1.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { LocError } from '../errors.ts';
+import { OPTIONS } from '../server/config.ts';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
+import { StoreConflict, type Store } from '../store/store.ts';
+
+/** An error of the work (not of usage): printed as one line, exit 1. */
+export class OperatorError extends Error {
+  override readonly name = 'OperatorError';
+}
+
+/** Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages. */
+export async function withStore(command: Command, work: (store: Store) => Promise<void>): Promise<void> {
+  const store = openOperatorStore();
+  try {
+    await work(store);
+  } catch (error) {
+    if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
+    if (error instanceof OperatorError || error instanceof StoreConflict) {
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The SQLite store of LOC_DATA_DIR, the server's own. */
+export function openOperatorStore(): SqliteStore {
+  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}));
+}
+
+/** For repeatable options: `--origin a --origin b`. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Parses a positive integer option; commander reports a bad one as a usage error naming the option. */
+export function positiveInteger(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new InvalidArgumentError('expected a positive integer.');
+  }
+  return Number(text);
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Rows as aligned columns under a header; `(none)` when there are no rows. */
+export function printTable(header: string[], rows: string[][]): void {
+  if (rows.length === 0) {
+    process.stdout.write('(none)\n');
+    return;
+  }
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);
+}
+
+export const isoDate = (time: number): string => new Date(time).toISOString().slice(0, 19).replace('T', ' ');

@@ -1,0 +1,114 @@
+/**
+ * Builds the loc service: a ready Fastify instance with every plugin and route, never listening
+ * (server.ts listens). Tests call `buildApp` and talk to it with `app.inject()`.
+ */
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Store } from '../store/store.ts';
+import type { Config } from './config.ts';
+import { redactUrl } from './redact.ts';
+import addressesPlugin from './plugins/addresses.ts';
+import authPlugin from './plugins/auth.ts';
+import configPlugin from './plugins/config.ts';
+import drainingPlugin from './plugins/draining.ts';
+import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
+import rateLimitPlugin from './plugins/rate-limit.ts';
+import storePlugin from './plugins/store.ts';
+import generateRoutes from './routes/generate.ts';
+import lookupRoutes from './routes/lookup.ts';
+import metaRoutes from './routes/meta.ts';
+import resolveRoutes from './routes/resolve.ts';
+import sessionRoutes from './routes/sessions.ts';
+import shareRoutes from './routes/share.ts';
+import { VERSION } from './version.ts';
+
+/** Largest request body accepted (the issue's limit): coordinates and two short texts fit many times. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Where log lines go (pino writes one JSON line per call). */
+export interface LogStream {
+  write(line: string): void;
+}
+
+/** Levels at which the per-request line is written. */
+const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
+
+export interface AppOptions {
+  /** The clock; default `Date.now`. Tests inject one they move. */
+  now?: () => number;
+  /** A store the caller owns; default: SQLite in `config.dataDir`, closed with the app. */
+  store?: Store;
+  /** Where logs go; default stdout. */
+  logStream?: LogStream;
+}
+
+function loggerOptions(config: Config, stream: LogStream | undefined): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    ...(stream === undefined ? {} : { stream }),
+    // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL.
+    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+    },
+  };
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config, options.logStream),
+    // Fastify's two lines per request are replaced by one (the onResponse hook below).
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: frameworkErrorHandler,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
+    // While closing, new requests get our own 503 body (plugins/draining.ts), not Fastify's.
+    return503OnClosing: false,
+    // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // One line per request, after the response, at info level; no hook at all when it would log nothing.
+  if (REQUEST_LOG_LEVELS.has(config.logLevel)) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    });
+  }
+
+  await app.register(drainingPlugin);
+  await app.register(configPlugin, { config, now: options.now ?? Date.now });
+  await app.register(errorsPlugin);
+  // Bodies are JSON only: Fastify's built-in text/plain parser would let a text body reach validation.
+  app.removeContentTypeParser('text/plain');
+  await app.register(storePlugin, { store: options.store });
+  await app.register(addressesPlugin);
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'loc API',
+        version: VERSION,
+        description:
+          'Location codes for 3 m × 3 m cells. Send your API key in `x-api-key`; POST bodies are JSON. ' +
+          'Every response of an authenticated route carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          sessionToken: { type: 'http', scheme: 'bearer', description: 'An embed session token, for the embed frame.' },
+        },
+      },
+    },
+  });
+  await app.register(metaRoutes);
+  await app.register(sessionRoutes);
+  await app.register(resolveRoutes);
+  await app.register(generateRoutes);
+  await app.register(lookupRoutes);
+  await app.register(shareRoutes);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,66 @@
+/** Configuration: defaults, validation that names the variable, and the README documenting every variable. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, OPTIONS, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 8080,
+      host: 'localhost',
+      dataDir: resolve('./data'),
+      publicUrl: 'http://localhost:8080',
+      supportedCountries: null,
+      trustProxy: [],
+      defaultHourlyLimit: 1000,
+      geocoderUrl: null,
+      geocoderTimeoutMs: 1500,
+      logLevel: 'info',
+      shutdownTimeoutMs: 10000,
+    });
+  });
+
+  it('derives the public URL from the port, and keeps one given without its trailing slash', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    expect(loadConfig({ LOC_PUBLIC_URL: 'https://loc.example/' }).publicUrl).toBe('https://loc.example');
+    expect(loadConfig({ LOC_PUBLIC_URL: 'https://example.org/loc/' }).publicUrl).toBe('https://example.org/loc');
+  });
+
+  it('reads country lists and proxy lists', () => {
+    expect([...loadConfig({ LOC_SUPPORTED_COUNTRIES: ' fr,DE ,' }).supportedCountries!]).toEqual(['FR', 'DE']);
+    expect(loadConfig({ LOC_TRUST_PROXY: 'loopback, 10.0.0.0/8, 2001:db8::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1/128']);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535, received "eighty".'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, received "70000".'],
+    [{ LOC_PUBLIC_URL: 'loc.example' }, 'LOC_PUBLIC_URL must be an http or https URL, received "loc.example".'],
+    [{ LOC_PUBLIC_URL: 'ftp://loc.example' }, 'LOC_PUBLIC_URL must be an http or https URL, received "ftp://loc.example".'],
+    [{ LOC_SUPPORTED_COUNTRIES: 'FR,XX' }, 'LOC_SUPPORTED_COUNTRIES must be a list of covered ISO 3166-1 alpha-2 codes ("XX" is not one), received "FR,XX".'],
+    [{ LOC_SUPPORTED_COUNTRIES: ',' }, 'LOC_SUPPORTED_COUNTRIES must be a comma-separated list of country codes such as "FR,DE", received ",".'],
+    [{ LOC_TRUST_PROXY: 'true' }, 'LOC_TRUST_PROXY must be a list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, received "true".'],
+    [{ LOC_DEFAULT_HOURLY_LIMIT: '0' }, 'LOC_DEFAULT_HOURLY_LIMIT must be an integer from 1 to 1000000000, received "0".'],
+    [{ LOC_GEOCODER_URL: 'http://geo.example/?key=1' }, 'LOC_GEOCODER_URL must be a URL without query, fragment or credentials, received "http://geo.example/?key=1".'],
+    [{ LOC_GEOCODER_TIMEOUT_MS: '1.5' }, 'LOC_GEOCODER_TIMEOUT_MS must be an integer from 50 to 60000, received "1.5".'],
+    [{ LOC_LOG_LEVEL: 'verbose' }, 'LOC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, received "verbose".'],
+    [{ LOC_SHUTDOWN_TIMEOUT_MS: '-1' }, 'LOC_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, received "-1".'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(8080);
+  });
+});
+
+describe('documentation', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const operations = readFileSync('docs/operations.md', 'utf8');
+
+  it.each(Object.values(OPTIONS).map((option) => option.env))('README and docs/operations.md document %s', (variable) => {
+    expect(readme).toContain(`\`${variable}\``);
+    expect(operations).toContain(`\`${variable}\``);
+  });
+});

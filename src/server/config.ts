@@ -1,0 +1,145 @@
+/**
+ * The service's configuration: every environment variable, its default and a one-line doc, declared
+ * once in OPTIONS, parsed and validated once at start. A bad value stops the start with a message
+ * that names the variable, says what it expects and shows what it received.
+ */
+import { resolve } from 'node:path';
+import { checkIpRange } from '../auth/ip-range.ts';
+import { supportedCountries } from '../code/index.ts';
+import { describeValue } from '../errors.ts';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Base of `share_url` and `embed_url`, without a trailing slash. */
+  publicUrl: string;
+  /** Countries whose codes are handed out; null: every country the codec covers. */
+  supportedCountries: ReadonlySet<string> | null;
+  /** Proxies whose `X-Forwarded-For` is believed; empty: none, the socket address is the client. */
+  trustProxy: string[];
+  defaultHourlyLimit: number;
+  geocoderUrl: string | null;
+  geocoderTimeoutMs: number;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+}
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+interface Option<K extends keyof Config> {
+  env: string;
+  /** The default as it would be written in the environment; null: no default (see `parse`). */
+  default: string | null;
+  doc: string;
+  parse: (text: string | null, parsed: Partial<Config>) => Config[K];
+}
+
+type Options = { [K in keyof Config]: Option<K> };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Every option, in the order the README lists them. Later options may depend on earlier ones. */
+export const OPTIONS: Options = {
+  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on.', parse: (t) => integer('PORT', t!, 0, 65535) },
+  host: { env: 'HOST', default: 'localhost', doc: 'Interface to listen on; `0.0.0.0` or `::` to accept connections from other machines.', parse: (t) => t! },
+  dataDir: {
+    env: 'LOC_DATA_DIR', default: './data', doc: 'Directory of the SQLite database (`loc.db`) and the development key file.',
+    parse: (t) => resolve(t!),
+  },
+  publicUrl: {
+    env: 'LOC_PUBLIC_URL', default: null, doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT`.',
+    parse: (t, parsed) => (t === null ? `http://localhost:${parsed.port}` : httpUrl('LOC_PUBLIC_URL', t)),
+  },
+  supportedCountries: {
+    env: 'LOC_SUPPORTED_COUNTRIES', default: null, doc: 'Comma-separated ISO 3166-1 alpha-2 codes where codes are handed out. Default: every covered country.',
+    parse: (t) => (t === null ? null : countries(t)),
+  },
+  trustProxy: {
+    env: 'LOC_TRUST_PROXY', default: null, doc: 'Comma-separated addresses or CIDR ranges (or `loopback`) of reverse proxies whose `X-Forwarded-For` is trusted. Default: none.',
+    parse: (t) => (t === null ? [] : proxies(t)),
+  },
+  defaultHourlyLimit: {
+    env: 'LOC_DEFAULT_HOURLY_LIMIT', default: '1000', doc: 'Requests per hour of a key created without `--hourly-limit`.',
+    parse: (t) => integer('LOC_DEFAULT_HOURLY_LIMIT', t!, 1, 1_000_000_000),
+  },
+  geocoderUrl: {
+    env: 'LOC_GEOCODER_URL', default: null, doc: 'Base URL of a Nominatim-compatible reverse geocoder for street addresses. Default: offline addresses only.',
+    parse: (t) => (t === null ? null : httpUrl('LOC_GEOCODER_URL', t)),
+  },
+  geocoderTimeoutMs: {
+    env: 'LOC_GEOCODER_TIMEOUT_MS', default: '1500', doc: 'Time the geocoder gets before the offline address is used instead.',
+    parse: (t) => integer('LOC_GEOCODER_TIMEOUT_MS', t!, 50, 60_000),
+  },
+  logLevel: {
+    env: 'LOC_LOG_LEVEL', default: 'info', doc: `Log level: ${LOG_LEVELS.join(', ')}.`,
+    parse: (t) => oneOf('LOC_LOG_LEVEL', t!, LOG_LEVELS),
+  },
+  shutdownTimeoutMs: {
+    env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
+    parse: (t) => integer('LOC_SHUTDOWN_TIMEOUT_MS', t!, 0, 600_000),
+  },
+};
+
+/** Reads the configuration from `env`; throws `ConfigError` naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed: Partial<Config> = {};
+  for (const [name, option] of Object.entries(OPTIONS) as [keyof Config, Option<keyof Config>][]) {
+    const raw = env[option.env];
+    const text = raw === undefined || raw.trim() === '' ? option.default : raw.trim();
+    (parsed as Record<string, unknown>)[name] = option.parse(text, parsed);
+  }
+  return parsed as Config;
+}
+
+function fail(variable: string, expected: string, received: string): never {
+  throw new ConfigError(`${variable} must be ${expected}, received ${describeValue(received)}.`);
+}
+
+function integer(variable: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) fail(variable, `an integer from ${min} to ${max}`, text);
+  return value;
+}
+
+function oneOf(variable: string, text: string, allowed: string[]): string {
+  if (!allowed.includes(text)) fail(variable, `one of ${allowed.join(', ')}`, text);
+  return text;
+}
+
+function httpUrl(variable: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return fail(variable, 'an http or https URL', text);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(variable, 'an http or https URL', text);
+  if (url.search || url.hash || url.username) fail(variable, 'a URL without query, fragment or credentials', text);
+  return url.href.replace(/\/+$/, '');
+}
+
+function countries(text: string): ReadonlySet<string> {
+  const covered = new Set(supportedCountries());
+  const codes = text.split(',').map((code) => code.trim().toUpperCase()).filter((code) => code !== '');
+  if (codes.length === 0) fail('LOC_SUPPORTED_COUNTRIES', 'a comma-separated list of country codes such as "FR,DE"', text);
+  for (const code of codes) {
+    if (!covered.has(code)) fail('LOC_SUPPORTED_COUNTRIES', `a list of covered ISO 3166-1 alpha-2 codes (${JSON.stringify(code)} is not one)`, text);
+  }
+  return new Set(codes);
+}
+
+function proxies(text: string): string[] {
+  return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map((entry) => {
+    if (PROXY_NAMES.includes(entry)) return entry;
+    try {
+      return checkIpRange(entry);
+    } catch {
+      return fail('LOC_TRUST_PROXY', `a list of IP addresses, CIDR ranges or ${PROXY_NAMES.join('/')}`, text);
+    }
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * The API reference page (`/docs`), rendered from the OpenAPI document that the route schemas
+ * generate, plus the error catalogue: what the page says is what the server validates.
+ */
+import { ERROR_CATALOGUE } from '../errors.ts';
+import { escapeHtml, inlineCode, page } from './html.ts';
+
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  default?: unknown;
+  format?: string;
+  anyOf?: Schema[];
+  const?: unknown;
+}
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  security?: Record<string, unknown>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema; description?: string }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { description?: string }>;
+}
+
+export interface OpenApiDocument {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const typeOf = (schema: Schema): string =>
+  schema.anyOf ? schema.anyOf.map(typeOf).join(' or ') : schema.const !== undefined ? JSON.stringify(schema.const) : String(schema.type ?? 'any');
+
+function rules(schema: Schema): string {
+  const out: string[] = [];
+  if (schema.minimum !== undefined || schema.maximum !== undefined) out.push(`${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`);
+  if (schema.maxLength !== undefined) out.push(`at most ${schema.maxLength} characters`);
+  if (schema.format !== undefined) out.push(schema.format);
+  if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
+  return out.join('; ');
+}
+
+function fieldTable(fields: { name: string; schema: Schema; required: boolean }[]): string {
+  const rows = fields.map(({ name, schema, required }) =>
+    `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeOf(schema))}</td><td>${required ? 'yes' : 'no'}</td>` +
+    `<td>${escapeHtml(rules(schema))}</td><td>${inlineCode(schema.description ?? '')}</td></tr>`);
+  return `<table><tr><th>field</th><th>type</th><th>required</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`;
+}
+
+function operation(method: string, path: string, op: Operation): string {
+  const parts = [`<h3 id="${escapeHtml(`${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`];
+  if (op.summary) parts.push(`<p><strong>${escapeHtml(op.summary)}.</strong> ${inlineCode(op.description ?? '')}</p>`);
+  const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
+  parts.push(`<p class="muted">Authentication: ${schemes.length === 0 ? 'none' : schemes.map((s) => (s === 'apiKey' ? '<code>x-api-key</code>' : '<code>Authorization: Bearer &lt;session_token&gt;</code>')).join(' or ')}</p>`);
+  const params = (op.parameters ?? []).filter((p) => p.in === 'path');
+  if (params.length > 0) parts.push(fieldTable(params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  if (body?.properties) {
+    const required = new Set(body.required ?? []);
+    parts.push('<p>JSON body (unknown fields are refused):</p>');
+    parts.push(fieldTable(Object.entries(body.properties).map(([name, schema]) => ({ name, schema, required: required.has(name) }))));
+  }
+  const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inlineCode(r.description ?? '')}</td></tr>`);
+  parts.push(`<table><tr><th>status</th><th>meaning</th></tr>${responses.join('')}</table>`);
+  return parts.join('\n');
+}
+
+export function docsPage(doc: OpenApiDocument): string {
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => operation(method, path, op)));
+  const errors = Object.entries(ERROR_CATALOGUE)
+    .filter(([, spec]) => spec.status !== null)
+    .map(([code, spec]) => `<tr><td><code>${code}</code></td><td>${spec.status}</td><td>${escapeHtml(spec.message)}</td></tr>`);
+  return page({
+    title: `${doc.info.title} reference`,
+    body: `
+<h1>${escapeHtml(doc.info.title)} <span class="muted">${escapeHtml(doc.info.version)}</span></h1>
+<p>${inlineCode(doc.info.description ?? '')}</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3).</p>
+<h2>Endpoints</h2>
+${operations.join('\n')}
+<h2>Errors</h2>
+<p>Every failure is JSON <code>{ "success": false, "code", "message", "error" }</code>; <code>error</code> repeats <code>message</code>,
+and <code>field</code> names the request field at fault when there is one.</p>
+<table><tr><th>code</th><th>status</th><th>default message</th></tr>${errors.join('')}</table>`,
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * The few HTML pages the service serves itself (the share page, the API docs): escaping, a shared
+ * shell with its stylesheet, and a strict Content-Security-Policy. Pages carry no third-party script;
+ * an inline script is allowed by its hash, never by 'unsafe-inline'.
+ */
+import { createHash } from 'node:crypto';
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Backticks as <code>, the rest escaped: the docs' descriptions are written that way. */
+export function inlineCode(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+/** The CSP source that allows exactly this inline script. */
+export function scriptHash(script: string): string {
+  return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+}
+
+export interface PageOptions {
+  title: string;
+  /** Extra elements for <head> (meta tags), already escaped. */
+  head?: string;
+  /** The page body, already escaped. */
+  body: string;
+  /** An inline script, placed at the end of the body. */
+  script?: string;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b57d0; --bg: #fff; --panel: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #6ea8fe; --bg: #0d1117; --panel: #151b23; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+main { max-width: 860px; margin: 0 auto; padding: 24px 16px 48px; }
+h1 { font-size: 2rem; margin: 0 0 4px; letter-spacing: .02em; }
+h2 { margin-top: 2rem; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { margin-bottom: 4px; }
+a { color: var(--accent); }
+code, .code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+code { background: var(--panel); padding: 1px 4px; border-radius: 4px; }
+.muted { color: var(--muted); }
+.row { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
+button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid var(--line); background: var(--panel); color: var(--fg); cursor: pointer; }
+button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.map { width: 100%; height: 360px; border: 1px solid var(--line); border-radius: 8px; margin: 16px 0; }
+ul.links { list-style: none; padding: 0; display: flex; gap: 16px; flex-wrap: wrap; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: .95rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
+.method { font-weight: 700; font-family: ui-monospace, monospace; }
+`;
+
+/** A whole document. */
+export function page(options: PageOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title>
+${options.head ?? ''}
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${options.body}
+</main>
+${options.script === undefined ? '' : `<script>${options.script}</script>`}
+</body>
+</html>
+`;
+}
+
+/** The policy of a page: nothing but its own inline style and, when given, its one inline script. */
+export function contentSecurityPolicy(options: { script?: string; frames?: string }): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `script-src ${options.script === undefined ? "'none'" : scriptHash(options.script)}`,
+    `frame-src ${options.frames ?? "'none'"}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

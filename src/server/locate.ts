@@ -1,0 +1,41 @@
+/**
+ * Points to cells as the service hands them out: the codec's answer, limited to the operator's
+ * supported countries, with the links that open it — the share page and the usual map apps.
+ */
+import { encode, type LocatedCell } from '../code/index.ts';
+import { LocError } from '../errors.ts';
+import type { Config } from './config.ts';
+
+/** The cell of a point; `unsupported_location` outside the covered or the configured countries. */
+export function locate(config: Config, lat: number, lng: number): LocatedCell {
+  const cell = encode(lat, lng);
+  if (config.supportedCountries !== null && !config.supportedCountries.has(cell.country_code)) {
+    throw new LocError('unsupported_location', `Codes are not handed out in ${cell.country_code} by this service.`);
+  }
+  return cell;
+}
+
+/** The public page of a code. */
+export function shareUrl(config: Config, code: string): string {
+  return `${config.publicUrl}/${code}`;
+}
+
+export interface MapLinks {
+  google: string;
+  apple: string;
+  openstreetmap: string;
+  geo: string;
+}
+
+/** Links that open the cell centre in map apps; six decimals (≈ 0.1 m) are finer than a cell. */
+export function mapLinks(cell: Pick<LocatedCell, 'loc_code' | 'latitude' | 'longitude'>): MapLinks {
+  const lat = cell.latitude.toFixed(6);
+  const lng = cell.longitude.toFixed(6);
+  const name = encodeURIComponent(cell.loc_code);
+  return {
+    google: `https://www.google.com/maps/search/?api=1&query=${lat}%2C${lng}`,
+    apple: `https://maps.apple.com/?ll=${lat},${lng}&q=${name}&z=19`,
+    openstreetmap: `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=19/${lat}/${lng}`,
+    geo: `geo:${lat},${lng}?q=${lat},${lng}(${name})`,
+  };
+}

@@ -1,0 +1,43 @@
+/** Logs: one JSON line per request, and never a key or a session token, wherever the client put it. */
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactUrl } from './redact.ts';
+import { json, testService } from './testing.ts';
+
+describe('redactUrl', () => {
+  it('redacts secret-named query parameters and secret-shaped values anywhere', () => {
+    expect(redactUrl('/v1/loc/lookup/US-550M-RQ5L')).toBe('/v1/loc/lookup/US-550M-RQ5L');
+    expect(redactUrl('/x?token=abc&page=2')).toBe(`/x?token=${REDACTED}&page=2`);
+    expect(redactUrl('/x?api_key=abc')).toBe(`/x?api_key=${REDACTED}`);
+    expect(redactUrl(`/x/loc_${'a'.repeat(43)}/y`)).toBe(`/x/${REDACTED}/y`);
+    expect(redactUrl(`/x?q=${'s'.repeat(22)}.${'t'.repeat(43)}`)).toBe(`/x?q=${REDACTED}`);
+  });
+});
+
+describe('request logs', () => {
+  it('log each request once, with method, path, status and time, and no secret', async () => {
+    const lines: string[] = [];
+    const service = await testService({ LOC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const { secret } = await service.key();
+      const session = json(await service.request({
+        method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' },
+      }));
+      const token = session.session_token as string;
+      await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${token}` }, payload: { lat: 1.3, lng: 103.8 } });
+      await service.request({ url: `/v1/loc/lookup/US-550M-RQ5L?api_key=${secret}`, headers: { 'x-api-key': secret } });
+      await service.request({ url: `/v1/embed/sessions/${token}` });
+      await service.request({ url: `/v1/loc/lookup/${secret}`, headers: { 'x-api-key': secret } });
+
+      const log = lines.join('');
+      expect(log).not.toContain(secret);
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.split('.')[1]);
+      const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+      expect(requests).toHaveLength(5);
+      expect(requests[0]).toMatchObject({ req: { method: 'POST', url: '/v1/embed/sessions', ip: '127.0.0.1' }, status: 200, ms: expect.any(Number) });
+      expect(requests[2].req.url).toBe(`/v1/loc/lookup/US-550M-RQ5L?api_key=${REDACTED}`);
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Authentication (spec §5, DESIGN §4): who is calling, checked before the body is even read. A route
+ * says what it accepts in `config.auth`:
+ *
+ * - `key`: an API key in `x-api-key`;
+ * - `partner`: an API key of a partner account (embed sessions);
+ * - `key-or-session`: either, or an embed session token as `Authorization: Bearer <sid>.<secret>`.
+ *
+ * Keys are found by the SHA-256 of the presented secret (store/cached.ts keeps a read for a second,
+ * so a change made with the CLI applies within one). Finding by hash is safe against timing: what an
+ * index comparison could leak is a prefix of a hash whose input the attacker chose. A session token's
+ * secret is compared with its stored hash in constant time.
+ */
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ipMatcher } from '../../auth/ip-range.ts';
+import { hashSecret, looksLikeApiKey, parseSessionToken, sameHash } from '../../auth/secrets.ts';
+import { LocError } from '../../errors.ts';
+import type { ApiKey, EmbedSession } from '../../store/store.ts';
+
+export type AuthMode = 'key' | 'partner' | 'key-or-session';
+
+/** The authenticated caller: the key whose limits apply, and the account that owns saved data. */
+export interface Caller {
+  via: 'key' | 'session';
+  key: ApiKey;
+  accountId: string;
+  /** Set when the caller is an embed session. */
+  session: EmbedSession | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** Matchers by key, rebuilt only when the key's ranges change. */
+const matchers = new Map<string, { ranges: string; allows: (ip: string) => boolean }>();
+
+function ipAllowed(key: ApiKey, ip: string): boolean {
+  if (key.ipRanges.length === 0) return true;
+  const ranges = key.ipRanges.join(',');
+  let entry = matchers.get(key.id);
+  if (entry?.ranges !== ranges) {
+    entry = { ranges, allows: ipMatcher(key.ipRanges) };
+    matchers.set(key.id, entry);
+  }
+  return entry.allows(ip);
+}
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+export default fp(
+  async (app) => {
+    const ownOrigin = new URL(app.config.publicUrl).origin;
+
+    async function byKey(request: FastifyRequest, presented: string, mode: AuthMode): Promise<Caller> {
+      if (!looksLikeApiKey(presented)) throw new LocError('invalid_api_key', 'The x-api-key header does not hold a loc API key (they start with loc_).');
+      const hash = hashSecret(presented);
+      const found = await app.store.findKeyByHash(hash);
+      if (found === null) throw new LocError('invalid_api_key');
+      const { key, account } = found;
+      if (key.status !== 'active') throw new LocError('key_inactive', `The API key ${key.id} is disabled.`);
+      if (!ipAllowed(key, request.ip)) {
+        throw new LocError('ip_not_allowed', `Requests from ${request.ip} are not allowed for the API key ${key.id}.`);
+      }
+      // A key in a browser is a leaked key: a request that carries an Origin must come from one of the key's origins.
+      const origin = single(request.headers.origin);
+      if (origin !== undefined && !key.origins.includes(origin)) {
+        throw new LocError('origin_not_allowed', `The origin ${JSON.stringify(origin)} is not registered for the API key ${key.id}; keep API keys on your server.`);
+      }
+      if (mode === 'partner' && !account.partner) {
+        throw new LocError('partner_required', `The account of the API key ${key.id} is not a partner; only partners can create embed sessions.`);
+      }
+      return { via: 'key', key, accountId: account.id, session: null };
+    }
+
+    async function bySession(request: FastifyRequest, token: string): Promise<Caller> {
+      const parts = parseSessionToken(token);
+      const session = parts === null ? null : await app.store.getSession(parts.sid);
+      if (parts === null || session === null || !sameHash(hashSecret(parts.secret), session.secretHash)) {
+        throw new LocError('invalid_session');
+      }
+      if (app.now() >= session.expiresAt) {
+        throw new LocError('session_expired', `The embed session expired at ${new Date(session.expiresAt).toISOString()}; create a new one.`);
+      }
+      const key = await app.store.getKey(session.keyId);
+      if (!session.keyActive || key === null || key.status !== 'active') {
+        throw new LocError('key_inactive', 'The API key of this embed session is disabled.');
+      }
+      const origin = single(request.headers.origin);
+      if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
+        throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${origin}.`);
+      }
+      return { via: 'session', key, accountId: session.accountId, session };
+    }
+
+    app.decorateRequest('caller', null);
+    app.addHook('onRequest', async (request) => {
+      const mode = request.routeOptions.config.auth;
+      if (mode === undefined) return;
+      const presented = single(request.headers['x-api-key']);
+      if (presented !== undefined && presented !== '') {
+        request.caller = await byKey(request, presented.trim(), mode);
+        return;
+      }
+      const authorization = single(request.headers.authorization);
+      if (mode === 'key-or-session' && authorization !== undefined && /^bearer /i.test(authorization)) {
+        request.caller = await bySession(request, authorization.slice(7).trim());
+        return;
+      }
+      throw new LocError(
+        'missing_api_key',
+        mode === 'key-or-session'
+          ? 'Send your API key in the x-api-key header, or an embed session token as Authorization: Bearer <token>.'
+          : undefined,
+      );
+    });
+  },
+  { name: 'loc-auth', fastify: '5.x', dependencies: ['loc-config', 'loc-store'] },
+);

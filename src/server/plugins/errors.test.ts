@@ -1,0 +1,130 @@
+/**
+ * Bad input never gets a 500: malformed JSON, wrong content types, oversized bodies, unknown fields,
+ * wrong types and NaN-like values each get a 4xx catalogue error that says what was wrong.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../errors.ts';
+import { json, testService, type TestService } from '../testing.ts';
+import { toLocError } from './errors.ts';
+
+let service: TestService;
+let secret: string;
+
+beforeAll(async () => {
+  service = await testService();
+  ({ secret } = await service.key());
+});
+afterAll(() => service.close());
+
+const send = (payload: string, contentType: string | null = 'application/json', url = '/v1/loc/generate') =>
+  service.request({
+    method: 'POST', url, payload,
+    headers: { 'x-api-key': secret, ...(contentType === null ? {} : { 'content-type': contentType }) },
+  });
+
+const result = async (response: Promise<{ statusCode: number; body: string }>): Promise<string> => {
+  const r = await response;
+  const body = json(r);
+  expect(body.success).toBe(false);
+  expect(body.error).toBe(body.message);
+  return `${r.statusCode} ${body.code}: ${body.message}`;
+};
+
+describe('request bodies', () => {
+  it('malformed JSON: 400 invalid_json', async () => {
+    expect(await result(send('{"latitude": 1,'))).toBe('400 invalid_json: The request body is not valid JSON.');
+    expect(await result(send("{'latitude': 1}"))).toMatch(/^400 invalid_json/);
+  });
+
+  it('an empty JSON body: 400 invalid_json', async () => {
+    expect(await result(send(''))).toBe('400 invalid_json: The request body is empty; send a JSON object.');
+  });
+
+  it('prototype poisoning: 400 invalid_json', async () => {
+    expect(await result(send('{"latitude": 1, "longitude": 2, "__proto__": {"admin": true}}'))).toMatch(/^400 invalid_json/);
+  });
+
+  it('a content type other than JSON: 415 unsupported_media_type', async () => {
+    expect(await result(send('latitude=1&longitude=2', 'application/x-www-form-urlencoded'))).toMatch(/^415 unsupported_media_type: Send the request body as JSON/);
+    expect(await result(send('{"latitude":1,"longitude":2}', 'text/plain'))).toMatch(/^415 unsupported_media_type/);
+    expect(await result(send('{"latitude":1,"longitude":2}', null))).toMatch(/^415 unsupported_media_type/);
+  });
+
+  it('JSON with a charset is fine', async () => {
+    expect((await send('{"latitude":1.3,"longitude":103.8}', 'application/json; charset=utf-8')).statusCode).toBe(200);
+  });
+
+  it('a body over 16 KB: 413 payload_too_large', async () => {
+    const big = JSON.stringify({ latitude: 1, longitude: 2, address: 'x'.repeat(17 * 1024) });
+    expect(await result(send(big))).toBe('413 payload_too_large: The request body is larger than 16 KB.');
+  });
+
+  it('no body at all: 422 naming the body', async () => {
+    const response = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': secret } });
+    expect(json(response)).toMatchObject({ code: 'validation_error', field: 'body' });
+  });
+
+  it('a JSON value that is not an object: 422', async () => {
+    expect(await result(send('[1, 2]'))).toBe('422 validation_error: body must be an object, received an array of 2.');
+    expect(await result(send('"hello"'))).toMatch(/^422 validation_error: body must be an object/);
+  });
+
+  it('an unknown field: 422 naming it and the known ones', async () => {
+    expect(await result(send('{"latitude":1,"longitude":2,"lat":1}'))).toBe(
+      '422 validation_error: lat is not a known field; the known fields are latitude, longitude, address, label.',
+    );
+  });
+
+  it('a missing field: 422 naming it', async () => {
+    expect(await result(send('{"latitude":1}'))).toBe('422 validation_error: longitude is required.');
+  });
+
+  it('wrong types are not coerced', async () => {
+    expect(await result(send('{"latitude":"1","longitude":2}'))).toBe('422 validation_error: latitude must be a number, received "1".');
+    expect(await result(send('{"latitude":true,"longitude":2}'))).toBe('422 validation_error: latitude must be a number, received true.');
+    expect(await result(send('{"latitude":null,"longitude":2}'))).toBe('422 validation_error: latitude must be a number, received null.');
+    expect(await result(send('{"latitude":1,"longitude":2,"label":7}'))).toBe('422 validation_error: label must be a string, received 7.');
+    expect(await result(send('{"lat":1,"lng":2,"save":"yes"}', 'application/json', '/v1/embed/resolve'))).toBe(
+      '422 validation_error: save must be a boolean, received "yes".',
+    );
+  });
+
+  it('NaN-like values are refused', async () => {
+    expect(await result(send('{"latitude":NaN,"longitude":2}'))).toMatch(/^400 invalid_json/);
+    expect(await result(send('{"latitude":"NaN","longitude":2}'))).toMatch(/^422 validation_error: latitude must be a number/);
+    expect(await result(send('{"latitude":1e999,"longitude":2}'))).toMatch(/^422 validation_error: latitude must be a number, received Infinity/);
+    expect(await result(send('{"latitude":-1e999,"longitude":2}'))).toMatch(/^422 validation_error/);
+    expect(await result(send('{"latitude":1,"longitude":180.0000001}'))).toBe('422 validation_error: longitude must be from -180 to 180, received 180.0000001.');
+  });
+});
+
+describe('routing', () => {
+  it('an unknown path: 404 not_found as JSON', async () => {
+    const response = await service.request({ url: '/v1/nothing/here' });
+    expect(response.statusCode).toBe(404);
+    expect(json(response)).toEqual({
+      success: false, code: 'not_found', message: 'There is no GET /v1/nothing/here; see /docs.', error: 'There is no GET /v1/nothing/here; see /docs.',
+    });
+  });
+
+  it('a known path with another method: 404 not_found', async () => {
+    expect(json(await service.request({ method: 'DELETE', url: '/v1/loc/generate' })).code).toBe('not_found');
+  });
+
+  it('a path that is not valid percent-encoding: 400, never 500', async () => {
+    expect(json(await service.request({ url: '/v1/whatever/%E0%A4%A' })).code).toBe('bad_request');
+    expect(json(await service.request({ url: '/v1/loc/lookup/%E0%A4%A', headers: { 'x-api-key': secret } })).code).toBe('invalid_code');
+  });
+});
+
+describe('toLocError', () => {
+  it('hides unexpected errors behind internal_error', () => {
+    const error = toLocError(new TypeError('x is undefined'));
+    expect(error.code).toBe('internal_error');
+    expect(error.message).toBe(ERROR_CATALOGUE.internal_error.message);
+  });
+
+  it('keeps other client errors of Fastify as 400 bad_request', () => {
+    expect(toLocError(Object.assign(new Error('odd'), { statusCode: 400, code: 'FST_SOMETHING' })).code).toBe('bad_request');
+  });
+});

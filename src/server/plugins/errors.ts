@@ -1,0 +1,121 @@
+/**
+ * The one error handler: every failure leaves as `{ success: false, code, message, error }` with the
+ * status of the error catalogue (src/errors.ts). Fastify's own errors — bad JSON, wrong content type,
+ * an oversized body, schema validation, an unknown route — are mapped onto catalogue codes, so a
+ * client never sees a 500 for anything it sent.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
+import type { ErrorBody } from '../schemas.ts';
+
+/** Fastify error codes and the catalogue code each becomes. */
+const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_BAD_URL: 'bad_request',
+};
+
+/** Messages that say more than Fastify's for the same condition. */
+const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON with the header Content-Type: application/json.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than 16 KB.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_BAD_URL: 'The URL is not validly percent-encoded.',
+};
+
+/** An ajv error as Fastify hands it over (ajv runs with `verbose`, so `data` and `parentSchema` are set). */
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  data?: unknown;
+  parentSchema?: { properties?: Record<string, unknown>; minimum?: number; maximum?: number };
+}
+
+/** Turns any error into the catalogue error it stands for. */
+export function toLocError(error: unknown): LocError {
+  if (error instanceof LocError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
+  if (fastifyError.validation) return validationError(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return new LocError(mapped, FASTIFY_MESSAGES[fastifyError.code!] ?? `${ERROR_CATALOGUE[mapped].message} ${fastifyError.message ?? ''}`.trim());
+  // JSON.parse failures and prototype-poisoning refusals arrive as plain 400s from the body parser.
+  if (fastifyError.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(fastifyError.message ?? ''))) {
+    return new LocError('invalid_json', `The request body is not valid JSON: ${fastifyError.message}`);
+  }
+  if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new LocError('bad_request', fastifyError.message || ERROR_CATALOGUE.bad_request.message);
+  }
+  return new LocError('internal_error');
+}
+
+/** One schema error as a sentence that names the field and shows what was received. */
+function validationError(error: SchemaError, context: string): LocError {
+  const path = error.instancePath.split('/').filter(Boolean).join('.');
+  const field = (name: string): string => (path ? `${path}.${name}` : name);
+  const received = `, received ${describeValue(error.data)}`;
+  switch (error.keyword) {
+    case 'required': {
+      const name = field(String(error.params.missingProperty));
+      return new LocError('validation_error', `${name} is required.`, name);
+    }
+    case 'additionalProperties': {
+      const name = field(String(error.params.additionalProperty));
+      const known = Object.keys(error.parentSchema?.properties ?? {}).join(', ');
+      return new LocError('validation_error', `${name} is not a known field; the known fields are ${known}.`, name);
+    }
+    case 'minimum':
+    case 'maximum': {
+      const { minimum, maximum } = error.parentSchema ?? {};
+      return new LocError('validation_error', `${path} must be from ${minimum} to ${maximum}${received}.`, path);
+    }
+    case 'type': {
+      const name = path || context;
+      const type = String(error.params.type);
+      const article = /^[aeiou]/.test(type) ? 'an' : 'a';
+      return new LocError('validation_error', `${name} must be ${article} ${type}${received}.`, name);
+    }
+    case 'maxLength':
+      return new LocError('validation_error', `${path} must be at most ${error.params.limit} characters${received}.`, path);
+    default:
+      return new LocError('validation_error', `${path || context} ${error.message ?? 'is not valid'}${received}.`, path || context);
+  }
+}
+
+export function errorBody(error: LocError): ErrorBody {
+  const body: ErrorBody = { success: false, code: error.code, message: error.message, error: error.message };
+  if (error.field !== undefined) body.field = error.field;
+  return body;
+}
+
+/**
+ * The handler of errors raised before routing (a path that is not validly percent-encoded), which
+ * Fastify takes as its `frameworkErrors` option rather than from `setErrorHandler`.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // A lookup whose code is not validly percent-encoded is a malformed code, not a bad request.
+  const badLookup = error.code === 'FST_ERR_BAD_URL' && request.url.startsWith('/v1/loc/lookup/');
+  const loc = badLookup ? new LocError('invalid_code', 'The code in the path is not validly URL-encoded.', 'code') : toLocError(error);
+  reply.code(loc.status).send(errorBody(loc));
+}
+
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      const loc = toLocError(error);
+      if (loc.status >= 500) request.log.error({ err: error }, 'request failed');
+      reply.code(loc.status).send(errorBody(loc));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const loc = new LocError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}; see /docs.`);
+      reply.code(404).send(errorBody(loc));
+    });
+  },
+  { name: 'loc-errors', fastify: '5.x' },
+);

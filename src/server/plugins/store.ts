@@ -1,0 +1,45 @@
+/**
+ * The store plugin: opens the SQLite store in the data directory (unless one is injected), puts the
+ * request cache in front of it (store/cached.ts), sweeps expired embed sessions every hour, and
+ * closes the database when the app closes.
+ */
+import fp from 'fastify-plugin';
+import { cachedStore } from '../../store/cached.ts';
+import { openSqliteStore } from '../../store/sqlite.ts';
+import type { Store } from '../../store/store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store;
+  }
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long a key or session read is reused: a change made with the CLI reaches the running server
+ * within this time (the issue allows five seconds).
+ */
+export const KEY_CACHE_MS = 1000;
+
+export interface StorePluginOptions {
+  /** A store owned by the caller, who also closes it; default: SQLite in `config.dataDir`. */
+  store?: Store;
+}
+
+export default fp<StorePluginOptions>(
+  async (app, options) => {
+    const own = options.store ?? openSqliteStore(app.config.dataDir);
+    const store = cachedStore(own, { now: app.now, ttlMs: KEY_CACHE_MS });
+    app.decorate('store', store);
+    // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
+    const sweep = setInterval(() => {
+      store.deleteSessionsExpiredBefore(app.now() - 24 * HOUR_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+    }, HOUR_MS).unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      if (options.store === undefined) await own.close();
+    });
+  },
+  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config'] },
+);

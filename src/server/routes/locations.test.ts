@@ -1,0 +1,218 @@
+/**
+ * Saving and reading locations: generate's idempotency (also under 50 concurrent calls), the rules of
+ * address and label, resolve with `save`, lookup's normalisation and caching, and account scoping —
+ * one account never sees another's label or address — and addresses from a reverse geocoder.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from '../../code/index.ts';
+import { json, testService, type TestService } from '../testing.ts';
+
+let service: TestService;
+let acme: string;
+let beta: string;
+
+beforeAll(async () => {
+  service = await testService();
+  acme = (await service.key('acme')).secret;
+  beta = (await service.key('beta', { partner: false })).secret;
+});
+afterAll(() => service.close());
+
+const generate = (key: string, payload: Record<string, unknown>) =>
+  service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': key }, payload });
+const resolve = (key: string, payload: Record<string, unknown>) =>
+  service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': key }, payload });
+const lookup = (key: string, code: string, headers: Record<string, string> = {}) =>
+  service.request({ url: `/v1/loc/lookup/${code}`, headers: { 'x-api-key': key, ...headers } });
+
+describe('generate', () => {
+  it('returns the cell centre, not the submitted point, and the same code for any point of the cell', async () => {
+    const a = json(await generate(acme, { latitude: 51.50070, longitude: -0.12460 }));
+    const b = json(await generate(acme, { latitude: a.latitude as number, longitude: a.longitude as number }));
+    expect(b.loc_code).toBe(a.loc_code);
+    expect(b.is_existing).toBe(true);
+    expect(a.latitude).not.toBe(51.5007);
+  });
+
+  it('keeps the first address and label: a second call with other texts changes nothing', async () => {
+    const first = json(await generate(acme, { latitude: 40.6892, longitude: -74.0445, address: 'Liberty Island', label: 'Statue' }));
+    const second = json(await generate(acme, { latitude: 40.6892, longitude: -74.0445, label: 'Something else' }));
+    expect(second).toMatchObject({ is_existing: true, label: 'Statue', address: 'Liberty Island', loc_code: first.loc_code });
+  });
+
+  it('computes the address when none is supplied, and gives label null', async () => {
+    const body = json(await generate(acme, { latitude: 37.8591, longitude: -122.4853 }));
+    expect(body).toMatchObject({ address: 'near Sausalito, United States', label: null });
+  });
+
+  it('creates one location under 50 concurrent calls: one is_existing false, 49 true', async () => {
+    const payload = { latitude: -33.8568, longitude: 151.2153, label: 'Opera' };
+    const responses = await Promise.all(Array.from({ length: 50 }, () => generate(acme, payload)));
+    const bodies = responses.map((r) => json(r));
+    expect(responses.every((r) => r.statusCode === 200)).toBe(true);
+    expect(bodies.filter((b) => b.is_existing === false)).toHaveLength(1);
+    expect(new Set(bodies.map((b) => b.loc_code)).size).toBe(1);
+  });
+
+  it('is idempotent per account: another account creating the same cell gets is_existing false', async () => {
+    await generate(acme, { latitude: 35.6586, longitude: 139.7454, label: 'Acme tower' });
+    const theirs = json(await generate(beta, { latitude: 35.6586, longitude: 139.7454 }));
+    expect(theirs).toMatchObject({ is_existing: false, label: null });
+  });
+});
+
+describe('address and label rules', () => {
+  const outcome = async (payload: Record<string, unknown>): Promise<string> => {
+    const response = await generate(acme, { latitude: 48.1374, longitude: 11.5755, ...payload });
+    const body = json(response);
+    return response.statusCode === 200 ? `ok ${JSON.stringify(body.label)} ${JSON.stringify(body.address)}` : `${response.statusCode} ${body.field}: ${body.message}`;
+  };
+
+  it('allows 300 address and 100 label characters, counted in code points', async () => {
+    expect(await outcome({ latitude: 48.1, address: 'a'.repeat(300), label: '😀'.repeat(100) })).toMatch(/^ok/);
+    expect(await outcome({ address: 'a'.repeat(301) })).toBe(`422 address: address must be at most 300 characters, received "${'a'.repeat(40)}…".`);
+    expect(await outcome({ label: 'b'.repeat(101) })).toMatch(/^422 label: label must be at most 100 characters/);
+  });
+
+  it('refuses control characters, newlines and bidi overrides', async () => {
+    expect(await outcome({ label: 'two\nlines' })).toBe('422 label: label must be one line of text without control characters; found U+000A at position 3.');
+    expect(await outcome({ label: 'tab\there' })).toMatch(/U\+0009/);
+    expect(await outcome({ address: 'evil\u202Etxt.exe' })).toMatch(/^422 address: .*U\+202E/);
+    expect(await outcome({ label: 'bell\u0007' })).toMatch(/U\+0007/);
+  });
+
+  it('refuses broken UTF-16', async () => {
+    const response = await service.request({
+      method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': acme, 'content-type': 'application/json' },
+      payload: '{"latitude":48.2,"longitude":11.5,"label":"\\ud800x"}',
+    });
+    expect(json(response)).toMatchObject({ code: 'validation_error', field: 'label', message: 'label contains a broken character (an unpaired UTF-16 surrogate).' });
+  });
+
+  it('trims, normalises to NFC, and treats blank as absent', async () => {
+    expect(await outcome({ latitude: 48.3, label: '  Cafe\u0301  ' })).toMatch(/^ok "Café"/);
+    expect(await outcome({ latitude: 48.4, label: '   ', address: '' })).toMatch(/^ok null "near .+, Germany"$/);
+  });
+
+  it('accepts every script and emoji', async () => {
+    expect(await outcome({ latitude: 48.5, label: '東京 · Ελλάδα · مرحبا · 👋🏽' })).toMatch(/^ok "東京 · Ελλάδα · مرحبا · 👋🏽"/);
+  });
+});
+
+describe('resolve and save', () => {
+  it('does not save unless save is true (save defaults to false)', async () => {
+    const point = { lat: 52.5163, lng: 13.3777 };
+    expect(json(await resolve(acme, point)).saved).toBe(false);
+    const first = json(await generate(acme, { latitude: point.lat, longitude: point.lng }));
+    expect(first.is_existing).toBe(false);
+  });
+
+  it('saves with save: true, and generate then finds it existing', async () => {
+    const body = json(await resolve(acme, { lat: 41.8902, lng: 12.4922, save: true }));
+    expect(body.saved).toBe(true);
+    expect(json(await resolve(acme, { lat: 41.8902, lng: 12.4922, save: true })).saved).toBe(true);
+    expect(json(await generate(acme, { latitude: 41.8902, longitude: 12.4922 })).is_existing).toBe(true);
+  });
+
+  it("shows the account's own saved address in resolve", async () => {
+    await generate(acme, { latitude: 59.3293, longitude: 18.0686, address: 'Gamla stan 1' });
+    expect(json(await resolve(acme, { lat: 59.3293, lng: 18.0686 })).address).toBe('Gamla stan 1');
+    expect(json(await resolve(beta, { lat: 59.3293, lng: 18.0686 })).address).toBe('near Stockholm, Sweden');
+  });
+});
+
+describe('lookup', () => {
+  it('normalises case, spaces, missing hyphens and URL encoding', async () => {
+    for (const spelling of ['US-550M-RQ5L', 'us-550m-rq5l', 'US550MRQ5L', 'US%20550M%20RQ5L', '%20us-550m-rq5l%20', 'US-550M-RQ5L%0A']) {
+      const response = await lookup(acme, spelling);
+      expect({ spelling, status: response.statusCode, code: json(response).loc_code }).toEqual({ spelling, status: 200, code: 'US-550M-RQ5L' });
+    }
+  });
+
+  it('answers 400 for malformed and 404 for well-formed codes of no cell', async () => {
+    for (const bad of ['US-550M-RQ5', 'U1-550M-RQ5L', 'US-550M-RQ5L-X', 'US_550M_RQ5L', '%F0%9F%98%80']) {
+      expect({ bad, status: (await lookup(acme, bad)).statusCode }).toEqual({ bad, status: 400 });
+    }
+    for (const missing of ['ZZ-0000-0000', 'US-ZZZZ-ZZZZ', 'AQ-0RMB-CLY0']) {
+      const response = await lookup(acme, missing);
+      expect({ missing, status: response.statusCode, code: json(response).code }).toEqual({ missing, status: 404, code: 'code_not_found' });
+    }
+  });
+
+  it("shows a saved label and address to their account only", async () => {
+    const saved = json(await generate(acme, { latitude: 45.764, longitude: 4.8357, address: '1 Place Bellecour', label: 'HQ' }));
+    const mine = json(await lookup(acme, saved.loc_code as string));
+    const theirs = json(await lookup(beta, saved.loc_code as string));
+    expect(mine.location).toMatchObject({ label: 'HQ', address: '1 Place Bellecour' });
+    expect(theirs.location).toMatchObject({ label: null, address: 'near Lyon, France' });
+    expect(theirs.loc_code).toBe(mine.loc_code);
+    expect(theirs.cell).toEqual(mine.cell);
+  });
+
+  it('is cacheable: private Cache-Control, an ETag, and 304 for If-None-Match', async () => {
+    const first = await lookup(acme, 'US-550M-RQ5L');
+    expect(first.headers['cache-control']).toBe('private, max-age=300');
+    expect(first.headers.vary).toBe('x-api-key');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"US-550M-RQ5L\.\w+\.\w+"$/);
+    const again = await lookup(acme, 'us550mrq5l', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect((await lookup(beta, 'US-550M-RQ5L', { 'if-none-match': '"other"' })).statusCode).toBe(200);
+  });
+
+  it('changes the ETag when the account saves a label', async () => {
+    const { loc_code: code } = encode(47.3769, 8.5417);
+    const before = (await lookup(acme, code)).headers.etag;
+    await generate(acme, { latitude: 47.3769, longitude: 8.5417, label: 'Ferry' });
+    const after = await lookup(acme, code, { 'if-none-match': before as string });
+    expect(after.statusCode).toBe(200);
+    expect(json(after).location).toMatchObject({ label: 'Ferry' });
+  });
+});
+
+describe('supported countries', () => {
+  let limited: TestService;
+  let key: string;
+  beforeAll(async () => {
+    limited = await testService({ LOC_SUPPORTED_COUNTRIES: 'fr, de' });
+    key = (await limited.key()).secret;
+  });
+  afterAll(() => limited.close());
+
+  it('hands out codes only inside LOC_SUPPORTED_COUNTRIES', async () => {
+    const inside = await limited.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': key }, payload: { latitude: 48.8584, longitude: 2.2945 } });
+    expect(inside.statusCode).toBe(200);
+    const outside = await limited.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': key }, payload: { lat: 37.8591, lng: -122.4853 } });
+    expect(json(outside)).toMatchObject({ code: 'unsupported_location', message: 'Codes are not handed out in US by this service.' });
+  });
+
+  it('still looks up codes of other countries: a code keeps meaning its cell', async () => {
+    expect((await limited.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+  });
+});
+
+describe('with a reverse geocoder', () => {
+  it('answers its street address, and the offline one when it fails', async () => {
+    let up = true;
+    const geocoder = createServer((_req, res) => {
+      if (!up) return void res.writeHead(500).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ display_name: '1 Bridgeway, Sausalito, CA 94965, United States' }));
+    });
+    await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
+    const port = (geocoder.address() as AddressInfo).port;
+    const geo = await testService({ LOC_GEOCODER_URL: `http://127.0.0.1:${port}` });
+    try {
+      const { secret } = await geo.key();
+      const ask = async (lat: number) => json(await geo.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': secret }, payload: { lat, lng: -122.4853 } })).address;
+      expect(await ask(37.8591)).toBe('1 Bridgeway, Sausalito, CA 94965, United States');
+      up = false;
+      expect(await ask(37.8592)).toBe('near Sausalito, United States');
+    } finally {
+      await geo.close();
+      await new Promise<void>((resolve) => geocoder.close(() => resolve()));
+    }
+  });
+});

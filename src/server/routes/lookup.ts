@@ -1,0 +1,65 @@
+/**
+ * `GET /v1/loc/lookup/{code}` (spec §4.4): a code back to its cell, address, country and links. The
+ * caller sees its own saved address and label; another account's never. Codes of countries the
+ * operator no longer hands out still resolve: a code, once given, keeps meaning its cell.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { countryFlag, decode } from '../../code/index.ts';
+import { mapLinks, shareUrl } from '../locate.ts';
+import { AUTH_ERRORS, LookupParams, LookupResult, errorResponses } from '../schemas.ts';
+
+/** A client may reuse a lookup this long; the cell never changes, but the account's label may. */
+const MAX_AGE_S = 300;
+
+/** 32-bit FNV-1a of a string's UTF-16 units: a fingerprint for the ETag, not a security hash. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/v1/loc/lookup/:code', {
+    config: { auth: 'key' },
+    schema: {
+      tags: ['codes'],
+      summary: 'Look a code up',
+      description:
+        'Malformed codes give 400 `invalid_code`, well-formed codes of no cell 404 `code_not_found`. Responses ' +
+        `carry an ETag and \`Cache-Control: private, max-age=${MAX_AGE_S}\`; send If-None-Match to get 304.`,
+      security: [{ apiKey: [] }],
+      params: LookupParams,
+      response: { 200: LookupResult, 304: Type.Null({ description: 'Not modified: If-None-Match matched the ETag.' }), ...errorResponses(...AUTH_ERRORS, 'invalid_code', 'code_not_found') },
+    },
+  }, async (request, reply) => {
+    // decode forgives case, spaces and hyphens; 400 invalid_code when malformed, 404 code_not_found when no cell.
+    const cell = decode(request.params.code);
+    const code = cell.loc_code;
+    const saved = await app.store.findLocation(request.caller!.accountId, code);
+    const address = saved?.address ?? (await app.addressBook.addressOf(cell));
+    const label = saved?.label ?? null;
+    // What can change for a code: whether this account saved it (a save is never edited afterwards)
+    // and the address a geocoder answers. Cheap to compute, unlike a hash of the whole body.
+    const etag = `"${code}.${saved === null ? '0' : saved.createdAt.toString(36)}.${fnv1a(address).toString(36)}"`;
+    reply.header('cache-control', `private, max-age=${MAX_AGE_S}`).header('etag', etag).header('vary', 'x-api-key');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+    return {
+      success: true as const,
+      loc_code: code,
+      location: {
+        latitude: cell.latitude,
+        longitude: cell.longitude,
+        address,
+        label,
+        country_code: cell.country_code,
+        country_flag: countryFlag(cell.country_code),
+      },
+      cell: cell.cell,
+      maps: mapLinks(cell),
+      share_url: shareUrl(app.config, code),
+    };
+  });
+};
+
+export default lookupRoutes;

@@ -1,0 +1,48 @@
+/**
+ * The service's own routes: `/healthz` for load balancers, `/openapi.json` generated from the route
+ * schemas, `/docs` rendered from it, and `/` pointing people at the docs.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LocError } from '../../errors.ts';
+import { contentSecurityPolicy } from '../html.ts';
+import { docsPage, type OpenApiDocument } from '../docs-page.ts';
+import { Health, errorResponses } from '../schemas.ts';
+import { VERSION } from '../version.ts';
+
+const DOCS_CSP = contentSecurityPolicy({});
+
+const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/healthz', {
+    schema: {
+      tags: ['service'],
+      summary: 'Health check',
+      description: 'Answers 200 while the service and its database work, 503 otherwise.',
+      response: { 200: Health, ...errorResponses('service_unavailable') },
+    },
+  }, async (request, reply) => {
+    try {
+      await app.store.ping();
+    } catch (error) {
+      request.log.error({ err: error }, 'health check failed');
+      throw new LocError('service_unavailable', 'The database does not answer.');
+    }
+    reply.header('cache-control', 'no-store');
+    return { success: true as const, status: 'ok' as const, version: VERSION };
+  });
+
+  let docs: { json: string; html: string } | null = null;
+  const documents = (): { json: string; html: string } => {
+    docs ??= { json: JSON.stringify(app.swagger()), html: docsPage(app.swagger() as unknown as OpenApiDocument) };
+    return docs;
+  };
+
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(documents().json));
+
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(documents().html));
+
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
+};
+
+export default metaRoutes;

@@ -1,0 +1,47 @@
+/**
+ * `POST /v1/embed/sessions` (spec §4.1): a partner's server trades its API key for a short-lived
+ * session token bound to one page origin. The browser only ever holds that token.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { checkOrigin } from '../../auth/origin.ts';
+import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
+import { LocError } from '../../errors.ts';
+import { AUTH_ERRORS, BODY_ERRORS, SessionRequest, SessionResult, errorResponses } from '../schemas.ts';
+
+/** Default session lifetime, seconds (spec §8). */
+export const DEFAULT_TTL_S = 900;
+
+const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post('/v1/embed/sessions', {
+    config: { auth: 'partner' },
+    schema: {
+      tags: ['embed'],
+      summary: 'Create an embed session',
+      description:
+        'Call it from your server with a partner key. `origin` must be https (or `http://localhost:<port>`), ' +
+        "written exactly as the page's `location.origin`, and registered for the key.",
+      security: [{ apiKey: [] }],
+      body: SessionRequest,
+      response: { 200: SessionResult, ...errorResponses(...AUTH_ERRORS, 'partner_required', ...BODY_ERRORS) },
+    },
+  }, async (request, reply) => {
+    const caller = request.caller!;
+    const origin = checkOrigin(request.body.origin);
+    if (!caller.key.origins.includes(origin)) {
+      throw new LocError('origin_not_allowed', `The origin ${origin} is not registered for the API key ${caller.key.id}.`, 'origin');
+    }
+    const now = app.now();
+    const expiresAt = now + (request.body.ttl ?? DEFAULT_TTL_S) * 1000;
+    const { sid, secret, token } = newSessionToken();
+    await app.store.createSession({ sid, secretHash: hashSecret(secret), keyId: caller.key.id, origin, createdAt: now, expiresAt });
+    reply.header('cache-control', 'no-store');
+    return {
+      success: true as const,
+      session_token: token,
+      expires_at: new Date(expiresAt).toISOString(),
+      embed_url: `${app.config.publicUrl}/embed/frame/${sid}`,
+    };
+  });
+};
+
+export default sessionRoutes;

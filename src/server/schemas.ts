@@ -1,0 +1,136 @@
+/**
+ * The wire shapes of the API (spec §2 and §7) as TypeBox schemas: they validate requests, serialise
+ * responses and generate /openapi.json, so the contract is written once. Field names follow the spec,
+ * snake_case included.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+
+/** Length limits of the free texts a client may attach to a location (docs/api.md). */
+export const ADDRESS_MAX = 300;
+export const LABEL_MAX = 100;
+
+export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, WGS 84, -90 to 90.' });
+export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, WGS 84, -180 to 180.' });
+const Code = Type.String({ description: 'Location code `CC-XXXX-XXXX`.', examples: ['US-550M-RQ5L'] });
+const Url = Type.String({ format: 'uri' });
+
+export const CellBounds = Type.Object(
+  { north: Type.Number(), south: Type.Number(), east: Type.Number(), west: Type.Number() },
+  { description: 'Edges of the 3 m × 3 m cell, degrees.' },
+);
+
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    code: Type.String({ description: 'Stable error code; see docs/api.md.' }),
+    message: Type.String({ description: 'What went wrong, for people.' }),
+    error: Type.String({ description: 'The message again, for clients that read `error`.' }),
+    field: Type.Optional(Type.String({ description: 'The request field at fault, when there is one.' })),
+  },
+  { additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Response schemas for the error statuses a route can answer, each describing its codes. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code].status ?? 500;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, TSchema> = {};
+  for (const [status, list] of byStatus) out[status] = { ...ErrorBody, description: list.map((c) => `\`${c}\``).join(', ') };
+  return out;
+}
+
+/** The errors every authenticated route can answer. */
+export const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'key_inactive', 'ip_not_allowed', 'origin_not_allowed', 'rate_limited'];
+/** The errors of every route with a JSON body. */
+export const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_error'];
+
+export const SessionRequest = Type.Object(
+  {
+    origin: Type.String({ description: 'Origin of the page that embeds the picker, exactly as `location.origin` writes it.', examples: ['https://shop.example'] }),
+    ttl: Type.Optional(Type.Integer({ minimum: 60, maximum: 3600, default: 900, description: 'Lifetime in seconds.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionResult = Type.Object({
+  success: Type.Literal(true),
+  session_token: Type.String({ description: 'Give it to `LOC.mount` as `sessionToken`; never log it.' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  embed_url: Url,
+});
+
+export const ResolveRequest = Type.Object(
+  {
+    lat: Latitude,
+    lng: Longitude,
+    save: Type.Optional(Type.Boolean({ default: false, description: 'Store the location for the calling account.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResolveResult = Type.Object({
+  success: Type.Literal(true),
+  loc_code: Code,
+  latitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
+  longitude: Type.Number(),
+  address: Type.String(),
+  country_code: Type.String(),
+  cell: CellBounds,
+  saved: Type.Boolean(),
+  share_url: Url,
+});
+export type ResolveResult = Static<typeof ResolveResult>;
+
+export const GenerateRequest = Type.Object(
+  {
+    latitude: Latitude,
+    longitude: Longitude,
+    address: Type.Optional(Type.String({ maxLength: ADDRESS_MAX, description: `Your address text, up to ${ADDRESS_MAX} characters.` })),
+    label: Type.Optional(Type.String({ maxLength: LABEL_MAX, description: `A short name, up to ${LABEL_MAX} characters.` })),
+  },
+  { additionalProperties: false },
+);
+
+export const GenerateResult = Type.Object({
+  success: Type.Literal(true),
+  loc_code: Code,
+  is_existing: Type.Boolean({ description: 'True when this account had already saved the cell; the stored location is returned.' }),
+  share_url: Url,
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  address: Type.String({ description: 'The address supplied, or the computed one when none was.' }),
+  label: Type.Union([Type.String(), Type.Null()]),
+  country_code: Type.String(),
+});
+
+export const LookupParams = Type.Object({ code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.' }) });
+
+export const MapLinks = Type.Object({
+  google: Url,
+  apple: Url,
+  openstreetmap: Url,
+  geo: Type.String({ description: 'RFC 5870 `geo:` URI.' }),
+});
+
+export const LookupResult = Type.Object({
+  success: Type.Literal(true),
+  loc_code: Code,
+  location: Type.Object({
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    address: Type.String({ description: 'Your saved address for this code, else the computed one.' }),
+    label: Type.Union([Type.String(), Type.Null()], { description: 'Your saved label, else null.' }),
+    country_code: Type.String(),
+    country_flag: Type.String(),
+  }),
+  cell: CellBounds,
+  maps: MapLinks,
+  share_url: Url,
+});
+
+export const Health = Type.Object({ success: Type.Literal(true), status: Type.Literal('ok'), version: Type.String() });

@@ -1,0 +1,153 @@
+/**
+ * The service over real sockets: the development seed of `npm start`, an embed session used the way
+ * the frame uses it, concurrent generates, and a graceful shutdown of the built `loc serve` process
+ * that lets an in-flight request finish.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../store/sqlite.ts';
+import { loadConfig } from './config.ts';
+import { DEV_KEY_FILE } from './dev-seed.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+describe('a running server', () => {
+  let dataDir: string;
+  let server: RunningServer;
+  let banner: string[];
+  let devKey: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'loc-server-'));
+    banner = [];
+    const config = loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' });
+    server = await startServer(config, { seedDevelopment: true, print: (line) => banner.push(line) });
+    devKey = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+  });
+  afterAll(async () => {
+    await server.app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      body: init.json === undefined ? init.body : JSON.stringify(init.json),
+    });
+
+  it('seeds an empty database with a partner key for the demo, in a file only its owner reads', () => {
+    expect(devKey).toMatch(/^loc_[\w-]{43}$/);
+    expect(statSync(join(dataDir, DEV_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(banner.join('\n')).toContain(`Development API key: written to ${join(dataDir, DEV_KEY_FILE)} (readable only by you).`);
+    expect(banner.join('\n')).not.toContain(devKey);
+    expect(banner.some((line) => line.startsWith(`loc is listening on ${server.url}`))).toBe(true);
+  });
+
+  it('does not seed a database that has accounts', async () => {
+    const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+      seedDevelopment: true, print: () => {},
+    });
+    await again.app.close();
+    expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
+  });
+
+  it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
+    const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
+    expect(created.status).toBe(200);
+    const { session_token: token, embed_url: embedUrl } = (await created.json()) as { session_token: string; embed_url: string };
+    expect(embedUrl).toMatch(/^http:\/\/localhost:0\/embed\/frame\/[\w-]{22}$/);
+    const resolved = await call('/v1/embed/resolve', { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { lat: 48.8584, lng: 2.2945, save: true } });
+    expect(resolved.status).toBe(200);
+    expect(resolved.headers.get('ratelimit-limit')).toBe('100000');
+    expect(await resolved.json()).toMatchObject({ success: true, country_code: 'FR', saved: true });
+  });
+
+  it('creates one location under 50 concurrent generates over the network', async () => {
+    const responses = await Promise.all(Array.from({ length: 50 }, () =>
+      call('/v1/loc/generate', { method: 'POST', headers: { 'x-api-key': devKey }, json: { latitude: 40.7484, longitude: -73.9857, label: 'ESB' } })));
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as { is_existing: boolean; loc_code: string }[];
+    expect(bodies.filter((b) => !b.is_existing)).toHaveLength(1);
+    expect(new Set(bodies.map((b) => b.loc_code)).size).toBe(1);
+  });
+
+  it('answers the health check', async () => {
+    expect(await (await call('/healthz')).json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('closing', () => {
+  it('answers requests that still arrive on an open connection with our 503, then closes it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-closing-'));
+    const config = loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' });
+    const server = await startServer(config, { seedDevelopment: true, print: () => {} });
+    const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+    const port = Number(new URL(server.url).port);
+    const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
+    const socket = connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk) => void (response += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // The first request is in flight (its body incomplete) when closing begins; the second, pipelined
+    // behind it, arrives during the shutdown.
+    socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = server.app.close();
+    socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await Promise.all([closing, closed]);
+    const [first, second] = response.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
+    expect(second).toMatch(/connection: close/i);
+    expect(second).toContain('"code":"service_unavailable"');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('graceful shutdown of loc serve', () => {
+  it('on SIGTERM finishes the in-flight request, closes the database and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-shutdown-'));
+    const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--seed-dev'], {
+      env: { ...process.env, LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk;
+        const match = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+        if (match) resolve(Number(match[1]));
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${output}`)));
+    });
+    const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+    // One full request first: once it is answered, the start-up work (the address index) is done.
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+    // A request whose body is still on its way when the signal arrives.
+    const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
+    const socket = connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk) => void (response += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGTERM');
+    await new Promise<void>((resolve) => child.stdout.on('data', () => output.includes('shutting down') && resolve()));
+    socket.write(body.slice(10));
+    await closed;
+
+    expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(response).toContain('"is_existing":false');
+    expect(await exited).toBe(0);
+    expect(output).toContain('"msg":"closed"');
+    expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});

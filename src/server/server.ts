@@ -1,0 +1,81 @@
+/**
+ * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
+ * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
+ * database is closed and the process exits.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from './app.ts';
+import type { Config } from './config.ts';
+import { seedDevelopment } from './dev-seed.ts';
+
+export interface StartOptions extends AppOptions {
+  /** On an empty database, create a development partner account and key (what `npm start` does). */
+  seedDevelopment?: boolean;
+  /** Where the banner goes; default stdout. */
+  print?: (line: string) => void;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The address it listens on, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const app = await buildApp(config, options);
+  try {
+    if (options.seedDevelopment) {
+      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
+    }
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const base = config.publicUrl;
+  print(`loc is listening on ${url} (public URL ${base})`);
+  print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
+  print(`  share page ${base}/{code}   health ${base}/healthz`);
+  // The address index takes about half a second to build: do it now, not in the first request.
+  setImmediate(() => app.addressBook.warm());
+  return { app, url };
+}
+
+/**
+ * Closes the server on the first SIGTERM or SIGINT; resolves with the exit code once closed. A second
+ * signal, or in-flight requests outliving the timeout, end the process at once.
+ */
+export function closeOnSignal(server: RunningServer, config: Config): Promise<number> {
+  return new Promise((resolve) => {
+    let closing = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (closing) {
+        server.app.log.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
+      closing = true;
+      server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      const timer = setTimeout(() => {
+        server.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+        process.exit(1);
+      }, config.shutdownTimeoutMs).unref();
+      server.app.close().then(
+        () => {
+          clearTimeout(timer);
+          server.app.log.info('closed');
+          resolve(0);
+        },
+        (error: unknown) => {
+          server.app.log.error({ err: error }, 'error while closing');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

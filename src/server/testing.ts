@@ -1,0 +1,69 @@
+/**
+ * The service under test: a real app on a real SQLite database in a temporary directory, a clock the
+ * test moves, and helpers to make accounts and keys. Used by the server's *.test.ts files.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { issueKey, type KeyRequest } from '../auth/keys.ts';
+import type { Account, ApiKey } from '../store/store.ts';
+import { buildApp, type LogStream } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+
+/** 2030-01-01T00:10:00Z: ten minutes into an hour, so rate-limit windows have a known reset. */
+export const T0 = Date.UTC(2030, 0, 1, 0, 10);
+
+export interface Clock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function testClock(start = T0): Clock {
+  let time = start;
+  return { now: () => time, advance: (ms) => void (time += ms) };
+}
+
+export interface TestService {
+  app: FastifyInstance;
+  config: Config;
+  clock: Clock;
+  dataDir: string;
+  /** An account; partner unless told otherwise. */
+  account: (name: string, partner?: boolean) => Promise<Account>;
+  /** A key of a (new or existing) account, with its secret. */
+  key: (accountName?: string, options?: Partial<Omit<KeyRequest, 'accountId' | 'createdAt'>> & { partner?: boolean }) => Promise<{ key: ApiKey; secret: string; account: Account }>;
+  /** app.inject with JSON bodies. */
+  request: (options: InjectOptions) => Promise<LightMyRequestResponse>;
+  close: () => Promise<void>;
+}
+
+export async function testService(env: Record<string, string> = {}, options: { logStream?: LogStream } = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loc-test-'));
+  const config = loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example', ...env });
+  const clock = testClock();
+  const app = await buildApp(config, { now: clock.now, logStream: options.logStream });
+
+  const account = async (name: string, partner = true): Promise<Account> =>
+    (await app.store.findAccount(name)) ?? app.store.createAccount({ name, partner, createdAt: clock.now() });
+
+  return {
+    app, config, clock, dataDir, account,
+    key: async (accountName = 'acme', keyOptions = {}) => {
+      const { partner, ...rest } = keyOptions;
+      const owner = await account(accountName, partner ?? true);
+      const issued = await issueKey(app.store, { origins: ['https://shop.example'], ...rest, accountId: owner.id, createdAt: clock.now() });
+      return { ...issued, account: owner };
+    },
+    request: (inject) => app.inject(inject),
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The parsed JSON body of a response. */
+export function json<T = Record<string, unknown>>(response: { body: string }): T {
+  return JSON.parse(response.body) as T;
+}

@@ -1,0 +1,66 @@
+/** The request cache in front of a store: conformance, and how long another process's change takes to show. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hashSecret, newApiKey } from '../auth/secrets.ts';
+import { cachedStore } from './cached.ts';
+import { storeConformance } from './conformance.ts';
+import { openSqliteStore } from './sqlite.ts';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'loc-cache-'));
+
+storeConformance('sqlite behind the request cache', async () => {
+  const dir = tempDir();
+  return { store: cachedStore(openSqliteStore(dir), { now: () => 0 }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+describe('cachedStore', () => {
+  it("sees another connection's key change once the entry is ttlMs old", async () => {
+    const dir = tempDir();
+    let now = 0;
+    const cli = openSqliteStore(dir);
+    const server = cachedStore(openSqliteStore(dir), { now: () => now, ttlMs: 1000 });
+    const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+    const hash = hashSecret(newApiKey());
+    const key = await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: 0 });
+    expect((await server.findKeyByHash(hash))?.key.status).toBe('active');
+    await cli.setKeyStatus(key.id, 'disabled');
+    now = 999;
+    expect((await server.findKeyByHash(hash))?.key.status).toBe('active');
+    now = 1000;
+    expect((await server.findKeyByHash(hash))?.key.status).toBe('disabled');
+    await Promise.all([cli.close(), server.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('remembers unknown keys only as long as known ones', async () => {
+    const dir = tempDir();
+    let now = 0;
+    const cli = openSqliteStore(dir);
+    const server = cachedStore(openSqliteStore(dir), { now: () => now, ttlMs: 1000 });
+    const hash = hashSecret(newApiKey());
+    expect(await server.findKeyByHash(hash)).toBeNull();
+    const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+    await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: 0 });
+    now = 1000;
+    expect(await server.findKeyByHash(hash)).not.toBeNull();
+    await Promise.all([cli.close(), server.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps at most maxEntries', async () => {
+    const dir = tempDir();
+    const inner = openSqliteStore(dir);
+    let reads = 0;
+    const read = inner.findLocation.bind(inner);
+    inner.findLocation = (accountId, code) => (reads++, read(accountId, code));
+    const store = cachedStore(inner, { now: () => 0, maxEntries: 2 });
+    for (const code of ['A', 'B', 'C', 'A']) await store.findLocation('acct', code);
+    expect(reads).toBe(4);
+    await store.findLocation('acct', 'A');
+    expect(reads).toBe(4);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

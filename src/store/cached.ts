@@ -1,0 +1,94 @@
+/**
+ * A caching decorator for any store: what every request reads — the key behind an API key, an embed
+ * session, an account's saved location — is kept in memory, so a request seldom reaches the database.
+ *
+ * Consistency: writes made through this store update or drop the cached entries at once. Writes made
+ * by another process (the operator CLI disabling a key, adding an origin) are seen when a key or
+ * session entry expires, `ttlMs` after it was read (one second by default: well inside the five
+ * seconds the operator is promised). Saved locations are written only by the server, through this
+ * store, so their cache is exact for a single server per database — the deployment loc supports
+ * (its rate-limit counters are per process too).
+ */
+import { BoundedCache } from '../bounded-cache.ts';
+import type { Account, ApiKey, EmbedSession, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
+
+export interface CacheOptions {
+  now: () => number;
+  /** How long a key or session read may be reused. */
+  ttlMs?: number;
+  /** Most entries per cache; the oldest are dropped first. */
+  maxEntries?: number;
+}
+
+export function cachedStore(store: Store, options: CacheOptions): Store {
+  const { now, ttlMs = 1000, maxEntries = 100_000 } = options;
+  const keys = new BoundedCache<{ key: ApiKey; account: Account } | null>(maxEntries);
+  const sessions = new BoundedCache<EmbedSession | null>(maxEntries);
+  const keysById = new BoundedCache<ApiKey | null>(maxEntries);
+  const locations = new BoundedCache<SavedLocation | null>(maxEntries);
+  const locationKey = (accountId: string, code: string): string => `${accountId}\n${code}`;
+  // Changes to keys and accounts are rare and touch several cached views: drop them all.
+  const forgetKeys = <T>(result: T): T => {
+    keys.clear();
+    keysById.clear();
+    sessions.clear();
+    return result;
+  };
+
+  return {
+    createAccount: (input) => store.createAccount(input),
+    listAccounts: () => store.listAccounts(),
+    findAccount: (name) => store.findAccount(name),
+    getAccount: (id) => store.getAccount(id),
+    setPartner: async (name, partner) => forgetKeys(await store.setPartner(name, partner)),
+
+    createKey: async (input: NewKey) => forgetKeys(await store.createKey(input)),
+    getKey: async (id) => {
+      const cached = keysById.get(id, now());
+      if (cached !== undefined) return cached;
+      const key = await store.getKey(id);
+      keysById.set(id, key, now() + ttlMs);
+      return key;
+    },
+    listKeys: (accountId) => store.listKeys(accountId),
+    findKeyByHash: async (hash) => {
+      const cached = keys.get(hash, now());
+      if (cached !== undefined) return cached;
+      const found = await store.findKeyByHash(hash);
+      keys.set(hash, found, now() + ttlMs);
+      return found;
+    },
+    setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),
+    updateKeyList: async (id: string, list: KeyList, change) => forgetKeys(await store.updateKeyList(id, list, change)),
+
+    createSession: (input: NewSession) => store.createSession(input),
+    getSession: async (sid) => {
+      const cached = sessions.get(sid, now());
+      if (cached !== undefined) return cached;
+      const session = await store.getSession(sid);
+      sessions.set(sid, session, now() + ttlMs);
+      return session;
+    },
+    deleteSessionsExpiredBefore: async (time) => {
+      sessions.clear();
+      return store.deleteSessionsExpiredBefore(time);
+    },
+
+    saveLocation: async (input) => {
+      const saved = await store.saveLocation(input);
+      locations.set(locationKey(input.accountId, input.code), saved.location);
+      return saved;
+    },
+    findLocation: async (accountId, code) => {
+      const key = locationKey(accountId, code);
+      const cached = locations.get(key);
+      if (cached !== undefined) return cached;
+      const location = await store.findLocation(accountId, code);
+      locations.set(key, location);
+      return location;
+    },
+
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The store conformance suite: what every adapter of the store port must do, written once. An
+ * adapter's test file calls `storeConformance('name', open)`; `open` gives a fresh, empty store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashSecret, newApiKey, newSessionToken } from '../auth/secrets.ts';
+import { StoreConflict, type Account, type NewKey, type Store } from './store.ts';
+
+export interface OpenedStore {
+  store: Store;
+  /** Releases what `open` made (temporary files); the suite closes the store itself. */
+  dispose?: () => Promise<void> | void;
+}
+
+const T0 = Date.UTC(2030, 0, 1);
+
+export function storeConformance(adapter: string, open: () => Promise<OpenedStore>): void {
+  describe(`store conformance: ${adapter}`, () => {
+    let opened: OpenedStore;
+    let store: Store;
+
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+    });
+    afterEach(async () => {
+      await store.close();
+      await opened.dispose?.();
+    });
+
+    const newKey = (accountId: string, extra: Partial<NewKey> = {}): NewKey => ({
+      accountId, hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: T0, ...extra,
+    });
+    const partner = (name = 'acme'): Promise<Account> => store.createAccount({ name, partner: true, createdAt: T0 });
+
+    it('creates, finds and lists accounts', async () => {
+      const acme = await partner();
+      expect(acme).toMatchObject({ name: 'acme', partner: true, createdAt: T0 });
+      expect(acme.id).toMatch(/^acct_/);
+      await store.createAccount({ name: 'beta', partner: false, createdAt: T0 + 1 });
+      expect(await store.findAccount('acme')).toEqual(acme);
+      expect(await store.getAccount(acme.id)).toEqual(acme);
+      expect(await store.findAccount('nobody')).toBeNull();
+      expect((await store.listAccounts()).map((a) => a.name)).toEqual(['acme', 'beta']);
+    });
+
+    it('refuses a second account with the same name', async () => {
+      await partner();
+      await expect(partner()).rejects.toBeInstanceOf(StoreConflict);
+    });
+
+    it('switches the partner flag', async () => {
+      await partner();
+      expect((await store.setPartner('acme', false))?.partner).toBe(false);
+      expect((await store.findAccount('acme'))?.partner).toBe(false);
+      expect(await store.setPartner('nobody', true)).toBeNull();
+    });
+
+    it('creates keys, finds them by hash with their account, never by anything else', async () => {
+      const acme = await partner();
+      const input = newKey(acme.id, { label: 'shop', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50 });
+      const key = await store.createKey(input);
+      expect(key).toMatchObject({ accountId: acme.id, label: 'shop', status: 'active', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50 });
+      expect(key.id).toMatch(/^key_/);
+      expect(JSON.stringify(key)).not.toContain(input.hash);
+      expect(await store.findKeyByHash(input.hash)).toEqual({ key, account: acme });
+      expect(await store.findKeyByHash(hashSecret('loc_other'))).toBeNull();
+      expect(await store.getKey(key.id)).toEqual(key);
+      expect(await store.listKeys(acme.id)).toEqual([key]);
+    });
+
+    it('disables and enables a key, and a disabled key is still found (to answer key_inactive)', async () => {
+      const acme = await partner();
+      const input = newKey(acme.id);
+      const key = await store.createKey(input);
+      expect((await store.setKeyStatus(key.id, 'disabled'))?.status).toBe('disabled');
+      expect((await store.findKeyByHash(input.hash))?.key.status).toBe('disabled');
+      expect((await store.setKeyStatus(key.id, 'active'))?.status).toBe('active');
+      expect(await store.setKeyStatus('key_missing', 'active')).toBeNull();
+    });
+
+    it('adds and removes origins and IP ranges without duplicates', async () => {
+      const acme = await partner();
+      const key = await store.createKey(newKey(acme.id));
+      await store.updateKeyList(key.id, 'origins', { add: 'https://a.example' });
+      await store.updateKeyList(key.id, 'origins', { add: 'https://a.example' });
+      await store.updateKeyList(key.id, 'origins', { add: 'http://localhost:5173' });
+      await store.updateKeyList(key.id, 'ipRanges', { add: '2001:db8::/32' });
+      let after = await store.updateKeyList(key.id, 'origins', { remove: 'https://a.example' });
+      expect(after?.origins).toEqual(['http://localhost:5173']);
+      after = await store.updateKeyList(key.id, 'ipRanges', { remove: '10.0.0.0/8' });
+      expect(after?.ipRanges).toEqual(['2001:db8::/32']);
+      expect(await store.updateKeyList('key_missing', 'origins', { add: 'https://a.example' })).toBeNull();
+    });
+
+    it('keeps sessions with their key and account, and reports a disabled key', async () => {
+      const acme = await partner();
+      const key = await store.createKey(newKey(acme.id));
+      const { sid, secret } = newSessionToken();
+      await store.createSession({ sid, secretHash: hashSecret(secret), keyId: key.id, origin: 'https://shop.example', createdAt: T0, expiresAt: T0 + 900_000 });
+      const session = await store.getSession(sid);
+      expect(session).toEqual({
+        sid, secretHash: hashSecret(secret), keyId: key.id, accountId: acme.id, origin: 'https://shop.example',
+        createdAt: T0, expiresAt: T0 + 900_000, keyActive: true,
+      });
+      await store.setKeyStatus(key.id, 'disabled');
+      expect((await store.getSession(sid))?.keyActive).toBe(false);
+      expect(await store.getSession('unknown')).toBeNull();
+    });
+
+    it('forgets expired sessions only', async () => {
+      const acme = await partner();
+      const key = await store.createKey(newKey(acme.id));
+      const old = newSessionToken();
+      const live = newSessionToken();
+      await store.createSession({ sid: old.sid, secretHash: hashSecret(old.secret), keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 60_000 });
+      await store.createSession({ sid: live.sid, secretHash: hashSecret(live.secret), keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 3_600_000 });
+      expect(await store.deleteSessionsExpiredBefore(T0 + 120_000)).toBe(1);
+      expect(await store.getSession(old.sid)).toBeNull();
+      expect(await store.getSession(live.sid)).not.toBeNull();
+    });
+
+    it('saves a location once per account and code; the first save wins', async () => {
+      const acme = await partner();
+      const beta = await partner('beta');
+      const spot = { code: 'US-550M-RQ5L', latitude: 37.8591, longitude: -122.4853, createdAt: T0 };
+      const first = await store.saveLocation({ ...spot, accountId: acme.id, address: '1 Bridgeway', label: 'Office' });
+      expect(first.created).toBe(true);
+      const again = await store.saveLocation({ ...spot, accountId: acme.id, address: null, label: 'Other', createdAt: T0 + 5 });
+      expect(again).toEqual({ created: false, location: first.location });
+      const theirs = await store.saveLocation({ ...spot, accountId: beta.id, address: null, label: null });
+      expect(theirs.created).toBe(true);
+      expect(await store.findLocation(acme.id, spot.code)).toMatchObject({ label: 'Office', address: '1 Bridgeway' });
+      expect(await store.findLocation(beta.id, spot.code)).toMatchObject({ label: null, address: null });
+      expect(await store.findLocation(acme.id, 'US-0000-0000')).toBeNull();
+    });
+
+    it('creates exactly one location under 50 concurrent saves', async () => {
+      const acme = await partner();
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          store.saveLocation({ accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945, address: null, label: `try ${i}`, createdAt: T0 + i }),
+        ),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.location.label)).size).toBe(1);
+    });
+
+    it('answers a ping and closes', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * The SQLite adapter of the store port: one file `loc.db` in the data directory, opened in WAL mode so
+ * the running server and the operator CLI can share it (readers never block the writer; a writer
+ * waits up to `busy_timeout` for another). Every query is a prepared statement, so looking a key up on
+ * each request costs microseconds and a CLI change is seen by the very next request.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { newId } from '../auth/secrets.ts';
+import { migrate } from './sqlite-migrations.ts';
+import {
+  StoreConflict,
+  type Account,
+  type ApiKey,
+  type EmbedSession,
+  type KeyList,
+  type KeyStatus,
+  type NewKey,
+  type NewSession,
+  type SavedLocation,
+  type Store,
+} from './store.ts';
+
+/** The database file inside the data directory. */
+export const DATABASE_FILE = 'loc.db';
+
+interface AccountRow { id: string; name: string; partner: number; created_at: number }
+interface KeyRow {
+  id: string; account_id: string; label: string | null; status: KeyStatus; origins: string;
+  ip_ranges: string; hourly_limit: number | null; created_at: number;
+}
+interface SessionRow {
+  sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
+  created_at: number; expires_at: number; status: KeyStatus;
+}
+interface LocationRow {
+  account_id: string; code: string; latitude: number; longitude: number;
+  address: string | null; label: string | null; created_at: number;
+}
+
+const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, partner: r.partner === 1, createdAt: r.created_at });
+const key = (r: KeyRow): ApiKey => ({
+  id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: JSON.parse(r.origins),
+  ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, createdAt: r.created_at,
+});
+const location = (r: LocationRow): SavedLocation => ({
+  accountId: r.account_id, code: r.code, latitude: r.latitude, longitude: r.longitude,
+  address: r.address, label: r.label, createdAt: r.created_at,
+});
+
+const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.created_at';
+const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
+
+/** Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one. */
+export function openSqliteStore(dataDir: string): SqliteStore {
+  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+export class SqliteStore implements Store {
+  private readonly q;
+
+  constructor(private readonly db: Database.Database) {
+    this.q = {
+      insertAccount: db.prepare('INSERT INTO accounts (id, name, partner, created_at) VALUES (?, ?, ?, ?)'),
+      accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name'),
+      accountByName: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?'),
+      accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+      setPartner: db.prepare('UPDATE accounts SET partner = ? WHERE name = ?'),
+      insertKey: db.prepare(
+        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, created_at) ' +
+          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+      ),
+      keyById: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`),
+      keysOf: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at, k.id`),
+      keyByHash: db.prepare<[string], KeyRow & { a_name: string; a_partner: number; a_created_at: number }>(
+        `SELECT ${KEY_COLUMNS}, a.name AS a_name, a.partner AS a_partner, a.created_at AS a_created_at ` +
+          'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?',
+      ),
+      setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
+      insertSession: db.prepare(
+        'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      session: db.prepare<[string], SessionRow>(
+        'SELECT s.*, k.account_id, k.status FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.sid = ?',
+      ),
+      deleteSessions: db.prepare('DELETE FROM sessions WHERE expires_at < ?'),
+      insertLocation: db.prepare(
+        'INSERT INTO locations (account_id, code, latitude, longitude, address, label, created_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, code) DO NOTHING',
+      ),
+      location: db.prepare<[string, string], LocationRow>('SELECT * FROM locations WHERE account_id = ? AND code = ?'),
+      ping: db.prepare('SELECT 1'),
+    };
+  }
+
+  async createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account> {
+    const id = newId('acct');
+    try {
+      this.q.insertAccount.run(id, input.name, input.partner ? 1 : 0, input.createdAt);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new StoreConflict(`An account named ${JSON.stringify(input.name)} already exists.`);
+      }
+      throw error;
+    }
+    return { id, name: input.name, partner: input.partner, createdAt: input.createdAt };
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return this.q.accounts.all().map(account);
+  }
+
+  async findAccount(name: string): Promise<Account | null> {
+    const row = this.q.accountByName.get(name);
+    return row ? account(row) : null;
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const row = this.q.accountById.get(id);
+    return row ? account(row) : null;
+  }
+
+  async setPartner(name: string, partner: boolean): Promise<Account | null> {
+    this.q.setPartner.run(partner ? 1 : 0, name);
+    return this.findAccount(name);
+  }
+
+  async createKey(input: NewKey): Promise<ApiKey> {
+    const id = newId('key');
+    this.q.insertKey.run(
+      id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
+      input.hourlyLimit, input.createdAt,
+    );
+    return key(this.q.keyById.get(id)!);
+  }
+
+  async getKey(id: string): Promise<ApiKey | null> {
+    const row = this.q.keyById.get(id);
+    return row ? key(row) : null;
+  }
+
+  async listKeys(accountId: string): Promise<ApiKey[]> {
+    return this.q.keysOf.all(accountId).map(key);
+  }
+
+  async findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null> {
+    const row = this.q.keyByHash.get(hash);
+    if (!row) return null;
+    return {
+      key: key(row),
+      account: { id: row.account_id, name: row.a_name, partner: row.a_partner === 1, createdAt: row.a_created_at },
+    };
+  }
+
+  async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
+    this.q.setStatus.run(status, id);
+    return this.getKey(id);
+  }
+
+  async updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
+    const column = LIST_COLUMN[list];
+    // Read-modify-write inside an IMMEDIATE transaction: two CLI processes editing the same key
+    // serialise instead of losing one change.
+    const update = this.db.transaction((): ApiKey | null => {
+      const row = this.q.keyById.get(id);
+      if (!row) return null;
+      const values = key(row)[list];
+      const next = 'add' in change
+        ? (values.includes(change.add) ? values : [...values, change.add])
+        : values.filter((value) => value !== change.remove);
+      this.db.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ?`).run(JSON.stringify(next), id);
+      return key(this.q.keyById.get(id)!);
+    });
+    return update.immediate();
+  }
+
+  async createSession(input: NewSession): Promise<void> {
+    this.q.insertSession.run(input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt);
+  }
+
+  async getSession(sid: string): Promise<EmbedSession | null> {
+    const row = this.q.session.get(sid);
+    if (!row) return null;
+    return {
+      sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin,
+      createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active',
+    };
+  }
+
+  async deleteSessionsExpiredBefore(time: number): Promise<number> {
+    return this.q.deleteSessions.run(time).changes;
+  }
+
+  async saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
+    const { changes } = this.q.insertLocation.run(
+      input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt,
+    );
+    return { location: location(this.q.location.get(input.accountId, input.code)!), created: changes === 1 };
+  }
+
+  async findLocation(accountId: string, code: string): Promise<SavedLocation | null> {
+    const row = this.q.location.get(accountId, code);
+    return row ? location(row) : null;
+  }
+
+  /**
+   * Copies the database to `file` with SQLite's online backup: consistent while the server writes.
+   * (Copying loc.db with cp while it runs can miss the WAL, and reading the file from the server's own
+   * process would drop its locks.)
+   */
+  async backup(file: string): Promise<void> {
+    await this.db.backup(file);
+  }
+
+  async ping(): Promise<void> {
+    this.q.ping.get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

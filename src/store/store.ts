@@ -1,0 +1,119 @@
+/**
+ * The store port: everything loc keeps — accounts, API keys, embed sessions and saved locations —
+ * behind one small interface. SQLite (`sqlite.ts`) is the embedded adapter; any other adapter must
+ * pass the same conformance suite (`conformance.ts`). Methods are async so that a networked engine
+ * such as PostgreSQL fits the same port.
+ *
+ * Times are milliseconds since the epoch, supplied by the caller (the service's injected clock), so
+ * the store never reads a clock of its own.
+ */
+
+export interface Account {
+  /** Public id, `acct_…`. */
+  id: string;
+  /** Unique name, used by the operator CLI. */
+  name: string;
+  /** Partners may create embed sessions. */
+  partner: boolean;
+  createdAt: number;
+}
+
+export type KeyStatus = 'active' | 'disabled';
+
+export interface ApiKey {
+  /** Public id, `key_…`; the secret itself is never stored. */
+  id: string;
+  accountId: string;
+  label: string | null;
+  status: KeyStatus;
+  /** Origins allowed to host embed sessions of this key, canonical (see auth/origin.ts). */
+  origins: string[];
+  /** CIDR ranges the key may be used from; empty: any address. */
+  ipRanges: string[];
+  /** Requests per hour; null: the service default. */
+  hourlyLimit: number | null;
+  createdAt: number;
+}
+
+export interface NewKey {
+  accountId: string;
+  /** SHA-256 of the secret (auth/secrets.ts). */
+  hash: string;
+  label: string | null;
+  origins: string[];
+  ipRanges: string[];
+  hourlyLimit: number | null;
+  createdAt: number;
+}
+
+/** An embed session with what the frame and the auth need to know about its key. */
+export interface EmbedSession {
+  /** Public session id, the first part of the token; it names the frame URL. */
+  sid: string;
+  /** SHA-256 of the secret part of the token. */
+  secretHash: string;
+  keyId: string;
+  accountId: string;
+  /** The one origin allowed to embed the frame. */
+  origin: string;
+  createdAt: number;
+  expiresAt: number;
+  /** False once the session's key is disabled: the session stops working with it. */
+  keyActive: boolean;
+}
+
+export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive'>;
+
+/** A location an account saved: its label and address are visible to that account only. */
+export interface SavedLocation {
+  accountId: string;
+  code: string;
+  latitude: number;
+  longitude: number;
+  address: string | null;
+  label: string | null;
+  createdAt: number;
+}
+
+/** Which list of a key to change. */
+export type KeyList = 'origins' | 'ipRanges';
+
+export interface Store {
+  /** Throws `StoreConflict` when the name is taken. */
+  createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account>;
+  listAccounts(): Promise<Account[]>;
+  findAccount(name: string): Promise<Account | null>;
+  getAccount(id: string): Promise<Account | null>;
+  /** Null when no account has that name. */
+  setPartner(name: string, partner: boolean): Promise<Account | null>;
+
+  createKey(input: NewKey): Promise<ApiKey>;
+  getKey(id: string): Promise<ApiKey | null>;
+  listKeys(accountId: string): Promise<ApiKey[]>;
+  /** The key with this secret hash and its account, whatever the key's status. */
+  findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
+  setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null>;
+  /** Adds a value to a list of the key (no duplicates) or removes it; null when no such key. */
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null>;
+
+  createSession(input: NewSession): Promise<void>;
+  getSession(sid: string): Promise<EmbedSession | null>;
+  /** Forgets sessions that expired before `time`; returns how many. */
+  deleteSessionsExpiredBefore(time: number): Promise<number>;
+
+  /**
+   * Saves a location for an account unless that account already saved the same code. Atomic, also
+   * across processes: of concurrent calls exactly one gets `created: true`, and all get the stored row.
+   */
+  saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }>;
+  findLocation(accountId: string, code: string): Promise<SavedLocation | null>;
+
+  /** Cheap liveness probe for /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A unique value (account name) is already taken. */
+export class StoreConflict extends Error {
+  override readonly name = 'StoreConflict';
+}

@@ -12,12 +12,19 @@
  *   LOC_DEMO_PORT       port to listen on (default 5173); LOC_DEMO_ORIGIN overrides the page origin
  *                       sent to the API (default http://localhost:<port>)
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The first directory holding `file`: this module runs from demo/ in the source tree, or bundled in dist/. */
+function locate(file: string, candidates: string[]): string {
+  const found = candidates.find((dir) => existsSync(join(dir, file)));
+  if (!found) throw new Error(`The demo cannot find ${file} in ${candidates.join(' or ')}; run npm run build.`);
+  return found;
+}
 
 export interface DemoOptions {
   /** The loc service, as this server reaches it. */
@@ -66,7 +73,8 @@ const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c
 export async function buildDemoServer(options: DemoOptions): Promise<FastifyInstance> {
   const app = Fastify();
   const call = options.fetch ?? fetch;
-  const distDir = options.distDir ?? join(here, '../dist/demo');
+  const distDir = options.distDir ?? locate('demo.js', [join(here, '../dist/demo'), join(here, 'demo')]);
+  const publicDir = locate('index.html', [join(here, 'public'), join(here, '../demo/public')]);
   let key = options.apiKey;
   const currentKey = () => {
     if (!key && options.keyFile) {
@@ -92,10 +100,10 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
   ].join('; ');
 
   app.get('/', async (_, reply) => {
-    const page = readFileSync(join(here, 'public/index.html'), 'utf8').replaceAll('{{apiUrl}}', escapeAttribute(options.publicApiUrl));
+    const page = readFileSync(join(publicDir, 'index.html'), 'utf8').replaceAll('{{apiUrl}}', escapeAttribute(options.publicApiUrl));
     return reply.type('text/html; charset=utf-8').header('content-security-policy', csp).header('cache-control', 'no-store').send(page);
   });
-  app.get('/demo.css', async (_, reply) => reply.type('text/css; charset=utf-8').send(readFileSync(join(here, 'public/demo.css'))));
+  app.get('/demo.css', async (_, reply) => reply.type('text/css; charset=utf-8').send(readFileSync(join(publicDir, 'demo.css'))));
   app.get('/demo.js', async (_, reply) => reply.type('text/javascript; charset=utf-8').send(readFileSync(join(distDir, 'demo.js'))));
   app.get('/demo.js.map', async (_, reply) => reply.type('application/json; charset=utf-8').send(readFileSync(join(distDir, 'demo.js.map'))));
 
@@ -123,13 +131,3 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
 
   return app;
 }
-
-async function main(): Promise<void> {
-  const options = demoOptionsFromEnv(process.env);
-  const app = await buildDemoServer(options);
-  await app.listen({ port: options.port, host: 'localhost' });
-  console.log(`loc demo: http://localhost:${options.port} (sessions from ${options.apiUrl} for ${options.origin})`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close());
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -36,7 +36,7 @@ export async function withStore(command: Command, work: (store: Store) => Promis
 
 /** The SQLite store of LOC_DATA_DIR, the server's own. */
 export function openOperatorStore(): SqliteStore {
-  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}));
+  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}, process.env));
 }
 
 /** For repeatable options: `--origin a --origin b`. */

@@ -1,9 +1,13 @@
 /**
  * `loc serve`: runs the API service on the database in LOC_DATA_DIR until SIGTERM or SIGINT.
- * `--seed-dev` (what `npm start` passes) also seeds an empty database with a development account.
+ * `--seed-dev` seeds an empty database with a development account, and `--demo` also runs the demo
+ * integrator on its own origin (http://localhost:5173) with that account's key: `npm start` passes both.
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { buildDemoServer } from '../../demo/server.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
+import { DEMO_ORIGIN, DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { closeOnSignal, startServer } from '../server/server.ts';
 
 export function registerServeCommand(program: Command): void {
@@ -13,7 +17,8 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (overrides PORT)')
     .option('--host <host>', 'interface to listen on (overrides HOST)')
     .option('--seed-dev', 'on an empty database, create a development partner account and key', false)
-    .action(async (options: { port?: string; host?: string; seedDev: boolean }, command: Command) => {
+    .option('--demo', `also serve the demo integrator page on ${DEMO_ORIGIN}, using the development key`, false)
+    .action(async (options: { port?: string; host?: string; seedDev: boolean; demo: boolean }, command: Command) => {
       let config;
       try {
         config = loadConfig({ ...process.env, PORT: options.port ?? process.env.PORT, HOST: options.host ?? process.env.HOST });
@@ -22,6 +27,19 @@ export function registerServeCommand(program: Command): void {
         throw error;
       }
       const server = await startServer(config, { seedDevelopment: options.seedDev });
+      const demo = options.demo
+        ? await buildDemoServer({
+            apiUrl: server.url,
+            publicApiUrl: config.publicUrl,
+            origin: DEMO_ORIGIN,
+            keyFile: join(config.dataDir, DEV_KEY_FILE),
+          })
+        : null;
+      if (demo !== null) {
+        await demo.listen({ port: Number(new URL(DEMO_ORIGIN).port), host: 'localhost' });
+        process.stdout.write(`  demo       ${DEMO_ORIGIN}   (the integrator's page: four styles, live options, callback log)\n`);
+      }
       process.exitCode = await closeOnSignal(server, config);
+      await demo?.close();
     });
 }

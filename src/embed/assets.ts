@@ -101,7 +101,8 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     app.decorate('embedStyles', styles);
 
     for (const [name, file] of Object.entries(files)) {
-      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, async (request, reply) =>
+      // Files, not API: kept out of the OpenAPI document (docs/embed.md lists them).
+      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, { schema: { hide: true } }, async (request, reply) =>
         // A stale `?v=` (a page rendered before a deploy) gets the new file, but must not pin it for a year.
         send(request, reply, file, file.cache === IMMUTABLE && request.query.v !== version ? REVALIDATE : file.cache),
       );
@@ -109,7 +110,7 @@ export const embedAssets = fp<EmbedAssetsOptions>(
 
     if (tileSettings.mode === 'offline') {
       const tiles = offlineTiles();
-      app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', async (request, reply) => {
+      app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', { schema: { hide: true } }, async (request, reply) => {
         const { style, z, x, y } = request.params;
         let body: Buffer;
         try {

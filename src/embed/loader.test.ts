@@ -387,11 +387,14 @@ describe('the session check', () => {
     expect(onError.mock.calls.map(([error]) => error.code)).toEqual(['load_timeout']);
   });
 
-  it('reports invalid_session for a session the service does not know', async () => {
-    answer(404, { success: false, code: 'invalid_session' });
+  it.each([
+    [404, 'invalid_session', 'This embed session does not exist.'],
+    [401, 'key_inactive', 'The API key that created this session is disabled.'],
+  ])('reports a %i %s from the session check with the service’s message', async (status, code, message) => {
+    answer(status, { success: false, code, message, error: message });
     const onError = vi.fn();
     mount({ onError });
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code, message, recoverable: false }));
   });
 
   it.each([

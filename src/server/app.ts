@@ -12,6 +12,7 @@ import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import drainingPlugin from './plugins/draining.ts';
+import embedRoutes from './routes/embed.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(resolveRoutes);
   await app.register(generateRoutes);
   await app.register(lookupRoutes);
+  await app.register(embedRoutes);
   await app.register(shareRoutes);
   await app.ready();
   return app;

@@ -19,7 +19,15 @@ describe('loadConfig', () => {
       geocoderTimeoutMs: 1500,
       logLevel: 'info',
       shutdownTimeoutMs: 10000,
+      tiles: { mode: 'online', base: {} },
     });
+  });
+
+  it('reads the tile settings of the embed', () => {
+    expect(loadConfig({ LOC_TILES: 'offline' }).tiles.mode).toBe('offline');
+    const custom = loadConfig({ LOC_TILES_SATELLITE_URL: 'https://tiles.example/sat/{z}/{x}/{y}.jpg', LOC_TRAFFIC_OVERLAY_URL: 'https://t.example/{z}/{x}/{y}.png' }).tiles;
+    expect(custom.base?.satellite?.url).toBe('https://tiles.example/sat/{z}/{x}/{y}.jpg');
+    expect(custom.trafficOverlay?.url).toBe('https://t.example/{z}/{x}/{y}.png');
   });
 
   it('derives the public URL from the port, and keeps one given without its trailing slash', () => {
@@ -43,6 +51,8 @@ describe('loadConfig', () => {
     [{ LOC_TRUST_PROXY: 'true' }, 'LOC_TRUST_PROXY must be a list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, received "true".'],
     [{ LOC_DEFAULT_HOURLY_LIMIT: '0' }, 'LOC_DEFAULT_HOURLY_LIMIT must be an integer from 1 to 1000000000, received "0".'],
     [{ LOC_GEOCODER_URL: 'http://geo.example/?key=1' }, 'LOC_GEOCODER_URL must be a URL without query, fragment or credentials, received "http://geo.example/?key=1".'],
+    [{ LOC_TILES: 'cached' }, 'LOC_TILES must be "online" or "offline"; received "cached".'],
+    [{ LOC_TILES_STREETS_URL: 'https://tiles.example/streets.png' }, 'LOC_TILES_STREETS_URL must be an http(s) URL template with {z}, {x} and {y}; received "https://tiles.example/streets.png".'],
     [{ LOC_GEOCODER_TIMEOUT_MS: '1.5' }, 'LOC_GEOCODER_TIMEOUT_MS must be an integer from 50 to 60000, received "1.5".'],
     [{ LOC_LOG_LEVEL: 'verbose' }, 'LOC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, received "verbose".'],
     [{ LOC_SHUTDOWN_TIMEOUT_MS: '-1' }, 'LOC_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, received "-1".'],

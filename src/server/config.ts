@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { supportedCountries } from '../code/index.ts';
 import { describeValue } from '../errors.ts';
+import { tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
 
 export interface Config {
   port: number;
@@ -23,6 +24,8 @@ export interface Config {
   geocoderTimeoutMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Map tiles of the embed's four styles: public providers, the operator's own, or drawn offline. */
+  tiles: TileSettings;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -35,7 +38,7 @@ interface Option<K extends keyof Config> {
   /** The default as it would be written in the environment; null: no default (see `parse`). */
   default: string | null;
   doc: string;
-  parse: (text: string | null, parsed: Partial<Config>) => Config[K];
+  parse: (text: string | null, parsed: Partial<Config>, env: Record<string, string | undefined>) => Config[K];
 }
 
 type Options = { [K in keyof Config]: Option<K> };
@@ -79,6 +82,17 @@ export const OPTIONS: Options = {
     env: 'LOC_LOG_LEVEL', default: 'info', doc: `Log level: ${LOG_LEVELS.join(', ')}.`,
     parse: (t) => oneOf('LOC_LOG_LEVEL', t!, LOG_LEVELS),
   },
+  tiles: {
+    env: 'LOC_TILES', default: 'online',
+    doc: '`online`: map tiles from public providers (or the `LOC_TILES_<STYLE>_URL` overrides below); `offline`: the service draws its own, for tests and air-gapped sites.',
+    parse: (t, _, env) => {
+      try {
+        return tileSettingsFromEnv({ ...env, LOC_TILES: t! });
+      } catch (error) {
+        throw new ConfigError((error as Error).message);
+      }
+    },
+  },
   shutdownTimeoutMs: {
     env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
     parse: (t) => integer('LOC_SHUTDOWN_TIMEOUT_MS', t!, 0, 600_000),
@@ -91,7 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const [name, option] of Object.entries(OPTIONS) as [keyof Config, Option<keyof Config>][]) {
     const raw = env[option.env];
     const text = raw === undefined || raw.trim() === '' ? option.default : raw.trim();
-    (parsed as Record<string, unknown>)[name] = option.parse(text, parsed);
+    (parsed as Record<string, unknown>)[name] = option.parse(text, parsed, env);
   }
   return parsed as Config;
 }

@@ -1,0 +1,103 @@
+/**
+ * The embed's routes on the real service: the session-bound frame page and its headers, the public
+ * session facts, the static files and offline tiles.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, testService, type TestService } from '../testing.ts';
+
+let service: TestService;
+let secret: string;
+let keyId: string;
+
+beforeAll(async () => {
+  service = await testService({ LOC_TILES: 'offline' });
+  const issued = await service.key('acme', { origins: ['https://shop.example', 'http://localhost:5173'] });
+  ({ secret } = issued);
+  keyId = issued.key.id;
+});
+afterAll(() => service.close());
+
+async function newSession(origin = 'https://shop.example', ttl = 300): Promise<{ sid: string; token: string; embedUrl: string }> {
+  const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin, ttl } });
+  expect(response.statusCode).toBe(200);
+  const body = json<{ session_token: string; embed_url: string }>(response);
+  return { sid: body.session_token.split('.')[0], token: body.session_token, embedUrl: body.embed_url };
+}
+
+describe('the frame page', () => {
+  it('is the embed_url of a session, framable only by that session’s origin, and holds no secret', async () => {
+    const { sid, token, embedUrl } = await newSession('http://localhost:5173');
+    expect(embedUrl).toBe(`https://loc.example/embed/frame/${sid}`);
+    const response = await service.request({ method: 'GET', url: `/embed/frame/${sid}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain('frame-ancestors http://localhost:5173');
+    expect(csp).toContain("default-src 'none'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body).toContain(sid);
+    expect(response.body).not.toContain(token.split('.')[1]);
+    expect(response.body).toContain('https://loc.example/tiles/streets/{z}/{x}/{y}.png');
+  });
+
+  it('is still served after expiry, so the frame can say so', async () => {
+    const { sid } = await newSession();
+    service.clock.advance(301_000);
+    const response = await service.request({ method: 'GET', url: `/embed/frame/${sid}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toContain('frame-ancestors https://shop.example');
+  });
+
+  it('is a 404 no page may frame for an unknown session', async () => {
+    const response = await service.request({ method: 'GET', url: '/embed/frame/unknownSid123' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.body).toContain('Unknown map session');
+  });
+});
+
+describe('the public facts of a session', () => {
+  it('give the origin and expiry to any page, and nothing secret', async () => {
+    const { sid } = await newSession();
+    const response = await service.request({ method: 'GET', url: `/embed/session/${sid}`, headers: { origin: 'https://elsewhere.example' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(json(response)).toEqual({ origin: 'https://shop.example', expires_at: new Date(service.clock.now() + 300_000).toISOString() });
+  });
+
+  it('say invalid_session for an unknown session and key_inactive once its key is disabled', async () => {
+    const unknown = await service.request({ method: 'GET', url: '/embed/session/nope' });
+    expect(unknown.statusCode).toBe(401);
+    expect(json(unknown)).toMatchObject({ success: false, code: 'invalid_session' });
+    const { sid } = await newSession();
+    await service.app.store.setKeyStatus(keyId, 'disabled');
+    service.clock.advance(2_000);
+    const disabled = await service.request({ method: 'GET', url: `/embed/session/${sid}` });
+    await service.app.store.setKeyStatus(keyId, 'active');
+    service.clock.advance(2_000);
+    expect(disabled.statusCode).toBe(401);
+    expect(json(disabled)).toMatchObject({ success: false, code: 'key_inactive' });
+  });
+});
+
+describe('static files and tiles', () => {
+  it('serves the loader to any origin and the grid table', async () => {
+    const loader = await service.request({ method: 'GET', url: '/embed/loc-embed.js' });
+    expect(loader.statusCode).toBe(200);
+    expect(loader.headers['access-control-allow-origin']).toBe('*');
+    const grid = json<{ columns: number[] }>(await service.request({ method: 'GET', url: '/embed/grid.json' }));
+    expect(grid.columns).toHaveLength(5148);
+  });
+
+  it('draws offline tiles for every style, and 404s a tile address that is not one', async () => {
+    for (const style of ['streets', 'satellite', 'traffic', 'biking']) {
+      const tile = await service.request({ method: 'GET', url: `/tiles/${style}/2/2/1.png` });
+      expect(tile.statusCode, style).toBe(200);
+      expect(tile.headers['content-type']).toBe('image/png');
+    }
+    const bad = await service.request({ method: 'GET', url: '/tiles/streets/2/9/1.png' });
+    expect(bad.statusCode).toBe(404);
+    expect(json(bad)).toMatchObject({ success: false, code: 'not_found' });
+  });
+});

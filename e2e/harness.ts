@@ -56,6 +56,18 @@ export async function waitForEvent<N extends EventName>(page: Page, id: number, 
   return (await found.jsonValue()) as Payloads[N];
 }
 
+/** Waits until mount `id` has received `count` `name` callbacks; returns what they received. */
+export async function waitForEvents<N extends EventName>(page: Page, id: number, name: N, count: number): Promise<Payloads[N][]> {
+  const found = await page.waitForFunction(
+    ({ id, name, count }) => {
+      const payloads = (window.locEvents ?? []).filter((event) => event.mount === id && event.name === name).map((event) => event.payload);
+      return payloads.length >= count && payloads;
+    },
+    { id, name, count },
+  );
+  return (await found.jsonValue()) as Payloads[N][];
+}
+
 /** Every callback so far, in order (of mount `id` only, when given). */
 export async function events(page: Page, id?: number): Promise<Recorded[]> {
   const all = await page.evaluate(() => window.locEvents ?? []);

@@ -93,10 +93,14 @@ export function removeDataDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs the operator CLI (`loc …`, built) against `dataDir` and returns what it printed as JSON. */
-export function cli<T>(dataDir: string, args: string[]): T {
-  const stdout = execFileSync(process.execPath, ['dist/cli.js', ...args, '--json'], { cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8' });
-  return JSON.parse(stdout) as T;
+/** Runs the operator CLI (`loc …`, built) against `dataDir`; returns what it printed. */
+export function cli(dataDir: string, args: string[]): string {
+  return execFileSync(process.execPath, ['dist/cli.js', ...args], { cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8' });
+}
+
+/** The same with `--json`, parsed. */
+function cliJson<T>(dataDir: string, args: string[]): T {
+  return JSON.parse(cli(dataDir, [...args, '--json'])) as T;
 }
 
 export interface KeyRequest {
@@ -108,11 +112,11 @@ export interface KeyRequest {
 
 /** Creates a partner account (if needed) and an API key with the CLI; returns the key's secret and id. */
 export function createKey(dataDir: string, request: KeyRequest): { apiKey: string; keyId: string } {
-  const accounts = cli<{ name: string }[]>(dataDir, ['accounts', 'list']);
-  if (!accounts.some((account) => account.name === request.account)) cli(dataDir, ['accounts', 'create', '--name', request.account, '--partner']);
+  const accounts = cliJson<{ name: string }[]>(dataDir, ['accounts', 'list']);
+  if (!accounts.some((account) => account.name === request.account)) cliJson(dataDir, ['accounts', 'create', '--name', request.account, '--partner']);
   const args = ['keys', 'create', '--account', request.account, ...request.origins.flatMap((origin) => ['--origin', origin])];
   if (request.hourlyLimit !== undefined) args.push('--hourly-limit', String(request.hourlyLimit));
-  const created = cli<{ key: { id: string }; api_key: string }>(dataDir, args);
+  const created = cliJson<{ key: { id: string }; api_key: string }>(dataDir, args);
   return { apiKey: created.api_key, keyId: created.key.id };
 }
 

@@ -144,7 +144,7 @@ test('destroy() and remount leave exactly one iframe, and a destroyed mount says
   await destroy(page, second);
   await expect(iframes).toHaveCount(0);
   await destroy(page, second);
-  expect(page.frames()).toHaveLength(1);
+  await expect.poll(() => page.frames().length).toBe(1);
 
   const third = await mount(page, (await newSession()).session_token, options);
   await waitForEvent(page, third, 'ready');

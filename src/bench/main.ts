@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { benchApi, measureStartup } from './api.ts';
 import { bundleRows } from './bundle.ts';
 import { benchCodec } from './codec.ts';
+import { benchMount } from './embed.ts';
 import { markdownTable, meetsBudget, type BenchRow } from './report.ts';
 
 const README = new URL('../../README.md', import.meta.url);
@@ -23,6 +24,7 @@ await step('codec', () => benchCodec());
 await step('bundle sizes', () => bundleRows());
 await step('API', () => benchApi());
 await step('start-up', async () => [await measureStartup()]);
+await step('embed mount', () => benchMount());
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
 const missed = rows.filter((row) => meetsBudget(row) === false);

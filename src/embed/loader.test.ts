@@ -345,6 +345,25 @@ describe('the channel, against the real comlink on the frame side', () => {
     expect(() => handle.setView([0, 0], 30)).toThrow('setView: zoom must be an integer from 0 to 20; received 30.');
   });
 
+  it('says nothing more once the session check has stopped the mount, even from a frame that connected first', async () => {
+    let answerCheck: (response: Response) => void = () => {};
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answerCheck = resolve)));
+    const onReady = vi.fn();
+    const onSelect = vi.fn();
+    const onError = vi.fn();
+    const { host } = await connected({ onReady, onSelect, onError });
+    const message = 'The API key that created this session is disabled.';
+    answerCheck(new Response(JSON.stringify({ success: false, code: 'key_inactive', message, error: message }), { status: 401 }));
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'key_inactive', message, recoverable: false }));
+
+    await host.ready({ style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' });
+    await host.select({} as never);
+    await host.error({ code: 'network', message: 'Offline.', recoverable: true });
+    expect(onReady).not.toHaveBeenCalled();
+    expect(onSelect).not.toHaveBeenCalled();
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
   it('closes both of its ports on destroy(), so nothing calls back after it', async () => {
     const close = vi.spyOn(MessagePort.prototype, 'close');
     const { handle } = await connected();

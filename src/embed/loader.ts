@@ -73,9 +73,15 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
     };
     const fail = (code: LocErrorCode, message: string) => report({ code, message, recoverable: false });
 
+    // A frame that connected before the session check stopped the mount still runs, and may still
+    // call: what it says is not passed on.
     const host: HostCallbacks = {
-      ready: (info) => call(settings.onReady, info),
-      select: (result) => call(settings.onSelect, result),
+      ready: (info) => {
+        if (!stopped) call(settings.onReady, info);
+      },
+      select: (result) => {
+        if (!stopped) call(settings.onSelect, result);
+      },
       error: report,
       // The frame asks only when init said `renewable`, that is when there is a getSessionToken.
       renew: () => settings.getSessionToken!(),

@@ -1,0 +1,86 @@
+/**
+ * The demo integrator (docs/demo.md) as a designer uses it: its own server makes the sessions with
+ * its key, its page mounts six maps — the playground, the four styles side by side, the short
+ * session — and logs every callback. The tests read that log, as a person would.
+ */
+import type { Frame, Page } from '@playwright/test';
+import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { expect, test } from './fixtures.ts';
+import { waitForStyleTiles } from './harness.ts';
+
+const SOURCES = ['playground', ...STYLE_NAMES, 'expiry'];
+
+interface LogEntry {
+  source: string;
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+/** The page's callback log, oldest first (the page shows the newest first). */
+async function demoLog(page: Page): Promise<LogEntry[]> {
+  const lines = await page.locator('#log li').allTextContents();
+  return lines.reverse().map((line) => {
+    // `<local time> <source> <callback> <JSON>`; the local time may hold spaces of its own.
+    const match = / (\w+) (onReady|onSelect|onError|getSessionToken) (.*)$/.exec(line);
+    if (!match) throw new Error(`unexpected log line: ${line}`);
+    return { source: match[1], name: match[2], payload: JSON.parse(match[3]) as Record<string, unknown> };
+  });
+}
+
+const logged = async (page: Page, source: string, name: string) =>
+  (await demoLog(page)).filter((entry) => entry.source === source && entry.name === name);
+
+/** The map frame mounted in the page's element `#id`. */
+async function frameIn(page: Page, id: string): Promise<Frame> {
+  const frame = await (await page.locator(`#${id} iframe`).elementHandle())?.contentFrame();
+  if (!frame) throw new Error(`no map frame in #${id}`);
+  return frame;
+}
+
+test('every map of the demo becomes ready; a screenshot of each style, side by side', async ({ page, stack }, testInfo) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await demoLog(page)).filter((entry) => entry.name === 'onReady').map((entry) => entry.source).sort()).toEqual([...SOURCES].sort());
+  expect((await demoLog(page)).filter((entry) => entry.name === 'onError')).toEqual([]);
+
+  for (const style of STYLE_NAMES) {
+    await waitForStyleTiles(await frameIn(page, `style-${style}`), style);
+    await page.locator(`#style-${style}`).screenshot({ path: testInfo.outputPath(`demo-${style}.png`) });
+  }
+  await expect(page.locator('#problem')).toBeHidden();
+});
+
+test('the playground: a click and "Use this location" log onSelect; the style control switches the map', async ({ page, stack }) => {
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  const frame = await frameIn(page, 'playground-map');
+
+  await frame.locator('#loc-map').click();
+  await frame.getByRole('button', { name: 'Use this location' }).click();
+  await expect.poll(async () => (await logged(page, 'playground', 'onSelect')).length).toBe(1);
+  const [selected] = await logged(page, 'playground', 'onSelect');
+  expect(selected.payload).toMatchObject({ success: true, saved: true, country_code: 'FR', loc_code: expect.stringMatching(/^FR-[0-9A-Z]{4}-[0-9A-Z]{4}$/) });
+  await expect(frame.locator('#loc-code')).toHaveText(selected.payload.loc_code as string);
+
+  await page.getByRole('combobox', { name: 'Style' }).selectOption('satellite');
+  await waitForStyleTiles(frame, 'satellite');
+  await expect(page.locator('#snippet')).toContainText("style: 'satellite'");
+  expect(await logged(page, 'playground', 'onReady'), 'a style change is not a remount').toHaveLength(1);
+});
+
+test('the short session expires after 60 s and the page mounts a new one', async ({ page, stack }) => {
+  // Playwright's clock, in the page and its frames: a minute passes at once (see expiry.spec.ts).
+  await page.clock.install();
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'expiry', 'onReady')).length).toBe(1);
+
+  await page.clock.fastForward(61_000);
+  await expect.poll(async () => (await logged(page, 'expiry', 'onReady')).length).toBe(2);
+  expect((await logged(page, 'expiry', 'onError')).map((entry) => entry.payload)).toEqual([
+    { code: 'session_expired', message: 'The session has expired.', recoverable: false },
+  ]);
+  await expect(page.locator('#expiry-status')).toContainText('remounted 1 times');
+  await expect(page.locator('#expiry-map iframe')).toHaveCount(1);
+  // The other maps' sessions last 15 minutes: none of them expired.
+  expect((await demoLog(page)).filter((entry) => entry.name === 'onError' && entry.source !== 'expiry')).toEqual([]);
+});

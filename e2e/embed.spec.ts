@@ -1,0 +1,157 @@
+/**
+ * The map picker in an integrator's page, end to end: the loader from the real service, the frame it
+ * serves, sessions from the real API, offline tiles. Mounting, choosing by click and by keyboard,
+ * styles, and the lifecycle of mounts.
+ */
+import { createHash } from 'node:crypto';
+import type { Frame, Page } from '@playwright/test';
+import { encode } from '../src/code/index.ts';
+import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { expect, test } from './fixtures.ts';
+import { destroy, events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
+import { cellBeside, contains, pixelOf, pointAt, type View } from './map-geometry.ts';
+
+/** The spec's loose check, made strict: the codec writes upper case. */
+const CODE_FORMAT = /^[A-Z]{2}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
+
+/** A cell by the Eiffel Tower; the map is centred on its centre, so the centre pixel is well inside it. */
+const HOME = encode(48.85837, 2.29448);
+const HOME_CENTER = { lat: HOME.latitude, lng: HOME.longitude };
+
+/** The page's map element is 800 px wide (pages.ts) and the default 400 px high. */
+const SIZE = { width: 800, height: 400 };
+
+/** Mounts on the suite's page and waits for onReady; returns the mount's number and its frame. */
+async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
+  const id = await mount(page, token, options);
+  await waitForEvent(page, id, 'ready');
+  return { id, frame: await mapFrame(page, id) };
+}
+
+test.beforeEach(async ({ page, stack }) => {
+  await page.goto(stack.pages);
+});
+
+test('mount → onReady with the view, the style and the session expiry', async ({ page, newSession }) => {
+  const session = await newSession();
+  const id = await mount(page, session.session_token, { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 });
+  const ready = await waitForEvent(page, id, 'ready');
+  expect(ready).toEqual({ style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 17, expiresAt: session.expires_at });
+
+  const iframe = page.locator('#map iframe');
+  await expect(iframe).toHaveCount(1);
+  await expect(iframe).toHaveAttribute('title', 'Map: choose a location');
+  await expect(iframe).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox');
+  // onReady comes after the first tiles: they are on screen, from the service's offline tile route.
+  await waitForStyleTiles(await mapFrame(page, id), 'streets');
+  expect(await events(page)).toEqual([{ mount: id, name: 'ready', payload: ready }]);
+});
+
+test('a click previews the cell, "Use this location" gives onSelect with the cell that holds the clicked point', async ({ page, newSession }) => {
+  const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom });
+
+  // A cell a few steps away, clicked at its centre: the click lands within half a pixel (0.1 m) of it.
+  const target = cellBeside(HOME, 4, 3);
+  const pixel = pixelOf(view, { lat: target.latitude, lng: target.longitude });
+  const at = { x: Math.round(pixel.x), y: Math.round(pixel.y) };
+  const clicked = pointAt(view, at);
+  await frame.locator('#loc-map').click({ position: at });
+
+  // The preview: code and confirm button in the panel; nothing has reached the page yet.
+  const panel = frame.locator('#loc-panel');
+  await expect(panel).toHaveAttribute('data-state', 'preview');
+  await expect(frame.locator('#loc-code')).toHaveText(target.loc_code);
+  expect((await events(page, id)).map((event) => event.name)).toEqual(['ready']);
+
+  await frame.getByRole('button', { name: 'Use this location' }).click();
+  const result = await waitForEvent(page, id, 'select');
+  expect(result.loc_code).toMatch(CODE_FORMAT);
+  expect(contains(result.cell, clicked), `cell ${JSON.stringify(result.cell)} holds the clicked point ${JSON.stringify(clicked)}`).toBe(true);
+  expect(result).toMatchObject({ success: true, loc_code: target.loc_code, country_code: 'FR', saved: true, cell: target.cell });
+  expect(result.latitude).toBeCloseTo(target.latitude, 9);
+  expect(result.longitude).toBeCloseTo(target.longitude, 9);
+  await expect(panel).toHaveAttribute('data-state', 'chosen');
+  await expect(frame.getByRole('button', { name: 'Use this location' })).toBeHidden();
+});
+
+test('with confirm: false a click selects at once', async ({ page, newSession }) => {
+  const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom, confirm: false });
+
+  await frame.locator('#loc-map').click({ position: { x: view.width / 2, y: view.height / 2 } });
+  const result = await waitForEvent(page, id, 'select');
+  expect(result.loc_code).toBe(HOME.loc_code);
+  expect(result.saved).toBe(true);
+  expect(contains(result.cell, pointAt(view, { x: view.width / 2, y: view.height / 2 }))).toBe(true);
+  await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'chosen');
+});
+
+test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter on "Use this location" selects', async ({ page, newSession }) => {
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  // Cell steps need the grid table, which the grid layer loads: once a grid tile is drawn, it is there.
+  await expect(frame.locator('.loc-grid .leaflet-tile-loaded').first()).toBeAttached();
+
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeVisible();
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'ArrowRight', 'ArrowUp']) await page.keyboard.press(key);
+  await page.keyboard.press('Enter');
+
+  const target = cellBeside(HOME, 3, 2);
+  await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'preview');
+  await expect(frame.locator('#loc-code')).toHaveText(target.loc_code);
+
+  // A keyboard user reaches the button with Tab (past the map's own controls and the panel's links).
+  const confirm = frame.getByRole('button', { name: 'Use this location' });
+  for (let presses = 0; presses < 20 && !(await confirm.evaluate((button) => button === document.activeElement)); presses++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  const result = await waitForEvent(page, id, 'select');
+  expect(result).toMatchObject({ loc_code: target.loc_code, cell: target.cell, saved: true });
+});
+
+test('styles switch, each drawn in its own look; a screenshot of each is kept', async ({ page, newSession }, testInfo) => {
+  // No fades, so that a screenshot shows the finished map.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  // Brittany's coast at zoom 7: land and sea, which the offline tiles draw in each style's palette.
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: { lat: 48.3, lng: -4.0 }, zoom: 7 });
+  const iframe = page.locator('#map iframe');
+  const looks = new Set<string>();
+  for (const style of STYLE_NAMES) {
+    if (style !== 'streets') await setStyle(page, id, style);
+    await waitForStyleTiles(frame, style);
+    const shot = await iframe.screenshot({ path: testInfo.outputPath(`style-${style}.png`) });
+    looks.add(createHash('sha256').update(shot).digest('hex'));
+  }
+  expect(looks.size).toBe(STYLE_NAMES.length);
+  expect((await events(page, id)).map((event) => event.name)).toEqual(['ready']);
+});
+
+test('destroy() and remount leave exactly one iframe, and a destroyed mount says nothing more', async ({ page, newSession }) => {
+  const options = { center: HOME_CENTER, zoom: 19, confirm: false };
+  const iframes = page.locator('iframe');
+
+  const first = await mount(page, (await newSession()).session_token, options);
+  await waitForEvent(page, first, 'ready');
+  // Mounting into the same element replaces the earlier map.
+  const second = await mount(page, (await newSession()).session_token, options);
+  await expect(iframes).toHaveCount(1);
+  await waitForEvent(page, second, 'ready');
+
+  await destroy(page, second);
+  await expect(iframes).toHaveCount(0);
+  await destroy(page, second);
+  await expect.poll(() => page.frames().length).toBe(1);
+
+  const third = await mount(page, (await newSession()).session_token, options);
+  await waitForEvent(page, third, 'ready');
+  await expect(iframes).toHaveCount(1);
+  expect(page.frames()).toHaveLength(2);
+  await (await mapFrame(page, third)).locator('#loc-map').click({ position: { x: SIZE.width / 2, y: SIZE.height / 2 } });
+  expect((await waitForEvent(page, third, 'select')).loc_code).toBe(HOME.loc_code);
+
+  expect((await events(page)).map(({ mount, name }) => `${mount} ${name}`)).toEqual([`${first} ready`, `${second} ready`, `${third} ready`, `${third} select`]);
+});

@@ -1,0 +1,63 @@
+/**
+ * What the operator does to a key reaches maps already in visitors' browsers: a key's hourly limit
+ * (a recoverable error: the map keeps working) and a key disabled with the CLI while its maps are
+ * open (a final one). Each test makes its own key with the operator CLI against the running service.
+ */
+import { encode } from '../src/code/index.ts';
+import { expect, test } from './fixtures.ts';
+import { events, mapFrame, mount, waitForEvent, waitForEvents } from './harness.ts';
+import { cli, createKey } from './services.ts';
+import { createSession, sidOf } from './stack.ts';
+
+const HOME = encode(52.51628, 13.37770);
+const OPTIONS = { center: { lat: HOME.latitude, lng: HOME.longitude }, zoom: 19, confirm: false };
+/** The map's centre pixel (pages.ts: 800 × 400): the home cell's centre. */
+const CENTRE = { x: 400, y: 200 };
+
+const HOUR_MS = 3_600_000;
+
+test('over the hourly limit: onError rate_limited, recoverable, with retryAfter, and the map keeps working', async ({ page, stack }) => {
+  // The limit counts per clock hour: a test that straddled the hour's end would start counting again.
+  await expect.poll(() => HOUR_MS - (Date.now() % HOUR_MS), { timeout: 20_000 }).toBeGreaterThan(10_000);
+  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-limited', origins: [stack.pages], hourlyLimit: 2 });
+  await page.goto(stack.pages);
+  // Request 1 of 2: the session. The frame page and the session check are not the key's requests.
+  const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
+  await waitForEvent(page, id, 'ready');
+  const frame = await mapFrame(page, id);
+
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  const [error] = await waitForEvents(page, id, 'error', 1);
+  expect(error).toMatchObject({ code: 'rate_limited', recoverable: true });
+  expect(error.retryAfter).toBeGreaterThan(0);
+  expect(error.retryAfter).toBeLessThanOrEqual(3600);
+  await expect(frame.getByRole('alert')).toContainText('Too many locations were looked up just now.');
+  await expect(frame.locator('#loc')).not.toHaveClass(/loc--stopped/);
+
+  // Recoverable: the visitor may try again, and the map asks the service again.
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvents(page, id, 'error', 2))[1]).toMatchObject({ code: 'rate_limited', recoverable: true });
+});
+
+test('a key disabled with the CLI: its open map reports key_inactive and stops; a new mount is refused at once', async ({ page, stack }) => {
+  const { apiKey, keyId } = createKey(stack.dataDir, { account: 'e2e-disabled', origins: [stack.pages] });
+  const newToken = async () => (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token;
+  const [open, later] = [await newToken(), await newToken()];
+  await page.goto(stack.pages);
+  const id = await mount(page, open, OPTIONS);
+  await waitForEvent(page, id, 'ready');
+
+  cli(stack.dataDir, ['keys', 'disable', keyId]);
+  // The running service sees the change within a second (its key and session cache).
+  await expect.poll(async () => (await fetch(`${stack.service}/embed/session/${sidOf(open)}`)).status).toBe(401);
+
+  await (await mapFrame(page, id)).locator('#loc-map').click({ position: CENTRE });
+  expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'key_inactive', recoverable: false });
+  await expect((await mapFrame(page, id)).locator('#loc')).toHaveClass(/loc--stopped/);
+
+  const refused = await mount(page, later, OPTIONS);
+  expect(await waitForEvent(page, refused, 'error')).toMatchObject({ code: 'key_inactive', recoverable: false });
+  expect((await events(page)).map(({ mount, name }) => `${mount} ${name}`)).toEqual([`${id} ready`, `${id} error`, `${refused} error`]);
+});

@@ -1,0 +1,103 @@
+/**
+ * Mounting from a test the way an integrator's script does: `LOC.mount` runs in the page (through
+ * `page.evaluate`) and its callbacks record into `window.locEvents`, numbered per mount, so a test
+ * can wait for "mount 2 is ready" and later check that mount 1 said nothing more after its destroy.
+ * Waits are on those records or on the frame's DOM, never on a fixed delay.
+ */
+import type { Frame, Page } from '@playwright/test';
+import type { LocEmbedError, LocHandle, LocMountOptions, LocReadyInfo, LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
+
+/** The options a test passes; the callbacks are the recorder's. */
+export type MountOptions = Omit<LocMountOptions, 'sessionToken' | 'onReady' | 'onSelect' | 'onError' | 'getSessionToken'>;
+
+interface Payloads {
+  ready: LocReadyInfo;
+  select: LocSelectResult;
+  error: LocEmbedError;
+}
+
+export type EventName = keyof Payloads;
+
+export interface Recorded {
+  /** 1 for the page's first mount, 2 for the next, … */
+  mount: number;
+  name: EventName;
+  payload: unknown;
+}
+
+declare global {
+  interface Window {
+    locEvents?: Recorded[];
+    locHandles?: LocHandle[];
+  }
+}
+
+/** Mounts into `target` (the page's `#map` by default); resolves with the mount's number. */
+export function mount(page: Page, token: string, options: MountOptions = {}, target = '#map'): Promise<number> {
+  return page.evaluate(
+    ({ token, options, target }) => {
+      const events = (window.locEvents ??= []);
+      const handles = (window.locHandles ??= []);
+      const id = handles.length + 1;
+      const record = (name: 'ready' | 'select' | 'error') => (payload: unknown) => void events.push({ mount: id, name, payload });
+      handles.push(LOC.mount(target, { ...options, sessionToken: token, onReady: record('ready'), onSelect: record('select'), onError: record('error') }));
+      return id;
+    },
+    { token, options, target },
+  );
+}
+
+/** Waits for the first `name` callback of mount `id` and returns what it received. */
+export async function waitForEvent<N extends EventName>(page: Page, id: number, name: N): Promise<Payloads[N]> {
+  const found = await page.waitForFunction(
+    ({ id, name }) => window.locEvents?.find((event) => event.mount === id && event.name === name)?.payload,
+    { id, name },
+  );
+  return (await found.jsonValue()) as Payloads[N];
+}
+
+/** Waits until mount `id` has received `count` `name` callbacks; returns what they received. */
+export async function waitForEvents<N extends EventName>(page: Page, id: number, name: N, count: number): Promise<Payloads[N][]> {
+  const found = await page.waitForFunction(
+    ({ id, name, count }) => {
+      const payloads = (window.locEvents ?? []).filter((event) => event.mount === id && event.name === name).map((event) => event.payload);
+      return payloads.length >= count && payloads;
+    },
+    { id, name, count },
+  );
+  return (await found.jsonValue()) as Payloads[N][];
+}
+
+/** Every callback so far, in order (of mount `id` only, when given). */
+export async function events(page: Page, id?: number): Promise<Recorded[]> {
+  const all = await page.evaluate(() => window.locEvents ?? []);
+  return id === undefined ? all : all.filter((event) => event.mount === id);
+}
+
+/** Calls the handle of mount `id`. */
+export function setStyle(page: Page, id: number, style: LocStyle): Promise<void> {
+  return page.evaluate(({ id, style }) => window.locHandles![id - 1].setStyle(style), { id, style });
+}
+
+export function destroy(page: Page, id: number): Promise<void> {
+  return page.evaluate((id) => window.locHandles![id - 1].destroy(), id);
+}
+
+/** The map frame of mount `id`: the document inside its iframe. */
+export async function mapFrame(page: Page, id: number): Promise<Frame> {
+  const element = await page.evaluateHandle((id) => window.locHandles![id - 1].iframe, id);
+  const frame = await element.asElement()!.contentFrame();
+  if (frame === null) throw new Error(`mount ${id} has no frame (destroyed?)`);
+  return frame;
+}
+
+/**
+ * Resolves once every base-map tile in the frame is loaded and belongs to `style` — that is, the
+ * switch is complete and no tile of an earlier style is left on screen.
+ */
+export async function waitForStyleTiles(frame: Frame, style: LocStyle): Promise<void> {
+  await frame.waitForFunction((style) => {
+    const tiles = [...document.querySelectorAll<HTMLImageElement>('.leaflet-tile-pane img.leaflet-tile')];
+    return tiles.length > 0 && tiles.every((tile) => tile.complete && tile.classList.contains('leaflet-tile-loaded') && tile.src.includes(`/${style}/`));
+  }, style);
+}

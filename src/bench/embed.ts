@@ -1,0 +1,183 @@
+/**
+ * The embed's start-up budget (DESIGN §6): `LOC.mount()` → `onReady` with offline tiles, against a
+ * bare Leaflet map in an iframe on the same page, in one Chromium run.
+ *
+ * Ours: the built service with offline tiles; the page calls `LOC.mount` and stops the clock in
+ * `onReady` (the frame connected, holds the session, its first tiles are drawn). The peer: a page
+ * that does nothing but show Leaflet (the same version, from node_modules) with the same offline
+ * tile URLs, in an iframe on another origin of this machine as the frame is; the clock stops at its
+ * tile layer's first `load`, the event our frame waits for. Same size, same view, same tiles.
+ * Both are warmed first (the service renders and caches the tiles, the browser caches the scripts),
+ * then timed in turn, each round alternating which goes first; the medians are compared.
+ *
+ * The browser and the servers are the browser suite's (e2e/chromium.ts, e2e/services.ts).
+ * Run alone with `node --import tsx src/bench/embed.ts`; `npm run bench` includes it.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
+import { ROOT, createKey, freePort, newDataDir, removeDataDir, startService } from '../../e2e/services.ts';
+import { markdownTable, type BenchRow } from './report.ts';
+
+/** Timed rounds, each one mount of ours and one bare map. */
+const ROUNDS = 25;
+const WARM_ROUNDS = 3;
+/** The view both maps show: Paris at city zoom, a dozen tiles. */
+const VIEW = { lat: 48.8566, lng: 2.3522, zoom: 12 };
+const HEIGHT = '400px';
+
+const LEAFLET_DIR = join(ROOT, 'node_modules/leaflet/dist');
+
+/** The bare peer: Leaflet and one tile layer, which says when its first tiles have loaded. */
+const barePage = (tiles: string, parentOrigin: string): string => `<!doctype html>
+<html><head><meta charset="utf-8">
+<link rel="stylesheet" href="/leaflet/leaflet.css">
+<script src="/leaflet/leaflet.js"></script>
+<style>html, body, #map { height: 100%; margin: 0; }</style>
+</head><body><div id="map"></div><script>
+const map = L.map('map', { center: [${VIEW.lat}, ${VIEW.lng}], zoom: ${VIEW.zoom} });
+L.tileLayer(${JSON.stringify(tiles)}, { maxZoom: 20, referrerPolicy: 'no-referrer' })
+  .once('load', () => parent.postMessage('bare:ready', ${JSON.stringify(parentOrigin)}))
+  .addTo(map);
+</script></body></html>`;
+
+/**
+ * The integrator's page: the loader, an element as wide as the peer's frame, and the two timings —
+ * written as page script rather than functions handed to `page.evaluate`, which tsx would rewrite
+ * with helpers the page does not have.
+ */
+const hostPage = (service: string, bareUrl: string): string => `<!doctype html>
+<html><head><meta charset="utf-8"><script src="${service}/embed/loc-embed.js"></script>
+<style>body { margin: 0; } #map { width: 800px; }</style></head><body><div id="map"></div><script>
+const style = 'display:block;width:100%;border:0;height:${HEIGHT}';
+// ms from LOC.mount to onReady; the map is destroyed afterwards.
+window.mountOurs = (token) => new Promise((done, fail) => {
+  const start = performance.now();
+  const handle = LOC.mount('#map', {
+    sessionToken: token, center: { lat: ${VIEW.lat}, lng: ${VIEW.lng} }, zoom: ${VIEW.zoom}, height: '${HEIGHT}',
+    onReady: () => { done(performance.now() - start); handle.destroy(); },
+    onError: (error) => fail(new Error(error.code + ': ' + error.message)),
+  });
+});
+// ms from creating the peer's iframe to its first tiles; the iframe is removed afterwards.
+window.mountBare = () => new Promise((done) => {
+  const start = performance.now();
+  const iframe = document.createElement('iframe');
+  const onMessage = (event) => {
+    if (event.source !== iframe.contentWindow || event.data !== 'bare:ready') return;
+    done(performance.now() - start);
+    removeEventListener('message', onMessage);
+    iframe.remove();
+  };
+  addEventListener('message', onMessage);
+  iframe.src = ${JSON.stringify(bareUrl)};
+  iframe.style.cssText = style;
+  document.getElementById('map').append(iframe);
+});
+</script></body></html>`;
+
+/** Serves the host page and the bare peer; the same handler listens on both origins. */
+function pageServer(service: string, hostOrigin: string, bareUrl: string): Server {
+  return createServer((request, response) => {
+    const send = (type: string, body: string | Buffer, cache = 'no-store') => {
+      response.writeHead(200, { 'content-type': type, 'cache-control': cache });
+      response.end(body);
+    };
+    if (request.url === '/') return send('text/html; charset=utf-8', hostPage(service, bareUrl));
+    if (request.url === '/bare.html') return send('text/html; charset=utf-8', barePage(`${service}/tiles/streets/{z}/{x}/{y}.png`, hostOrigin));
+    if (request.url === '/leaflet/leaflet.js') return send('text/javascript', readFileSync(join(LEAFLET_DIR, 'leaflet.js')), 'max-age=3600');
+    if (request.url === '/leaflet/leaflet.css') return send('text/css', readFileSync(join(LEAFLET_DIR, 'leaflet.css')), 'max-age=3600');
+    response.writeHead(404).end();
+  });
+}
+
+const listen = (server: Server, port: number) => new Promise<void>((done) => server.listen(port, '127.0.0.1', () => done()));
+
+declare global {
+  interface Window {
+    mountOurs(token: string): Promise<number>;
+    mountBare(): Promise<number>;
+  }
+}
+
+const mountOurs = (page: Page, token: string) => page.evaluate((token) => window.mountOurs(token), token);
+const mountBare = (page: Page) => page.evaluate(() => window.mountBare());
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+export async function benchMount(): Promise<BenchRow[]> {
+  execFileSync(process.execPath, ['build.mjs', '--if-missing'], { cwd: ROOT, stdio: 'inherit' });
+  const dataDir = newDataDir();
+  const [hostPort, barePort] = [await freePort(), await freePort()];
+  const hostOrigin = `http://localhost:${hostPort}`;
+  const { apiKey } = createKey(dataDir, { account: 'bench', origins: [hostOrigin] });
+  const service = await startService(dataDir);
+  const bareUrl = `http://localhost:${barePort}/bare.html`;
+  const host = pageServer(service.url, hostOrigin, bareUrl);
+  const bare = pageServer(service.url, hostOrigin, bareUrl);
+  await Promise.all([listen(host, hostPort), listen(bare, barePort)]);
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    await page.goto(hostOrigin);
+    const session = async () => {
+      const response = await fetch(`${service.url}/v1/embed/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ origin: hostOrigin }),
+      });
+      if (!response.ok) throw new Error(`POST /v1/embed/sessions answered ${response.status}: ${await response.text()}`);
+      return ((await response.json()) as { session_token: string }).session_token;
+    };
+    const ours: number[] = [];
+    const peer: number[] = [];
+    for (let round = 0; round < WARM_ROUNDS + ROUNDS; round++) {
+      const token = await session();
+      let oursMs: number;
+      let peerMs: number;
+      if (round % 2 === 0) {
+        oursMs = await mountOurs(page, token);
+        peerMs = await mountBare(page);
+      } else {
+        peerMs = await mountBare(page);
+        oursMs = await mountOurs(page, token);
+      }
+      if (round < WARM_ROUNDS) continue;
+      ours.push(oursMs);
+      peer.push(peerMs);
+    }
+    const spread = (values: number[]) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))} ms`;
+    return [{
+      group: 'embed',
+      name: 'mount() → onReady (offline tiles)',
+      ours: median(ours),
+      peerName: 'bare Leaflet map in an iframe (first tiles loaded)',
+      peer: median(peer),
+      unit: 'ms',
+      higherIsBetter: false,
+      budget: 1.5,
+      note: `median of ${ROUNDS} alternating rounds after ${WARM_ROUNDS} warm-ups, one Chromium ${browser.version()} page; ` +
+        `range ${spread(ours)} vs ${spread(peer)}; 800 × 400 px, zoom ${VIEW.zoom}`,
+    }];
+  } finally {
+    await browser.close();
+    const close = (server: Server) => new Promise((done) => {
+      server.closeAllConnections();
+      server.close(done);
+    });
+    await Promise.all([service.stop(), close(host), close(bare)]);
+    removeDataDir(dataDir);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(`${markdownTable(await benchMount())}\n`);
+}

@@ -77,6 +77,12 @@ describe('what Node would answer with an empty body', () => {
     );
   });
 
+  it('CONNECT: 405 method_not_allowed', async () => {
+    expect(await answer({ method: 'CONNECT', target: '127.0.0.1:443', headers: [] })).toBe(
+      '405 method_not_allowed: CONNECT is not supported: loc is not a proxy.',
+    );
+  });
+
   it('still serves Expect: 100-continue and a request with Host', async () => {
     const response = await rawRequest(port, { method: 'GET', target: '/healthz', headers: [['expect', '100-continue']] });
     expect(response.status).toBe(200);

@@ -9,6 +9,8 @@
  *   Only the parser's reason is logged, never the raw bytes (they can hold a key).
  * - An HTTP/1.1 request without a Host header gets 400 `bad_request` (RFC 9112 §3.2).
  * - An Expect other than 100-continue gets 417 `expectation_failed`.
+ * - CONNECT, which Node would answer by closing the connection without a word, gets 405
+ *   `method_not_allowed`: loc is not a proxy.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -18,10 +20,10 @@ import { LocError } from '../../errors.ts';
 import { errorBody } from './errors.ts';
 
 /** A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. */
-function rawResponse(error: LocError): string {
+function rawResponse(error: LocError, extraHeaders = ''): string {
   const body = JSON.stringify(errorBody(error));
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** Node's parser error (llhttp) as a catalogue error. */
@@ -57,6 +59,11 @@ export default fp(
       );
       response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
       response.end(JSON.stringify(errorBody(refusal)));
+    });
+    app.server.on('connect', (_request, socket: Socket) => {
+      const refusal = new LocError('method_not_allowed', 'CONNECT is not supported: loc is not a proxy.');
+      socket.on('error', () => {});
+      socket.end(rawResponse(refusal, 'Allow: GET, HEAD, POST\r\n'));
     });
   },
   { name: 'loc-protocol', fastify: '5.x', dependencies: ['loc-errors'] },

@@ -8,8 +8,8 @@
  * ever asked for the hash of what was presented, and no call to it carries the key.
  *
  * The second is a statistical check over the real request path, in-process (no socket noise):
- * interleaved trials of fresh wrong keys that share only `loc_`, or 30 leading characters, with a real key, whose
- * median times must lie within 25 % of each other. It catches a gross dependence — an early exit, a
+ * interleaved trials of fresh wrong keys that share only `loc_`, or 30 leading characters, with a
+ * real key, whose median times must lie within 25 % of each other. It catches a gross dependence — an early exit, a
  * different path for a near miss — on a noisy two-core machine without flaking; a difference of a few
  * nanoseconds is below its reach, and is what the hashing rules out.
  */

@@ -28,6 +28,13 @@ describe('sqlite store', () => {
     db.close();
   });
 
+  it('syncs every commit to disk (synchronous FULL): an acknowledged write survives a power cut', async () => {
+    const store = openSqliteStore(tempDir());
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    await store.close();
+  });
+
   it('sees what another connection (the CLI) wrote, on the next query', async () => {
     const dir = tempDir();
     const server = openSqliteStore(dir);

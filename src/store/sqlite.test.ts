@@ -1,6 +1,6 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +77,19 @@ describe('a machine at fault', () => {
       expect(translated).toBeInstanceOf(StoreUnavailable);
       expect(translated).toMatchObject({ reason, message: `disk says no (${code})`, cause });
     }
+  });
+
+  it('reports a data directory that cannot be made as StoreUnavailable, with the path', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    let error: unknown;
+    try {
+      openSqliteStore(join(file, 'data'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    expect(error).toMatchObject({ reason: 'cannot-open', message: expect.stringContaining(join(file, 'data')) });
   });
 
   it('leaves errors of the request or of loc itself as they are', () => {

@@ -76,18 +76,40 @@ export function translateSqliteError(error: unknown): unknown {
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 
-/** Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one. */
+/** What the file system says when the data directory cannot be made, as a reason the service can give. */
+const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
+  ENOSPC: 'disk-full', EROFS: 'read-only', EIO: 'io-error', EACCES: 'cannot-open', EPERM: 'cannot-open', ENOENT: 'cannot-open', ENOTDIR: 'cannot-open',
+};
+
+/**
+ * Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one.
+ * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
+ * can refuse to start with one line instead of a stack trace.
+ */
 export function openSqliteStore(dataDir: string): SqliteStore {
-  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  // A write answered 2xx must survive a power cut, not only a crash of the process: FULL syncs the WAL
-  // at every commit (NORMAL would leave the last commits to the next checkpoint). Only writes that
-  // change something pay it; measured in docs/stress.md.
-  db.pragma('synchronous = FULL');
-  migrate(db);
+  if (dataDir !== ':memory:') {
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+      throw reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
+    }
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    // A write answered 2xx must survive a power cut, not only a crash of the process: FULL syncs the
+    // WAL at every commit (NORMAL would leave the last commits to the next checkpoint). Only writes
+    // that change something pay it; measured in docs/stress.md.
+    db.pragma('synchronous = FULL');
+    migrate(db);
+  } catch (error) {
+    db?.close();
+    throw translateSqliteError(error);
+  }
   return new SqliteStore(db);
 }
 

@@ -15,11 +15,13 @@
  * - a database locked by another process (an operator's long transaction) for longer than the
  *   server's five-second busy timeout: SQLITE_BUSY.
  *
+ * Starting on a disk that refuses writes is refused with one line (exit 1), not a stack trace.
+ *
  * The geocoder: a slow (never answering) and a failing reverse geocoder, each behind a fresh server —
  * the answer comes within the configured timeout, with the offline address.
  */
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -180,6 +182,26 @@ describe('disk faults under a running server', () => {
       expect(labels).toEqual(['fault 0', 'fault 1', 'fault 10', 'fault 20', 'fault 3']);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('starting on a disk that refuses writes', () => {
+  it('loc serve exits 1 with one line naming the data directory and the cause, not a stack trace', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'loc-faults-start-'));
+    try {
+      const child = spawn('prlimit', ['--fsize=0', process.execPath, 'dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+        env: { ...process.env, LOC_DATA_DIR: dir, LOC_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk));
+      child.stdout.resume();
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`error: cannot open the database in ${dir}: disk I/O error (SQLITE_IOERR_WRITE)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

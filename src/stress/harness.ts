@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { issueKey } from '../auth/keys.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 
-export const STRESS_FULL = process.env.LOC_STRESS === 'full';
+const STRESS_FULL = process.env.LOC_STRESS === 'full';
 
 /** The short figure inside `npm test`, the long one under `npm run stress`. */
 export const scale = <T>(short: T, full: T): T => (STRESS_FULL ? full : short);
@@ -155,13 +155,4 @@ export class SpawnedServer {
 export async function dispose(server: SpawnedServer | undefined, dataDir: string | undefined): Promise<void> {
   if (server !== undefined) await server.kill('SIGKILL');
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** Polls `check` every 20 ms until it is true, failing after `timeoutMs`: for states with no event to wait on. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -3,13 +3,20 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { storeConformance } from './conformance.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE, openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
 import { StoreUnavailable } from './store.ts';
 
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'loc-store-'));
+/** Temporary directories made by this file, removed when it ends. */
+const made: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'loc-store-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 storeConformance('sqlite', async () => {
   const dir = tempDir();

@@ -22,6 +22,9 @@ export const ERROR_CATALOGUE = {
   code_not_found: { status: 404, message: 'No cell has this code.' },
   unsupported_location: { status: 422, message: 'The point is outside every supported country.' },
   not_found: { status: 404, message: 'There is nothing at this path.' },
+  headers_too_large: { status: 431, message: 'The request headers are too large.' },
+  request_timeout: { status: 408, message: 'The request did not arrive in time.' },
+  expectation_failed: { status: 417, message: 'The Expect header asks for something this service does not do.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   // Authentication and authorisation
   missing_api_key: { status: 401, message: 'Send your API key in the x-api-key header.' },

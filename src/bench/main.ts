@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every budget of DESIGN §6 measured against its peer in one run, printed, written
- * to docs/benchmarks.md with the machine and the date, and copied into the README's table.
+ * to docs/benchmarks.md with the machine and the date, and copied into the README's table; the
+ * throughput ratios are also drawn as a chart, docs/benchmarks.svg, which the report shows.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -8,10 +9,11 @@ import { benchApi, measureStartup } from './api.ts';
 import { bundleRows } from './bundle.ts';
 import { benchCodec } from './codec.ts';
 import { benchMount } from './embed.ts';
-import { markdownTable, meetsBudget, type BenchRow } from './report.ts';
+import { markdownTable, meetsBudget, throughputChart, type BenchRow } from './report.ts';
 
 const README = new URL('../../README.md', import.meta.url);
 const REPORT = new URL('../../docs/benchmarks.md', import.meta.url);
+const CHART = new URL('../../docs/benchmarks.svg', import.meta.url);
 const README_START = '<!-- bench:start -->';
 const README_END = '<!-- bench:end -->';
 
@@ -47,11 +49,14 @@ const report = [
   '',
   table,
   '',
+  '![loc throughput ÷ peer throughput, with the budgets](benchmarks.svg)',
+  '',
   verdict,
   '',
   notes,
 ].join('\n');
 writeFileSync(REPORT, report.trimEnd() + '\n');
+writeFileSync(CHART, throughputChart(rows));
 
 const readme = readFileSync(README, 'utf8');
 const start = readme.indexOf(README_START);

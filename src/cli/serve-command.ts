@@ -9,6 +9,7 @@ import { buildDemoServer } from '../../demo/server.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { DEMO_ORIGIN, DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { closeOnSignal, startServer } from '../server/server.ts';
+import { StoreUnavailable } from '../store/store.ts';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -26,7 +27,16 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
-      const server = await startServer(config, { seedDevelopment: options.seedDev });
+      let server;
+      try {
+        server = await startServer(config, { seedDevelopment: options.seedDev });
+      } catch (error) {
+        // A disk that cannot hold the database: one line that says where and why, not a stack trace.
+        if (!(error instanceof StoreUnavailable)) throw error;
+        process.stderr.write(`error: cannot open the database in ${config.dataDir}: ${error.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
       const demo = options.demo
         ? await buildDemoServer({
             apiUrl: server.url,

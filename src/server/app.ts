@@ -14,6 +14,7 @@ import configPlugin from './plugins/config.ts';
 import drainingPlugin from './plugins/draining.ts';
 import embedRoutes from './routes/embed.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
+import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
 import generateRoutes from './routes/generate.ts';
@@ -62,6 +63,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Fastify's two lines per request are replaced by one (the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
+    // Requests Node refuses before routing are answered in the catalogue's shape (plugins/protocol.ts),
+    // the missing Host header included.
+    clientErrorHandler,
+    http: { requireHostHeader: false },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
     // While closing, new requests get our own 503 body (plugins/draining.ts), not Fastify's.
@@ -80,6 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);
+  await app.register(protocolPlugin);
   // Bodies are JSON only: Fastify's built-in text/plain parser would let a text body reach validation.
   app.removeContentTypeParser('text/plain');
   await app.register(storePlugin, { store: options.store });

@@ -10,6 +10,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?api_key=abc')).toBe(`/x?api_key=${REDACTED}`);
     expect(redactUrl(`/x/loc_${'a'.repeat(43)}/y`)).toBe(`/x/${REDACTED}/y`);
     expect(redactUrl(`/x?q=${'s'.repeat(22)}.${'t'.repeat(43)}`)).toBe(`/x?q=${REDACTED}`);
+    // A secret without what makes its shape: a key without loc_, a token's secret without its sid.
+    expect(redactUrl(`/embed/session/${'t'.repeat(43)}`)).toBe(`/embed/session/${REDACTED}`);
+    expect(redactUrl(`/v1/loc/lookup/${'k'.repeat(43)}?page=2`)).toBe(`/v1/loc/lookup/${REDACTED}?page=2`);
+    expect(redactUrl(`/embed/frame/${'s'.repeat(22)}`)).toBe(`/embed/frame/${'s'.repeat(22)}`);
   });
 });
 

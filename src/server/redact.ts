@@ -6,8 +6,12 @@
 /** Query parameters whose values are secrets whatever they look like. */
 const SECRET_PARAM = /token|key|secret|auth|password/i;
 
-/** Anything shaped like an API key or a session token (`<sid>.<secret>`). */
-const SECRET_SHAPE = /loc_[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{32,}/g;
+/**
+ * Anything shaped like an API key, a session token (`<sid>.<secret>`), or a secret on its own — a key
+ * without its `loc_`, a token's secret without its public sid (which the frame URLs log): 32 random
+ * bytes are 43 base64url characters, and nothing else loc puts in a URL is that long.
+ */
+const SECRET_SHAPE = /loc_[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{32,}|[A-Za-z0-9_-]{40,}/g;
 
 export const REDACTED = '[redacted]';
 

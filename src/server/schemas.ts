@@ -45,7 +45,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 }
 
 /** The errors every authenticated route can answer. */
-export const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'key_inactive', 'ip_not_allowed', 'origin_not_allowed', 'rate_limited'];
+export const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'key_inactive', 'ip_not_allowed', 'origin_not_allowed', 'rate_limited', 'service_unavailable'];
 /** The errors of every route with a JSON body. */
 export const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_error'];
 

@@ -1,14 +1,22 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { storeConformance } from './conformance.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
-import { DATABASE_FILE, openSqliteStore } from './sqlite.ts';
+import { DATABASE_FILE, openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
+import { StoreUnavailable } from './store.ts';
 
-const tempDir = (): string => mkdtempSync(join(tmpdir(), 'loc-store-'));
+/** Temporary directories made by this file, removed when it ends. */
+const made: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'loc-store-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 storeConformance('sqlite', async () => {
   const dir = tempDir();
@@ -25,6 +33,13 @@ describe('sqlite store', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
+  });
+
+  it('syncs every commit to disk (synchronous FULL): an acknowledged write survives a power cut', async () => {
+    const store = openSqliteStore(tempDir());
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    await store.close();
   });
 
   it('sees what another connection (the CLI) wrote, on the next query', async () => {
@@ -55,3 +70,67 @@ describe('sqlite store', () => {
     expect(existsSync(join(dir, `${DATABASE_FILE}-wal`))).toBe(false);
   });
 });
+
+describe('a machine at fault', () => {
+  it('turns SQLite errors of a full, read-only, failing or locked disk into StoreUnavailable, keeping the cause', () => {
+    const cases = {
+      SQLITE_FULL: 'disk-full', SQLITE_READONLY: 'read-only', SQLITE_READONLY_DBMOVED: 'read-only', SQLITE_IOERR: 'io-error',
+      SQLITE_IOERR_WRITE: 'io-error', SQLITE_IOERR_FSYNC: 'io-error', SQLITE_BUSY: 'busy', SQLITE_BUSY_SNAPSHOT: 'busy',
+      SQLITE_LOCKED: 'busy', SQLITE_CANTOPEN: 'cannot-open',
+    };
+    for (const [code, reason] of Object.entries(cases)) {
+      const cause = new Database.SqliteError('disk says no', code);
+      const translated = translateSqliteError(cause);
+      expect(translated).toBeInstanceOf(StoreUnavailable);
+      expect(translated).toMatchObject({ reason, message: `disk says no (${code})`, cause });
+    }
+  });
+
+  it('reports a data directory that cannot be made as StoreUnavailable, with the path', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    let error: unknown;
+    try {
+      openSqliteStore(join(file, 'data'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    expect(error).toMatchObject({ reason: 'cannot-open', message: expect.stringContaining(join(file, 'data')) });
+  });
+
+  it('leaves errors of the request or of loc itself as they are', () => {
+    for (const error of [
+      new Database.SqliteError('UNIQUE constraint failed', 'SQLITE_CONSTRAINT_UNIQUE'),
+      new Database.SqliteError('database disk image is malformed', 'SQLITE_CORRUPT'),
+      new Database.SqliteError('no such table: x', 'SQLITE_ERROR'),
+      new TypeError('x is undefined'),
+    ]) {
+      expect(translateSqliteError(error)).toBe(error);
+    }
+  });
+
+  it('reports a full database as disk-full from any method, and works again once there is room', async () => {
+    const store = openSqliteStore(tempDir());
+    const account = await store.createAccount({ name: 'acme', partner: true, createdAt: 1 });
+    // The store's own connection is private; capping its pages is the one way to make SQLite itself
+    // answer SQLITE_FULL in-process (src/stress/faults.test.ts fills a real disk under a running server).
+    const db = (store as unknown as { db: Database.Database }).db;
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages}`);
+    const save = (i: number) => store.saveLocation({
+      accountId: account.id, code: `FR-0000-${String(i).padStart(4, '0')}`, latitude: 1, longitude: 2, address: 'x'.repeat(2000), label: null, createdAt: 1,
+    });
+    const failure = await (async () => {
+      for (let i = 0; i < 100; i++) await save(i);
+      return null;
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StoreUnavailable);
+    expect(failure).toMatchObject({ reason: 'disk-full' });
+    expect(await store.findAccount('acme')).toMatchObject({ id: account.id });
+    db.pragma(`max_page_count = ${pages + 1000}`);
+    expect((await save(1000)).created).toBe(true);
+    await (store as SqliteStore).close();
+  });
+});
+

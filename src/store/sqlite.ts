@@ -3,6 +3,10 @@
  * the running server and the operator CLI can share it (readers never block the writer; a writer
  * waits up to `busy_timeout` for another). Every query is a prepared statement, so looking a key up on
  * each request costs microseconds and a CLI change is seen by the very next request.
+ *
+ * SQLite's errors that mean the machine rather than the request is at fault — a full or read-only
+ * disk, an I/O error, a lock held too long — leave as the port's `StoreUnavailable`: the server
+ * answers 503 and carries on, and the next statement succeeds once the disk does.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -11,6 +15,7 @@ import { newId } from '../auth/secrets.ts';
 import { migrate } from './sqlite-migrations.ts';
 import {
   StoreConflict,
+  StoreUnavailable,
   type Account,
   type ApiKey,
   type EmbedSession,
@@ -20,6 +25,7 @@ import {
   type NewSession,
   type SavedLocation,
   type Store,
+  type UnavailableReason,
 } from './store.ts';
 
 /** The database file inside the data directory. */
@@ -49,18 +55,61 @@ const location = (r: LocationRow): SavedLocation => ({
   address: r.address, label: r.label, createdAt: r.created_at,
 });
 
+/** SQLite's result codes of a machine at fault; an extended code (`SQLITE_IOERR_WRITE`) counts as its primary one. */
+const UNAVAILABLE: Readonly<Record<string, UnavailableReason>> = {
+  SQLITE_FULL: 'disk-full',
+  SQLITE_READONLY: 'read-only',
+  SQLITE_IOERR: 'io-error',
+  SQLITE_BUSY: 'busy',
+  SQLITE_LOCKED: 'busy',
+  SQLITE_CANTOPEN: 'cannot-open',
+};
+
+/** `error` as the port's StoreUnavailable when SQLite says the machine is at fault; otherwise unchanged. */
+export function translateSqliteError(error: unknown): unknown {
+  if (!(error instanceof Database.SqliteError)) return error;
+  const primary = /^SQLITE_[A-Z]+/.exec(error.code)?.[0];
+  const reason = primary === undefined ? undefined : UNAVAILABLE[primary];
+  return reason === undefined ? error : new StoreUnavailable(reason, `${error.message} (${error.code})`, { cause: error });
+}
+
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 
-/** Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one. */
+/** What the file system says when the data directory cannot be made, as a reason the service can give. */
+const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
+  ENOSPC: 'disk-full', EROFS: 'read-only', EIO: 'io-error', EACCES: 'cannot-open', EPERM: 'cannot-open', ENOENT: 'cannot-open', ENOTDIR: 'cannot-open',
+};
+
+/**
+ * Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one.
+ * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
+ * can refuse to start with one line instead of a stack trace.
+ */
 export function openSqliteStore(dataDir: string): SqliteStore {
-  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
-  migrate(db);
+  if (dataDir !== ':memory:') {
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+      throw reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
+    }
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    // A write answered 2xx must survive a power cut, not only a crash of the process: FULL syncs the
+    // WAL at every commit (NORMAL would leave the last commits to the next checkpoint). Only writes
+    // that change something pay it; measured in docs/stress.md.
+    db.pragma('synchronous = FULL');
+    migrate(db);
+  } catch (error) {
+    db?.close();
+    throw translateSqliteError(error);
+  }
   return new SqliteStore(db);
 }
 
@@ -101,71 +150,92 @@ export class SqliteStore implements Store {
     };
   }
 
-  async createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account> {
-    const id = newId('acct');
+  /** One unit of database work: SQLite's errors of a machine at fault leave as StoreUnavailable. */
+  private async run<T>(work: () => T): Promise<T> {
     try {
-      this.q.insertAccount.run(id, input.name, input.partner ? 1 : 0, input.createdAt);
+      return work();
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new StoreConflict(`An account named ${JSON.stringify(input.name)} already exists.`);
-      }
-      throw error;
+      throw translateSqliteError(error);
     }
-    return { id, name: input.name, partner: input.partner, createdAt: input.createdAt };
   }
 
-  async listAccounts(): Promise<Account[]> {
-    return this.q.accounts.all().map(account);
+  createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account> {
+    return this.run(() => {
+      const id = newId('acct');
+      try {
+        this.q.insertAccount.run(id, input.name, input.partner ? 1 : 0, input.createdAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new StoreConflict(`An account named ${JSON.stringify(input.name)} already exists.`);
+        }
+        throw error;
+      }
+      return { id, name: input.name, partner: input.partner, createdAt: input.createdAt };
+    });
   }
 
-  async findAccount(name: string): Promise<Account | null> {
-    const row = this.q.accountByName.get(name);
-    return row ? account(row) : null;
+  listAccounts(): Promise<Account[]> {
+    return this.run(() => this.q.accounts.all().map(account));
   }
 
-  async getAccount(id: string): Promise<Account | null> {
-    const row = this.q.accountById.get(id);
-    return row ? account(row) : null;
+  findAccount(name: string): Promise<Account | null> {
+    return this.run(() => {
+      const row = this.q.accountByName.get(name);
+      return row ? account(row) : null;
+    });
+  }
+
+  getAccount(id: string): Promise<Account | null> {
+    return this.run(() => {
+      const row = this.q.accountById.get(id);
+      return row ? account(row) : null;
+    });
   }
 
   async setPartner(name: string, partner: boolean): Promise<Account | null> {
-    this.q.setPartner.run(partner ? 1 : 0, name);
+    await this.run(() => this.q.setPartner.run(partner ? 1 : 0, name));
     return this.findAccount(name);
   }
 
-  async createKey(input: NewKey): Promise<ApiKey> {
-    const id = newId('key');
-    this.q.insertKey.run(
-      id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
-      input.hourlyLimit, input.createdAt,
-    );
-    return key(this.q.keyById.get(id)!);
+  createKey(input: NewKey): Promise<ApiKey> {
+    return this.run(() => {
+      const id = newId('key');
+      this.q.insertKey.run(
+        id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
+        input.hourlyLimit, input.createdAt,
+      );
+      return key(this.q.keyById.get(id)!);
+    });
   }
 
-  async getKey(id: string): Promise<ApiKey | null> {
-    const row = this.q.keyById.get(id);
-    return row ? key(row) : null;
+  getKey(id: string): Promise<ApiKey | null> {
+    return this.run(() => {
+      const row = this.q.keyById.get(id);
+      return row ? key(row) : null;
+    });
   }
 
-  async listKeys(accountId: string): Promise<ApiKey[]> {
-    return this.q.keysOf.all(accountId).map(key);
+  listKeys(accountId: string): Promise<ApiKey[]> {
+    return this.run(() => this.q.keysOf.all(accountId).map(key));
   }
 
-  async findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null> {
-    const row = this.q.keyByHash.get(hash);
-    if (!row) return null;
-    return {
-      key: key(row),
-      account: { id: row.account_id, name: row.a_name, partner: row.a_partner === 1, createdAt: row.a_created_at },
-    };
+  findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null> {
+    return this.run(() => {
+      const row = this.q.keyByHash.get(hash);
+      if (!row) return null;
+      return {
+        key: key(row),
+        account: { id: row.account_id, name: row.a_name, partner: row.a_partner === 1, createdAt: row.a_created_at },
+      };
+    });
   }
 
   async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
-    this.q.setStatus.run(status, id);
+    await this.run(() => this.q.setStatus.run(status, id));
     return this.getKey(id);
   }
 
-  async updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
     const column = LIST_COLUMN[list];
     // Read-modify-write inside an IMMEDIATE transaction: two CLI processes editing the same key
     // serialise instead of losing one change.
@@ -179,36 +249,42 @@ export class SqliteStore implements Store {
       this.db.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ?`).run(JSON.stringify(next), id);
       return key(this.q.keyById.get(id)!);
     });
-    return update.immediate();
+    return this.run(() => update.immediate());
   }
 
   async createSession(input: NewSession): Promise<void> {
-    this.q.insertSession.run(input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt);
+    await this.run(() => this.q.insertSession.run(input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt));
   }
 
-  async getSession(sid: string): Promise<EmbedSession | null> {
-    const row = this.q.session.get(sid);
-    if (!row) return null;
-    return {
-      sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin,
-      createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active',
-    };
+  getSession(sid: string): Promise<EmbedSession | null> {
+    return this.run(() => {
+      const row = this.q.session.get(sid);
+      if (!row) return null;
+      return {
+        sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin,
+        createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active',
+      };
+    });
   }
 
-  async deleteSessionsExpiredBefore(time: number): Promise<number> {
-    return this.q.deleteSessions.run(time).changes;
+  deleteSessionsExpiredBefore(time: number): Promise<number> {
+    return this.run(() => this.q.deleteSessions.run(time).changes);
   }
 
-  async saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
-    const { changes } = this.q.insertLocation.run(
-      input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt,
-    );
-    return { location: location(this.q.location.get(input.accountId, input.code)!), created: changes === 1 };
+  saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
+    return this.run(() => {
+      const { changes } = this.q.insertLocation.run(
+        input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt,
+      );
+      return { location: location(this.q.location.get(input.accountId, input.code)!), created: changes === 1 };
+    });
   }
 
-  async findLocation(accountId: string, code: string): Promise<SavedLocation | null> {
-    const row = this.q.location.get(accountId, code);
-    return row ? location(row) : null;
+  findLocation(accountId: string, code: string): Promise<SavedLocation | null> {
+    return this.run(() => {
+      const row = this.q.location.get(accountId, code);
+      return row ? location(row) : null;
+    });
   }
 
   /**
@@ -217,11 +293,15 @@ export class SqliteStore implements Store {
    * process would drop its locks.)
    */
   async backup(file: string): Promise<void> {
-    await this.db.backup(file);
+    try {
+      await this.db.backup(file);
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
   }
 
   async ping(): Promise<void> {
-    this.q.ping.get();
+    await this.run(() => this.q.ping.get());
   }
 
   async close(): Promise<void> {

@@ -117,3 +117,23 @@ export interface Store {
 export class StoreConflict extends Error {
   override readonly name = 'StoreConflict';
 }
+
+/** Why the database cannot serve a request right now. */
+export type UnavailableReason = 'disk-full' | 'read-only' | 'io-error' | 'busy' | 'cannot-open';
+
+/**
+ * The database cannot serve the request right now — its disk is full or read-only, an I/O error, a lock
+ * held elsewhere — a condition of the machine, not of the request, that can pass without a restart.
+ * Adapters throw it for their engine's errors of that kind; the server answers 503 with the reason.
+ */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+
+  constructor(
+    readonly reason: UnavailableReason,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

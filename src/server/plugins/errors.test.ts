@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../errors.ts';
+import { StoreUnavailable } from '../../store/store.ts';
 import { json, testService, type TestService } from '../testing.ts';
 import { toLocError } from './errors.ts';
 
@@ -122,6 +123,15 @@ describe('toLocError', () => {
     const error = toLocError(new TypeError('x is undefined'));
     expect(error.code).toBe('internal_error');
     expect(error.message).toBe(ERROR_CATALOGUE.internal_error.message);
+  });
+
+  it('answers 503 with the reason when the database cannot serve: the client may retry', () => {
+    const full = toLocError(new StoreUnavailable('disk-full', 'database or disk is full (SQLITE_FULL)'));
+    expect({ code: full.code, status: full.status, message: full.message }).toEqual({
+      code: 'service_unavailable', status: 503, message: 'The service cannot store data right now: its disk is full. Retry later.',
+    });
+    expect(toLocError(new StoreUnavailable('read-only', 'attempt to write a readonly database (SQLITE_READONLY)')).message).toMatch(/read-only/);
+    expect(toLocError(new StoreUnavailable('busy', 'database is locked (SQLITE_BUSY)')).message).toMatch(/busy/);
   });
 
   it('keeps other client errors of Fastify as 400 bad_request', () => {

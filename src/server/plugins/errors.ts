@@ -2,11 +2,13 @@
  * The one error handler: every failure leaves as `{ success: false, code, message, error }` with the
  * status of the error catalogue (src/errors.ts). Fastify's own errors — bad JSON, wrong content type,
  * an oversized body, schema validation, an unknown route — are mapped onto catalogue codes, so a
- * client never sees a 500 for anything it sent.
+ * client never sees a 500 for anything it sent. A database that cannot serve right now (full or
+ * read-only disk, I/O error, lock) is a 503 that says why, not a 500: the client may retry.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
+import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
 
 /** Fastify error codes and the catalogue code each becomes. */
@@ -28,6 +30,15 @@ const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_BAD_URL: 'The URL is not validly percent-encoded.',
 };
 
+/** What a client is told when the database cannot serve its request; the log has the engine's own words. */
+const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
+  'disk-full': 'The service cannot store data right now: its disk is full. Retry later.',
+  'read-only': 'The service cannot store data right now: its storage is read-only. Retry later.',
+  'io-error': 'The service cannot read or write its storage right now (an I/O error). Retry later.',
+  busy: "The service's database is busy (locked by another process). Retry shortly.",
+  'cannot-open': 'The service cannot open its database right now. Retry later.',
+};
+
 /** An ajv error as Fastify hands it over (ajv runs with `verbose`, so `data` and `parentSchema` are set). */
 interface SchemaError {
   keyword: string;
@@ -41,6 +52,7 @@ interface SchemaError {
 /** Turns any error into the catalogue error it stands for. */
 export function toLocError(error: unknown): LocError {
   if (error instanceof LocError) return error;
+  if (error instanceof StoreUnavailable) return new LocError('service_unavailable', UNAVAILABLE_MESSAGES[error.reason]);
   const fastifyError = error as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
   if (fastifyError.validation) return validationError(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;

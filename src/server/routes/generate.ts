@@ -24,8 +24,8 @@ const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { latitude, longitude } = request.body;
-    const address = cleanText('address', request.body.address);
-    const label = cleanText('label', request.body.label);
+    const address = cleanText('address', request.body.address, ADDRESS_MAX);
+    const label = cleanText('label', request.body.label, LABEL_MAX);
     const cell = locate(app.config, latitude, longitude);
     const { location, created } = await app.store.saveLocation({
       accountId: request.caller!.accountId, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,

@@ -76,6 +76,13 @@ describe('address and label rules', () => {
     expect(await outcome({ label: 'b'.repeat(101) })).toMatch(/^422 label: label must be at most 100 characters/);
   });
 
+  it('counts the stored form: a text that NFC makes longer than the limit is refused', async () => {
+    // U+0958 is one code point sent, two stored (U+0915 U+093C); U+FB2C is three stored.
+    expect(await outcome({ label: '\u0958'.repeat(100) })).toBe('422 label: label must be at most 100 characters; its normalised form (NFC) has 200.');
+    expect(await outcome({ address: '\uFB2C'.repeat(101) })).toMatch(/^422 address: address must be at most 300 characters; its normalised form \(NFC\) has 303\.$/);
+    expect(await outcome({ latitude: 48.6, label: '\u0958'.repeat(50) })).toMatch(/^ok "(\u0915\u093C){50}"/);
+  });
+
   it('refuses control characters, newlines and bidi overrides', async () => {
     expect(await outcome({ label: 'two\nlines' })).toBe('422 label: label must be one line of text without control characters; found U+000A at position 3.');
     expect(await outcome({ label: 'tab\there' })).toMatch(/U\+0009/);

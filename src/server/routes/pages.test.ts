@@ -86,8 +86,9 @@ describe('service routes', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths).sort()).toEqual(['/embed/session/{sid}', '/healthz', '/v1/embed/resolve', '/v1/embed/sessions', '/v1/loc/generate', '/v1/loc/lookup/{code}']);
     const sessions = doc.paths['/v1/embed/sessions'].post.responses;
-    expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429']);
+    expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '503']);
     expect(sessions['403'].description).toContain('`partner_required`');
+    expect(sessions['503'].description).toBe('`service_unavailable`');
     expect(doc.paths['/v1/loc/lookup/{code}'].get.responses['404'].description).toBe('`code_not_found`');
   });
 

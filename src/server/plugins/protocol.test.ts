@@ -1,0 +1,90 @@
+/**
+ * Refusals at the HTTP level over a real socket: what Node's parser rejects, a missing Host, an
+ * unknown Expect — each in the catalogue's JSON shape, never Node's empty body or Fastify's own.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest, type RawRequest } from '../../stress/raw-http.ts';
+import { loadConfig } from '../config.ts';
+import { startServer, type RunningServer } from '../server.ts';
+import { parserError } from './protocol.ts';
+
+let dataDir: string;
+let server: RunningServer;
+let port: number;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'loc-protocol-'));
+  server = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), { print: () => {} });
+  port = Number(new URL(server.url).port);
+});
+afterAll(async () => {
+  await server.app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const answer = async (request: RawRequest): Promise<string> => {
+  const response = await rawRequest(port, request);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  const body = JSON.parse(response.body.toString('utf8'));
+  expect(body.success).toBe(false);
+  expect(body.error).toBe(body.message);
+  return `${response.status} ${body.code}: ${body.message}`;
+};
+
+describe('requests the HTTP parser refuses', () => {
+  it('a control character in a header: 400 bad_request with the reason', async () => {
+    expect(await answer({ method: 'GET', target: '/healthz', headers: [['x-api-key', 'loc_\u0001']] })).toBe(
+      '400 bad_request: The request is not valid HTTP/1.1: Invalid header value char.',
+    );
+  });
+
+  it('Content-Length twice, or with Transfer-Encoding: 400', async () => {
+    const body = Buffer.from('{}');
+    const twice: [string, string][] = [['content-type', 'application/json'], ['content-length', '2'], ['content-length', '2']];
+    expect(await answer({ method: 'POST', target: '/v1/loc/generate', headers: twice, body })).toMatch(/^400 bad_request: .*Content-Length/);
+    const both: [string, string][] = [['content-length', '2'], ['transfer-encoding', 'chunked']];
+    expect(await answer({ method: 'POST', target: '/v1/loc/generate', headers: both, body })).toMatch(/^400 bad_request/);
+  });
+
+  it('a malformed request line: 400', async () => {
+    expect(await answer({ method: 'GET', target: '/v1/loc/lookup/a b', headers: [] })).toMatch(/^400 bad_request/);
+  });
+
+  it('headers over 16 KB: 431 headers_too_large', async () => {
+    expect(await answer({ method: 'GET', target: '/healthz', headers: [['cookie', 'c'.repeat(20_000)]] })).toBe(
+      '431 headers_too_large: The request headers are larger than 16 KB.',
+    );
+  });
+
+  it('a request that arrives too slowly: 408 request_timeout', () => {
+    expect(parserError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' })).status).toBe(408);
+  });
+});
+
+describe('what Node would answer with an empty body', () => {
+  it('an HTTP/1.1 request without Host: 400 bad_request', async () => {
+    expect(await answer({ method: 'GET', target: '/healthz', headers: [], omitHost: true })).toBe(
+      '400 bad_request: An HTTP/1.1 request must carry a Host header.',
+    );
+  });
+
+  it('an Expect other than 100-continue: 417 expectation_failed', async () => {
+    expect(await answer({ method: 'GET', target: '/healthz', headers: [['expect', 'teapot']] })).toBe(
+      '417 expectation_failed: The service cannot meet Expect: "teapot"; only 100-continue is supported.',
+    );
+  });
+
+  it('CONNECT: 405 method_not_allowed', async () => {
+    expect(await answer({ method: 'CONNECT', target: '127.0.0.1:443', headers: [] })).toBe(
+      '405 method_not_allowed: CONNECT is not supported: loc is not a proxy.',
+    );
+  });
+
+  it('still serves Expect: 100-continue and a request with Host', async () => {
+    const response = await rawRequest(port, { method: 'GET', target: '/healthz', headers: [['expect', '100-continue']] });
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * Disk and dependency faults under the built server. Each disk fault is made real under a running
+ * server, and each must give a 503 `service_unavailable` whose message names the cause, never a crash;
+ * reads go on; the error log names SQLite's code; and the next write succeeds once the fault is gone,
+ * without a restart.
+ *
+ * How the faults are made — as root, file permissions stop nothing (CI runs as root), so:
+ * - a full disk: the data directory on a small tmpfs, filled to the last page by a ballast file (real
+ *   ENOSPC, SQLITE_FULL); freeing it is the recovery. Mounting needs CAP_SYS_ADMIN; where the machine
+ *   refuses, the file-size limit below stands in (SQLite then reports the failed write as an I/O error);
+ * - a disk that refuses every write, as a file system remounted read-only does: the kernel's file-size
+ *   limit of the server process set to 0 with `prlimit` (unprivileged for one's own processes), so that
+ *   every write to a file fails (EFBIG; SQLite reports SQLITE_IOERR_WRITE, exactly as for EROFS);
+ *   lifting the limit is the recovery;
+ * - a database locked by another process (an operator's long transaction) for longer than the
+ *   server's five-second busy timeout: SQLITE_BUSY.
+ *
+ * Starting on a disk that refuses writes is refused with one line (exit 1), not a stack trace.
+ *
+ * The geocoder: a slow (never answering) and a failing reverse geocoder, each behind a fresh server —
+ * the answer comes within the configured timeout, with the offline address.
+ */
+import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueKey } from '../auth/keys.ts';
+import { DATABASE_FILE, openSqliteStore } from '../store/sqlite.ts';
+import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
+
+const post = (server: SpawnedServer, path: string, key: string, body: unknown) =>
+  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** Status, code and message of a generate for the n-th point. */
+async function generate(server: SpawnedServer, key: string, n: number): Promise<{ status: number; code?: string; message?: string }> {
+  const response = await post(server, '/v1/loc/generate', key, { latitude: 45 + n * 0.001, longitude: 4.8, label: `fault ${n}` });
+  const body = (await response.json()) as { code?: string; message?: string };
+  return { status: response.status, code: body.code, message: body.message };
+}
+
+const lookupStatus = async (server: SpawnedServer, key: string): Promise<number> =>
+  (await fetch(`${server.url}/v1/loc/lookup/FR-0RMB-CLY0`, { headers: { 'x-api-key': key } })).status;
+
+const healthStatus = async (server: SpawnedServer): Promise<number> => (await fetch(`${server.url}/healthz`)).status;
+
+/** Sets the file-size limit (bytes, or unlimited) of a running process. */
+const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>
+  void execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:unlimited`]);
+
+/** Mounts a tmpfs of `size` at `dir`; false when the machine does not let us. */
+function mountTmpfs(dir: string, size: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes to `file` until the disk has no page left; returns the bytes written. */
+function fillDisk(file: string): number {
+  const fd = openSync(file, 'w');
+  let written = 0;
+  try {
+    for (const chunk of [1 << 20, 4096, 1]) {
+      const bytes = Buffer.alloc(chunk, 0x61);
+      for (;;) {
+        try {
+          written += writeSync(fd, bytes);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+          break;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return written;
+}
+
+describe('disk faults under a running server', () => {
+  let root: string;
+  let dataDir: string;
+  let tmpfs = false;
+  let server: SpawnedServer;
+  let key: string;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    root = mkdtempSync(join(tmpdir(), 'loc-faults-'));
+    tmpfs = mountTmpfs(root, '24m');
+    dataDir = join(root, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    const store = openSqliteStore(dataDir);
+    const account = await store.createAccount({ name: 'acme', partner: true, createdAt: Date.now() });
+    ({ secret: key } = await issueKey(store, { accountId: account.id, origins: ['https://shop.example'], hourlyLimit: 1_000_000, createdAt: Date.now() }));
+    await store.close();
+    server = await SpawnedServer.start(dataDir);
+    expect((await generate(server, key, 0)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await dispose(server, undefined);
+    if (tmpfs) execFileSync('umount', [root]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a full disk: 503 that says so, reads and health go on, writes work again once there is room', async () => {
+    const ballast = join(root, 'ballast');
+    let expectedMessage: RegExp;
+    let expectedLog: string;
+    if (tmpfs) {
+      fillDisk(ballast);
+      expectedMessage = /its disk is full/;
+      expectedLog = 'SQLITE_FULL';
+    } else {
+      // No mount here: let the server's own files grow by nothing more.
+      limitFileSize(server.pid, 0);
+      expectedMessage = /an I\/O error/;
+      expectedLog = 'SQLITE_IOERR';
+    }
+    const refused = await generate(server, key, 1);
+    console.log(`disk full (${tmpfs ? 'tmpfs filled to the last page' : 'file-size limit 0, tmpfs not mountable here'}): ${refused.status} ${refused.code}: ${refused.message}`);
+    expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(expectedMessage) });
+    expect(await generate(server, key, 2)).toMatchObject({ status: 503 });
+    expect(await lookupStatus(server, key)).toBe(200);
+    expect(await healthStatus(server)).toBe(200);
+    expect(server.running).toBe(true);
+    expect(server.output()).toContain(expectedLog);
+
+    if (tmpfs) rmSync(ballast);
+    else limitFileSize(server.pid, 'unlimited');
+    expect(await generate(server, key, 1)).toMatchObject({ status: 200 });
+    expect(await generate(server, key, 3)).toMatchObject({ status: 200 });
+  });
+
+  it('a disk that refuses every write, as a read-only one: 503 naming an I/O error, then recovery', async () => {
+    limitFileSize(server.pid, 0);
+    try {
+      const refused = await generate(server, key, 10);
+      console.log(`disk refusing writes (file-size limit 0): ${refused.status} ${refused.code}: ${refused.message}`);
+      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/an I\/O error/) });
+      const session = await post(server, '/v1/embed/sessions', key, { origin: 'https://shop.example' });
+      expect(session.status).toBe(503);
+      expect(await lookupStatus(server, key)).toBe(200);
+      expect(server.output()).toContain('SQLITE_IOERR_WRITE');
+    } finally {
+      limitFileSize(server.pid, 'unlimited');
+    }
+    expect(await generate(server, key, 10)).toMatchObject({ status: 200 });
+    expect(server.running).toBe(true);
+  });
+
+  it('a database locked by another process beyond the busy timeout: 503 busy, reads go on, then recovery', async () => {
+    const other = new Database(join(dataDir, DATABASE_FILE));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const started = performance.now();
+      const refused = await generate(server, key, 20);
+      const waited = performance.now() - started;
+      console.log(`database locked elsewhere: ${refused.status} ${refused.code} after ${Math.round(waited)} ms: ${refused.message}`);
+      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/busy/) });
+      expect(waited).toBeGreaterThanOrEqual(4900);
+      expect(await lookupStatus(server, key)).toBe(200);
+      expect(server.output()).toContain('SQLITE_BUSY');
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    expect(await generate(server, key, 20)).toMatchObject({ status: 200 });
+  }, 20_000);
+
+  it('kept everything written before, between and after the faults', () => {
+    const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const labels = db.prepare<[], { label: string }>('SELECT label FROM locations ORDER BY label').all().map((row) => row.label);
+      expect(labels).toEqual(['fault 0', 'fault 1', 'fault 10', 'fault 20', 'fault 3']);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('starting on a disk that refuses writes', () => {
+  it('loc serve exits 1 with one line naming the data directory and the cause, not a stack trace', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'loc-faults-start-'));
+    try {
+      const child = spawn('prlimit', ['--fsize=0', process.execPath, 'dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+        env: { ...process.env, LOC_DATA_DIR: dir, LOC_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk));
+      child.stdout.resume();
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`error: cannot open the database in ${dir}: disk I/O error (SQLITE_IOERR_WRITE)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a reverse geocoder that hangs or fails', () => {
+  const TIMEOUT_MS = 400;
+  let geocoder: Server;
+  let geocoderUrl: string;
+  let mode: 'hang' | 'fail' = 'hang';
+  let asked = 0;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    geocoder = createServer((_request, response) => {
+      asked++;
+      // A hanging geocoder accepts the request and never answers.
+      if (mode === 'fail') response.writeHead(500).end('{"error":"down"}');
+    });
+    await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
+    geocoderUrl = `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    geocoder.closeAllConnections();
+    return new Promise<void>((resolve) => geocoder.close(() => resolve()));
+  });
+
+  for (const which of ['hang', 'fail'] as const) {
+    it(`${which === 'hang' ? 'never answers' : 'answers 500'}: resolve answers within the ${TIMEOUT_MS} ms timeout with the offline address`, async () => {
+      mode = which;
+      const { dataDir, keys } = await seedDataDir([{ account: 'acme' }]);
+      const server = await SpawnedServer.start(dataDir, { LOC_GEOCODER_URL: geocoderUrl, LOC_GEOCODER_TIMEOUT_MS: String(TIMEOUT_MS) });
+      try {
+        // Once a first request is answered, the start-up work (the offline address index) is done.
+        expect(await healthStatus(server)).toBe(200);
+        const before = asked;
+        const started = performance.now();
+        const response = await post(server, '/v1/embed/resolve', keys[0].secret, { lat: 45.764, lng: 4.8357 });
+        const took = performance.now() - started;
+        console.log(`geocoder that ${which === 'hang' ? 'hangs' : 'fails'}: resolve answered ${response.status} in ${Math.round(took)} ms (timeout ${TIMEOUT_MS} ms)`);
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { address: string }).address).toBe('near Lyon, France');
+        expect(asked).toBe(before + 1);
+        expect(took).toBeLessThan(TIMEOUT_MS + 600);
+        // Then it is left alone for a while: the next answer does not wait for it at all.
+        const again = performance.now();
+        expect((await post(server, '/v1/embed/resolve', keys[0].secret, { lat: 45.77, lng: 4.84 })).status).toBe(200);
+        expect(performance.now() - again).toBeLessThan(TIMEOUT_MS);
+        expect(asked).toBe(before + 1);
+      } finally {
+        await dispose(server, dataDir);
+      }
+    });
+  }
+});

@@ -1,0 +1,131 @@
+/**
+ * The load run: autocannon against the built server at 100 connections, resolve, lookup and generate
+ * mixed, with several keys and an embed session — one key with a small hourly limit, so the expected
+ * 429s are part of the mix. It reports every status, connection errors and timeouts, latency
+ * percentiles, and the server's resident memory after a warm-up, at its peak during the run, and
+ * after it. src/stress/load.test.ts asserts on it (3 s in `npm test`, 20 s under `npm run stress`);
+ * `node --import tsx src/stress/load.ts [seconds]` runs it alone and prints the figures.
+ */
+import autocannon from 'autocannon';
+import { pathToFileURL } from 'node:url';
+import { encode } from '../code/index.ts';
+import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
+
+export interface LoadOptions {
+  seconds: number;
+  connections: number;
+}
+
+export interface LoadReport {
+  seconds: number;
+  connections: number;
+  requests: number;
+  requestsPerSecond: number;
+  /** Latency, ms. */
+  p50: number;
+  p99: number;
+  max: number;
+  /** Responses by status code. */
+  statuses: Record<string, number>;
+  /** Connection errors and timeouts seen by the load generator. */
+  errors: number;
+  timeouts: number;
+  /** Resident memory of the server, MiB: after the warm-up, the highest sampled during the run, after it. */
+  rssBefore: number;
+  rssPeak: number;
+  rssAfter: number;
+  /** Whether /healthz still answered 200 after the run. */
+  healthyAfter: boolean;
+}
+
+/** Keys of the run: four with limits no run reaches, the last limited to this many requests an hour. */
+export const LIMITED_KEY_HOURLY = 500;
+/** Distinct requests per key and endpoint, cycled by every connection. */
+const VARIANTS = 40;
+
+/** A point in France (land), different for each variant. */
+const point = (i: number): { lat: number; lng: number } => ({ lat: 45 + (i * 0.0731) % 3, lng: 1 + (i * 0.1173) % 4 });
+
+export async function runLoad(options: LoadOptions): Promise<LoadReport> {
+  ensureBuilt();
+  const { dataDir, keys } = await seedDataDir([
+    { account: 'acme' }, { account: 'acme' }, { account: 'beta' }, { account: 'gamma' }, { account: 'delta', hourlyLimit: LIMITED_KEY_HOURLY },
+  ]);
+  const server = await SpawnedServer.start(dataDir);
+  try {
+    const created = await fetch(`${server.url}/v1/embed/sessions`, {
+      method: 'POST', headers: { 'x-api-key': keys[0].secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ origin: 'https://shop.example', ttl: 3600 }),
+    });
+    const token = ((await created.json()) as { session_token: string }).session_token;
+
+    const requests: autocannon.Request[] = [];
+    for (let i = 0; i < VARIANTS; i++) {
+      const { lat, lng } = point(i);
+      for (const [k, { secret }] of keys.entries()) {
+        const json = { 'content-type': 'application/json', 'x-api-key': secret };
+        requests.push(
+          { method: 'POST', path: '/v1/embed/resolve', headers: json, body: JSON.stringify({ lat, lng, save: false }) },
+          { method: 'GET', path: `/v1/loc/lookup/${encode(lat, lng).loc_code}`, headers: { 'x-api-key': secret } },
+          { method: 'POST', path: '/v1/loc/generate', headers: json, body: JSON.stringify({ latitude: lat, longitude: lng, label: `load ${k}.${i}` }) },
+        );
+      }
+      requests.push({
+        method: 'POST', path: '/v1/embed/resolve', body: JSON.stringify({ lat, lng, save: true }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, origin: 'https://shop.example' },
+      });
+    }
+
+    // Warm-up: JIT, the address index, SQLite's pages, the request caches; memory is measured after it.
+    await autocannon({ url: server.url, connections: 10, duration: 1, requests });
+    const rssBefore = server.rssMiB();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => void (rssPeak = Math.max(rssPeak, server.rssMiB())), 250);
+    let result: autocannon.Result;
+    try {
+      result = await autocannon({ url: server.url, connections: options.connections, duration: options.seconds, requests });
+    } finally {
+      clearInterval(sampler);
+    }
+    const rssAfter = server.rssMiB();
+    const healthyAfter = (await fetch(`${server.url}/healthz`)).status === 200;
+
+    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count ?? 0]));
+    return {
+      seconds: options.seconds,
+      connections: options.connections,
+      requests: result.requests.total,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      statuses,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      rssBefore,
+      rssPeak: Math.max(rssPeak, rssAfter),
+      rssAfter,
+      healthyAfter,
+    };
+  } finally {
+    await dispose(server, dataDir);
+  }
+}
+
+/** The figures in a few lines. */
+export function describeLoad(report: LoadReport): string {
+  const mib = (n: number): string => `${n.toFixed(0)} MiB`;
+  return [
+    `load: ${report.connections} connections for ${report.seconds} s against resolve, lookup and generate with 5 keys and a session`,
+    `  ${report.requests.toLocaleString('en-US')} requests, ${Math.round(report.requestsPerSecond).toLocaleString('en-US')} req/s; ` +
+      `latency p50 ${report.p50} ms, p99 ${report.p99} ms, max ${report.max} ms`,
+    `  statuses ${JSON.stringify(report.statuses)}; connection errors ${report.errors}, timeouts ${report.timeouts}`,
+    `  server RSS ${mib(report.rssBefore)} after warm-up, peak ${mib(report.rssPeak)}, ${mib(report.rssAfter)} after; ` +
+      `healthy after: ${report.healthyAfter ? 'yes' : 'NO'}`,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const seconds = Number(process.argv[2] ?? 20);
+  process.stdout.write(`${describeLoad(await runLoad({ seconds, connections: 100 }))}\n`);
+}

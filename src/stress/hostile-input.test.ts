@@ -99,6 +99,9 @@ function checkResponse({ route, request }: HostileRequest, response: RawResponse
   return null;
 }
 
+/** The seed of the short variant; any seed reaches every layer at 100 000 requests. */
+const SHORT_RUN_SEED = 20_261_125;
+
 describe('hostile input over real sockets', () => {
   it(`answers ${TOTAL.toLocaleString('en-US')} generated requests without a 5xx, a hang or a malformed error`, async () => {
     const statuses = new Map<number, number>();
@@ -124,7 +127,9 @@ describe('hostile input over real sockets', () => {
           }
         }
       }),
-      { numRuns: TOTAL / BATCH, endOnFailure: true },
+      // `npm test` replays one fixed seed: its "every layer was reached" checks below must not depend
+      // on luck. `npm run stress` draws a new seed each run to explore further (printed on failure).
+      { numRuns: TOTAL / BATCH, endOnFailure: true, seed: scale<number | undefined>(SHORT_RUN_SEED, undefined) },
     );
     if (details.failed) throw new Error(`hostile request failed (fast-check seed ${details.seed}): ${(details.errorInstance as Error).message}`);
 

@@ -16,6 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { escapeHtml } from '../src/escape-html.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -68,7 +69,6 @@ export function keyFromFile(text: string): string | undefined {
   return values.find((value): value is string => typeof value === 'string' && value.startsWith('loc_'));
 }
 
-const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function buildDemoServer(options: DemoOptions): Promise<FastifyInstance> {
   const app = Fastify();
@@ -100,7 +100,7 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
   ].join('; ');
 
   app.get('/', async (_, reply) => {
-    const page = readFileSync(join(publicDir, 'index.html'), 'utf8').replaceAll('{{apiUrl}}', escapeAttribute(options.publicApiUrl));
+    const page = readFileSync(join(publicDir, 'index.html'), 'utf8').replaceAll('{{apiUrl}}', escapeHtml(options.publicApiUrl));
     return reply.type('text/html; charset=utf-8').header('content-security-policy', csp).header('cache-control', 'no-store').send(page);
   });
   app.get('/demo.css', async (_, reply) => reply.type('text/css; charset=utf-8').send(readFileSync(join(publicDir, 'demo.css'))));

@@ -5,6 +5,7 @@
  * every third party.
  */
 import { readFileSync } from 'node:fs';
+import { escapeHtml } from '../escape-html.ts';
 import { embedDir } from './files.ts';
 import type { FrameConfig } from './protocol.ts';
 import { tileOrigins, type StyleLayers } from '../tiles/styles.ts';
@@ -41,7 +42,6 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The frame page. `assetVersion` (the assets plugin's content hash) goes into the script and style
@@ -51,8 +51,8 @@ export function renderFramePage(input: FramePageInput, assetVersion = ''): strin
   template ??= readFileSync(`${embedDir()}frame.html`, 'utf8');
   const config = frameConfig(input);
   const fill: Record<string, string> = {
-    assets: escapeAttribute(`${config.apiBase}/embed`),
-    version: escapeAttribute(encodeURIComponent(assetVersion)),
+    assets: escapeHtml(`${config.apiBase}/embed`),
+    version: escapeHtml(encodeURIComponent(assetVersion)),
     config: scriptSafeJson(config),
   };
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fill[name]);

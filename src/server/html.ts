@@ -4,12 +4,9 @@
  * an inline script is allowed by its hash, never by 'unsafe-inline'.
  */
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../escape-html.ts';
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+export { escapeHtml };
 
 /** Backticks as <code>, the rest escaped: the docs' descriptions are written that way. */
 export function inlineCode(text: string): string {

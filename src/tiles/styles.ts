@@ -11,6 +11,7 @@
  *   LOC_TRAFFIC_OVERLAY_URL           URL template of a traffic overlay drawn over the traffic base
  *   LOC_TRAFFIC_OVERLAY_ATTRIBUTION   its attribution (HTML)
  */
+import { escapeHtml } from '../escape-html.ts';
 import { STYLE_NAMES, type StyleName } from './style-names.ts';
 
 export type TileMode = 'online' | 'offline';
@@ -167,8 +168,4 @@ function templateOrigin(template: string): string {
   const match = /^https?:\/\/[^/]+/.exec(template.replace('{s}', 'a'));
   if (!match) throw new Error(`A tile URL template must start with http:// or https://; received ${JSON.stringify(template)}.`);
   return new URL(match[0]).origin;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -94,8 +94,10 @@ describe('closing', () => {
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     // The first request is in flight (its body incomplete) when closing begins; the second, pipelined
     // behind it, arrives during the shutdown.
+    // Node emits 'request' once the headers are parsed: the body is then still on its way.
+    const received = new Promise((resolve) => server.app.server.once('request', resolve));
     socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received;
     const closing = server.app.close();
     socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
     await Promise.all([closing, closed]);

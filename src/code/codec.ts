@@ -8,7 +8,7 @@
  */
 import { LocError, describeValue } from '../errors.ts';
 import { BorderIndex } from './border-index.ts';
-import { coverage, type Coverage } from './coverage.ts';
+import { coverage, isPureGroup, pureGroupCountry, pureGroupNumber, type Coverage } from './coverage.ts';
 import { parseCode, writeCode } from './format.ts';
 import { BLOCK_SIZE, ROWS, colCentre, colWest, rowCentre, rowSouth, type CellBounds } from './grid.ts';
 
@@ -53,25 +53,33 @@ export function encode(lat: number, lng: number): LocatedCell {
   }
 
   const block = (col / BLOCK_SIZE) | 0;
-  const run = table.runAt(band, block);
-  if (run >= 0) {
-    let country = table.runCountry[run];
-    let number = table.runBase[run] + block - table.runFirst(run);
-    if (table.runPure[run] !== 1) {
+  let country = -1;
+  let number = -1;
+  const entry = table.groupAt(band, block);
+  if (isPureGroup(entry)) {
+    // Most points: the group index alone knows the country and the block number.
+    country = pureGroupCountry(entry);
+    number = pureGroupNumber(entry, block);
+  } else {
+    const run = table.runAt(band, block);
+    if (run >= 0 && table.runPure[run] === 1) {
+      country = table.runCountry[run];
+      number = table.runBase[run] + block - table.runFirst(run);
+    } else if (run >= 0) {
       const code = countryOfCell(table, row, col, columns, band, block);
       country = code === null ? -1 : table.indexOfCountry(code);
       number = country < 0 ? -1 : table.blockNumber(run, country, block);
     }
-    if (number >= 0) {
-      const code = table.countries[country];
-      return {
-        loc_code: writeCode(code, number, row % BLOCK_SIZE, col % BLOCK_SIZE),
-        latitude: rowCentre(row),
-        longitude: colCentre(col, columns),
-        country_code: code,
-        cell: { north, south, east, west },
-      };
-    }
+  }
+  if (number >= 0) {
+    const code = table.countries[country];
+    return {
+      loc_code: writeCode(code, number, row % BLOCK_SIZE, col % BLOCK_SIZE),
+      latitude: rowCentre(row),
+      longitude: colCentre(col, columns),
+      country_code: code,
+      cell: { north, south, east, west },
+    };
   }
   throw new LocError('unsupported_location', `No country's codes cover ${lat}, ${lng} (open sea, Antarctica, or no country).`);
 }

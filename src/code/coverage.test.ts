@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encode, decode } from './codec.ts';
 import { territoryOf } from './country.ts';
-import { TABLE_URL, coverage } from './coverage.ts';
+import { TABLE_URL, coverage, isPureGroup, pureGroupCountry, pureGroupNumber } from './coverage.ts';
+import { blocksInBand } from './grid.ts';
 import { MAX_BLOCKS } from './format.ts';
 import { readTableFile, writeTableFile } from './table-file.ts';
 
@@ -63,5 +64,31 @@ describe('the frozen table of format v1', () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(135_000);
+  });
+
+  it('packs into pure group entries exactly what the runs they stand for say', () => {
+    const table = coverage();
+    let pure = 0;
+    let groups = 0;
+    const wrong: string[] = [];
+    for (let band = 0; band < table.columns.length; band++) {
+      const blocks = blocksInBand(table.columns[band]);
+      for (let first = 0; first < blocks; first += 32) {
+        groups++;
+        const entry = table.groupAt(band, first);
+        if (!isPureGroup(entry)) continue;
+        pure++;
+        const last = Math.min(first + 31, blocks - 1);
+        const run = table.runAt(band, first);
+        // One pure run from the group's first block to its last holds every block between.
+        const agrees = run >= 0 && table.runAt(band, last) === run && table.runPure[run] === 1 &&
+          pureGroupCountry(entry) === table.runCountry[run] &&
+          [first, last].every((block) => pureGroupNumber(entry, block) === table.runBase[run] + block - table.runFirst(run));
+        if (!agrees) wrong.push(`band ${band} block ${first}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The fast path must be the common one, or it is not worth its bits.
+    expect(pure / groups).toBeGreaterThan(0.2);
   });
 });

@@ -11,6 +11,26 @@ import { readTableFile, type BlockClass, type TableData } from './table-file.ts'
 
 /** Blocks per group of the run index: 32, so a scan rarely passes more than a run or two. */
 const GROUP_SHIFT = 5;
+const GROUP_MASK = (1 << GROUP_SHIFT) - 1;
+
+/**
+ * A group entry with this bit set is a pure group: all its blocks lie in one run that one country
+ * fills, and the entry holds that country and the block number of the group's first block, so
+ * encode needs no run at all — one random read of the 4 MB group index instead of two (the run
+ * arrays are as large), which is most of what encode spends waiting on memory.
+ */
+const PURE_GROUP = 0x8000_0000;
+/** Bits of a pure group entry: the block number below, the country above (21 + 10 < 31). */
+const NUMBER_BITS = 21;
+const NUMBER_MASK = (1 << NUMBER_BITS) - 1;
+const MAX_PACKED_COUNTRIES = 1 << 10;
+
+/** True when a group entry is a pure group. */
+export const isPureGroup = (entry: number): boolean => entry >= PURE_GROUP;
+/** Country index of a pure group entry. */
+export const pureGroupCountry = (entry: number): number => (entry & ~PURE_GROUP) >>> NUMBER_BITS;
+/** Block number of `block` in the pure group of `entry`. */
+export const pureGroupNumber = (entry: number, block: number): number => (entry & NUMBER_MASK) + (block & GROUP_MASK);
 
 /** The table of format v1, committed beside this module and never regenerated at run time. */
 export const TABLE_URL = new URL('./tables/v1.bin', import.meta.url);
@@ -40,10 +60,13 @@ export class Coverage {
   readonly runPure: Uint8Array;
   readonly runCountry: Uint32Array;
   readonly runBase: Uint32Array;
-  /** Per band, where its groups of 2^GROUP_SHIFT blocks start in `groupRun`. */
+  /** Per band, where its groups of 2^GROUP_SHIFT blocks start in `groups`. */
   private readonly bandGroupStart: Uint32Array;
-  /** Per group of blocks, the first run of its band that ends after the group's first block. */
-  private readonly groupRun: Uint32Array;
+  /**
+   * Per group of blocks: a pure group entry (see PURE_GROUP), or else the first run of its band that
+   * ends after the group's first block.
+   */
+  private readonly groups: Uint32Array;
   /** Per run, the block after its last one. */
   private readonly runEnd: Uint32Array;
   /** Blocks in the widest band: `band * maxBlocksPerBand + block` names a block uniquely. */
@@ -86,16 +109,22 @@ export class Coverage {
     for (let band = 0; band < data.columns.length; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(data.columns[band]) >>> GROUP_SHIFT) + 1;
     }
-    this.groupRun = new Uint32Array(this.bandGroupStart[data.columns.length]);
+    this.runBase = Uint32Array.from(this.baseOffset.subarray(0, runCount), (o) => this.bases[o]);
+    if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The group index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
+    this.groups = new Uint32Array(this.bandGroupStart[data.columns.length]);
     for (let band = 0; band < data.columns.length; band++) {
       let run = bandStart[band];
+      const blocks = blocksInBand(data.columns[band]);
       for (let g = this.bandGroupStart[band]; g < this.bandGroupStart[band + 1]; g++) {
         const groupFirst = (g - this.bandGroupStart[band]) << GROUP_SHIFT;
+        const groupLast = Math.min(groupFirst + GROUP_MASK, blocks - 1);
         while (run < bandStart[band + 1] && this.runEnd[run] <= groupFirst) run++;
-        this.groupRun[g] = run;
+        const pure = run < bandStart[band + 1] && this.runFirstBlock[run] <= groupFirst && this.runEnd[run] > groupLast && this.runPure[run] === 1;
+        this.groups[g] = pure
+          ? (PURE_GROUP | (this.runCountry[run] << NUMBER_BITS) | (this.runBase[run] + groupFirst - this.runFirstBlock[run])) >>> 0
+          : run;
       }
     }
-    this.runBase = Uint32Array.from(this.baseOffset.subarray(0, runCount), (o) => this.bases[o]);
 
     this.countryStart = new Uint32Array(data.countries.length + 1);
     for (let c = 0; c < data.countries.length; c++) this.countryStart[c + 1] = this.countryStart[c] + countryRunCount[c];
@@ -121,9 +150,16 @@ export class Coverage {
    */
   runAt(band: number, block: number): number {
     const last = this.bandStart[band + 1];
-    let run = this.groupRun[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
+    const entry = this.groupAt(band, block);
+    // A pure group does not name its run; encode never asks for one, so scanning the band will do.
+    let run = isPureGroup(entry) ? this.bandStart[band] : entry;
     while (run < last && this.runEnd[run] <= block) run++;
     return run < last && this.runFirstBlock[run] <= block ? run : -1;
+  }
+
+  /** The group entry of block `block` of `band`: read it first, the run only when it is not pure. */
+  groupAt(band: number, block: number): number {
+    return this.groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
   }
 
   /** First block of a run. */

@@ -49,7 +49,15 @@ export function countryName(code: string): string {
   return regionNames.of(code) ?? countryCoder.feature(code)?.properties.nameEn ?? code;
 }
 
+const flags = new Map<string, string>();
+
 /** Emoji flag of a country code (regional indicator pair), e.g. 🇫🇷 for `FR`. */
 export function countryFlag(code: string): string {
-  return countryCoder.feature(code)?.properties.emojiFlag ?? '';
+  // Remembered: every lookup response carries one, and country-coder's search costs more than the map.
+  let flag = flags.get(code);
+  if (flag === undefined) {
+    flag = countryCoder.feature(code)?.properties.emojiFlag ?? '';
+    if (code.length === 2) flags.set(code, flag);
+  }
+  return flag;
 }

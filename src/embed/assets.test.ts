@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANDS, BLOCK_SIZE } from '../code/grid.ts';
@@ -65,6 +66,32 @@ describe('embed assets', () => {
     const response = await online.inject('/embed/frame.js?v=stale');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+  });
+
+  it('send each file compressed to browsers that accept it, as its own representation', async () => {
+    const plain = await online.inject('/embed/frame.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    for (const url of ['/embed/frame.js', '/embed/frame.css', '/embed/loc-embed.js', '/embed/grid.json']) {
+      const identity = await online.inject(url);
+      const br = await online.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+      expect(brotliDecompressSync(br.rawPayload)).toEqual(identity.rawPayload);
+      expect(br.headers.etag).not.toBe(identity.headers.etag);
+      const gzip = await online.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload)).toEqual(identity.rawPayload);
+      // Revalidation names the representation the browser holds.
+      const again = await online.inject({ url, headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string } });
+      expect(again.statusCode).toBe(304);
+      const other = await online.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string } });
+      expect(other.statusCode).toBe(200);
+    }
+    // The loader is the one file measured against a budget gzip-compressed (docs/embed.md): that is what a browser gets.
+    const loader = await online.inject({ url: '/embed/loc-embed.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(loader.rawPayload.length).toBeLessThanOrEqual(3 * 1024);
   });
 
   it('serve the grid table the frame draws the 3 m grid from', async () => {

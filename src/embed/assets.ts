@@ -4,6 +4,8 @@
  * tiles. It also decorates the reply with `sendEmbedFrame`, which the session-bound frame route uses
  * to send the frame page with its headers.
  *
+ * Compression: each file goes out in Brotli or gzip when the browser accepts it (encodings.ts).
+ *
  * Caching: the loader keeps a fixed URL that integrators paste into pages, so it is revalidated often
  * (short max-age, ETag); the frame's files are requested with the build's content hash (`?v=`) and so
  * are immutable; the grid table and tiles never change within a format version.
@@ -18,6 +20,7 @@ import { FORMAT_VERSION } from '../code/cells.ts';
 import { ERROR_CATALOGUE } from '../errors.ts';
 import { offlineTiles } from '../tiles/offline.ts';
 import { resolveStyles, type StyleLayers, type TileSettings } from '../tiles/styles.ts';
+import { EncodedFile } from './encodings.ts';
 import { embedDir } from './files.ts';
 import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';
 import type { GridData } from './protocol.ts';
@@ -44,9 +47,9 @@ declare module 'fastify' {
 }
 
 interface Asset {
-  body: Buffer;
+  /** The bytes as built and their compressed forms (encodings.ts). */
+  file: EncodedFile;
   type: string;
-  etag: string;
   /** Cache-Control when the request names the current version (or for unversioned files). */
   cache: string;
   /** Loaded by integrators' pages and other origins: needs CORS. */
@@ -58,7 +61,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DAY = 'public, max-age=86400';
 
 function asset(body: Buffer, type: string, cache: string, crossOrigin = false): Asset {
-  return { body, type, cache, crossOrigin, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { file: new EncodedFile({ body, etag, encoding: null }), type, cache, crossOrigin };
 }
 
 /** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
@@ -66,11 +70,14 @@ export function gridJson(): GridData {
   return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns) };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache = file.cache): FastifyReply {
-  reply.header('content-type', file.type).header('etag', file.etag).header('cache-control', cache).header('x-content-type-options', 'nosniff');
-  if (file.crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
-  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-  return reply.send(file.body);
+async function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache = asset.cache): Promise<FastifyReply> {
+  const chosen = await asset.file.choose(request.headers['accept-encoding']);
+  reply.header('content-type', asset.type).header('etag', chosen.etag).header('cache-control', cache).header('x-content-type-options', 'nosniff');
+  if (asset.file.negotiable) reply.header('vary', 'accept-encoding');
+  if (chosen.encoding !== null) reply.header('content-encoding', chosen.encoding);
+  if (asset.crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+  if (request.headers['if-none-match'] === chosen.etag) return reply.code(304).send();
+  return reply.send(chosen.body);
 }
 
 /** The catalogue's 404, in the service's error shape, naming what was wrong with the tile address. */

@@ -1,9 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BANDS, BLOCK_SIZE } from '../code/grid.ts';
 import { embedAssets, type EmbedAssetsOptions } from './assets.ts';
+import { EncodedFile } from './encodings.ts';
 
 async function app(options: Partial<EmbedAssetsOptions> = {}): Promise<FastifyInstance> {
   const instance = Fastify();
@@ -69,9 +71,14 @@ describe('embed assets', () => {
   });
 
   it('send each file compressed to browsers that accept it, as its own representation', async () => {
-    const plain = await online.inject('/embed/frame.js');
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.headers.vary).toBe('accept-encoding');
+    // A server starts this once it listens; before it is done, files go out as they are.
+    const early = await online.inject({ url: '/embed/frame.js', headers: { 'accept-encoding': 'br' } });
+    expect(early.headers['content-encoding']).toBeUndefined();
+    expect(early.headers.vary).toBe('accept-encoding');
+    await online.prepareEmbedEncodings();
+    const sourceMap = await online.inject({ url: '/embed/frame.js.map', headers: { 'accept-encoding': 'br' } });
+    expect(sourceMap.headers['content-encoding']).toBeUndefined();
+    expect(sourceMap.headers.vary).toBeUndefined();
     for (const url of ['/embed/frame.js', '/embed/frame.css', '/embed/loc-embed.js', '/embed/grid.json']) {
       const identity = await online.inject(url);
       const br = await online.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
@@ -92,6 +99,22 @@ describe('embed assets', () => {
     // The loader is the one file measured against a budget gzip-compressed (docs/embed.md): that is what a browser gets.
     const loader = await online.inject({ url: '/embed/loc-embed.js', headers: { 'accept-encoding': 'gzip' } });
     expect(loader.rawPayload.length).toBeLessThanOrEqual(3 * 1024);
+  });
+
+  it('start compressing once the server listens, not before', async () => {
+    const prepare = vi.spyOn(EncodedFile.prototype, 'prepare');
+    const server = await app();
+    try {
+      expect(prepare).not.toHaveBeenCalled();
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      expect(prepare.mock.calls.length).toBeGreaterThanOrEqual(5);
+      await server.prepareEmbedEncodings();
+      const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}/embed/frame.js`, { headers: { 'accept-encoding': 'br' } });
+      expect(response.headers.get('content-encoding')).toBe('br');
+    } finally {
+      prepare.mockRestore();
+      await server.close();
+    }
   });
 
   it('serve the grid table the frame draws the 3 m grid from', async () => {

@@ -39,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The tile layers of every style, as configured. */
     embedStyles: StyleLayers;
+    /** Compresses every embed file in every encoding (started once the server listens). */
+    prepareEmbedEncodings(): Promise<void>;
   }
   interface FastifyReply {
     /** Sends the frame page for this session, with its CSP, referrer policy and no-store. */
@@ -60,9 +62,9 @@ const REVALIDATE = 'public, max-age=300, must-revalidate';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DAY = 'public, max-age=86400';
 
-function asset(body: Buffer, type: string, cache: string, crossOrigin = false): Asset {
+function asset(body: Buffer, type: string, cache: string, { crossOrigin = false, compress = true } = {}): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { file: new EncodedFile({ body, etag, encoding: null }), type, cache, crossOrigin };
+  return { file: new EncodedFile({ body, etag, encoding: null }, compress), type, cache, crossOrigin };
 }
 
 /** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
@@ -70,8 +72,8 @@ export function gridJson(): GridData {
   return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns) };
 }
 
-async function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache = asset.cache): Promise<FastifyReply> {
-  const chosen = await asset.file.choose(request.headers['accept-encoding']);
+function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache = asset.cache): FastifyReply {
+  const chosen = asset.file.choose(request.headers['accept-encoding']);
   reply.header('content-type', asset.type).header('etag', chosen.etag).header('cache-control', cache).header('x-content-type-options', 'nosniff');
   if (asset.file.negotiable) reply.header('vary', 'accept-encoding');
   if (chosen.encoding !== null) reply.header('content-encoding', chosen.encoding);
@@ -95,14 +97,18 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     // One version for both files: the page links them together.
     const version = createHash('sha256').update(frameJs).update(frameCss).digest('base64url').slice(0, 12);
     const files: Record<string, Asset> = {
-      'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, true),
-      'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, true),
+      'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
+      'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
       'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
       'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
-      // For the browser's developer tools, which ask for it only when open.
-      'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE),
+      // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of
+      // Brotli at every start.
+      'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
       'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
     };
+    app.decorate('prepareEmbedEncodings', () => Promise.all(Object.values(files).map((file) => file.file.prepare())).then(() => undefined));
+    // In the background: the first visitors after a start get the files as they are, not a wait.
+    app.addHook('onListen', async () => void app.prepareEmbedEncodings());
     const tileSettings = options.tiles ?? { mode: 'online' };
     const styles = resolveStyles(tileSettings, options.publicUrl);
     app.decorate('embedStyles', styles);

@@ -1,9 +1,9 @@
 /**
  * Content encodings of the embed's static files. The frame's script is 165 KB as built and 45 KB in
  * Brotli: a visitor on a phone should download the second. Each file is compressed once per process,
- * on the first request that accepts the encoding, in libuv's thread pool (Brotli at its best quality
- * takes 0.2 s on the frame script; the event loop keeps serving meanwhile) — not at start, so
- * `loc serve` starts as fast as before and a process that never serves the frame never pays.
+ * in libuv's thread pool (Brotli at its best quality takes 0.2 s on the frame script; the event loop
+ * keeps serving meanwhile): the server starts it once listening, so `loc serve` starts as fast as
+ * before, and an app that never listens (tests) compresses only when asked.
  *
  * Each encoding is a representation of its own (RFC 9110 §8.8.3): its own strong ETag, and
  * `Vary: Accept-Encoding` on every answer, so a cache never hands gzip to a client that did not ask.
@@ -38,36 +38,44 @@ export interface Representation {
   encoding: Encoding | null;
 }
 
-/** A file and its compressed representations, made on demand and kept. */
+/** A file and its compressed representations, made once in the background and kept. */
 export class EncodedFile {
-  private readonly encoded = new Map<Encoding, Promise<Representation>>();
+  private readonly ready = new Map<Encoding, Representation>();
+  private preparing: Promise<void> | undefined;
 
-  constructor(readonly identity: Representation) {}
+  /** `compress: false` for a file not worth the thread pool's time (a source map, for developer tools). */
+  constructor(readonly identity: Representation, private readonly compress = true) {}
 
   /** Whether answers depend on Accept-Encoding (and so must say `Vary: Accept-Encoding`). */
   get negotiable(): boolean {
-    return this.identity.body.length >= MIN_COMPRESSED_BYTES;
+    return this.compress && this.identity.body.length >= MIN_COMPRESSED_BYTES;
   }
 
-  /** The representation to send for an `Accept-Encoding` header: the preferred one it accepts. */
-  async choose(acceptEncoding: string | undefined): Promise<Representation> {
-    if (!this.negotiable || acceptEncoding === undefined) return this.identity;
-    const encoding = negotiate(acceptEncoding, PREFERENCE) as Encoding | null;
-    return encoding === null ? this.identity : this.representation(encoding);
-  }
-
-  private representation(encoding: Encoding): Promise<Representation> {
-    let pending = this.encoded.get(encoding);
-    if (pending === undefined) {
+  /**
+   * Compresses the file in every encoding, once, in the thread pool; never rejects (zlib failing on
+   * a buffer in memory is not a visitor's problem: the file then goes out as it is).
+   */
+  prepare(): Promise<void> {
+    if (!this.negotiable) return Promise.resolve();
+    this.preparing ??= Promise.all(PREFERENCE.map(async (encoding) => {
       const { body, etag } = this.identity;
-      pending = compressors[encoding](body).then(
-        // The encoding's name inside the quotes: a strong ETag names one representation.
-        (compressed) => (compressed.length < body.length ? { body: compressed, etag: `${etag.slice(0, -1)}.${encoding}"`, encoding } : this.identity),
-        // zlib failing on a buffer in memory is not the visitor's problem: send the file as it is.
-        () => this.identity,
-      );
-      this.encoded.set(encoding, pending);
-    }
-    return pending;
+      const compressed = await compressors[encoding](body).catch(() => body);
+      // The encoding's name inside the quotes: a strong ETag names one representation.
+      if (compressed.length < body.length) this.ready.set(encoding, { body: compressed, etag: `${etag.slice(0, -1)}.${encoding}"`, encoding });
+    })).then(() => undefined);
+    return this.preparing;
+  }
+
+  /**
+   * The representation to send for an `Accept-Encoding` header: the preferred one it accepts among
+   * those ready. Never waits — an answer that waited on the thread pool would be lost to a client
+   * that half-closes after its request, which Node's server takes for a hang-up — so a request that
+   * comes before compression is done gets the file as it is, and starts the compression.
+   */
+  choose(acceptEncoding: string | undefined): Representation {
+    if (!this.negotiable || acceptEncoding === undefined) return this.identity;
+    if (this.preparing === undefined) void this.prepare();
+    const encoding = negotiate(acceptEncoding, PREFERENCE.filter((candidate) => this.ready.has(candidate)));
+    return encoding === null ? this.identity : this.ready.get(encoding as Encoding)!;
   }
 }

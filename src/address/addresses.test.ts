@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encode } from '../code/index.ts';
+import { decode, encode } from '../code/index.ts';
 import { createAddresses } from './addresses.ts';
 import { offlineAddress } from './offline.ts';
 
@@ -22,6 +22,12 @@ describe('offline addresses', () => {
   it('ignores places across a border', () => {
     // The middle of Lake Constance's Swiss shore: the nearest place of Switzerland, not of Germany.
     expect(offlineAddress(47.62, 9.3, 'CH')).toMatch(/, Switzerland$/);
+  });
+
+  it('names the first listed of two places GeoNames lists twice at one spot', () => {
+    // "Pakham" and "Pa Kham": the same village, the same point, the same population; the first listed wins.
+    const cell = decode('TH-0BZW-ZYCT');
+    expect(offlineAddress(cell.latitude, cell.longitude, 'TH')).toBe('near Pakham, Thailand');
   });
 
   it('names the country alone far from every place', () => {

@@ -35,7 +35,7 @@ export function createAddresses(options: AddressOptions): Addresses {
   const remote: ReverseGeocoder | null = options.geocoderUrl === null
     ? null
     : nominatimGeocoder({ url: options.geocoderUrl, timeoutMs: options.geocoderTimeoutMs, userAgent: options.userAgent, now: options.now });
-  // The offline answer never changes for a cell: remember it (a kd-tree search costs microseconds a request).
+  // The offline answer never changes for a cell: remember it (a kd-tree search costs about 10 µs, as much as the rest of a request).
   const remembered = new BoundedCache<string>(OFFLINE_CACHE_SIZE);
   const offline = (cell: CellPlace): string => {
     let address = remembered.get(cell.loc_code);

@@ -27,6 +27,7 @@ const CLOCK_TICKS = 100;
 /** Distinct requests per target, cycled. */
 const VARIANTS = 500;
 
+
 /**
  * The peer: the least a Fastify JSON route can do (`/`). For context it also serves, at `/same/<i>`,
  * a constant copy of what target i answers, to tell the cost of our work from the cost of the bytes.
@@ -141,6 +142,17 @@ export async function benchApi(): Promise<BenchRow[]> {
       requests: points.map((p) => ({ method: 'GET', path: `/v1/loc/lookup/${encode(p.lat, p.lng).loc_code}`, headers: { 'x-api-key': key } })),
     },
     {
+      // What a map full of visitors sends: every click a cell not asked before, so its address is
+      // searched instead of remembered. autocannon's connections each cycle the same request list, so
+      // a list would repeat points; this one request draws a new point each time it is sent (in the
+      // load generator, which costs it a little throughput). Context, not a budget.
+      name: 'POST /v1/embed/resolve (save false, every point new)',
+      requests: [{
+        method: 'POST', path: '/v1/embed/resolve', headers: json,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...randomPoint(), save: false }) }),
+      }],
+    },
+    {
       // Distinct points per request would need setupRequest (see above); the variants repeat, so
       // after the first pass this measures the idempotent path: the cell exists, is_existing true.
       name: 'POST /v1/loc/generate (500 cells, mostly is_existing)',
@@ -150,7 +162,8 @@ export async function benchApi(): Promise<BenchRow[]> {
 
   const ours = await spawnServer(['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn' });
   const bodies = await Promise.all(targets.map(async (target) => {
-    const { method, path, headers, body } = target.requests[0];
+    const first = target.requests[0];
+    const { method, path, headers, body } = typeof first.setupRequest === 'function' ? first.setupRequest(first, {}) : first;
     return (await fetch(`${ours.url}${path}`, { method, headers: headers as Record<string, string>, body: body as string | undefined })).text();
   }));
   const bare = await spawnServer(['--input-type=module', '-e', bareServer(bodies)]);

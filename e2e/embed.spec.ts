@@ -88,15 +88,23 @@ test('with confirm: false a click selects at once', async ({ page, newSession })
 });
 
 test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter on "Use this location" selects', async ({ page, newSession }) => {
+  // Cell steps need the grid table. It is held back until the keys have been pressed: steps taken
+  // before it arrives wait for it, in order, and so does the Enter after them.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/embed\/grid\.json$/, async (route) => {
+    await held;
+    await route.continue();
+  });
   const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
-  // Cell steps need the grid table, which the grid layer loads: once a grid tile is drawn, it is there.
-  await expect(frame.locator('.loc-grid .leaflet-tile-loaded').first()).toBeAttached();
 
   await page.keyboard.press('Tab');
   await expect(frame.locator('#loc-map')).toBeFocused();
   await expect(frame.locator('.loc-crosshair')).toBeVisible();
   for (const key of ['ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'ArrowRight', 'ArrowUp']) await page.keyboard.press(key);
   await page.keyboard.press('Enter');
+  await expect(frame.locator('.loc-grid .leaflet-tile-loaded')).toHaveCount(0);
+  release();
 
   const target = cellBeside(HOME, 3, 2);
   await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'preview');

@@ -19,27 +19,22 @@ export interface GridLayer extends L.GridLayer {
 /** The frozen column counts, fetched once when first needed (the grid or a keyboard cell step). */
 export interface GridColumns {
   get(): Promise<number[]>;
-  /** The counts if they have arrived. */
-  now(): number[] | undefined;
 }
 
 export function gridColumns(load: () => Promise<GridData>): GridColumns {
   let pending: Promise<number[]> | undefined;
-  let loaded: number[] | undefined;
   return {
     // A failed fetch is forgotten, so the next tile asks again rather than hiding the grid for good.
     get: () =>
       (pending ??= load()
         .then((data) => {
           if (data.columns.length !== BANDS || data.rowsPerBand !== BLOCK_SIZE) throw new Error('grid.json does not match format v1.');
-          loaded = data.columns;
-          return loaded;
+          return data.columns;
         })
         .catch((error: unknown) => {
           pending = undefined;
           throw error;
         })),
-    now: () => loaded,
   };
 }
 

@@ -143,7 +143,7 @@ function start(): void {
   };
 
   map.on('click', (event: L.LeafletMouseEvent) => void choose(event.latlng.wrap()));
-  enableKeyboard(map, { motion, columns: columns.now, choose: (point) => void choose(point), clear });
+  enableKeyboard(map, { motion, columns, choose: (point) => void choose(point), clear });
 
   const api: FrameApi = {
     init(init: FrameInit, callbacks: HostCallbacks) {

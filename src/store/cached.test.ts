@@ -49,6 +49,26 @@ describe('cachedStore', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('answers a repeated save of a cell from memory, unchanged, without writing', async () => {
+    const dir = tempDir();
+    const inner = openSqliteStore(dir);
+    let writes = 0;
+    const write = inner.saveLocation.bind(inner);
+    inner.saveLocation = (input) => (writes++, write(input));
+    const store = cachedStore(inner, { now: () => 0 });
+    const [acme, beta] = await Promise.all(['acme', 'beta'].map((name) => store.createAccount({ name, partner: false, createdAt: 0 })));
+    const first = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: 'one', label: 'first', createdAt: 1 };
+    expect(await store.saveLocation(first)).toEqual({ location: first, created: true });
+    const again = await store.saveLocation({ ...first, label: 'second', createdAt: 2 });
+    expect(again).toEqual({ location: first, created: false });
+    expect(writes).toBe(1);
+    // Another account's save of the same cell is its own.
+    expect((await store.saveLocation({ ...first, accountId: beta.id })).created).toBe(true);
+    expect(writes).toBe(2);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('keeps at most maxEntries', async () => {
     const dir = tempDir();
     const inner = openSqliteStore(dir);

@@ -7,7 +7,8 @@
  * session entry expires, `ttlMs` after it was read (one second by default: well inside the five
  * seconds the operator is promised). Saved locations are written only by the server, through this
  * store, so their cache is exact for a single server per database — the deployment loc supports
- * (its rate-limit counters are per process too).
+ * (its rate-limit counters are per process too) — and a repeated save of a cell it knows is answered
+ * from memory: the first save wins and is never edited, so there is nothing to write.
  */
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Account, ApiKey, EmbedSession, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
@@ -75,8 +76,12 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     },
 
     saveLocation: async (input) => {
+      const key = locationKey(input.accountId, input.code);
+      // The first save of a cell wins and is never edited: a repeat known here needs no write.
+      const known = locations.get(key);
+      if (known) return { location: known, created: false };
       const saved = await store.saveLocation(input);
-      locations.set(locationKey(input.accountId, input.code), saved.location);
+      locations.set(key, saved.location);
       return saved;
     },
     findLocation: async (accountId, code) => {

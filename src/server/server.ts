@@ -4,6 +4,7 @@
  * database is closed and the process exits.
  */
 import type { FastifyInstance } from 'fastify';
+import { loadPlaces } from '../address/offline.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
@@ -23,11 +24,17 @@ export interface RunningServer {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // The address index is built in a worker thread while the app is built, and is ready before the
+  // first request: no request waits for it.
+  const places = loadPlaces();
+  // Awaited below; if the app fails to build first, that failure is the one to report.
+  places.catch(() => undefined);
   const app = await buildApp(config, options);
   try {
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
     }
+    await places;
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
@@ -40,8 +47,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   print(`loc is listening on ${url} (public URL ${base})`);
   print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
   print(`  share page ${base}/{code}   health ${base}/healthz`);
-  // The address index takes about half a second to build: do it now, not in the first request.
-  setImmediate(() => app.addressBook.warm());
   return { app, url };
 }
 

@@ -112,8 +112,6 @@ function decodeInWorker(): Promise<PlaceIndex> {
         nodeSize: NODE_SIZE,
       },
     });
-    // A shutdown does not wait for the index.
-    worker.unref();
     worker.once('message', (message: PlacesMessage) => {
       const trees = new Map(message.trees.map(({ country, data, places }) => [country, { tree: KDBush.from(data), places }]));
       resolve({ ...message, trees });

@@ -27,7 +27,6 @@ const CLOCK_TICKS = 100;
 /** Distinct requests per target, cycled. */
 const VARIANTS = 500;
 
-
 /**
  * The peer: the least a Fastify JSON route can do (`/`). For context it also serves, at `/same/<i>`,
  * a constant copy of what target i answers, to tell the cost of our work from the cost of the bytes.

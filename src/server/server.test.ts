@@ -14,6 +14,16 @@ import { loadConfig } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
 
+/** A raw connection that collects everything the server sends, and says when the server closes it. */
+async function rawConnection(port: number): Promise<{ write: (text: string) => void; response: () => string; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  let response = '';
+  socket.on('data', (chunk) => void (response += chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return { write: (text) => void socket.write(text), response: () => response, closed };
+}
+
 describe('a running server', () => {
   let dataDir: string;
   let server: RunningServer;
@@ -87,21 +97,17 @@ describe('closing', () => {
     const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
     const port = Number(new URL(server.url).port);
     const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
-    const socket = connect(port, '127.0.0.1');
-    let response = '';
-    socket.on('data', (chunk) => void (response += chunk));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const connection = await rawConnection(port);
     // The first request is in flight (its body incomplete) when closing begins; the second, pipelined
     // behind it, arrives during the shutdown.
     // Node emits 'request' once the headers are parsed: the body is then still on its way.
     const received = new Promise((resolve) => server.app.server.once('request', resolve));
-    socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
     await received;
     const closing = server.app.close();
-    socket.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await Promise.all([closing, closed]);
-    const [first, second] = response.split(/(?=HTTP\/1\.1 )/);
+    connection.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await Promise.all([closing, connection.closed]);
+    const [first, second] = connection.response().split(/(?=HTTP\/1\.1 )/);
     expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
     expect(second).toMatch(/connection: close/i);
@@ -128,25 +134,21 @@ describe('graceful shutdown of loc serve', () => {
       child.on('exit', () => reject(new Error(`exited early: ${output}`)));
     });
     const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
-    // One full request first: once it is answered, the start-up work (the address index) is done.
+    // One full request first: the server answers before the signal comes.
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
     // A request whose body is still on its way when the signal arrives.
     const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
-    const socket = connect(port, '127.0.0.1');
-    let response = '';
-    socket.on('data', (chunk) => void (response += chunk));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    const connection = await rawConnection(port);
+    connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill('SIGTERM');
     await new Promise<void>((resolve) => child.stdout.on('data', () => output.includes('shutting down') && resolve()));
-    socket.write(body.slice(10));
-    await closed;
+    connection.write(body.slice(10));
+    await connection.closed;
 
-    expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
-    expect(response).toContain('"is_existing":false');
+    expect(connection.response()).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(connection.response()).toContain('"is_existing":false');
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"closed"');
     expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);

@@ -8,7 +8,7 @@
  */
 import { LocError, describeValue } from '../errors.ts';
 import { BorderIndex } from './border-index.ts';
-import { coverage, isPureGroup, pureGroupCountry, pureGroupNumber, type Coverage } from './coverage.ts';
+import { NO_COVERAGE, coverage, entryCountry, entryNumber, entryRun, isPureEntry, type Coverage } from './coverage.ts';
 import { parseCode, writeCode } from './format.ts';
 import { BLOCK_SIZE, ROWS, colCentre, colWest, rowCentre, rowSouth, type CellBounds } from './grid.ts';
 
@@ -40,7 +40,9 @@ export function encode(lat: number, lng: number): LocatedCell {
     south = north;
     north = rowSouth(++row + 1);
   }
-  const band = (row / BLOCK_SIZE) | 0;
+  // 1296 (BLOCK_SIZE) is written out in the hot path: TurboFan turns a division by a literal into a
+  // multiply, but divides by an imported constant with idiv, which sits on the path to the table read.
+  const band = (row / 1296) | 0;
   const columns = table.columns[band];
   const x = lng === 180 ? -180 : lng;
   let col = Math.min(columns - 1, Math.floor((x + 180) * columns * (1 / 360)));
@@ -52,29 +54,24 @@ export function encode(lat: number, lng: number): LocatedCell {
     east = colWest(++col + 1, columns);
   }
 
-  const block = (col / BLOCK_SIZE) | 0;
+  const block = (col / 1296) | 0;
   let country = -1;
   let number = -1;
-  const entry = table.groupAt(band, block);
-  if (isPureGroup(entry)) {
-    // Most points: the group index alone knows the country and the block number.
-    country = pureGroupCountry(entry);
-    number = pureGroupNumber(entry, block);
-  } else {
-    const run = table.runAt(band, block);
-    if (run >= 0 && table.runPure[run] === 1) {
-      country = table.runCountry[run];
-      number = table.runBase[run] + block - table.runFirst(run);
-    } else if (run >= 0) {
-      const code = countryOfCell(table, row, col, columns, band, block);
-      country = code === null ? -1 : table.indexOfCountry(code);
-      number = country < 0 ? -1 : table.blockNumber(run, country, block);
-    }
+  const entry = table.entryAt(band, block);
+  if (isPureEntry(entry)) {
+    // Most points: the block index alone knows the country and the block number.
+    country = entryCountry(entry);
+    number = entryNumber(entry);
+  } else if (entry !== NO_COVERAGE) {
+    const run = entryRun(entry);
+    const code = countryOfCell(table, row, col, columns, band, block);
+    country = code === null ? -1 : table.indexOfCountry(code);
+    number = country < 0 ? -1 : table.blockNumber(run, country, block);
   }
   if (number >= 0) {
     const code = table.countries[country];
     return {
-      loc_code: writeCode(code, number, row % BLOCK_SIZE, col % BLOCK_SIZE),
+      loc_code: writeCode(code, number, row - band * 1296, col - block * 1296),
       latitude: rowCentre(row),
       longitude: colCentre(col, columns),
       country_code: code,

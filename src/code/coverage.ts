@@ -9,28 +9,43 @@ import { readFileSync } from 'node:fs';
 import { blocksInBand } from './grid.ts';
 import { readTableFile, type BlockClass, type TableData } from './table-file.ts';
 
-/** Blocks per group of the run index: 32, so a scan rarely passes more than a run or two. */
+/** Blocks per group of the block index: 32. */
 const GROUP_SHIFT = 5;
 const GROUP_MASK = (1 << GROUP_SHIFT) - 1;
 
 /**
- * A group entry with this bit set is a pure group: all its blocks lie in one run that one country
- * fills, and the entry holds that country and the block number of the group's first block, so
- * encode needs no run at all — one random read of the 4 MB group index instead of two (the run
- * arrays are as large), which is most of what encode spends waiting on memory.
+ * The block index that encode reads, built at load time in two levels. A block's entry is one of:
+ * - a pure entry (this bit set): one country fills the block's run, and the entry holds that country
+ *   and the block's number, so encode needs nothing else;
+ * - NO_COVERAGE: no country covers the block;
+ * - otherwise a mixed entry, the block's run + 1: several countries share the block, and the country
+ *   of the cell centre decides.
+ *
+ * The first level has one entry per group of 32 blocks of a band. When one pure run holds the whole
+ * group, that entry is the pure entry of the group's first block, and the entry of a block in it is
+ * that plus the block's place in the group (a number plus at most 31 stays below 2²¹). Otherwise the
+ * first-level entry is a slot of 32 block entries in the second level; groups that no country touches
+ * share slot 0, which is all NO_COVERAGE. So every block is one or two reads away, the second read
+ * only near coasts and borders (docs/code-format.md §9).
  */
-const PURE_GROUP = 0x8000_0000;
-/** Bits of a pure group entry: the block number below, the country above (21 + 10 < 31). */
+const PURE_ENTRY = 0x8000_0000;
+/** Bits of a pure entry: the block number below, the country above (21 + 10 < 31). */
 const NUMBER_BITS = 21;
 const NUMBER_MASK = (1 << NUMBER_BITS) - 1;
 const MAX_PACKED_COUNTRIES = 1 << 10;
+/** The entry of a block that no country covers. */
+export const NO_COVERAGE = 0;
 
-/** True when a group entry is a pure group. */
-export const isPureGroup = (entry: number): boolean => entry >= PURE_GROUP;
-/** Country index of a pure group entry. */
-export const pureGroupCountry = (entry: number): number => (entry & ~PURE_GROUP) >>> NUMBER_BITS;
-/** Block number of `block` in the pure group of `entry`. */
-export const pureGroupNumber = (entry: number, block: number): number => (entry & NUMBER_MASK) + (block & GROUP_MASK);
+/** True when a block entry is pure: one country, its number known. */
+export const isPureEntry = (entry: number): boolean => entry >= PURE_ENTRY;
+/** Country index of a pure entry. */
+export const entryCountry = (entry: number): number => (entry & ~PURE_ENTRY) >>> NUMBER_BITS;
+/** Block number of a pure entry. */
+export const entryNumber = (entry: number): number => entry & NUMBER_MASK;
+/** Run of a mixed entry. */
+export const entryRun = (entry: number): number => entry - 1;
+
+const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
 
 /** The table of format v1, committed beside this module and never regenerated at run time. */
 export const TABLE_URL = new URL('./tables/v1.bin', import.meta.url);
@@ -62,13 +77,10 @@ export class Coverage {
   readonly runBase: Uint32Array;
   /** Per band, where its groups of 2^GROUP_SHIFT blocks start in `groups`. */
   private readonly bandGroupStart: Uint32Array;
-  /**
-   * Per group of blocks: a pure group entry (see PURE_GROUP), or else the first run of its band that
-   * ends after the group's first block.
-   */
+  /** First level of the block index: per group, its pure entry or its slot in `blockEntries`. */
   private readonly groups: Uint32Array;
-  /** Per run, the block after its last one. */
-  private readonly runEnd: Uint32Array;
+  /** Second level: 32 block entries per slot. */
+  private readonly blockEntries: Uint32Array;
   /** Blocks in the widest band: `band * maxBlocksPerBand + block` names a block uniquely. */
   readonly maxBlocksPerBand: number;
 
@@ -104,27 +116,15 @@ export class Coverage {
     this.runPure = Uint8Array.from(cls, (c) => (data.classes[c].pure ? 1 : 0));
     this.runCountry = Uint32Array.from(cls, (c) => data.classes[c].members[0]);
     this.maxBlocksPerBand = blocksInBand(Math.max(...data.columns));
-    this.runEnd = data.runs.first.map((f, r) => f + length[r]);
     this.bandGroupStart = new Uint32Array(data.columns.length + 1);
     for (let band = 0; band < data.columns.length; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(data.columns[band]) >>> GROUP_SHIFT) + 1;
     }
     this.runBase = Uint32Array.from(this.baseOffset.subarray(0, runCount), (o) => this.bases[o]);
-    if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The group index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
-    this.groups = new Uint32Array(this.bandGroupStart[data.columns.length]);
-    for (let band = 0; band < data.columns.length; band++) {
-      let run = bandStart[band];
-      const blocks = blocksInBand(data.columns[band]);
-      for (let g = this.bandGroupStart[band]; g < this.bandGroupStart[band + 1]; g++) {
-        const groupFirst = (g - this.bandGroupStart[band]) << GROUP_SHIFT;
-        const groupLast = Math.min(groupFirst + GROUP_MASK, blocks - 1);
-        while (run < bandStart[band + 1] && this.runEnd[run] <= groupFirst) run++;
-        const pure = run < bandStart[band + 1] && this.runFirstBlock[run] <= groupFirst && this.runEnd[run] > groupLast && this.runPure[run] === 1;
-        this.groups[g] = pure
-          ? (PURE_GROUP | (this.runCountry[run] << NUMBER_BITS) | (this.runBase[run] + groupFirst - this.runFirstBlock[run])) >>> 0
-          : run;
-      }
-    }
+    if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The block index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
+    const { groups, blockEntries } = this.buildBlockIndex(data);
+    this.groups = groups;
+    this.blockEntries = blockEntries;
 
     this.countryStart = new Uint32Array(data.countries.length + 1);
     for (let c = 0; c < data.countries.length; c++) this.countryStart[c + 1] = this.countryStart[c] + countryRunCount[c];
@@ -144,22 +144,45 @@ export class Coverage {
     return this.countryIndex.get(code) ?? -1;
   }
 
-  /**
-   * The run that holds block `block` of `band`, or −1 when no country covers the block: the group
-   * index gives the first run that can hold it, and a short forward scan the one that does.
-   */
-  runAt(band: number, block: number): number {
-    const last = this.bandStart[band + 1];
-    const entry = this.groupAt(band, block);
-    // A pure group does not name its run; encode never asks for one, so scanning the band will do.
-    let run = isPureGroup(entry) ? this.bandStart[band] : entry;
-    while (run < last && this.runEnd[run] <= block) run++;
-    return run < last && this.runFirstBlock[run] <= block ? run : -1;
+  /** The block index entry of block `block` of `band` (see PURE_ENTRY). Encode's one table read. */
+  entryAt(band: number, block: number): number {
+    const group = this.groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
+    return group >= PURE_ENTRY ? group + (block & GROUP_MASK) : this.blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)];
   }
 
-  /** The group entry of block `block` of `band`: read it first, the run only when it is not pure. */
-  groupAt(band: number, block: number): number {
-    return this.groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
+  /** Both levels of the block index, from the runs: first the groups, then the slots' entries. */
+  private buildBlockIndex(data: TableData): { groups: Uint32Array; blockEntries: Uint32Array } {
+    const { bandStart, first, length } = data.runs;
+    const end = (run: number): number => first[run] + length[run];
+    const groups = new Uint32Array(this.bandGroupStart[data.columns.length]);
+    let slots = 1;
+    for (let band = 0; band < data.columns.length; band++) {
+      let run = bandStart[band];
+      const blocks = blocksInBand(data.columns[band]);
+      for (let g = this.bandGroupStart[band]; g < this.bandGroupStart[band + 1]; g++) {
+        const groupFirst = (g - this.bandGroupStart[band]) << GROUP_SHIFT;
+        const groupLast = Math.min(groupFirst + GROUP_MASK, blocks - 1);
+        while (run < bandStart[band + 1] && end(run) <= groupFirst) run++;
+        const touched = run < bandStart[band + 1] && first[run] <= groupLast;
+        const pure = touched && first[run] <= groupFirst && end(run) > groupLast && this.runPure[run] === 1;
+        groups[g] = pure ? pureEntry(this.runCountry[run], this.runBase[run] + groupFirst - first[run]) : touched ? slots++ : 0;
+      }
+    }
+    const blockEntries = new Uint32Array(slots << GROUP_SHIFT);
+    for (let band = 0; band < data.columns.length; band++) {
+      for (let run = bandStart[band]; run < bandStart[band + 1]; run++) {
+        for (let block = first[run]; block < end(run); block++) {
+          const group = groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
+          if (group >= PURE_ENTRY) {
+            block |= GROUP_MASK; // the whole group is pure: on to the next group
+            continue;
+          }
+          blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)] =
+            this.runPure[run] === 1 ? pureEntry(this.runCountry[run], this.runBase[run] + block - first[run]) : run + 1;
+        }
+      }
+    }
+    return { groups, blockEntries };
   }
 
   /** First block of a run. */

@@ -147,7 +147,12 @@ export class Coverage {
   /** The block index entry of block `block` of `band` (see PURE_ENTRY). Encode's one table read. */
   entryAt(band: number, block: number): number {
     const group = this.groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
-    return group >= PURE_ENTRY ? group + (block & GROUP_MASK) : this.blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)];
+    const k = block & GROUP_MASK;
+    // No branch: near coasts, pure or not is a coin toss that the CPU mispredicts often, and that cost
+    // more than always reading the second level, which for a pure group reads slot 0 (in cache).
+    const pure = group >> 31; // −1 for a pure group (PURE_ENTRY is bit 31), else 0
+    const second = this.blockEntries[((group << GROUP_SHIFT) | k) & ~pure];
+    return ((pure & (group + k)) | (~pure & second)) >>> 0;
   }
 
   /** Both levels of the block index, from the runs: first the groups, then the slots' entries. */

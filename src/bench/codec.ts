@@ -30,7 +30,11 @@ export function landPoints(count: number): [number, number][] {
   return points;
 }
 
-/** Operations per second of `work` over `inputs`: the best of several interleaved rounds. */
+/**
+ * Operations per second of `work` over `inputs`: the best of several rounds run back to back, after
+ * every job has been warmed up. Rounds are not interleaved across jobs on purpose: a job that leaves
+ * the garbage collector busy slows the next one down (docs/benchmarks.md, Notes).
+ */
 function throughput<T>(inputs: T[], work: (input: T) => unknown, rounds: number): number {
   let best = Infinity;
   let sink = 0;

@@ -30,6 +30,12 @@ describe('offline addresses', () => {
     expect(await offlineAddress(cell.latitude, cell.longitude, 'TH')).toBe('near Pakham, Thailand');
   });
 
+  it('spells names with characters beyond Latin-1 and within it, each from its own string of names', async () => {
+    expect(await offlineAddress(51.7592, 19.456, 'PL')).toBe('near Łódź, Poland');
+    expect(await offlineAddress(50.0647, 19.945, 'PL')).toBe('near Kraków, Poland');
+    expect(await offlineAddress(35.6762, 139.6503, 'JP')).toBe('near Tokyo, Japan');
+  });
+
   it('names the country alone far from every place', async () => {
     expect(await offlineAddress(-54.4, 3.4, 'BV')).toBe('Bouvet Island');
   });

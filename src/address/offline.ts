@@ -11,7 +11,7 @@
  *
  * Decoding the places and building the trees takes about half a second of CPU and allocates a few
  * hundred thousand short-lived objects, so it runs in a worker thread: the event loop never stops for
- * it, and the main heap receives only typed arrays and one string. That also keeps V8 on its fast path
+ * it, and the main heap receives only typed arrays and two strings. That also keeps V8 on its fast path
  * for Node's own tick objects, which a burst of allocation in the main thread had knocked off it for
  * good (about 1 µs on every later request; see docs/benchmarks.md). The index is built once per
  * process — by the server before it listens, or on first use — and never changes.
@@ -40,9 +40,17 @@ interface PlaceIndex {
    * three times as much). Tree ids index `places`.
    */
   trees: Map<string, { tree: KDBush; places: Uint32Array }>;
-  /** Every place's name, end to end; place i's is `names.slice(nameStarts[i], nameStarts[i + 1])`. */
-  names: string;
-  nameStarts: Uint32Array;
+  /**
+   * Place names end to end, in two strings: those whose characters all fit Latin-1, and the rest.
+   * Place i's name is `names[nameWide[i]].slice(nameStart[i], nameEnd[i])`. One string for all would
+   * hold wider characters and make every slice of it a two-byte string, and a single two-byte
+   * string in an answer makes V8 build the whole response, headers included, as two-byte text and
+   * transcode it (docs/benchmarks.md, API note).
+   */
+  names: [latin1: string, wide: string];
+  nameWide: Uint8Array;
+  nameStart: Uint32Array;
+  nameEnd: Uint32Array;
   /** Per place, how far it reaches, km. */
   reach: Float64Array;
   lngs: Float64Array;
@@ -79,8 +87,14 @@ const { readFileSync } = require('node:fs');
     pbf.readMessage(read, city);
     names.push(city.name); countries.push(city.country); populations.push(city.population); lngs.push(city.lng); lats.push(city.lat);
   }
-  const nameStarts = new Uint32Array(names.length + 1);
-  names.forEach((name, i) => { nameStarts[i + 1] = nameStarts[i] + name.length; });
+  const nameWide = Uint8Array.from(names, (name) => (/[^\\u0000-\\u00ff]/.test(name) ? 1 : 0));
+  const nameStart = new Uint32Array(names.length), nameEnd = new Uint32Array(names.length);
+  const lengths = [0, 0];
+  names.forEach((name, i) => {
+    nameStart[i] = lengths[nameWide[i]];
+    nameEnd[i] = lengths[nameWide[i]] += name.length;
+  });
+  const joined = [0, 1].map((wide) => names.filter((_, i) => nameWide[i] === wide).join(''));
   const reach = Float64Array.from(populations, (p) => input.reachKm * Math.max(1, p) ** input.reachExponent);
   const byCountry = new Map();
   countries.forEach((country, i) => (byCountry.get(country) ?? byCountry.set(country, []).get(country)).push(i));
@@ -90,8 +104,8 @@ const { readFileSync } = require('node:fs');
     tree.finish();
     return { country, data: tree.data, places: Uint32Array.from(members) };
   });
-  const message = { names: names.join(''), nameStarts, reach, lngs: Float64Array.from(lngs), lats: Float64Array.from(lats), trees };
-  parentPort.postMessage(message, [nameStarts.buffer, reach.buffer, message.lngs.buffer, message.lats.buffer, ...trees.flatMap((t) => [t.data, t.places.buffer])]);
+  const message = { names: joined, nameWide, nameStart, nameEnd, reach, lngs: Float64Array.from(lngs), lats: Float64Array.from(lats), trees };
+  parentPort.postMessage(message, [nameWide.buffer, nameStart.buffer, nameEnd.buffer, reach.buffer, message.lngs.buffer, message.lats.buffer, ...trees.flatMap((t) => [t.data, t.places.buffer])]);
 })();
 `;
 
@@ -136,7 +150,7 @@ export function loadPlaces(): Promise<void> {
 /** `near <place>, <country>` for a point in `country` (ISO alpha-2), or the country name alone. */
 export async function offlineAddress(lat: number, lng: number, country: string): Promise<string> {
   if (index === undefined) await loadPlaces();
-  const { trees, names, nameStarts, reach, lngs, lats } = index!;
+  const { trees, names, nameWide, nameStart, nameEnd, reach, lngs, lats } = index!;
   const own = trees.get(country);
   let best = -1;
   let bestDepth = Infinity;
@@ -152,5 +166,5 @@ export async function offlineAddress(lat: number, lng: number, country: string):
     }
   }
   const name = countryName(country);
-  return best < 0 ? name : `near ${names.slice(nameStarts[best], nameStarts[best + 1])}, ${name}`;
+  return best < 0 ? name : `near ${names[nameWide[best]].slice(nameStart[best], nameEnd[best])}, ${name}`;
 }

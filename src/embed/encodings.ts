@@ -68,9 +68,9 @@ export class EncodedFile {
 
   /**
    * The representation to send for an `Accept-Encoding` header: the preferred one it accepts among
-   * those ready. Never waits — an answer that waited on the thread pool would be lost to a client
-   * that half-closes after its request, which Node's server takes for a hang-up — so a request that
-   * comes before compression is done gets the file as it is, and starts the compression.
+   * those ready. Never waits: a request that comes before compression is done gets the file as it
+   * is at once (a first page load should not queue behind Brotli on the thread pool), and starts the
+   * compression.
    */
   choose(acceptEncoding: string | undefined): Representation {
     if (!this.negotiable || acceptEncoding === undefined) return this.identity;

@@ -74,6 +74,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A client may half-close its side once its request is sent (HTTP/1.0-style tools, some proxies).
+  // By default Node then aborts the request and ends the connection, and a handler still waiting —
+  // on the reverse geocoder, say — loses its answer; with this, Node sends the answer, then ends.
+  // Undocumented, but Node's own tests and userland servers rely on it (nodejs/node#36819).
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // One line per request, after the response, at info level; no hook at all when it would log nothing.
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) {

@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +16,15 @@ import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
 
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
-async function rawConnection(port: number): Promise<{ write: (text: string) => void; response: () => string; closed: Promise<void> }> {
+async function rawConnection(
+  port: number,
+): Promise<{ write: (text: string) => void; end: (text: string) => void; response: () => string; closed: Promise<void> }> {
   const socket = connect(port, '127.0.0.1');
   let response = '';
   socket.on('data', (chunk) => void (response += chunk));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  return { write: (text) => void socket.write(text), response: () => response, closed };
+  return { write: (text) => void socket.write(text), end: (text) => void socket.end(text), response: () => response, closed };
 }
 
 describe('a running server', () => {
@@ -113,6 +116,38 @@ describe('closing', () => {
     expect(second).toMatch(/connection: close/i);
     expect(second).toContain('"code":"service_unavailable"');
     rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('a client that half-closes after its request', () => {
+  it('still gets the answer of a handler that waits on the reverse geocoder', async () => {
+    const geocoder = createServer((_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ display_name: '1 Bridgeway, Sausalito' })), 50);
+    });
+    await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-half-close-'));
+    const config = loadConfig({
+      LOC_DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOC_LOG_LEVEL: 'silent',
+      LOC_GEOCODER_URL: `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}`,
+    });
+    const server = await startServer(config, { seedDevelopment: true, print: () => {} });
+    try {
+      const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+      const body = JSON.stringify({ lat: 37.8591, lng: -122.4853 });
+      const connection = await rawConnection(Number(new URL(server.url).port));
+      // The request, then at once the client's FIN, while the handler still waits for the geocoder.
+      connection.end(`POST /v1/embed/resolve HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      await connection.closed;
+      expect(connection.response()).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(connection.response()).toContain('"address":"1 Bridgeway, Sausalito"');
+    } finally {
+      await server.app.close();
+      await new Promise<void>((resolve) => geocoder.close(() => resolve()));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -57,7 +57,6 @@ export class Coverage {
   readonly classes: readonly BlockClass[];
   private readonly countryIndex: Map<string, number>;
   /** The table's runs, flattened into fields so the hot paths load one typed array each. */
-  private readonly bandStart: Uint32Array;
   private readonly runFirstBlock: Uint32Array;
   private readonly runLength: Uint32Array;
   private readonly runClass: Uint32Array;
@@ -71,10 +70,11 @@ export class Coverage {
   private readonly countryBases: Uint32Array;
   /** Covered blocks per country. */
   readonly blockCounts: Uint32Array;
-  /** Per run: 1 when one country fills it, that country, and its base (the encode fast path). */
+  /** Per run: 1 when one country fills it (decode then needs no border lookup). */
   readonly runPure: Uint8Array;
-  readonly runCountry: Uint32Array;
-  readonly runBase: Uint32Array;
+  /** Per run, its first member and that member's base: what a pure run's block entries hold. */
+  private readonly runCountry: Uint32Array;
+  private readonly runBase: Uint32Array;
   /** Per band, where its groups of 2^GROUP_SHIFT blocks start in `groups`. */
   private readonly bandGroupStart: Uint32Array;
   /** First level of the block index: per group, its pure entry or its slot in `blockEntries`. */
@@ -89,7 +89,6 @@ export class Coverage {
     this.columns = data.columns;
     this.countries = data.countries;
     this.classes = data.classes;
-    this.bandStart = data.runs.bandStart;
     this.runFirstBlock = data.runs.first;
     this.runLength = data.runs.length;
     this.runClass = data.runs.cls;
@@ -188,11 +187,6 @@ export class Coverage {
       }
     }
     return { groups, blockEntries };
-  }
-
-  /** First block of a run. */
-  runFirst(run: number): number {
-    return this.runFirstBlock[run];
   }
 
   classOf(run: number): BlockClass {

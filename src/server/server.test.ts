@@ -1,7 +1,7 @@
 /**
  * The service over real sockets: the development seed of `npm start`, an embed session used the way
- * the frame uses it, concurrent generates, and a graceful shutdown of the built `loc serve` process
- * that lets an in-flight request finish.
+ * the frame uses it, concurrent generates, a client that half-closes, and a graceful shutdown of the
+ * built `loc serve` process that lets an in-flight request finish.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

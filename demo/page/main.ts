@@ -16,6 +16,9 @@ interface Session {
 /** Lifetime of the expiry demo's sessions: the shortest the API allows. */
 const SHORT_TTL = 60;
 
+/** Where the playground (as its form starts, in index.html) and the style maps open: the Eiffel Tower. */
+const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
+
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** A session from this site's own server, which holds the API key. */
@@ -72,8 +75,7 @@ function playground(compare: () => LocHandle[]): void {
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
     height: '420px',
-    center: { lat: 48.8584, lng: 2.2945 },
-    zoom: 17,
+    ...START_VIEW,
     style: 'streets',
     confirm: true,
     renew: false,
@@ -135,8 +137,7 @@ async function styles(): Promise<LocHandle[]> {
           sessionToken: session.session_token,
           style,
           height: '260px',
-          center: { lat: 48.8584, lng: 2.2945 },
-          zoom: 17,
+          ...START_VIEW,
           ...logged(style),
         }),
       );

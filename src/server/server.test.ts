@@ -18,13 +18,30 @@ import { startServer, type RunningServer } from './server.ts';
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
 async function rawConnection(
   port: number,
-): Promise<{ write: (text: string) => void; end: (text: string) => void; response: () => string; closed: Promise<void> }> {
+): Promise<{
+  write: (text: string) => void;
+  end: (text: string) => void;
+  response: () => string;
+  /** Resolves once what the server sent so far matches `pattern`. */
+  received: (pattern: RegExp) => Promise<void>;
+  closed: Promise<void>;
+}> {
   const socket = connect(port, '127.0.0.1');
   let response = '';
   socket.on('data', (chunk) => void (response += chunk));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const received = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!pattern.test(response)) return;
+        socket.off('data', check);
+        resolve();
+      };
+      socket.on('data', check);
+      check();
+    });
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  return { write: (text) => void socket.write(text), end: (text) => void socket.end(text), response: () => response, closed };
+  return { write: (text) => void socket.write(text), end: (text) => void socket.end(text), response: () => response, received, closed };
 }
 
 describe('a running server', () => {
@@ -172,17 +189,18 @@ describe('graceful shutdown of loc serve', () => {
     // One full request first: the server answers before the signal comes.
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
-    // A request whose body is still on its way when the signal arrives.
+    // A request whose body is still on its way when the signal arrives. Node answers
+    // Expect: 100-continue once it has taken the request in: from then on it is in flight.
     const body = JSON.stringify({ latitude: 1.2834, longitude: 103.8607 });
     const connection = await rawConnection(port);
-    connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`);
+    await connection.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     child.kill('SIGTERM');
     await new Promise<void>((resolve) => child.stdout.on('data', () => output.includes('shutting down') && resolve()));
     connection.write(body.slice(10));
     await connection.closed;
 
-    expect(connection.response()).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(connection.response()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
     expect(connection.response()).toContain('"is_existing":false');
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"closed"');

@@ -81,13 +81,23 @@ describe('LOC.mount options', () => {
 
   it('throw when options are missing or not an object', () => {
     expect(() => LOC.mount('#map', undefined as unknown as LocMountOptions)).toThrow('LOC.mount: options must be an object with at least sessionToken; received undefined.');
-    expect(() => LOC.mount('#map', 'tok.en' as unknown as LocMountOptions)).toThrow(/received "tok\.en"/);
+    expect(() => LOC.mount('#map', 'sid.secret' as unknown as LocMountOptions)).toThrow(/options must be an object .*; received a string of 10 characters\./);
   });
 
-  it('never echo a session token, which is a credential', () => {
+  it('never echo a session token, which is a credential, whatever holds it', () => {
     const secret = 'averysecretvaluewithoutadot';
-    expect(() => mount({ sessionToken: secret })).toThrow(/a string of 27 characters/);
-    expect(() => mount({ sessionToken: secret })).not.toThrow(new RegExp(secret));
+    const token = `sid_123.${secret}`;
+    const cases: [unknown, RegExp][] = [
+      [secret, /a string of 27 characters/],
+      [[token], /received an array\./],
+      [{ token }, /received an object\./],
+      [{ session_token: token, expires_at: '2026-01-01T00:00:00Z' }, /received an object with a session_token \(pass that field\)\./],
+    ];
+    for (const [sessionToken, message] of cases) {
+      expect(() => mount({ sessionToken } as Partial<LocMountOptions>)).toThrow(message);
+      expect(() => mount({ sessionToken } as Partial<LocMountOptions>)).not.toThrow(new RegExp(secret.slice(0, 4)));
+    }
+    expect(() => LOC.mount('#map', token as unknown as LocMountOptions)).not.toThrow(new RegExp(secret.slice(0, 4)));
   });
 
   it('accept both point shapes and fill in the defaults', () => {

@@ -80,14 +80,26 @@ export function readLatLng(value: unknown, where: string): LatLng {
   return { lat, lng };
 }
 
-/** Never echoes a token: it is a credential and error messages end up in logs. */
+/**
+ * What a value that may hold a token is, never its content: the token is a credential and error
+ * messages end up in logs. `show` would print an array or object holding the token, or the whole
+ * session response passed in its place.
+ */
+function kindOf(value: unknown): string {
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  if (typeof value !== 'object' || value === null) return show(value);
+  if (Array.isArray(value)) return 'an array';
+  return 'session_token' in value ? 'an object with a session_token (pass that field)' : 'an object';
+}
+
+/** Never echoes a token (see kindOf). */
 function readToken(value: unknown): { token: string; sid: string } {
   const where = 'LOC.mount: options.sessionToken';
   const expected = 'the session_token from POST /v1/embed/sessions, "<sid>.<secret>"';
-  if (typeof value !== 'string') invalid(where, expected, show(value));
+  if (typeof value !== 'string') invalid(where, expected, kindOf(value));
   const dot = value.indexOf('.');
   if (dot < 1 || dot === value.length - 1 || !/^[\w-]+$/.test(value.slice(0, dot))) {
-    invalid(where, expected, `a string of ${value.length} characters${dot < 0 ? ' without a "."' : ''}`);
+    invalid(where, expected, `${kindOf(value)}${dot < 0 ? ' without a "."' : ''}`);
   }
   return { token: value, sid: value.slice(0, dot) };
 }
@@ -95,7 +107,8 @@ function readToken(value: unknown): { token: string; sid: string } {
 /** Checks `LOC.mount` options and fills in the defaults. */
 export function readOptions(options: unknown): MountSettings {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    invalid('LOC.mount: options', 'an object with at least sessionToken', show(options));
+    // A string here is most likely the token itself, passed in place of the options.
+    invalid('LOC.mount: options', 'an object with at least sessionToken', kindOf(options));
   }
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {

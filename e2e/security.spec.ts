@@ -10,7 +10,7 @@ import { expect, test } from './fixtures.ts';
 import { frameWatch, helloWatch, startForging, stopForging, watchForgeries, watchHellos } from './forger.ts';
 import { events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles } from './harness.ts';
 import { createKey, newDataDir, removeDataDir, startService } from './services.ts';
-import { createSession, requestSession, secretOf, type Stack } from './stack.ts';
+import { createSession, requestSession, secretOf, sidOf, type Stack } from './stack.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
 const HOME = encode(41.89021, 12.49223);
@@ -46,6 +46,21 @@ test.describe('a session for another origin is refused: the browser blocks the f
     expect(await forOrigin(stack.foreignPages)).toMatchObject({ status: 422, body: { code: 'validation_error' } });
     expect(await forOrigin('http://localhost:1')).toMatchObject({ status: 403, body: { code: 'origin_not_allowed' } });
   });
+});
+
+test('a token whose secret is wrong: onError invalid_session at mount, never onReady, and the map is stopped', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const token = (await newSession()).session_token;
+  const secret = secretOf(token);
+  // Truncated or mangled in transit: the sid is right, so the frame loads; the secret is not.
+  const mangled = `${sidOf(token)}.${secret.slice(1)}${secret[0] === 'A' ? 'B' : 'A'}`;
+  const id = await mount(page, mangled, OPTIONS);
+
+  expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'invalid_session', recoverable: false });
+  const frame = await mapFrame(page, id);
+  await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await events(page)).map(({ name }) => name)).toEqual(['error']);
 });
 
 test('a foreign frame posting forged handshake and callback messages with the real nonce changes nothing', async ({ page, stack, newSession }) => {
@@ -140,7 +155,11 @@ withTileProvider('the session token never reaches a tile server, nor any URL or 
     expect(request.headers.referer ?? '', `Referer of ${request.url}`).not.toContain(secret);
   }
   // The token travels in one place only: the Authorization header of the frame's calls to the service.
+  // (the token check at mount, then the click).
   const carriers = requests.filter((request) => Object.values(request.headers).some((value) => value.includes(secret)));
-  expect(carriers.map(({ method, url }) => `${method} ${url}`)).toEqual([`POST ${provider.service}/v1/embed/resolve`]);
-  expect(carriers[0].headers.authorization).toBe(`Bearer ${token}`);
+  expect(carriers.map(({ method, url }) => `${method} ${url}`)).toEqual([
+    `GET ${provider.service}/embed/session/${sidOf(token)}`,
+    `POST ${provider.service}/v1/embed/resolve`,
+  ]);
+  for (const carrier of carriers) expect(carrier.headers.authorization).toBe(`Bearer ${token}`);
 });

@@ -60,10 +60,12 @@ describe('the frame’s API client', () => {
     await expect(resolvePoint(API, 's.t', { lat: 1, lng: 2 }, false)).rejects.toBe(abort);
   });
 
-  it('reads a session’s public record', async () => {
+  it('reads a session’s public record, sending the token for the service to check', async () => {
     const fetchMock = vi.fn(async () => json(200, { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' }));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(sessionInfo(API, 'sid_9')).resolves.toEqual({ origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' });
-    expect((fetchMock.mock.calls[0] as unknown[])[0]).toBe(`${API}/embed/session/sid_9`);
+    await expect(sessionInfo(API, 'sid_9.secret')).resolves.toEqual({ origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe(`${API}/embed/session/sid_9`);
+    expect(init.headers).toEqual({ authorization: 'Bearer sid_9.secret' });
   });
 });

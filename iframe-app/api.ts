@@ -1,5 +1,5 @@
 /**
- * The frame's client of the loc API: resolve a point, read a session's public record, fetch the grid
+ * The frame's client of the loc API: resolve a point, check a token and read its session, fetch the grid
  * table. Every failure becomes a `LocEmbedError` with a stable code, whatever the server or the
  * network did.
  */
@@ -72,9 +72,13 @@ export function resolvePoint(apiBase: string, token: string, point: LatLng, save
   });
 }
 
-/** `GET /embed/session/{sid}`: a session's origin and expiry, to check a renewed token before using it. */
-export function sessionInfo(apiBase: string, sid: string): Promise<SessionInfo> {
-  return request(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, {});
+/**
+ * `GET /embed/session/{sid}` with the token: the session's origin and expiry, once the service has
+ * checked that the token is the session's own (`invalid_session` when its secret is not).
+ */
+export function sessionInfo(apiBase: string, token: string): Promise<SessionInfo> {
+  const sid = token.slice(0, token.indexOf('.'));
+  return request(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
 /** `GET /embed/grid.json`: the band column counts, fetched once when the grid first shows. */

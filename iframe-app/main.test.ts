@@ -37,6 +37,8 @@ interface Frame {
 }
 
 const ports: MessagePort[] = [];
+/** Answers for `GET /embed/session/{sid}`, in order; then the session's facts. */
+const sessionAnswers: Answer[] = [];
 
 /** Renders the frame page, runs the frame script in it, and completes the handshake. */
 async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promise<Frame> {
@@ -60,7 +62,7 @@ async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promi
     const answer: Answer = url.endsWith('/v1/embed/resolve')
       ? (resolveAnswers.shift() ?? { status: 200, body: RESULT })
       : url.includes('/embed/session/')
-        ? { status: 200, body: { origin: 'https://shop.example', expires_at: new Date(Date.now() + 3_600_000).toISOString() } }
+        ? (sessionAnswers.shift() ?? { status: 200, body: { origin: 'https://shop.example', expires_at: new Date(Date.now() + 3_600_000).toISOString() } })
         : { status: 404, body: {} };
     return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   });
@@ -98,6 +100,7 @@ beforeEach(() => {
 
 afterEach(() => {
   ports.splice(0).forEach((port) => port.close());
+  sessionAnswers.length = 0;
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -108,6 +111,27 @@ describe('the map frame', () => {
     await vi.advanceTimersByTimeAsync(4000);
     await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
     expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
+    // The service was asked to check the whole token, not only its sid.
+    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_1', expect.objectContaining({ headers: { authorization: `Bearer ${TOKEN}` } }));
+  });
+
+  it('stops before ready when the service says the token is not the session’s', async () => {
+    sessionAnswers.push({ status: 401, body: { success: false, code: 'invalid_session', message: 'The session token is not this session’s.' } });
+    const frame = await startFrame();
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(frame.host.ready).not.toHaveBeenCalled();
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    press('Enter');
+    expect(resolveCalls(frame)).toHaveLength(0);
+  });
+
+  it('becomes ready when the token cannot be checked, and reports nothing until a click tells', async () => {
+    sessionAnswers.push({ status: 503, body: { success: false, code: 'service_unavailable', message: 'Down.' } });
+    const frame = await startFrame();
+    await vi.advanceTimersByTimeAsync(4000);
+    await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
+    expect(frame.host.error).not.toHaveBeenCalled();
   });
 
   it('previews the cell under the crosshair, then saves and selects it on confirm', async () => {
@@ -180,7 +204,7 @@ describe('the map frame', () => {
     const calls = resolveCalls(frame);
     expect(calls).toHaveLength(2);
     expect(new Headers(calls[1].headers).get('authorization')).toBe('Bearer sid_2.fresh');
-    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_2', expect.anything());
+    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_2', expect.objectContaining({ headers: { authorization: 'Bearer sid_2.fresh' } }));
     expect(frame.host.error).not.toHaveBeenCalled();
   });
 

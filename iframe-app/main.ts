@@ -80,9 +80,8 @@ function start(): void {
   /** Asks the page for a new token and checks that the service knows it, for this origin. */
   const renewToken = async (): Promise<number> => {
     const next = await host!.renew();
-    const sid = typeof next === 'string' ? next.slice(0, next.indexOf('.')) : '';
-    if (!/^[\w-]+$/.test(sid)) throw new Error('getSessionToken did not give a session token.');
-    const info = await sessionInfo(config.apiBase, sid);
+    if (typeof next !== 'string' || !/^[\w-]+\.[\w-]+$/.test(next)) throw new Error('getSessionToken did not give a session token.');
+    const info = await sessionInfo(config.apiBase, next);
     if (info.origin !== config.origin) throw new Error('The new session is for another origin.');
     token = next;
     return Date.parse(info.expires_at);
@@ -162,8 +161,14 @@ function start(): void {
         renew: init.renewable ? renewToken : undefined,
         onExpired,
       });
+      // The loader checked the sid only; the service checks the whole token, so a mangled secret is
+      // reported now rather than on the visitor's first click. A check that cannot be made (network,
+      // 5xx) does not hold the map back: the first click will say what is wrong.
+      const checked = sessionInfo(config.apiBase, token).catch((error: unknown) => {
+        if (error instanceof EmbedFailure && !RECOVERABLE[error.code]) report(error);
+      });
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
-      void Promise.race([styles.firstLoad, atLatest]).then(() => {
+      void Promise.all([Promise.race([styles.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
         if (stopped) return;
         // Leaflet's projection round trip leaves float noise; a 1 cm precision reads better.
         const center = map.getCenter().wrap();

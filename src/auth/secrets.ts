@@ -63,3 +63,9 @@ export function parseSessionToken(token: string): { sid: string; secret: string 
   if (!BASE64URL.test(sid) || !BASE64URL.test(secret) || secret.length < 43) return null;
   return { sid, secret };
 }
+
+/** Whether `token` is the session's own: its sid, and its secret compared by hash in constant time. */
+export function isSessionToken(token: string, session: { sid: string; secretHash: string }): boolean {
+  const parts = parseSessionToken(token);
+  return parts !== null && parts.sid === session.sid && sameHash(hashSecret(parts.secret), session.secretHash);
+}

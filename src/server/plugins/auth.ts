@@ -14,7 +14,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ipMatcher } from '../../auth/ip-range.ts';
-import { hashSecret, looksLikeApiKey, parseSessionToken, sameHash } from '../../auth/secrets.ts';
+import { hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import type { ApiKey, EmbedSession } from '../../store/store.ts';
 
@@ -82,9 +82,7 @@ export default fp(
     async function bySession(request: FastifyRequest, token: string): Promise<Caller> {
       const parts = parseSessionToken(token);
       const session = parts === null ? null : await app.store.getSession(parts.sid);
-      if (parts === null || session === null || !sameHash(hashSecret(parts.secret), session.secretHash)) {
-        throw new LocError('invalid_session');
-      }
+      if (session === null || !isSessionToken(token, session)) throw new LocError('invalid_session');
       if (app.now() >= session.expiresAt) {
         throw new LocError('session_expired', `The embed session expired at ${new Date(session.expiresAt).toISOString()}; create a new one.`);
       }

@@ -66,6 +66,21 @@ describe('the public facts of a session', () => {
     expect(json(response)).toEqual({ origin: 'https://shop.example', expires_at: new Date(service.clock.now() + 300_000).toISOString() });
   });
 
+  it('check a token sent along: its own passes, another secret, another session’s or a malformed one is invalid_session', async () => {
+    const { sid, token } = await newSession();
+    const other = await newSession();
+    const ask = (authorization: string) => service.request({ method: 'GET', url: `/embed/session/${sid}`, headers: { authorization } });
+    expect((await ask(`Bearer ${token}`)).statusCode).toBe(200);
+    expect((await ask(`bearer  ${token} `)).statusCode).toBe(200);
+    const [, secretPart] = token.split('.');
+    const wrongSecret = `${sid}.${secretPart.slice(0, -1)}${secretPart.endsWith('A') ? 'B' : 'A'}`;
+    for (const authorization of [`Bearer ${wrongSecret}`, `Bearer ${other.token}`, `Bearer ${sid}.short`, token, 'Basic Zm9vOmJhcg==']) {
+      const response = await ask(authorization);
+      expect(response.statusCode, authorization).toBe(401);
+      expect(json(response), authorization).toMatchObject({ success: false, code: 'invalid_session' });
+    }
+  });
+
   it('say invalid_session for an unknown session and key_inactive once its key is disabled', async () => {
     const unknown = await service.request({ method: 'GET', url: '/embed/session/nope' });
     expect(unknown.statusCode).toBe(401);

@@ -1,7 +1,8 @@
 /**
  * The embed's routes on the service: its static files and offline tiles (src/embed/assets.ts), the
  * session-bound frame page `GET /embed/frame/{sid}` — the `embed_url` of a session — and the public
- * facts of a session, `GET /embed/session/{sid}`, that the loader and the frame check.
+ * facts of a session, `GET /embed/session/{sid}`, that the loader and the frame check (the frame
+ * with its token, which the loader never sends: it would cost the page a CORS preflight).
  *
  * The frame page carries `Content-Security-Policy: frame-ancestors <the session's origin>`, so only the
  * page the session was made for can show it. It is served for expired sessions too, so the frame can
@@ -10,6 +11,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
@@ -43,7 +45,10 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['embed'],
       summary: 'Public facts of an embed session',
-      description: 'The origin a session is bound to and when it expires; no secret. The loader calls it to report `origin_mismatch` at once.',
+      description:
+        'The origin a session is bound to and when it expires; no secret. The loader calls it to report `origin_mismatch` at ' +
+        'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
+        'this session’s), as the frame does at mount.',
       params: SidParams,
       response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'validation_error') },
     },
@@ -53,6 +58,11 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
+    // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined && !(/^bearer /i.test(authorization) && isSessionToken(authorization.slice(7).trim(), session))) {
+      throw new LocError('invalid_session', 'The session token is not this session’s.');
+    }
     return { origin: session.origin, expires_at: new Date(session.expiresAt).toISOString() };
   });
 };

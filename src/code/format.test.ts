@@ -11,7 +11,7 @@ describe('code format', () => {
   });
 
   it('normalises case, surrounding space and missing or spaced separators', () => {
-    for (const input of ['fr-0rmb-cly0', '  FR-0RMB-CLY0\n', 'FR0RMBCLY0', 'fr0rmb-cly0', 'FR 0RMB CLY0', '\tfR-0rMb CLY0 ']) {
+    for (const input of ['fr-0rmb-cly0', '  FR-0RMB-CLY0\n', 'FR0RMBCLY0', 'fr0rmb-cly0', 'FR 0RMB CLY0', '\tfR-0rMb CLY0 ', `${' '.repeat(40)}FR-0RMB-CLY0${' '.repeat(40)}`]) {
       expect(normalizeCode(input)).toBe('FR-0RMB-CLY0');
     }
   });
@@ -32,6 +32,7 @@ describe('code format', () => {
       '../FR-0RMB-CLY0',
       'FR-0RMB-CLY0%00',
       'x'.repeat(1000),
+      `FR-0RMB-CLY0${' '.repeat(40)}x`,
     ]) {
       expect(normalizeCode(input), input).toBeNull();
       expect(parseCode(input), input).toBeNull();

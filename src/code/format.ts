@@ -45,8 +45,12 @@ export function isCodeFormat(input: string): boolean {
 
 /** The canonical `CC-XXXX-XXXX` form of `input`, or null when it cannot be a code. */
 export function normalizeCode(input: string): string | null {
-  if (typeof input !== 'string' || input.length > 32) return null;
-  const m = LENIENT.exec(input.trim().toUpperCase());
+  if (typeof input !== 'string') return null;
+  // Trimmed first, so any amount of surrounding space is forgiven; then nothing longer than the
+  // longest spelling (two separators) is copied or matched.
+  const trimmed = input.trim();
+  if (trimmed.length > 14) return null;
+  const m = LENIENT.exec(trimmed.toUpperCase());
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
 

@@ -14,6 +14,7 @@ import configPlugin from './plugins/config.ts';
 import drainingPlugin from './plugins/draining.ts';
 import embedRoutes from './routes/embed.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
+import jsonBodyPlugin from './plugins/json-body.ts';
 import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -27,6 +28,13 @@ import { VERSION } from './version.ts';
 
 /** Largest request body accepted (the issue's limit): coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * A request must arrive whole — headers and body — within this time, or Node answers 408
+ * `request_timeout` (plugins/protocol.ts) and closes the connection: a client that stalls mid-body
+ * would otherwise hold its connection forever (Fastify turns Node's own limit off by default).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Where log lines go (pino writes one JSON line per call). */
 export interface LogStream {
@@ -43,6 +51,8 @@ export interface AppOptions {
   store?: Store;
   /** Where logs go; default stdout. */
   logStream?: LogStream;
+  /** Default REQUEST_TIMEOUT_MS; tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 function loggerOptions(config: Config, stream: LogStream | undefined): FastifyServerOptions['logger'] {
@@ -58,6 +68,7 @@ function loggerOptions(config: Config, stream: LogStream | undefined): FastifySe
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     // Fastify's two lines per request are replaced by one (the onResponse hook below).
@@ -66,8 +77,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Requests Node refuses before routing are answered in the catalogue's shape (plugins/protocol.ts),
     // the missing Host header included.
     clientErrorHandler,
-    http: { requireHostHeader: false },
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requireHostHeader: false,
+      // Node's headers timeout (60 s) must not exceed the request timeout: where it does, Node swaps
+      // the two, and a stalled body would get the longer one.
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      // Node looks for overdue requests this often (30 s by default): a 408 comes within twice the timeout.
+      connectionsCheckingInterval: Math.min(30_000, requestTimeoutMs),
+    },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify refuses a path parameter over 100 characters with its own 414 message, echoing the
+    // path. The handlers check their parameters themselves — a lookup answers invalid_code, the
+    // share page its friendly 404 — and Node's 16 KB header limit bounds a URL anyway.
+    routerOptions: { maxParamLength: 16 * 1024 },
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
     // While closing, new requests get our own 503 body (plugins/draining.ts), not Fastify's.
     return503OnClosing: false,
@@ -91,8 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);
   await app.register(protocolPlugin);
-  // Bodies are JSON only: Fastify's built-in text/plain parser would let a text body reach validation.
-  app.removeContentTypeParser('text/plain');
+  await app.register(jsonBodyPlugin);
   await app.register(storePlugin, { store: options.store });
   await app.register(addressesPlugin);
   await app.register(authPlugin);
@@ -104,7 +126,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         version: VERSION,
         description:
           'Location codes for 3 m × 3 m cells. Send your API key in `x-api-key`; POST bodies are JSON. ' +
-          'Every response of an authenticated route carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+          'Every response to a request whose key or session was accepted carries `RateLimit-Limit`, `RateLimit-Remaining` ' +
+          'and `RateLimit-Reset`; a refused key or session has no limit to report.',
       },
       servers: [{ url: config.publicUrl }],
       components: {

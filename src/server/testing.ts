@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey, type KeyRequest } from '../auth/keys.ts';
 import type { Account, ApiKey } from '../store/store.ts';
-import { buildApp, type LogStream } from './app.ts';
+import { buildApp, type AppOptions } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 
 /** 2030-01-01T00:10:00Z: ten minutes into an hour, so rate-limit windows have a known reset. */
@@ -38,11 +38,11 @@ export interface TestService {
   close: () => Promise<void>;
 }
 
-export async function testService(env: Record<string, string> = {}, options: { logStream?: LogStream } = {}): Promise<TestService> {
+export async function testService(env: Record<string, string> = {}, options: Pick<AppOptions, 'logStream' | 'requestTimeoutMs'> = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-test-'));
   const config = loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example', ...env });
   const clock = testClock();
-  const app = await buildApp(config, { now: clock.now, logStream: options.logStream });
+  const app = await buildApp(config, { ...options, now: clock.now });
 
   const account = async (name: string, partner = true): Promise<Account> =>
     (await app.store.findAccount(name)) ?? app.store.createAccount({ name, partner, createdAt: clock.now() });

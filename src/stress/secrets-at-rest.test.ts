@@ -87,7 +87,7 @@ describe('secrets at rest', () => {
     const log = server.output();
     expect(log.match(/"msg":"request"/g)?.length).toBeGreaterThanOrEqual(18);
     expect(log).toContain('[redacted]');
-    expect(log).toContain('"msg":"malformed request"');
+    expect(log).toContain('"msg":"request refused before routing"');
     for (const needle of needles()) expect(log.includes(needle), `a secret in the logs: ${needle.slice(0, 8)}…`).toBe(false);
   });
 

@@ -51,8 +51,36 @@ describe('request bodies', () => {
     expect(await result(send('{"latitude":1,"longitude":2}', null))).toMatch(/^415 unsupported_media_type/);
   });
 
-  it('JSON with a charset is fine', async () => {
+  it('JSON with a charset is fine when it is UTF-8', async () => {
     expect((await send('{"latitude":1.3,"longitude":103.8}', 'application/json; charset=utf-8')).statusCode).toBe(200);
+    expect((await send('{"latitude":1.3,"longitude":103.8}', 'application/json;charset="UTF8"')).statusCode).toBe(200);
+  });
+
+  it('another charset: 415, not a body read as if it were UTF-8', async () => {
+    expect(await result(send('{"latitude":1.3,"longitude":103.8}', 'application/json; charset=iso-8859-1'))).toBe(
+      '415 unsupported_media_type: Send the request body as JSON in UTF-8; charset="iso-8859-1" is not supported.',
+    );
+    expect(await result(send('{"latitude":1.3,"longitude":103.8}', 'application/json; charset=utf-16'))).toMatch(/^415 unsupported_media_type/);
+  });
+
+  it('bytes that are not UTF-8: 400 invalid_json, and nothing is saved', async () => {
+    const latin1 = Buffer.from('{"latitude":35.661,"longitude":139.75,"label":"Caf\u00e9"}', 'latin1');
+    const response = await service.request({
+      method: 'POST', url: '/v1/loc/generate', payload: latin1, headers: { 'x-api-key': secret, 'content-type': 'application/json' },
+    });
+    expect(await result(Promise.resolve(response))).toBe('400 invalid_json: The request body is not valid UTF-8.');
+    const again = await send('{"latitude":35.661,"longitude":139.75,"label":"Café"}');
+    expect(json(again)).toMatchObject({ is_existing: false, label: 'Café' });
+  });
+
+  it('a compressed body: 415 naming the encoding', async () => {
+    const response = await service.request({
+      method: 'POST', url: '/v1/loc/generate', payload: '{"latitude":1.3,"longitude":103.8}',
+      headers: { 'x-api-key': secret, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(await result(Promise.resolve(response))).toBe(
+      '415 unsupported_media_type: Send the request body uncompressed; Content-Encoding "gzip" is not supported.',
+    );
   });
 
   it('a body over 16 KB: 413 payload_too_large', async () => {

@@ -3,12 +3,14 @@
  * unknown Expect — each in the catalogue's JSON shape, never Node's empty body or Fastify's own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, type RawRequest } from '../../stress/raw-http.ts';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
+import { testService } from '../testing.ts';
 import { parserError } from './protocol.ts';
 
 let dataDir: string;
@@ -61,6 +63,27 @@ describe('requests the HTTP parser refuses', () => {
 
   it('a request that arrives too slowly: 408 request_timeout', () => {
     expect(parserError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' })).status).toBe(408);
+  });
+});
+
+describe('a request whose body stalls', () => {
+  it('gets 408 request_timeout once the request timeout passes, and its connection closes', async () => {
+    const service = await testService({}, { requestTimeoutMs: 300 });
+    try {
+      const { secret } = await service.key();
+      await service.app.listen({ port: 0, host: '127.0.0.1' });
+      const socket = connect((service.app.server.address() as AddressInfo).port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => void (data += chunk));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      // Authenticated, so the service waits for the body; 100 bytes announced, 15 sent.
+      socket.write(`POST /v1/embed/resolve HTTP/1.1\r\nHost: x\r\nx-api-key: ${secret}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"lat":48.8584,`);
+      await closed;
+      expect(data).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(JSON.parse(data.slice(data.indexOf('\r\n\r\n') + 4))).toMatchObject({ success: false, code: 'request_timeout' });
+    } finally {
+      await service.close();
+    }
   });
 });
 

@@ -40,7 +40,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   // A connection the client reset has no one left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const refusal = parserError(error);
-  this.log.debug({ code: error.code, reason: error.reason }, 'malformed request');
+  this.log.debug({ code: error.code, reason: error.reason }, 'request refused before routing');
   if (socket.writable) socket.write(rawResponse(refusal));
   socket.destroy();
 }

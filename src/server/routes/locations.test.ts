@@ -167,7 +167,26 @@ describe('lookup', () => {
     const again = await lookup(acme, 'us550mrq5l', { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // A 304 may not announce a length other than the full answer's (RFC 9110 §8.6).
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(again.headers.etag).toBe(etag);
     expect((await lookup(beta, 'US-550M-RQ5L', { 'if-none-match': '"other"' })).statusCode).toBe(200);
+  });
+
+  it('compares If-None-Match as HTTP does: weak tags, lists and * match; no-cache asks afresh', async () => {
+    const etag = (await lookup(acme, 'US-550M-RQ5L')).headers.etag as string;
+    for (const header of [`W/${etag}`, `"other", ${etag}`, '*']) {
+      expect({ header, status: (await lookup(acme, 'US-550M-RQ5L', { 'if-none-match': header })).statusCode }).toEqual({ header, status: 304 });
+    }
+    expect((await lookup(acme, 'US-550M-RQ5L', { 'if-none-match': etag, 'cache-control': 'no-cache' })).statusCode).toBe(200);
+  });
+
+  it('answers invalid_code for a code of any length, without echoing all of it', async () => {
+    const response = await lookup(acme, 'a'.repeat(500));
+    expect(json(response)).toMatchObject({ code: 'invalid_code', field: 'code' });
+    expect(response.body.length).toBeLessThan(300);
+    const spaced = await lookup(acme, `US-550M-RQ5L${'%20'.repeat(40)}`);
+    expect(json(spaced).loc_code).toBe('US-550M-RQ5L');
   });
 
   it('changes the ETag when the account saves a label', async () => {

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import fresh from 'fresh';
 import { countryFlag, decode } from '../../code/index.ts';
 import { mapLinks, shareUrl } from '../locate.ts';
 import { AUTH_ERRORS, LookupParams, LookupResult, errorResponses } from '../schemas.ts';
@@ -43,7 +44,9 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // and the address a geocoder answers. Cheap to compute, unlike a hash of the whole body.
     const etag = `"${code}.${saved === null ? '0' : saved.createdAt.toString(36)}.${fnv1a(address).toString(36)}"`;
     reply.header('cache-control', `private, max-age=${MAX_AGE_S}`).header('etag', etag).header('vary', 'x-api-key');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+    // fresh: If-None-Match as RFC 9110 compares it — weakly, a list of tags, or `*`.
+    // No payload at all: send(null), which the 304 schema types, would announce "null"'s 4 bytes.
+    if (fresh(request.headers, { etag })) return reply.code(304).send(undefined as unknown as null);
     return {
       success: true as const,
       loc_code: code,

@@ -46,10 +46,11 @@ describe('share page', () => {
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).toContain('frame-src https://www.openstreetmap.org');
     expect((await service.request({ url: '/US-550M-RQ5L', headers: { 'if-none-match': response.headers.etag as string } })).statusCode).toBe(304);
+    expect((await service.request({ url: '/US-550M-RQ5L', headers: { 'if-none-match': `W/${response.headers.etag}` } })).statusCode).toBe(304);
   });
 
   it('redirects loose spellings to the canonical code', async () => {
-    for (const loose of ['/us550mrq5l', '/us-550m-rq5l', '/US%20550M%20RQ5L']) {
+    for (const loose of ['/us550mrq5l', '/us-550m-rq5l', '/US%20550M%20RQ5L', '/US-550M-RQ5L/']) {
       const response = await service.request({ url: loose });
       expect({ loose, status: response.statusCode, location: response.headers.location }).toEqual({ loose, status: 301, location: '/US-550M-RQ5L' });
     }
@@ -63,6 +64,11 @@ describe('share page', () => {
     const other = await service.request({ url: '/favicon.ico' });
     expect(other.statusCode).toBe(404);
     expect(other.body).toContain('is not a location code');
+    // However long the path: the same page, echoing only its start.
+    const long = await service.request({ url: `/${'a'.repeat(150)}` });
+    expect(long.statusCode).toBe(404);
+    expect(long.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(long.body).toContain(`${'a'.repeat(60)}…`);
   });
 
   it('escapes what it echoes', async () => {

@@ -1,10 +1,11 @@
 /**
  * `GET /{code}`: the public share page of a code, and a friendly 404 page for anything else that
- * is one path segment. A code written loosely (`us550mrq5l`) is redirected to its canonical form so
- * every code has one address.
+ * is one path segment. A code written loosely (`us550mrq5l`, or with a trailing slash) is redirected
+ * to its canonical form so every code has one address.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import fresh from 'fresh';
 import { createHash } from 'node:crypto';
 import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
@@ -32,9 +33,13 @@ const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const html = sharePage(cell, await app.addressBook.addressOf(cell), countryName(cell.country_code), url);
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
     reply.header('etag', etag).header('cache-control', 'public, max-age=3600').header('content-security-policy', SHARE_PAGE_CSP);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (fresh(request.headers, { etag })) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(html);
   });
+
+  // A share link with a slash added (by a chat app, a hand) still finds its code.
+  app.get('/:code/', { schema: { hide: true, params: Type.Object({ code: Type.String() }) } }, (request, reply) =>
+    reply.redirect(`/${encodeURIComponent(request.params.code)}`, 301));
 };
 
 export default shareRoutes;

@@ -20,7 +20,10 @@ function frameWindow() {
 }
 
 const ports: MessagePort[] = [];
-afterEach(() => ports.splice(0).forEach((port) => port.close()));
+afterEach(() => {
+  ports.splice(0).forEach((port) => port.close());
+  delete (Object.prototype as Record<string, unknown>).locPolluted;
+});
 
 function channel() {
   const { port1, port2 } = new MessageChannel();
@@ -46,6 +49,43 @@ describe('the frame’s handshake', () => {
     expect(listeners.size).toBe(0);
     await wrap<FrameApi>(port1).setStyle('biking');
     expect(frameApi.setStyle).toHaveBeenCalledWith('biking');
+  });
+
+  it('lets comlink act only on calls of the API’s own methods: no GET, SET, CONSTRUCT, ENDPOINT or deeper path', async () => {
+    const { win, parent, deliver } = frameWindow();
+    const frameApi = api();
+    connect(win, { origin: ORIGIN, nonce: 'n-1', api: frameApi });
+    const { port1, port2 } = channel();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    const replies: string[] = [];
+    port1.addEventListener('message', ({ data }: MessageEvent<{ id: string }>) => replies.push(data.id));
+    port1.start();
+
+    const raw = (value: unknown) => ({ type: 'RAW', value });
+    const forged = [
+      { id: 'set', type: 'SET', path: ['setStyle', '__proto__', '__proto__', 'locPolluted'], value: raw('yes') },
+      { id: 'get', type: 'GET', path: ['setStyle', 'name'] },
+      { id: 'get-all', type: 'GET', path: [] },
+      { id: 'construct', type: 'CONSTRUCT', path: ['setStyle'], argumentList: [] },
+      { id: 'endpoint', type: 'ENDPOINT' },
+      { id: 'deeper', type: 'APPLY', path: ['setStyle', 'call'], argumentList: [raw(null), raw('biking')] },
+      { id: 'inherited', type: 'APPLY', path: ['hasOwnProperty'], argumentList: [raw('init')] },
+      { id: 'not-a-name', type: 'APPLY', path: [['setStyle']], argumentList: [raw('biking')] },
+    ];
+    for (const message of forged) port1.postMessage(message);
+    // Messages on a port arrive in order: once this call is answered, every forged one has been seen.
+    await wrap<FrameApi>(port1).setView({ lat: 1, lng: 2 }, 3);
+
+    expect(frameApi.setView).toHaveBeenCalledWith({ lat: 1, lng: 2 }, 3);
+    expect(frameApi.setStyle).not.toHaveBeenCalled();
+    expect(({} as Record<string, unknown>).locPolluted).toBeUndefined();
+    expect(replies.filter((id) => forged.some((message) => message.id === id))).toEqual([]);
+
+    // comlink's release still gets through, and the port is closed after it.
+    const close = vi.spyOn(port2, 'close');
+    port1.postMessage({ id: 'release', type: 'RELEASE' });
+    await vi.waitFor(() => expect(replies).toContain('release'));
+    await vi.waitFor(() => expect(close).toHaveBeenCalled());
   });
 
   it.each([

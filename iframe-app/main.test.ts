@@ -101,6 +101,7 @@ beforeEach(() => {
 afterEach(() => {
   ports.splice(0).forEach((port) => port.close());
   sessionAnswers.length = 0;
+  delete (Object.prototype as Record<string, unknown>).locPolluted;
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -206,6 +207,28 @@ describe('the map frame', () => {
     expect(new Headers(calls[1].headers).get('authorization')).toBe('Bearer sid_2.fresh');
     expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_2', expect.objectContaining({ headers: { authorization: 'Bearer sid_2.fresh' } }));
     expect(frame.host.error).not.toHaveBeenCalled();
+  });
+
+  it('acts only on init, setStyle and setView: a GET or SET along a prototype path reads and changes nothing', async () => {
+    const frame = await startFrame();
+    const [port] = frame.ports;
+    const replies: string[] = [];
+    port.addEventListener('message', ({ data }: MessageEvent<{ id: string }>) => replies.push(data.id));
+    port.postMessage({ id: 'pollute', type: 'SET', path: ['setStyle', '__proto__', '__proto__', 'locPolluted'], value: { type: 'RAW', value: 'yes' } });
+    port.postMessage({ id: 'peek', type: 'GET', path: ['init', '__proto__', 'constructor', 'name'] });
+
+    // Answered after the forged messages (a port keeps their order), so those have been seen by now.
+    await expect(frame.api.setStyle('night' as never)).rejects.toThrow('style must be one of');
+    expect(({} as Record<string, unknown>).locPolluted).toBeUndefined();
+    expect(replies.filter((id) => id === 'pollute' || id === 'peek')).toEqual([]);
+
+    await frame.api.setStyle('satellite');
+    await frame.api.setView({ lat: 51.5, lng: -0.12 }, 17);
+    press('Enter');
+    await vi.waitFor(() => expect(resolveCalls(frame)).toHaveLength(1));
+    const chosen = JSON.parse(resolveCalls(frame)[0].body as string) as { lat: number; lng: number };
+    expect(chosen.lat).toBeCloseTo(51.5, 9);
+    expect(chosen.lng).toBeCloseTo(-0.12, 9);
   });
 
   it('refuses a token for another session', async () => {

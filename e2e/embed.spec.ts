@@ -47,6 +47,17 @@ test('mount → onReady with the view, the style and the session expiry', async 
   expect(await events(page)).toEqual([{ mount: id, name: 'ready', payload: ready }]);
 });
 
+test('zoom 0 shows the whole world, from the offline z0 tile, and cannot zoom out further', async ({ page, newSession }) => {
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: { lat: 0, lng: 0 }, zoom: 0 });
+  expect((await events(page, id))[0].payload).toMatchObject({ center: { lat: 0, lng: 0 }, zoom: 0 });
+  await waitForStyleTiles(frame, 'streets');
+  const tiles = await frame.locator('.leaflet-tile-pane img.leaflet-tile').evaluateAll((images) => images.map((image) => new URL((image as HTMLImageElement).src).pathname));
+  expect(new Set(tiles)).toEqual(new Set(['/tiles/streets/0/0/0.png']));
+  await expect(frame.locator('.leaflet-control-zoom-out')).toHaveClass(/leaflet-disabled/);
+  // The 3 m grid starts at zoom 18: nothing of it at the world's scale.
+  await expect(frame.locator('.loc-grid canvas')).toHaveCount(0);
+});
+
 test('a click previews the cell, "Use this location" gives onSelect with the cell that holds the clicked point', async ({ page, newSession }) => {
   const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
   const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom });

@@ -116,6 +116,14 @@ describe('the map frame', () => {
     expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_1', expect.objectContaining({ headers: { authorization: `Bearer ${TOKEN}` } }));
   });
 
+  it('opens at zoom 0, the whole world, when init asks for it', async () => {
+    // init moves the map with setView, the handle's setView's way: both reach zoom 0.
+    const frame = await startFrame({ center: { lat: 0, lng: 0 }, zoom: 0 });
+    await vi.advanceTimersByTimeAsync(4000);
+    await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
+    expect(frame.host.ready).toHaveBeenCalledWith(expect.objectContaining({ center: { lat: 0, lng: 0 }, zoom: 0 }));
+  });
+
   it('stops before ready when the service says the token is not the session’s', async () => {
     sessionAnswers.push({ status: 401, body: { success: false, code: 'invalid_session', message: 'The session token is not this session’s.' } });
     const frame = await startFrame();

@@ -84,6 +84,9 @@ test('a click previews the cell, "Use this location" gives onSelect with the cel
   expect(result.longitude).toBeCloseTo(target.longitude, 9);
   await expect(panel).toHaveAttribute('data-state', 'chosen');
   await expect(frame.getByRole('button', { name: 'Use this location' })).toBeHidden();
+  // Focus went back to the map, but a mouse user gets no keyboard crosshair for it.
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeHidden();
 });
 
 test('with confirm: false a click selects at once', async ({ page, newSession }) => {
@@ -130,6 +133,17 @@ test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter
   await page.keyboard.press('Enter');
   const result = await waitForEvent(page, id, 'select');
   expect(result).toMatchObject({ loc_code: target.loc_code, cell: target.cell, saved: true });
+
+  // The button is gone; focus is back on the map (not the frame's body), crosshair and all, and the
+  // choice is still announced.
+  await expect(confirm).toBeHidden();
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeVisible();
+  await expect(frame.locator('#loc-live')).toHaveText(`Chosen: ${result.loc_code}, ${result.address}.`);
+  // So the visitor can go on choosing by keyboard.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(frame.locator('#loc-code')).toHaveText(cellBeside(HOME, 4, 2).loc_code);
 });
 
 test('styles switch, each drawn in its own look; a screenshot of each is kept', async ({ page, newSession }, testInfo) => {

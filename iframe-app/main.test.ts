@@ -164,6 +164,21 @@ describe('the map frame', () => {
     expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
   });
 
+  it('gives keyboard focus back to the map after “Use this location”, and still announces the choice', async () => {
+    const frame = await startFrame();
+    $('loc-map').focus();
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-panel').dataset.state).toBe('preview'));
+    $('loc-confirm').focus();
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    $('loc-confirm').click();
+    expect(document.activeElement).toBe($('loc-map'));
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledTimes(1));
+    expect(document.activeElement).toBe($('loc-map'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
+  });
+
   it('saves and selects at once with confirm: false', async () => {
     const frame = await startFrame({ confirm: false });
     frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Frame, Page } from '@playwright/test';
+import { CONNECT_WAIT_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
@@ -161,6 +162,32 @@ test('styles switch, each drawn in its own look; a screenshot of each is kept', 
   }
   expect(looks.size).toBe(STYLE_NAMES.length);
   expect((await events(page, id)).map((event) => event.name)).toEqual(['ready']);
+});
+
+test('a frame that loads after load_timeout shows the visitor that the map stopped', async ({ page, newSession }) => {
+  // The frame page is held back until the loader has given up on it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/embed\/frame\/[\w-]+$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.clock.install();
+  const id = await mount(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19, loadTimeout: 1000 });
+  await page.clock.fastForward(1000);
+  expect(await waitForEvent(page, id, 'error')).toEqual({ code: 'load_timeout', message: 'The map frame did not answer within 1000 ms.', recoverable: false });
+
+  release();
+  const frame = await mapFrame(page, id);
+  // The map draws (it does so before its hello), then waits for a connect the loader will never send.
+  await expect(frame.locator('#loc-map.leaflet-container')).toBeAttached();
+  await expect(frame.locator('#loc')).not.toHaveClass(/loc--stopped/);
+  await page.clock.fastForward(CONNECT_WAIT_MS);
+  await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
+  await expect(frame.getByRole('alert')).toHaveText('The map did not load in time. Reload the page and try again.');
+  await frame.locator('#loc-map').click({ position: { x: SIZE.width / 2, y: SIZE.height / 2 } });
+  await expect(frame.locator('#loc-panel')).toBeHidden();
+  expect((await events(page)).map(({ name }) => name)).toEqual(['error']);
 });
 
 test('destroy() and remount leave exactly one iframe, and a destroyed mount says nothing more', async ({ page, newSession }) => {

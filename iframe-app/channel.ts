@@ -8,6 +8,14 @@
 import { expose, type Endpoint } from 'comlink';
 import type { ConnectMessage, FrameApi, HelloMessage, WireMessage } from '../src/embed/protocol.ts';
 
+/**
+ * How long the frame waits for the page's connect after its hello. The loader answers a hello at once,
+ * in its message listener, while it is still waiting for one; after its `loadTimeout` (or another error
+ * that stopped the mount) it no longer listens, and the hello goes unanswered for good. The wait covers
+ * only a busy page's main thread, not the network, so it does not depend on `loadTimeout`.
+ */
+export const CONNECT_WAIT_MS = 5000;
+
 /** The methods of `FrameApi`: the whole protocol. Typed as a record so that a new method must be listed. */
 const METHODS: Record<keyof FrameApi, true> = { init: true, setStyle: true, setView: true };
 
@@ -16,20 +24,30 @@ export interface Handshake {
   origin: string;
   nonce: string;
   api: FrameApi;
+  /**
+   * Called when no connect came within `CONNECT_WAIT_MS` of the hello: the page has given up on this
+   * frame. A connect that comes later is still accepted, so that the page can be told why the frame stopped.
+   */
+  onUnanswered(): void;
 }
 
 /** Starts the handshake in `win`; returns a function that stops listening. */
-export function connect(win: Window, { origin, nonce, api }: Handshake): () => void {
+export function connect(win: Window, { origin, nonce, api, onUnanswered }: Handshake): () => void {
+  const timer = setTimeout(onUnanswered, CONNECT_WAIT_MS);
+  const stop = () => {
+    clearTimeout(timer);
+    win.removeEventListener('message', onMessage);
+  };
   const onMessage = (event: MessageEvent<ConnectMessage>) => {
     const port = event.ports[0];
     if (event.source !== win.parent || event.origin !== origin || event.data?.type !== 'loc:connect' || event.data.nonce !== nonce || !port) return;
-    win.removeEventListener('message', onMessage);
+    stop();
     // The port's messages come only from the loader that created it (their origin reads as "").
     expose(api, onlyCalls(port));
   };
   win.addEventListener('message', onMessage);
   win.parent.postMessage({ type: 'loc:hello', nonce } satisfies HelloMessage, origin);
-  return () => win.removeEventListener('message', onMessage);
+  return stop;
 }
 
 /**

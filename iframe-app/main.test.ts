@@ -42,6 +42,13 @@ const sessionAnswers: Answer[] = [];
 
 /** Renders the frame page, runs the frame script in it, and completes the handshake. */
 async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promise<Frame> {
+  return connectFrame(await openFrame(ttlSeconds), init);
+}
+
+type OpenFrame = Omit<Frame, 'api' | 'host' | 'ports'>;
+
+/** Renders the frame page and runs the frame script in it, up to its hello. */
+async function openFrame(ttlSeconds = 60): Promise<OpenFrame> {
   const html = renderFramePage({
     apiBase: 'https://loc.example',
     origin: 'https://shop.example',
@@ -71,7 +78,12 @@ async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promi
   vi.resetModules();
   await import('./main.ts');
   expect(parent.postMessage).toHaveBeenCalledWith({ type: 'loc:hello', nonce: 'n-1' }, 'https://shop.example');
+  return { parent, fetchMock, resolveAnswers };
+}
 
+/** Answers the frame's hello with a port, as the loader does, and calls init on it. */
+async function connectFrame(frame: OpenFrame, init: Partial<FrameInit> = {}): Promise<Frame> {
+  const { parent } = frame;
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   const connect = new MessageEvent('message', { data: { type: 'loc:connect', nonce: 'n-1' }, origin: 'https://shop.example' });
@@ -85,7 +97,7 @@ async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promi
     { token: TOKEN, style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 16, confirm: true, renewable: false, ...init },
     proxy(host),
   );
-  return { parent, api, host, fetchMock, resolveAnswers, ports };
+  return { ...frame, api, host, ports: [port1, port2] };
 }
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
@@ -122,6 +134,28 @@ describe('the map frame', () => {
     await vi.advanceTimersByTimeAsync(4000);
     await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
     expect(frame.host.ready).toHaveBeenCalledWith(expect.objectContaining({ center: { lat: 0, lng: 0 }, zoom: 0 }));
+  });
+
+  it('shows the visitor that the map stopped when the page never connects (its loadTimeout has passed)', async () => {
+    const opened = await openFrame();
+    await vi.advanceTimersByTimeAsync(4999);
+    expect($('loc').classList.contains('loc--stopped')).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    expect($('loc-message').hidden).toBe(false);
+    expect($('loc-message').textContent).toBe('The map did not load in time. Reload the page and try again.');
+    press('Enter');
+    expect(resolveCalls(opened as Frame)).toHaveLength(0);
+
+    // A page whose connect comes even later (too busy to answer at once) hears why there is no onReady.
+    const frame = await connectFrame(opened);
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'load_timeout', recoverable: false })));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(frame.host.ready).not.toHaveBeenCalled();
+    expect(frame.host.error).toHaveBeenCalledTimes(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    // Nor is the token checked: this frame is done.
+    expect(frame.fetchMock.mock.calls.filter(([url]) => String(url).includes('/embed/session/'))).toHaveLength(0);
   });
 
   it('stops before ready when the service says the token is not the session’s', async () => {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Frame, Page } from '@playwright/test';
+import { CONNECT_WAIT_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
@@ -47,6 +48,17 @@ test('mount → onReady with the view, the style and the session expiry', async 
   expect(await events(page)).toEqual([{ mount: id, name: 'ready', payload: ready }]);
 });
 
+test('zoom 0 shows the whole world, from the offline z0 tile, and cannot zoom out further', async ({ page, newSession }) => {
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: { lat: 0, lng: 0 }, zoom: 0 });
+  expect((await events(page, id))[0].payload).toMatchObject({ center: { lat: 0, lng: 0 }, zoom: 0 });
+  await waitForStyleTiles(frame, 'streets');
+  const tiles = await frame.locator('.leaflet-tile-pane img.leaflet-tile').evaluateAll((images) => images.map((image) => new URL((image as HTMLImageElement).src).pathname));
+  expect(new Set(tiles)).toEqual(new Set(['/tiles/streets/0/0/0.png']));
+  await expect(frame.locator('.leaflet-control-zoom-out')).toHaveClass(/leaflet-disabled/);
+  // The 3 m grid starts at zoom 18: nothing of it at the world's scale.
+  await expect(frame.locator('.loc-grid canvas')).toHaveCount(0);
+});
+
 test('a click previews the cell, "Use this location" gives onSelect with the cell that holds the clicked point', async ({ page, newSession }) => {
   const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
   const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom });
@@ -73,6 +85,9 @@ test('a click previews the cell, "Use this location" gives onSelect with the cel
   expect(result.longitude).toBeCloseTo(target.longitude, 9);
   await expect(panel).toHaveAttribute('data-state', 'chosen');
   await expect(frame.getByRole('button', { name: 'Use this location' })).toBeHidden();
+  // Focus went back to the map, but a mouse user gets no keyboard crosshair for it.
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeHidden();
 });
 
 test('with confirm: false a click selects at once', async ({ page, newSession }) => {
@@ -119,6 +134,17 @@ test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter
   await page.keyboard.press('Enter');
   const result = await waitForEvent(page, id, 'select');
   expect(result).toMatchObject({ loc_code: target.loc_code, cell: target.cell, saved: true });
+
+  // The button is gone; focus is back on the map (not the frame's body), crosshair and all, and the
+  // choice is still announced.
+  await expect(confirm).toBeHidden();
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeVisible();
+  await expect(frame.locator('#loc-live')).toHaveText(`Chosen: ${result.loc_code}, ${result.address}.`);
+  // So the visitor can go on choosing by keyboard.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(frame.locator('#loc-code')).toHaveText(cellBeside(HOME, 4, 2).loc_code);
 });
 
 test('styles switch, each drawn in its own look; a screenshot of each is kept', async ({ page, newSession }, testInfo) => {
@@ -136,6 +162,32 @@ test('styles switch, each drawn in its own look; a screenshot of each is kept', 
   }
   expect(looks.size).toBe(STYLE_NAMES.length);
   expect((await events(page, id)).map((event) => event.name)).toEqual(['ready']);
+});
+
+test('a frame that loads after load_timeout shows the visitor that the map stopped', async ({ page, newSession }) => {
+  // The frame page is held back until the loader has given up on it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/embed\/frame\/[\w-]+$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.clock.install();
+  const id = await mount(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19, loadTimeout: 1000 });
+  await page.clock.fastForward(1000);
+  expect(await waitForEvent(page, id, 'error')).toEqual({ code: 'load_timeout', message: 'The map frame did not answer within 1000 ms.', recoverable: false });
+
+  release();
+  const frame = await mapFrame(page, id);
+  // The map draws (it does so before its hello), then waits for a connect the loader will never send.
+  await expect(frame.locator('#loc-map.leaflet-container')).toBeAttached();
+  await expect(frame.locator('#loc')).not.toHaveClass(/loc--stopped/);
+  await page.clock.fastForward(CONNECT_WAIT_MS);
+  await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
+  await expect(frame.getByRole('alert')).toHaveText('The map did not load in time. Reload the page and try again.');
+  await frame.locator('#loc-map').click({ position: { x: SIZE.width / 2, y: SIZE.height / 2 } });
+  await expect(frame.locator('#loc-panel')).toBeHidden();
+  expect((await events(page)).map(({ name }) => name)).toEqual(['error']);
 });
 
 test('destroy() and remount leave exactly one iframe, and a destroyed mount says nothing more', async ({ page, newSession }) => {

@@ -1,7 +1,7 @@
 import { wrap } from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrameApi } from '../src/embed/protocol.ts';
-import { connect } from './channel.ts';
+import { CONNECT_WAIT_MS, connect } from './channel.ts';
 
 const ORIGIN = 'https://shop.example';
 
@@ -20,7 +20,13 @@ function frameWindow() {
 }
 
 const ports: MessagePort[] = [];
-afterEach(() => ports.splice(0).forEach((port) => port.close()));
+const stops: (() => void)[] = [];
+afterEach(() => {
+  stops.splice(0).forEach((stop) => stop());
+  vi.useRealTimers();
+  ports.splice(0).forEach((port) => port.close());
+  delete (Object.prototype as Record<string, unknown>).locPolluted;
+});
 
 function channel() {
   const { port1, port2 } = new MessageChannel();
@@ -30,22 +36,66 @@ function channel() {
 
 describe('the frame’s handshake', () => {
   const api = (): FrameApi => ({ init: vi.fn(), setStyle: vi.fn(), setView: vi.fn() });
+  /** The handshake of nonce n-1 from the session's origin; `stop` is called after the test. */
+  const handshake = (frameApi = api(), onUnanswered = vi.fn()) => ({ origin: ORIGIN, nonce: 'n-1', api: frameApi, onUnanswered });
+  const begin = (win: Window, ...args: Parameters<typeof handshake>) => stops.push(connect(win, handshake(...args)));
 
   it('says hello to the parent, aimed at the session’s origin only', () => {
     const { win, parent } = frameWindow();
-    connect(win, { origin: ORIGIN, nonce: 'n-1', api: api() });
+    begin(win);
     expect(parent.postMessage).toHaveBeenCalledWith({ type: 'loc:hello', nonce: 'n-1' }, ORIGIN);
   });
 
-  it('exposes its API on the port of a genuine connect, and stops listening', async () => {
+  it('exposes its API on the port of a genuine connect, and stops listening and waiting', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { win, parent, listeners, deliver } = frameWindow();
     const frameApi = api();
-    connect(win, { origin: ORIGIN, nonce: 'n-1', api: frameApi });
+    const onUnanswered = vi.fn();
+    begin(win, frameApi, onUnanswered);
     const { port1, port2 } = channel();
     deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
     expect(listeners.size).toBe(0);
     await wrap<FrameApi>(port1).setStyle('biking');
     expect(frameApi.setStyle).toHaveBeenCalledWith('biking');
+    vi.advanceTimersByTime(60_000);
+    expect(onUnanswered).not.toHaveBeenCalled();
+  });
+
+  it('lets comlink act only on calls of the API’s own methods: no GET, SET, CONSTRUCT, ENDPOINT or deeper path', async () => {
+    const { win, parent, deliver } = frameWindow();
+    const frameApi = api();
+    begin(win, frameApi);
+    const { port1, port2 } = channel();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    const replies: string[] = [];
+    port1.addEventListener('message', ({ data }: MessageEvent<{ id: string }>) => replies.push(data.id));
+    port1.start();
+
+    const raw = (value: unknown) => ({ type: 'RAW', value });
+    const forged = [
+      { id: 'set', type: 'SET', path: ['setStyle', '__proto__', '__proto__', 'locPolluted'], value: raw('yes') },
+      { id: 'get', type: 'GET', path: ['setStyle', 'name'] },
+      { id: 'get-all', type: 'GET', path: [] },
+      { id: 'construct', type: 'CONSTRUCT', path: ['setStyle'], argumentList: [] },
+      { id: 'endpoint', type: 'ENDPOINT' },
+      { id: 'deeper', type: 'APPLY', path: ['setStyle', 'call'], argumentList: [raw(null), raw('biking')] },
+      { id: 'inherited', type: 'APPLY', path: ['hasOwnProperty'], argumentList: [raw('init')] },
+      { id: 'not-a-name', type: 'APPLY', path: [['setStyle']], argumentList: [raw('biking')] },
+    ];
+    for (const message of forged) port1.postMessage(message);
+    // Messages on a port arrive in order: once this call is answered, every forged one has been seen.
+    await wrap<FrameApi>(port1).setView({ lat: 1, lng: 2 }, 3);
+
+    expect(frameApi.setView).toHaveBeenCalledWith({ lat: 1, lng: 2 }, 3);
+    expect(frameApi.setStyle).not.toHaveBeenCalled();
+    expect(({} as Record<string, unknown>).locPolluted).toBeUndefined();
+    expect(replies.filter((id) => forged.some((message) => message.id === id))).toEqual([]);
+
+    // comlink's release still gets through, and the port is closed after it.
+    const close = vi.spyOn(port2, 'close');
+    port1.postMessage({ id: 'release', type: 'RELEASE' });
+    await vi.waitFor(() => expect(replies).toContain('release'));
+    await vi.waitFor(() => expect(close).toHaveBeenCalled());
   });
 
   it.each([
@@ -55,13 +105,36 @@ describe('the frame’s handshake', () => {
     ['a wrong nonce', { data: { type: 'loc:connect', nonce: 'n-2' } }],
     ['another message type', { data: { type: 'loc:hello', nonce: 'n-1' } }],
     ['no port', { ports: [] }],
-  ])('ignores a forged connect from %s', (_, forged) => {
+  ])('ignores a forged connect from %s, and still gives up on the page in time', (_, forged) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { win, parent, listeners, deliver } = frameWindow();
-    connect(win, { origin: ORIGIN, nonce: 'n-1', api: api() });
+    const onUnanswered = vi.fn();
+    begin(win, api(), onUnanswered);
     const { port2 } = channel();
     const listen = vi.spyOn(port2, 'addEventListener');
     deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2], ...forged });
     expect(listeners.size).toBe(1);
     expect(listen).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(CONNECT_WAIT_MS);
+    expect(onUnanswered).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up on a page that does not connect within CONNECT_WAIT_MS of the hello, and still takes a later connect', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { win, parent, deliver } = frameWindow();
+    const frameApi = api();
+    const onUnanswered = vi.fn();
+    begin(win, frameApi, onUnanswered);
+    vi.advanceTimersByTime(CONNECT_WAIT_MS - 1);
+    expect(onUnanswered).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onUnanswered).toHaveBeenCalledTimes(1);
+
+    // A page too busy to answer in time still gets the API, so that init can tell it the frame stopped.
+    const { port1, port2 } = channel();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    await wrap<FrameApi>(port1).setStyle('biking');
+    expect(frameApi.setStyle).toHaveBeenCalledWith('biking');
+    expect(onUnanswered).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,28 +2,91 @@
  * The frame's side of the handshake (protocol.ts): say hello to the parent — only if the parent is the
  * session's origin, which `postMessage`'s target origin enforces — then accept the port only from the
  * parent window, from that origin, with the nonce of the URL fragment, and expose the frame's API on it
- * with comlink. The port is private to this mount, so nothing else can call the API.
+ * with comlink. The port is private to this mount, so nothing else can call the API; and comlink is
+ * let act only on calls of the API's own methods (see `onlyCalls`).
  */
-import { expose } from 'comlink';
-import type { ConnectMessage, FrameApi, HelloMessage } from '../src/embed/protocol.ts';
+import { expose, type Endpoint } from 'comlink';
+import type { ConnectMessage, FrameApi, HelloMessage, WireMessage } from '../src/embed/protocol.ts';
+
+/**
+ * How long the frame waits for the page's connect after its hello. The loader answers a hello at once,
+ * in its message listener, while it is still waiting for one; after its `loadTimeout` (or another error
+ * that stopped the mount) it no longer listens, and the hello goes unanswered for good. The wait covers
+ * only a busy page's main thread, not the network, so it does not depend on `loadTimeout`.
+ */
+export const CONNECT_WAIT_MS = 5000;
+
+/** The methods of `FrameApi`: the whole protocol. Typed as a record so that a new method must be listed. */
+const METHODS: Record<keyof FrameApi, true> = { init: true, setStyle: true, setView: true };
 
 export interface Handshake {
   /** The session's origin, the only parent this frame talks to. */
   origin: string;
   nonce: string;
   api: FrameApi;
+  /**
+   * Called when no connect came within `CONNECT_WAIT_MS` of the hello: the page has given up on this
+   * frame. A connect that comes later is still accepted, so that the page can be told why the frame stopped.
+   */
+  onUnanswered(): void;
 }
 
 /** Starts the handshake in `win`; returns a function that stops listening. */
-export function connect(win: Window, { origin, nonce, api }: Handshake): () => void {
+export function connect(win: Window, { origin, nonce, api, onUnanswered }: Handshake): () => void {
+  const timer = setTimeout(onUnanswered, CONNECT_WAIT_MS);
+  const stop = () => {
+    clearTimeout(timer);
+    win.removeEventListener('message', onMessage);
+  };
   const onMessage = (event: MessageEvent<ConnectMessage>) => {
     const port = event.ports[0];
     if (event.source !== win.parent || event.origin !== origin || event.data?.type !== 'loc:connect' || event.data.nonce !== nonce || !port) return;
-    win.removeEventListener('message', onMessage);
+    stop();
     // The port's messages come only from the loader that created it (their origin reads as "").
-    expose(api, port);
+    expose(api, onlyCalls(port));
   };
   win.addEventListener('message', onMessage);
   win.parent.postMessage({ type: 'loc:hello', nonce } satisfies HelloMessage, origin);
-  return () => win.removeEventListener('message', onMessage);
+  return stop;
+}
+
+/**
+ * Whether comlink may act on `data`: a call of one API method by name, or a RELEASE (comlink's "done
+ * with this port", which only reads along its path and then lets the port go).
+ */
+function isProtocol(data: Partial<WireMessage> | null | undefined): boolean {
+  if (data?.type === 'RELEASE') return true;
+  const path = data?.path;
+  return data?.type === 'APPLY' && Array.isArray(path) && path.length === 1 && typeof path[0] === 'string' && Object.hasOwn(METHODS, path[0]);
+}
+
+/**
+ * The port as comlink's endpoint, passing on only protocol messages. Left alone, `expose` walks any
+ * property path it is sent — GET reads it, SET writes it, ENDPOINT exposes the object again on a new
+ * port — so whoever holds the page's end could read the frame's state or, with a path through
+ * `__proto__`, write to `Object.prototype` on the service's origin. Everything else is dropped
+ * unanswered: the loader never sends it.
+ */
+function onlyCalls(port: MessagePort): Endpoint {
+  const filtered = new Map<EventListenerOrEventListenerObject, (event: MessageEvent) => void>();
+  return {
+    postMessage: (message: unknown, transfer: Transferable[] = []) => port.postMessage(message, transfer),
+    addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
+      const pass = (event: MessageEvent) => {
+        if (!isProtocol(event.data)) return;
+        if (typeof listener === 'function') listener(event);
+        else listener.handleEvent(event);
+      };
+      filtered.set(listener, pass);
+      port.addEventListener(type, pass as EventListener);
+    },
+    removeEventListener(type: string, listener: EventListenerOrEventListenerObject) {
+      port.removeEventListener(type, filtered.get(listener) as EventListener);
+      filtered.delete(listener);
+      // comlink lets go of its endpoint only after a RELEASE, and closes it only when it is a real
+      // MessagePort; this wrapper is not, so it closes the port for it.
+      port.close();
+    },
+    start: () => port.start(),
+  };
 }

@@ -42,6 +42,13 @@ const sessionAnswers: Answer[] = [];
 
 /** Renders the frame page, runs the frame script in it, and completes the handshake. */
 async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promise<Frame> {
+  return connectFrame(await openFrame(ttlSeconds), init);
+}
+
+type OpenFrame = Omit<Frame, 'api' | 'host' | 'ports'>;
+
+/** Renders the frame page and runs the frame script in it, up to its hello. */
+async function openFrame(ttlSeconds = 60): Promise<OpenFrame> {
   const html = renderFramePage({
     apiBase: 'https://loc.example',
     origin: 'https://shop.example',
@@ -71,7 +78,12 @@ async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promi
   vi.resetModules();
   await import('./main.ts');
   expect(parent.postMessage).toHaveBeenCalledWith({ type: 'loc:hello', nonce: 'n-1' }, 'https://shop.example');
+  return { parent, fetchMock, resolveAnswers };
+}
 
+/** Answers the frame's hello with a port, as the loader does, and calls init on it. */
+async function connectFrame(frame: OpenFrame, init: Partial<FrameInit> = {}): Promise<Frame> {
+  const { parent } = frame;
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   const connect = new MessageEvent('message', { data: { type: 'loc:connect', nonce: 'n-1' }, origin: 'https://shop.example' });
@@ -85,7 +97,7 @@ async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promi
     { token: TOKEN, style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 16, confirm: true, renewable: false, ...init },
     proxy(host),
   );
-  return { parent, api, host, fetchMock, resolveAnswers, ports };
+  return { ...frame, api, host, ports: [port1, port2] };
 }
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
@@ -101,6 +113,7 @@ beforeEach(() => {
 afterEach(() => {
   ports.splice(0).forEach((port) => port.close());
   sessionAnswers.length = 0;
+  delete (Object.prototype as Record<string, unknown>).locPolluted;
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -113,6 +126,36 @@ describe('the map frame', () => {
     expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
     // The service was asked to check the whole token, not only its sid.
     expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_1', expect.objectContaining({ headers: { authorization: `Bearer ${TOKEN}` } }));
+  });
+
+  it('opens at zoom 0, the whole world, when init asks for it', async () => {
+    // init moves the map with setView, the handle's setView's way: both reach zoom 0.
+    const frame = await startFrame({ center: { lat: 0, lng: 0 }, zoom: 0 });
+    await vi.advanceTimersByTimeAsync(4000);
+    await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
+    expect(frame.host.ready).toHaveBeenCalledWith(expect.objectContaining({ center: { lat: 0, lng: 0 }, zoom: 0 }));
+  });
+
+  it('shows the visitor that the map stopped when the page never connects (its loadTimeout has passed)', async () => {
+    const opened = await openFrame();
+    await vi.advanceTimersByTimeAsync(4999);
+    expect($('loc').classList.contains('loc--stopped')).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    expect($('loc-message').hidden).toBe(false);
+    expect($('loc-message').textContent).toBe('The map did not load in time. Reload the page and try again.');
+    press('Enter');
+    expect(resolveCalls(opened as Frame)).toHaveLength(0);
+
+    // A page whose connect comes even later (too busy to answer at once) hears why there is no onReady.
+    const frame = await connectFrame(opened);
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'load_timeout', recoverable: false })));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(frame.host.ready).not.toHaveBeenCalled();
+    expect(frame.host.error).toHaveBeenCalledTimes(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    // Nor is the token checked: this frame is done.
+    expect(frame.fetchMock.mock.calls.filter(([url]) => String(url).includes('/embed/session/'))).toHaveLength(0);
   });
 
   it('stops before ready when the service says the token is not the session’s', async () => {
@@ -151,6 +194,21 @@ describe('the map frame', () => {
     expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true });
     expect(JSON.parse(resolveCalls(frame)[1].body as string)).toEqual({ lat: RESULT.latitude, lng: RESULT.longitude, save: true });
     expect($('loc-confirm').hidden).toBe(true);
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
+  });
+
+  it('gives keyboard focus back to the map after “Use this location”, and still announces the choice', async () => {
+    const frame = await startFrame();
+    $('loc-map').focus();
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-panel').dataset.state).toBe('preview'));
+    $('loc-confirm').focus();
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    $('loc-confirm').click();
+    expect(document.activeElement).toBe($('loc-map'));
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledTimes(1));
+    expect(document.activeElement).toBe($('loc-map'));
     await vi.advanceTimersByTimeAsync(100);
     expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
   });
@@ -206,6 +264,28 @@ describe('the map frame', () => {
     expect(new Headers(calls[1].headers).get('authorization')).toBe('Bearer sid_2.fresh');
     expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_2', expect.objectContaining({ headers: { authorization: 'Bearer sid_2.fresh' } }));
     expect(frame.host.error).not.toHaveBeenCalled();
+  });
+
+  it('acts only on init, setStyle and setView: a GET or SET along a prototype path reads and changes nothing', async () => {
+    const frame = await startFrame();
+    const [port] = frame.ports;
+    const replies: string[] = [];
+    port.addEventListener('message', ({ data }: MessageEvent<{ id: string }>) => replies.push(data.id));
+    port.postMessage({ id: 'pollute', type: 'SET', path: ['setStyle', '__proto__', '__proto__', 'locPolluted'], value: { type: 'RAW', value: 'yes' } });
+    port.postMessage({ id: 'peek', type: 'GET', path: ['init', '__proto__', 'constructor', 'name'] });
+
+    // Answered after the forged messages (a port keeps their order), so those have been seen by now.
+    await expect(frame.api.setStyle('night' as never)).rejects.toThrow('style must be one of');
+    expect(({} as Record<string, unknown>).locPolluted).toBeUndefined();
+    expect(replies.filter((id) => id === 'pollute' || id === 'peek')).toEqual([]);
+
+    await frame.api.setStyle('satellite');
+    await frame.api.setView({ lat: 51.5, lng: -0.12 }, 17);
+    press('Enter');
+    await vi.waitFor(() => expect(resolveCalls(frame)).toHaveLength(1));
+    const chosen = JSON.parse(resolveCalls(frame)[0].body as string) as { lat: number; lng: number };
+    expect(chosen.lat).toBeCloseTo(51.5, 9);
+    expect(chosen.lng).toBeCloseTo(-0.12, 9);
   });
 
   it('refuses a token for another session', async () => {

@@ -19,7 +19,8 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
   const map = L.map(container, {
     center: start.center,
     zoom: start.zoom,
-    minZoom: 1,
+    // 0 is the whole world in one tile, as the zoom option promises (options.ts: 0 to MAX_ZOOM).
+    minZoom: 0,
     maxZoom: MAX_ZOOM,
     keyboard: false,
     worldCopyJump: true,

@@ -42,6 +42,7 @@ export function createPanel(doc: Document): Panel {
   const confirm = $<HTMLButtonElement>('loc-confirm');
   const messageLine = $<HTMLParagraphElement>('loc-message');
   const live = $<HTMLDivElement>('loc-live');
+  const map = $<HTMLElement>('loc-map');
 
   const announce = (text: string) => {
     // Clearing first makes a screen reader announce the same text twice in a row, too.
@@ -102,6 +103,10 @@ export function createPanel(doc: Document): Panel {
     announce,
     onConfirm(handler) {
       confirm.addEventListener('click', () => {
+        // The button hides now (busy) and stays hidden once the location is chosen, and focus would
+        // fall to the body: a keyboard user goes back to the map, where they can choose again. Moved
+        // now, before the result is announced, so that the map's own announcement does not cut it off.
+        if (doc.activeElement === confirm) map.focus({ preventScroll: true });
         confirm.disabled = true;
         handler();
       });

@@ -1,7 +1,7 @@
 import { wrap } from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrameApi } from '../src/embed/protocol.ts';
-import { CONNECT_WAIT_MS, connect } from './channel.ts';
+import { CONNECT_GRACE_MS, connect } from './channel.ts';
 
 const ORIGIN = 'https://shop.example';
 
@@ -37,7 +37,9 @@ function channel() {
 describe('the frame’s handshake', () => {
   const api = (): FrameApi => ({ init: vi.fn(), setStyle: vi.fn(), setView: vi.fn() });
   /** The handshake of nonce n-1 from the session's origin; `stop` is called after the test. */
-  const handshake = (frameApi = api(), onUnanswered = vi.fn()) => ({ origin: ORIGIN, nonce: 'n-1', api: frameApi, onUnanswered });
+  /** The page waits this long from now (its loadTimeout, less the time the frame took to load). */
+  const PAGE_WAITS_MS = 3000;
+  const handshake = (frameApi = api(), onUnanswered = vi.fn()) => ({ origin: ORIGIN, nonce: 'n-1', api: frameApi, until: Date.now() + PAGE_WAITS_MS, onUnanswered });
   const begin = (win: Window, ...args: Parameters<typeof handshake>) => stops.push(connect(win, handshake(...args)));
 
   it('says hello to the parent, aimed at the session’s origin only', () => {
@@ -106,7 +108,7 @@ describe('the frame’s handshake', () => {
     ['another message type', { data: { type: 'loc:hello', nonce: 'n-1' } }],
     ['no port', { ports: [] }],
   ])('ignores a forged connect from %s, and still gives up on the page in time', (_, forged) => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { win, parent, listeners, deliver } = frameWindow();
     const onUnanswered = vi.fn();
     begin(win, api(), onUnanswered);
@@ -115,17 +117,17 @@ describe('the frame’s handshake', () => {
     deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2], ...forged });
     expect(listeners.size).toBe(1);
     expect(listen).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(CONNECT_WAIT_MS);
+    vi.advanceTimersByTime(PAGE_WAITS_MS + CONNECT_GRACE_MS);
     expect(onUnanswered).toHaveBeenCalledTimes(1);
   });
 
-  it('gives up on a page that does not connect within CONNECT_WAIT_MS of the hello, and still takes a later connect', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  it('gives up on a page that does not connect by its deadline and a grace after it, and still takes a later connect', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { win, parent, deliver } = frameWindow();
     const frameApi = api();
     const onUnanswered = vi.fn();
     begin(win, frameApi, onUnanswered);
-    vi.advanceTimersByTime(CONNECT_WAIT_MS - 1);
+    vi.advanceTimersByTime(PAGE_WAITS_MS + CONNECT_GRACE_MS - 1);
     expect(onUnanswered).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(onUnanswered).toHaveBeenCalledTimes(1);
@@ -136,5 +138,19 @@ describe('the frame’s handshake', () => {
     await wrap<FrameApi>(port1).setStyle('biking');
     expect(frameApi.setStyle).toHaveBeenCalledWith('biking');
     expect(onUnanswered).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits for a page with a long loadTimeout as long as it waits, and only the grace when its deadline has passed', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const patient = vi.fn();
+    stops.push(connect(frameWindow().win, { ...handshake(api(), patient), until: Date.now() + 60_000 }));
+    const late = vi.fn();
+    stops.push(connect(frameWindow().win, { ...handshake(api(), late), until: Date.now() - 1 }));
+    vi.advanceTimersByTime(CONNECT_GRACE_MS);
+    expect(late).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60_000 - 1);
+    expect(patient).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(patient).toHaveBeenCalledTimes(1);
   });
 });

@@ -9,12 +9,12 @@ import { expose, type Endpoint } from 'comlink';
 import type { ConnectMessage, FrameApi, HelloMessage, WireMessage } from '../src/embed/protocol.ts';
 
 /**
- * How long the frame waits for the page's connect after its hello. The loader answers a hello at once,
- * in its message listener, while it is still waiting for one; after its `loadTimeout` (or another error
- * that stopped the mount) it no longer listens, and the hello goes unanswered for good. The wait covers
- * only a busy page's main thread, not the network, so it does not depend on `loadTimeout`.
+ * How long past the page's deadline (`FrameStart.until`) the frame still waits for its connect. The
+ * loader answers a hello at once, in its message listener, until its `loadTimeout` ends (or another
+ * error stops the mount); after that the hello goes unanswered for good. A hello sent before the
+ * deadline may still be answered a little after it when the page's main thread is busy.
  */
-export const CONNECT_WAIT_MS = 5000;
+export const CONNECT_GRACE_MS = 2000;
 
 /** The methods of `FrameApi`: the whole protocol. Typed as a record so that a new method must be listed. */
 const METHODS: Record<keyof FrameApi, true> = { init: true, setStyle: true, setView: true };
@@ -24,16 +24,18 @@ export interface Handshake {
   origin: string;
   nonce: string;
   api: FrameApi;
+  /** When the page stops waiting for the hello (epoch ms). */
+  until: number;
   /**
-   * Called when no connect came within `CONNECT_WAIT_MS` of the hello: the page has given up on this
+   * Called when no connect came by `until` plus `CONNECT_GRACE_MS`: the page has given up on this
    * frame. A connect that comes later is still accepted, so that the page can be told why the frame stopped.
    */
   onUnanswered(): void;
 }
 
 /** Starts the handshake in `win`; returns a function that stops listening. */
-export function connect(win: Window, { origin, nonce, api, onUnanswered }: Handshake): () => void {
-  const timer = setTimeout(onUnanswered, CONNECT_WAIT_MS);
+export function connect(win: Window, { origin, nonce, api, until, onUnanswered }: Handshake): () => void {
+  const timer = setTimeout(onUnanswered, Math.max(0, until - Date.now()) + CONNECT_GRACE_MS);
   const stop = () => {
     clearTimeout(timer);
     win.removeEventListener('message', onMessage);

@@ -5,17 +5,20 @@ import { readConfig, readStart } from './config.ts';
 
 describe('the frame’s start-up input', () => {
   it('reads the start options of the fragment', () => {
-    expect(readStart('#nonce=n-1&style=biking&lat=48.85&lng=2.35&zoom=18')).toEqual({
+    expect(readStart('#nonce=n-1&style=biking&lat=48.85&lng=2.35&zoom=18&until=1893456000000')).toEqual({
       nonce: 'n-1',
       style: 'biking',
       center: { lat: 48.85, lng: 2.35 },
       zoom: 18,
+      until: 1893456000000,
     });
   });
 
   it('falls back to the defaults for anything that does not read', () => {
-    expect(readStart('#style=night&lat=95&lng=0&zoom=99')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom });
-    expect(readStart('')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom });
+    // Without a deadline, the page is taken to wait its default loadTimeout from now.
+    const until = expect.closeTo(Date.now() + DEFAULTS.loadTimeout, -3);
+    expect(readStart('#style=night&lat=95&lng=0&zoom=99&until=soon')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until });
+    expect(readStart('')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until });
   });
 
   it('refuses a page without a usable config', () => {

@@ -22,6 +22,8 @@ export interface Start {
   style: LocStyle;
   center: LatLng;
   zoom: number;
+  /** When the page stops waiting for the hello (epoch ms); without one, as if the default loadTimeout ran from now. */
+  until: number;
 }
 
 /**
@@ -43,5 +45,6 @@ export function readStart(hash: string): Start {
     style: attempt(() => readStyle(get('style'), 'style'), DEFAULTS.style),
     center: attempt(() => readLatLng([Number(get('lat') ?? NaN), Number(get('lng') ?? NaN)], 'center'), DEFAULTS.center),
     zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
+    until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
   };
 }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// @vitest-environment-options {"url": "https://loc.example/embed/frame/sid_1#nonce=n-1&style=streets&lat=48.8584&lng=2.2945&zoom=16"}
+// @vitest-environment-options {"url": "https://loc.example/embed/frame/sid_1#nonce=n-1&style=streets&lat=48.8584&lng=2.2945&zoom=16&until=1893456003000"}
 /**
  * The whole frame in jsdom: the page the service renders, the real frame script, the handshake with a
  * fake parent, and the API answered by a fake fetch — click-free, by keyboard, as a visitor could.
@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderFramePage } from '../src/embed/frame-page.ts';
 import type { FrameApi, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
+import { CONNECT_GRACE_MS } from './channel.ts';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
 const TOKEN = 'sid_1.secret';
@@ -138,7 +139,8 @@ describe('the map frame', () => {
 
   it('shows the visitor that the map stopped when the page never connects (its loadTimeout has passed)', async () => {
     const opened = await openFrame();
-    await vi.advanceTimersByTimeAsync(4999);
+    // The fragment's deadline (`until`) is T0 + 3 s; after it, a grace for a busy page.
+    await vi.advanceTimersByTimeAsync(3000 + CONNECT_GRACE_MS - 1);
     expect($('loc').classList.contains('loc--stopped')).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect($('loc').classList.contains('loc--stopped')).toBe(true);

@@ -9,7 +9,7 @@ import { readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
 import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
 import type { LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
 import { EmbedFailure, RECOVERABLE, gridData, resolvePoint, sessionInfo } from './api.ts';
-import { CONNECT_WAIT_MS, connect } from './channel.ts';
+import { connect } from './channel.ts';
 import { readConfig, readStart } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
 import { watchExpiry, type Expiry } from './expiry.ts';
@@ -151,7 +151,7 @@ function start(): void {
       // The frame gave up on a page that did not connect in time, and shows that it stopped; a page so
       // busy that its connect came later still waits for onReady, and must hear that it never comes.
       if (stopped) {
-        void callbacks.error(new EmbedFailure('load_timeout', `The page did not connect within ${CONNECT_WAIT_MS} ms of the map frame loading.`).toJSON());
+        void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
         return;
       }
       token = init.token;
@@ -198,7 +198,7 @@ function start(): void {
   }
   // Unanswered, the hello means the page stopped waiting for this frame (its loadTimeout, most likely):
   // the visitor sees the map stopped rather than a map that silently does nothing.
-  connect(window, { origin: config.origin, nonce: startOptions.nonce, api, onUnanswered: () => stop(VISITOR_MESSAGES.load_timeout) });
+  connect(window, { origin: config.origin, nonce: startOptions.nonce, api, until: startOptions.until, onUnanswered: () => stop(VISITOR_MESSAGES.load_timeout) });
 }
 
 start();

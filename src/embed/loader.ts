@@ -39,6 +39,7 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
       lat: `${state.center.lat}`,
       lng: `${state.center.lng}`,
       zoom: `${state.zoom}`,
+      until: `${Date.now() + settings.loadTimeout}`,
     };
     const iframe = document.createElement('iframe');
     iframe.src = `${base}/embed/frame/${settings.sid}#${new URLSearchParams(start)}`;

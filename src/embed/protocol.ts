@@ -88,6 +88,8 @@ export interface FrameStart {
   lat: number;
   lng: number;
   zoom: number;
+  /** When the loader stops waiting for the hello (epoch ms): mount time plus `loadTimeout`. */
+  until: number;
 }
 
 /** Step 5: what the loader hands over. */

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,15 +26,19 @@ const settle = (): void => clock.advance(KEY_CACHE_MS);
 
 interface Result { code: number; stdout: string; stderr: string }
 
-async function loc(...args: string[]): Promise<Result> {
+/** Runs the built `loc` with `env` over this process's environment. */
+async function locWith(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, LOC_DATA_DIR: dataDir } });
+    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/** `loc …` on the data directory the test server uses. */
+const loc = (...args: string[]): Promise<Result> => locWith({ LOC_DATA_DIR: dataDir }, ...args);
 
 /**
  * Whether any file of the data directory holds `text`. Read in another process: closing a descriptor
@@ -46,13 +50,21 @@ async function filesContain(text: string): Promise<boolean> {
   return (await run(process.execPath, ['-e', script, dataDir, text])).stdout === 'true';
 }
 
+/** Other data directories than the server's, each new and empty; removed when the file ends. */
+const scratchDirs: string[] = [];
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loc-cli-other-'));
+  scratchDirs.push(dir);
+  return dir;
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'loc-cli-'));
   app = await buildApp(loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent' }), { now: clock.now });
 });
 afterAll(async () => {
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...scratchDirs]) rmSync(dir, { recursive: true, force: true });
 });
 
 const lookup = async (key: string, remoteAddress = '127.0.0.1'): Promise<number> =>
@@ -172,6 +184,15 @@ describe('loc backup', () => {
     const db = new Database(copy, { readonly: true });
     expect(db.prepare('SELECT name FROM accounts ORDER BY name').pluck().all()).toEqual(['acme', 'globex']);
     db.close();
+  });
+});
+
+describe('a data directory that cannot hold a database', () => {
+  it('is a file: loc serve says so in one line and exits 1', async () => {
+    const file = join(scratch(), 'not-a-directory');
+    writeFileSync(file, '');
+    const result = await locWith({ LOC_DATA_DIR: file, PORT: '18600', HOST: '127.0.0.1' }, 'serve');
+    expect(result).toMatchObject({ code: 1, stderr: `error: cannot open the database in ${file}: ${file} is not a directory\n` });
   });
 });
 

@@ -99,6 +99,12 @@ describe('a machine at fault', () => {
     expect(error).toMatchObject({ reason: 'cannot-open', message: expect.stringContaining(join(file, 'data')) });
   });
 
+  it('reports a data directory that is a file as StoreUnavailable that says so, not as EEXIST', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    expect(() => openSqliteStore(file)).toThrow(expect.objectContaining({ name: 'StoreUnavailable', reason: 'cannot-open', message: `${file} is not a directory` }));
+  });
+
   it('leaves errors of the request or of loc itself as they are', () => {
     for (const error of [
       new Database.SqliteError('UNIQUE constraint failed', 'SQLITE_CONSTRAINT_UNIQUE'),

@@ -81,20 +81,26 @@ const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
   ENOSPC: 'disk-full', EROFS: 'read-only', EIO: 'io-error', EACCES: 'cannot-open', EPERM: 'cannot-open', ENOENT: 'cannot-open', ENOTDIR: 'cannot-open',
 };
 
+/** A file-system error about the data directory as StoreUnavailable when it is the machine's doing; otherwise unchanged. */
+function translateErrno(error: unknown): unknown {
+  const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
+}
+
+/**
+ * A data directory that exists but is a file (or anything else but a directory). Node's own words,
+ * "EEXIST: file already exists, mkdir", read as if all were well; this says what is wrong.
+ */
+const notADirectory = (dataDir: string, cause?: unknown): StoreUnavailable =>
+  new StoreUnavailable('cannot-open', `${dataDir} is not a directory`, { cause });
+
 /**
  * Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one.
  * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
  * can refuse to start with one line instead of a stack trace.
  */
 export function openSqliteStore(dataDir: string): SqliteStore {
-  if (dataDir !== ':memory:') {
-    try {
-      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-      throw reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
-    }
-  }
+  if (dataDir !== ':memory:') makeDataDir(dataDir);
   let db: Database.Database | undefined;
   try {
     db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
@@ -111,6 +117,15 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     throw translateSqliteError(error);
   }
   return new SqliteStore(db);
+}
+
+function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notADirectory(dataDir, error);
+    throw translateErrno(error);
+  }
 }
 
 export class SqliteStore implements Store {

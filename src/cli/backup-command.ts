@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openOperatorStore } from './operator-io.ts';
+import { withStore } from './operator-io.ts';
 
 export function registerBackupCommand(program: Command): void {
   program
@@ -15,12 +15,9 @@ export function registerBackupCommand(program: Command): void {
     .action(async (file: string, _options: unknown, command: Command) => {
       const target = resolve(file);
       if (existsSync(target)) command.error(`error: ${target} exists; give a new file name`, { exitCode: 2 });
-      const store = openOperatorStore();
-      try {
+      await withStore(command, async (store) => {
         await store.backup(target);
         process.stdout.write(`Backed up the database to ${target}.\n`);
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

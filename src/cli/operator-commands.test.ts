@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { loadConfig } from '../server/config.ts';
 import type { FastifyInstance } from 'fastify';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
 import { testClock } from '../server/testing.ts';
+import { DATABASE_FILE } from '../store/sqlite.ts';
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -193,6 +194,42 @@ describe('a data directory that cannot hold a database', () => {
     writeFileSync(file, '');
     const result = await locWith({ LOC_DATA_DIR: file, PORT: '18600', HOST: '127.0.0.1' }, 'serve');
     expect(result).toMatchObject({ code: 1, stderr: `error: cannot open the database in ${file}: ${file} is not a directory\n` });
+  });
+
+  it('is a file: every operator command says so in one line and exits 1', async () => {
+    const file = join(scratch(), 'not-a-directory');
+    writeFileSync(file, '');
+    const line = `error: cannot open the database in ${file}: ${file} is not a directory\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'create', '--name', 'acme'], ['keys', 'list', '--account', 'acme'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: file }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+  });
+
+  it('holds a database SQLite cannot open: every operator command says so as loc serve does, exit 1', async () => {
+    // A directory where loc.db should be: SQLite answers SQLITE_CANTOPEN, as it does for a data
+    // directory of another user, and this works for root too.
+    const dir = scratch();
+    mkdirSync(join(dir, DATABASE_FILE));
+    const line = `error: cannot open the database in ${dir}: unable to open database file (SQLITE_CANTOPEN)\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'set-partner', 'acme', '--on'], ['keys', 'disable', 'key_x'], ['keys', 'ips', 'remove', 'key_x', '10.0.0.0/8'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+  });
+
+  it('fails while a command works (locked past busy_timeout, 5 s): one line, exit 1', async () => {
+    const dir = scratch();
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
+    // Another writer holding the lock longer than the CLI waits: SQLITE_BUSY in the middle of the work.
+    const holder = new Database(join(dir, DATABASE_FILE));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'set-partner', 'acme', '--on')).toMatchObject({
+        code: 1, stdout: '', stderr: `error: cannot use the database in ${dir}: database is locked (SQLITE_BUSY)\n`,
+      });
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
   });
 });
 

@@ -9,34 +9,48 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
-import { StoreConflict, type Store } from '../store/store.ts';
+import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
 export class OperatorError extends Error {
   override readonly name = 'OperatorError';
 }
 
-/** Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages. */
-export async function withStore(command: Command, work: (store: Store) => Promise<void>): Promise<void> {
-  const store = openOperatorStore();
+/**
+ * Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages.
+ * A database that cannot be opened or used (a directory of another user, a full disk) is an error of
+ * the work, exit 1, said the way `loc serve` says it: where, and SQLite's or the system's cause.
+ */
+export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>): Promise<void> {
+  const dataDir = operatorDataDir();
+  let store: SqliteStore;
+  try {
+    store = openSqliteStore(dataDir);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    return fail(`cannot open the database in ${dataDir}: ${error.message}`);
+  }
   try {
     await work(store);
   } catch (error) {
     if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
-    if (error instanceof OperatorError || error instanceof StoreConflict) {
-      process.stderr.write(`error: ${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if (error instanceof OperatorError || error instanceof StoreConflict) return fail(error.message);
+    if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${dataDir}: ${error.message}`);
     throw error;
   } finally {
     await store.close();
   }
 }
 
-/** The SQLite store of LOC_DATA_DIR, the server's own. */
-export function openOperatorStore(): SqliteStore {
-  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}, process.env));
+/** Reports an error of the work: one line on stderr, exit code 1. */
+function fail(message: string): void {
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = 1;
+}
+
+/** The data directory of LOC_DATA_DIR (the server's own), resolved as the server resolves it. */
+function operatorDataDir(): string {
+  return OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}, process.env);
 }
 
 /** For repeatable options: `--origin a --origin b`. */

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -185,6 +185,57 @@ describe('loc backup', () => {
     const db = new Database(copy, { readonly: true });
     expect(db.prepare('SELECT name FROM accounts ORDER BY name').pluck().all()).toEqual(['acme', 'globex']);
     db.close();
+  });
+});
+
+describe('a data directory without a database (LOC_DATA_DIR wrong or unset)', () => {
+  const hint = "set LOC_DATA_DIR to the server's data directory (loc accounts create starts a new database).";
+  const commands = [
+    ['accounts', 'list'], ['accounts', 'set-partner', 'acme', '--on'], ['keys', 'list', '--account', 'acme'],
+    ['keys', 'create', '--account', 'acme'], ['keys', 'disable', 'key_x'], ['keys', 'origins', 'add', 'key_x', 'https://a.example'],
+  ];
+
+  it('is refused by every command but accounts create, in one line, exit 1, creating nothing', async () => {
+    const missing = join(scratch(), 'typo');
+    const empty = scratch();
+    for (const [dir, why] of [[missing, 'the directory does not exist'], [empty, 'the directory has no loc.db']]) {
+      for (const args of [...commands, ['backup', join(scratch(), 'copy.db')]]) {
+        expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({
+          args, code: 1, stdout: '', stderr: `error: there is no loc database in ${dir} (${why}); ${hint}\n`,
+        });
+      }
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it('is refused when LOC_DATA_DIR is unset and ./data has none, saying which directory was used', async () => {
+    const cwd = scratch();
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.LOC_DATA_DIR;
+    const failed = await run(process.execPath, [join(process.cwd(), 'dist/cli.js'), 'accounts', 'list'], { cwd, env }).catch((error: Result) => error);
+    expect(failed).toMatchObject({
+      code: 1, stdout: '',
+      stderr: `error: there is no loc database in ${join(cwd, 'data')} (the directory does not exist); LOC_DATA_DIR is not set, so ./data was used: set it to the server's data directory (loc accounts create starts a new database).\n`,
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('gets one from accounts create, which says so on stderr; the other commands then work', async () => {
+    const dir = join(scratch(), 'new');
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Created account acme /),
+      stderr: `note: created a new database in ${dir}. If the server already has one, set LOC_DATA_DIR to its data directory instead.\n`,
+    });
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'globex')).toMatchObject({ code: 0, stderr: '' });
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'list')).toMatchObject({ code: 0, stdout: expect.stringContaining('globex'), stderr: '' });
+  });
+
+  it('is not created by accounts create with a bad name', async () => {
+    const dir = join(scratch(), 'new');
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'has space')).code).toBe(2);
+    expect(existsSync(dir)).toBe(false);
   });
 });
 

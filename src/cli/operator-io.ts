@@ -8,7 +8,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
-import { openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
+import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
@@ -20,15 +20,20 @@ export class OperatorError extends Error {
  * Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages.
  * A database that cannot be opened or used (a directory of another user, a full disk) is an error of
  * the work, exit 1, said the way `loc serve` says it: where, and SQLite's or the system's cause.
+ *
+ * Only with `create` (`loc accounts create`, the first setup) is a missing database created, and
+ * then said so on stderr; otherwise a data directory without one is refused and nothing is created,
+ * because a mistyped or unset LOC_DATA_DIR would else answer "(none)", or back up an empty database.
  */
-export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>): Promise<void> {
+export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>, { create = false } = {}): Promise<void> {
   const dataDir = operatorDataDir();
   let store: SqliteStore;
   try {
-    store = openSqliteStore(dataDir);
+    store = openOperatorStore(dataDir, create);
   } catch (error) {
-    if (!(error instanceof StoreUnavailable)) throw error;
-    return fail(`cannot open the database in ${dataDir}: ${error.message}`);
+    if (error instanceof NoDatabase) return fail(`${error.message}; ${whereToLook()} (loc accounts create starts a new database).`);
+    if (error instanceof StoreUnavailable) return fail(`cannot open the database in ${dataDir}: ${error.message}`);
+    throw error;
   }
   try {
     await work(store);
@@ -42,6 +47,25 @@ export async function withStore(command: Command, work: (store: SqliteStore) => 
   }
 }
 
+function openOperatorStore(dataDir: string, create: boolean): SqliteStore {
+  try {
+    return openSqliteStore(dataDir, { create: false });
+  } catch (error) {
+    if (!(create && error instanceof NoDatabase)) throw error;
+  }
+  const store = openSqliteStore(dataDir);
+  process.stderr.write(`note: created a new database in ${dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`);
+  return store;
+}
+
+/** How to point the command at the server's database, said for LOC_DATA_DIR set or not. */
+function whereToLook(): string {
+  const { env, default: fallback } = OPTIONS.dataDir;
+  return process.env[env]?.trim()
+    ? `set ${env} to the server's data directory`
+    : `${env} is not set, so ${fallback} was used: set it to the server's data directory`;
+}
+
 /** Reports an error of the work: one line on stderr, exit code 1. */
 function fail(message: string): void {
   process.stderr.write(`error: ${message}\n`);
@@ -50,7 +74,8 @@ function fail(message: string): void {
 
 /** The data directory of LOC_DATA_DIR (the server's own), resolved as the server resolves it. */
 function operatorDataDir(): string {
-  return OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}, process.env);
+  const { env, default: fallback, parse } = OPTIONS.dataDir;
+  return parse(process.env[env]?.trim() || fallback, {}, process.env);
 }
 
 /** For repeatable options: `--origin a --origin b`. */

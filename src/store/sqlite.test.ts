@@ -1,6 +1,6 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,28 @@ describe('sqlite store', () => {
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
     expect(() => openSqliteStore(dir)).toThrow(/newer than this loc knows/);
+  });
+
+  it('with create: false, opens an existing database and refuses anything else, creating nothing', async () => {
+    const existing = tempDir();
+    const first = openSqliteStore(existing);
+    await first.createAccount({ name: 'acme', partner: false, createdAt: 1 });
+    await first.close();
+    const store = openSqliteStore(existing, { create: false });
+    expect((await store.findAccount('acme'))?.name).toBe('acme');
+    await store.close();
+
+    const missing = join(tempDir(), 'typo');
+    const empty = tempDir();
+    const blank = tempDir();
+    writeFileSync(join(blank, DATABASE_FILE), '');
+    for (const [dir, why] of [[missing, 'the directory does not exist'], [empty, `the directory has no ${DATABASE_FILE}`], [blank, `its ${DATABASE_FILE} holds no loc schema`]]) {
+      expect(() => openSqliteStore(dir, { create: false })).toThrow(expect.objectContaining({ name: 'NoDatabase', dataDir: dir, why }));
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(empty)).toEqual([]);
+    expect(readdirSync(blank)).toEqual([DATABASE_FILE]);
+    expect(statSync(join(blank, DATABASE_FILE)).size).toBe(0);
   });
 
   it('leaves no WAL file behind once closed', async () => {

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -37,6 +37,8 @@ async function locWith(env: Record<string, string | undefined>, ...args: string[
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `loc …` on the data directory the test server uses. */
 const loc = (...args: string[]): Promise<Result> => locWith({ LOC_DATA_DIR: dataDir }, ...args);
@@ -185,6 +187,33 @@ describe('loc backup', () => {
     const db = new Database(copy, { readonly: true });
     expect(db.prepare('SELECT name FROM accounts ORDER BY name').pluck().all()).toEqual(['acme', 'globex']);
     db.close();
+  });
+
+  it('writes the copy readable by its owner only (0600): it holds key hashes and saved labels', async () => {
+    const copy = join(scratch(), 'private.db');
+    expect((await loc('backup', copy)).code).toBe(0);
+    expect(statSync(copy).mode & 0o777).toBe(0o600);
+  });
+
+  it('answers a place the copy cannot go with one line and exit 2', async () => {
+    const file = join(scratch(), 'a-file');
+    writeFileSync(file, '');
+    for (const [target, message] of [
+      ['/no/such/dir/x.db', 'cannot create /no/such/dir/x.db: the directory /no/such/dir does not exist'],
+      [join(file, 'x.db'), `cannot create ${join(file, 'x.db')}: ${file} is not a directory`],
+      [`${join(scratch(), 'x.db')} `, 'ends in white space; give another file name'],
+    ]) {
+      expect(await loc('backup', target)).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(new RegExp(`^error: .*${escapeRegExp(message)} \\(see --help\\)\\n$`)) });
+    }
+  });
+
+  it('leaves no file behind when the copy cannot be written (a file size limit of 0)', async () => {
+    const copy = join(scratch(), 'partial.db');
+    // prlimit lets the database be read (the server keeps its -wal and -shm) but no byte be written.
+    const failed = await run('prlimit', ['--fsize=0', process.execPath, 'dist/cli.js', 'backup', copy], { env: { ...process.env, LOC_DATA_DIR: dataDir } })
+      .then(() => ({ code: 0, stderr: '' }), (error: Result) => error);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringMatching(new RegExp(`^error: the backup to ${escapeRegExp(copy)} failed: .+ \\(SQLITE_\\w+\\)\\n$`)) });
+    expect(existsSync(copy)).toBe(false);
   });
 });
 

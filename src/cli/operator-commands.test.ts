@@ -159,6 +159,31 @@ describe('loc keys', () => {
     expect((await loc('keys', 'ips', 'add', keyId, '10.0.0.0/33')).code).toBe(2);
   });
 
+  it('refuses to remove what the key does not have, naming it and listing what it has', async () => {
+    expect(await loc('keys', 'origins', 'remove', keyId, 'https://other.example')).toEqual({
+      code: 1, stdout: '', stderr: `error: The origin https://other.example is not on the API key ${keyId}; it has https://shop.example, http://localhost:5173.\n`,
+    });
+    expect(await loc('keys', 'ips', 'remove', keyId, '10.0.0.1/8')).toEqual({
+      code: 1, stdout: '', stderr: `error: The IP range 10.0.0.0/8 is not on the API key ${keyId}; it has 2001:db8::/32.\n`,
+    });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0]).toMatchObject({
+      origins: ['https://shop.example', 'http://localhost:5173'], ipRanges: ['2001:db8::/32'],
+    });
+  });
+
+  it('removes the last IP range with a warning: the key then accepts any address', async () => {
+    expect(await loc('keys', 'ips', 'remove', keyId, '2001:db8::/32')).toEqual({
+      code: 0,
+      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any.\n`,
+      stderr: `warning: API key ${keyId} has no IP ranges left and now accepts requests from any IP address.\n`,
+    });
+    settle();
+    expect(await lookup(secret, '198.51.100.7')).toBe(200);
+    expect((await loc('keys', 'ips', 'add', keyId, '127.0.0.0/8')).stderr).toBe('');
+    expect((await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).stderr).toContain('now accepts requests from any IP address');
+    expect(await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).toMatchObject({ code: 1, stderr: `error: The IP range 127.0.0.0/8 is not on the API key ${keyId}; it has none.\n` });
+  });
+
   it('answers unknown accounts and keys, and bad options, with one line and a non-zero exit', async () => {
     const cases = await Promise.all([
       loc('keys', 'create', '--account', 'nobody'),

@@ -148,6 +148,13 @@ describe('loc keys', () => {
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "https://new.example"?') });
   });
 
+  it('refuses a wildcard origin when a key is created or an origin added: one line naming it, exit 2', async () => {
+    const line = 'error: origin must be one exact origin such as "https://shop.example" (https, or http://localhost:<port>), without a wildcard, received "https://*.example"; register each origin your pages are served from. (see --help)\n';
+    expect(await loc('keys', 'create', '--account', 'acme', '--origin', 'https://*.example')).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(await loc('keys', 'origins', 'add', keyId, 'https://*.example')).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
+  });
+
   it('adds and removes IP ranges, IPv4 and IPv6', async () => {
     expect(await lookup(secret, '2001:db8::1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '2001:db8::/32')).stdout).toContain('2001:db8::/32');
@@ -200,6 +207,21 @@ describe('loc keys', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(cases.map((c) => c.code)).toEqual([1, 1, 1, 1, 2, 2, 2, 2]);
+  });
+});
+
+describe('an origin stored before the wildcard rule', () => {
+  it('is removed as it was written, though it would not pass the check any more', async () => {
+    const dir = scratch();
+    await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
+    const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--json')).stdout);
+    // Not the server's database: a second connection in this process cannot disturb its locks.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare('UPDATE api_keys SET origins = ? WHERE id = ?').run(JSON.stringify(['https://shop.example', 'https://*.example']), key.id);
+    db.close();
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'keys', 'origins', 'remove', key.id, 'https://*.example')).toEqual({
+      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any.\n`, stderr: '',
+    });
   });
 });
 

@@ -155,6 +155,13 @@ describe('loc keys', () => {
     expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
   });
 
+  it('refuses a label with control characters in one line that does not echo them, exit 2', async () => {
+    expect(await loc('keys', 'create', '--account', 'acme', '--label', 'a\nb\u001b[31m')).toEqual({
+      code: 2, stdout: '', stderr: 'error: label must be one line of text without control characters; found U+000A at position 1. (see --help)\n',
+    });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
+  });
+
   it('adds and removes IP ranges, IPv4 and IPv6', async () => {
     expect(await lookup(secret, '2001:db8::1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '2001:db8::/32')).stdout).toContain('2001:db8::/32');

@@ -1,8 +1,9 @@
 /**
- * Rules for the free texts a client attaches to a location (`address`, `label`): Unicode text on one
- * line, stored in NFC with outer whitespace trimmed. Control characters, bidirectional overrides
- * (which can make a label read differently from what it says) and broken UTF-16 are refused with a
- * 422 naming the field; an empty or blank text counts as not given. Lengths are in characters (code
+ * Rules for the free texts a client attaches to a location (`address`, `label`), and for the label an
+ * operator gives an API key: Unicode text on one line, stored in NFC with outer whitespace trimmed.
+ * Control characters, bidirectional overrides (which can make a label read differently from what it
+ * says) and broken UTF-16 are refused with a `validation_error` naming the field (422 from the API,
+ * exit 2 from the CLI); an empty or blank text counts as not given. Lengths are in characters (code
  * points): the schema checks what was sent (ADDRESS_MAX, LABEL_MAX in schemas.ts), and the stored
  * form is checked again, because NFC can lengthen a text (U+0958 becomes two code points, U+FB2C
  * three) and a stored label must never be longer than the limit says.

@@ -323,13 +323,6 @@ describe('a data directory without a database (LOC_DATA_DIR wrong or unset)', ()
 });
 
 describe('a data directory that cannot hold a database', () => {
-  it('is a file: loc serve says so in one line and exits 1', async () => {
-    const file = join(scratch(), 'not-a-directory');
-    writeFileSync(file, '');
-    const result = await locWith({ LOC_DATA_DIR: file, PORT: '18600', HOST: '127.0.0.1' }, 'serve');
-    expect(result).toMatchObject({ code: 1, stderr: `error: cannot open the database in ${file}: ${file} is not a directory\n` });
-  });
-
   it('is a file: every operator command says so in one line and exits 1', async () => {
     const file = join(scratch(), 'not-a-directory');
     writeFileSync(file, '');

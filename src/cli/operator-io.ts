@@ -75,7 +75,7 @@ function fail(message: string): void {
 /** The data directory of LOC_DATA_DIR (the server's own), resolved as the server resolves it. */
 function operatorDataDir(): string {
   const { env, default: fallback, parse } = OPTIONS.dataDir;
-  return parse(process.env[env]?.trim() || fallback, {}, process.env);
+  return parse(process.env[env]?.trim() || fallback, {}, process.env, env);
 }
 
 /** For repeatable options: `--origin a --origin b`. */

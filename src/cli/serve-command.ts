@@ -22,7 +22,11 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: { port?: string; host?: string; seedDev: boolean; demo: boolean }, command: Command) => {
       let config;
       try {
-        config = loadConfig({ ...process.env, PORT: options.port ?? process.env.PORT, HOST: options.host ?? process.env.HOST });
+        // The flags win over PORT and HOST, and a bad value is reported under the flag that gave it.
+        config = loadConfig(process.env, {
+          ...(options.port !== undefined && { port: { flag: '--port', value: options.port } }),
+          ...(options.host !== undefined && { host: { flag: '--host', value: options.host } }),
+        });
       } catch (error) {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;

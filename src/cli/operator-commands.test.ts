@@ -217,8 +217,23 @@ describe('loc keys', () => {
   });
 });
 
-describe('an origin stored before the wildcard rule', () => {
-  it('is removed as it was written, though it would not pass the check any more', async () => {
+describe('values stored before today\'s rules', () => {
+  it('a label with control characters is listed escaped, on its own line', async () => {
+    const dir = scratch();
+    await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
+    const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--json')).stdout);
+    // Not the server's database: a second connection in this process cannot disturb its locks.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare('UPDATE api_keys SET label = ? WHERE id = ?').run('a\nb\u001b[31m\u202e', key.id);
+    db.close();
+    const table = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'list', '--account', 'acme')).stdout.split('\n');
+    expect(table).toHaveLength(3);
+    expect(table[1]).toContain(`${key.id}  active  a\\u000ab\\u001b[31m\\u202e  -`);
+    expect(table[2]).toBe('');
+  });
+
+
+  it('an origin with a wildcard is removed as it was written, though it would not pass the check any more', async () => {
     const dir = scratch();
     await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
     const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--json')).stdout);

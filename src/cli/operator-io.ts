@@ -8,6 +8,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
+import { FORBIDDEN } from '../server/text-rules.ts';
 import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 
@@ -95,12 +96,23 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** The characters text rules refuse, anywhere in a cell. */
+const UNPRINTABLE = new RegExp(FORBIDDEN.source, 'gu');
+
+/**
+ * A cell shown as it is, but for control and bidi characters, written as `\u000a`: a label stored
+ * before labels were checked must not break the table into lines or recolour the terminal.
+ */
+const printable = (cell: string): string =>
+  cell.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
 /** Rows as aligned columns under a header; `(none)` when there are no rows. */
-export function printTable(header: string[], rows: string[][]): void {
-  if (rows.length === 0) {
+export function printTable(header: string[], table: string[][]): void {
+  if (table.length === 0) {
     process.stdout.write('(none)\n');
     return;
   }
+  const rows = table.map((row) => row.map(printable));
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
   process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);

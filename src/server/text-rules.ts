@@ -14,7 +14,7 @@ import { LocError } from '../errors.ts';
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 /** C0 and C1 controls (tab and newline included), and the bidi embedding, override and isolate controls. */
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+export const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 /** The stored form of an optional text of at most `max` characters, or null when none was given. */
 export function cleanText(field: string, value: string | undefined, max: number): string | null {

@@ -116,7 +116,8 @@ export interface OpenOptions {
 }
 
 /**
- * Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one.
+ * Opens the database in `dataDir`, migrating it as needed and, unless `create: false`, creating it
+ * (and the directory) first; `:memory:` for a throwaway one.
  * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
  * can refuse to start with one line instead of a stack trace.
  */

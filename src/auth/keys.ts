@@ -3,6 +3,7 @@
  * the development seed and the tests all issue keys here, so every key obeys the same rules.
  */
 import { LocError, describeValue } from '../errors.ts';
+import { cleanText } from '../server/text-rules.ts';
 import type { ApiKey, Store } from '../store/store.ts';
 import { checkIpRange } from './ip-range.ts';
 import { checkOrigin } from './origin.ts';
@@ -28,10 +29,9 @@ export async function issueKey(store: Store, request: KeyRequest): Promise<{ key
   if (hourlyLimit !== null && (!Number.isInteger(hourlyLimit) || hourlyLimit < 1)) {
     throw new LocError('validation_error', `hourly limit must be a positive integer, received ${describeValue(hourlyLimit)}.`, 'hourly_limit');
   }
-  const label = request.label?.trim() || null;
-  if (label !== null && label.length > KEY_LABEL_MAX) {
-    throw new LocError('validation_error', `label must be at most ${KEY_LABEL_MAX} characters, received ${label.length}.`, 'label');
-  }
+  // The rule of location labels: one line, no control or bidi characters. A newline or an escape
+  // sequence in a label would break or repaint `loc keys list`.
+  const label = cleanText('label', request.label ?? undefined, KEY_LABEL_MAX);
   const secret = newApiKey();
   const key = await store.createKey({
     accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, createdAt: request.createdAt,

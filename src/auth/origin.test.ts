@@ -40,6 +40,20 @@ describe('checkOrigin', () => {
     expect(reason('https://shop.example:443')).toMatch(/no default port/);
   });
 
+  it('refuses wildcards, which string equality never matches, and hosts no browser shows', () => {
+    expect(reason('https://*.example')).toBe(
+      'origin must be one exact origin such as "https://shop.example" (https, or http://localhost:<port>), without a wildcard, received "https://*.example"; register each origin your pages are served from.',
+    );
+    expect(reason('https://*')).toMatch(/without a wildcard/);
+    expect(reason('http://*.localhost:5173')).toMatch(/without a wildcard/);
+    expect(reason('https://shop*.example')).toMatch(/without a wildcard/);
+    for (const origin of ['https://a!b.example', 'https://a$b.example', "https://a'b.example", 'https://a(b).example', 'https://a,b.example']) {
+      expect(reason(origin)).toMatch(/must have a host name of letters, digits/);
+    }
+  });
+
+  it.each(['https://a_b.example', 'https://shop.example.', 'https://[2001:db8::1]'])('accepts the less common host %s', (origin) => expect(checkOrigin(origin)).toBe(origin));
+
   it('refuses non-origins with the value it received', () => {
     expect(reason('null')).toMatch(/received "null"/);
     expect(reason('')).toMatch(/must be an origin/);

@@ -7,6 +7,13 @@
 import { LocError, describeValue } from '../errors.ts';
 
 /**
+ * A host a browser can show in `location.origin`, as the URL parser writes it (lower case, punycode):
+ * DNS labels (`_` included, some intranets use it), an optional final dot, an IPv4 address, or an
+ * IPv6 address in brackets. The parser lets through characters no host name has (`!`, `$`, `*`, …).
+ */
+const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+
+/**
  * Checks that `input` is an origin the embed accepts and returns it. Throws `validation_error` for
  * `field` with a message that says what is wrong and, when it can, what was probably meant.
  */
@@ -22,11 +29,17 @@ export function checkOrigin(input: unknown, field = 'origin'): string {
   } catch {
     return fail('must be an origin such as "https://shop.example" (scheme, host and optional port)');
   }
+  // The URL parser takes "*" as a host character, but an origin is matched by string equality:
+  // "https://*.example" would be stored and then never match any page.
+  if (url.hostname.includes('*')) {
+    return fail('must be one exact origin such as "https://shop.example" (https, or http://localhost:<port>), without a wildcard', '; register each origin your pages are served from.');
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('must use https');
   if (url.protocol === 'http:' && url.hostname !== 'localhost') {
     return fail('must use https (plain http is accepted only for http://localhost:<port>)');
   }
   if (url.username || url.password) return fail('must not contain credentials');
+  if (!HOST.test(url.hostname)) return fail('must have a host name of letters, digits, "-" and "." or an IP address');
   const origin = url.origin;
   if (input !== origin) {
     const hint = `; did you mean ${JSON.stringify(origin)}?`;

@@ -2,17 +2,17 @@
  * `loc accounts create|list|set-partner`: the operator's accounts. Partners may create embed
  * sessions; every account may resolve, generate and look up with its keys.
  */
-import type { Command } from 'commander';
-import { LocError } from '../errors.ts';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Account } from '../store/store.ts';
 import { OperatorError, isoDate, printJson, printTable, withStore } from './operator-io.ts';
 
 /** Account names are typed on command lines: letters, digits, `.`, `_`, `-`, 1 to 64 characters. */
 const ACCOUNT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
 
-function checkName(name: string): string {
+/** Checked as commander parses `--name`: a bad name is refused before a database is opened or created. */
+function accountName(name: string): string {
   if (!ACCOUNT_NAME.test(name)) {
-    throw new LocError('validation_error', `account name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit, received ${JSON.stringify(name)}.`);
+    throw new InvalidArgumentError('account name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.');
   }
   return name;
 }
@@ -25,15 +25,16 @@ export function registerAccountCommands(program: Command): void {
   accounts
     .command('create')
     .description('create an account')
-    .requiredOption('--name <name>', 'unique account name')
+    .requiredOption('--name <name>', 'unique account name', accountName)
     .option('--partner', 'make it a partner (may create embed sessions)', false)
     .option('--json', 'print the account as JSON')
     .action(async (options: { name: string; partner: boolean; json?: boolean }, command: Command) => {
+      // The one command that may create the database: the first setup, before the server first starts.
       await withStore(command, async (store) => {
-        const account = await store.createAccount({ name: checkName(options.name), partner: options.partner, createdAt: Date.now() });
+        const account = await store.createAccount({ name: options.name, partner: options.partner, createdAt: Date.now() });
         if (options.json) printJson(account);
         else process.stdout.write(`Created account ${describe(account)}.\n`);
-      });
+      }, { create: true });
     });
 
   accounts

@@ -80,12 +80,25 @@ export function registerKeyCommands(program: Command): void {
       });
   }
 
-  listCommands(keys, 'origins', 'origins', 'origin', 'an origin, e.g. https://shop.example', (value) => checkOrigin(value));
-  listCommands(keys, 'ips', 'ipRanges', 'cidr', 'an IP address or CIDR range', (value) => checkIpRange(value));
+  listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example', check: (value) => checkOrigin(value) });
+  listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range', check: (value) => checkIpRange(value) });
+}
+
+interface ListCommands {
+  /** The subcommand: `loc keys <name> add|remove`. */
+  name: string;
+  list: KeyList;
+  /** The value's argument name in --help. */
+  value: string;
+  /** One value, in messages. */
+  noun: string;
+  doc: string;
+  /** Validates a value and returns its stored (canonical) form. */
+  check: (value: string) => string;
 }
 
 /** `loc keys <name> add|remove KEY_ID VALUE` for one list of a key. */
-function listCommands(keys: Command, name: string, list: KeyList, value: string, doc: string, check: (value: string) => string): void {
+function listCommands(keys: Command, { name, list, value, noun, doc, check }: ListCommands): void {
   const group = keys.command(name).description(`add or remove ${name === 'ips' ? 'IP ranges' : 'allowed origins'} of a key`);
   for (const action of ['add', 'remove'] as const) {
     group
@@ -95,10 +108,24 @@ function listCommands(keys: Command, name: string, list: KeyList, value: string,
       .argument(`<${value}>`, doc)
       .action(async (id: string, text: string, _options: unknown, command: Command) => {
         await withStore(command, async (store) => {
-          // Removal takes the value as it was stored; validation first gives it the canonical form.
-          const canonical = check(text);
-          const change = action === 'add' ? { add: canonical } : { remove: canonical };
-          process.stdout.write(`API key ${summary(found(await store.updateKeyList(id, list, change), id))}.\n`);
+          if (action === 'add') {
+            process.stdout.write(`API key ${summary(found(await store.updateKeyList(id, list, { add: check(text) }), id))}.\n`);
+            return;
+          }
+          const values = found(await store.getKey(id), id)[list];
+          // Removal takes the value as it was stored: as typed when it is there (even one stored under
+          // older rules, which would no longer pass the check), else in the canonical form the check gives.
+          const stored = values.includes(text) ? text : check(text);
+          // A value that is not there is a mistake to report, not a success that changed nothing.
+          if (!values.includes(stored)) {
+            throw new OperatorError(`The ${noun} ${stored} is not on the API key ${id}; it has ${values.length === 0 ? 'none' : values.join(', ')}.`);
+          }
+          const key = found(await store.updateKeyList(id, list, { remove: stored }), id);
+          process.stdout.write(`API key ${summary(key)}.\n`);
+          // No ranges is no restriction: the key is open to every address, which must not go unnoticed.
+          if (list === 'ipRanges' && key.ipRanges.length === 0) {
+            process.stderr.write(`warning: API key ${id} has no IP ranges left and now accepts requests from any IP address.\n`);
+          }
         });
       });
   }

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { loadConfig } from '../server/config.ts';
 import type { FastifyInstance } from 'fastify';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
 import { testClock } from '../server/testing.ts';
+import { DATABASE_FILE } from '../store/sqlite.ts';
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -26,15 +27,21 @@ const settle = (): void => clock.advance(KEY_CACHE_MS);
 
 interface Result { code: number; stdout: string; stderr: string }
 
-async function loc(...args: string[]): Promise<Result> {
+/** Runs the built `loc` with `env` over this process's environment. */
+async function locWith(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, LOC_DATA_DIR: dataDir } });
+    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `loc …` on the data directory the test server uses. */
+const loc = (...args: string[]): Promise<Result> => locWith({ LOC_DATA_DIR: dataDir }, ...args);
 
 /**
  * Whether any file of the data directory holds `text`. Read in another process: closing a descriptor
@@ -46,13 +53,21 @@ async function filesContain(text: string): Promise<boolean> {
   return (await run(process.execPath, ['-e', script, dataDir, text])).stdout === 'true';
 }
 
+/** Other data directories than the server's, each new and empty; removed when the file ends. */
+const scratchDirs: string[] = [];
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loc-cli-other-'));
+  scratchDirs.push(dir);
+  return dir;
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'loc-cli-'));
   app = await buildApp(loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent' }), { now: clock.now });
 });
 afterAll(async () => {
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...scratchDirs]) rmSync(dir, { recursive: true, force: true });
 });
 
 const lookup = async (key: string, remoteAddress = '127.0.0.1'): Promise<number> =>
@@ -133,6 +148,20 @@ describe('loc keys', () => {
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "https://new.example"?') });
   });
 
+  it('refuses a wildcard origin when a key is created or an origin added: one line naming it, exit 2', async () => {
+    const line = 'error: origin must be one exact origin such as "https://shop.example" (https, or http://localhost:<port>), without a wildcard, received "https://*.example"; register each origin your pages are served from. (see --help)\n';
+    expect(await loc('keys', 'create', '--account', 'acme', '--origin', 'https://*.example')).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(await loc('keys', 'origins', 'add', keyId, 'https://*.example')).toEqual({ code: 2, stdout: '', stderr: line });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
+  });
+
+  it('refuses a label with control characters in one line that does not echo them, exit 2', async () => {
+    expect(await loc('keys', 'create', '--account', 'acme', '--label', 'a\nb\u001b[31m')).toEqual({
+      code: 2, stdout: '', stderr: 'error: label must be one line of text without control characters; found U+000A at position 1. (see --help)\n',
+    });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
+  });
+
   it('adds and removes IP ranges, IPv4 and IPv6', async () => {
     expect(await lookup(secret, '2001:db8::1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '2001:db8::/32')).stdout).toContain('2001:db8::/32');
@@ -142,6 +171,31 @@ describe('loc keys', () => {
     settle();
     expect(await lookup(secret, '127.0.0.1')).toBe(403);
     expect((await loc('keys', 'ips', 'add', keyId, '10.0.0.0/33')).code).toBe(2);
+  });
+
+  it('refuses to remove what the key does not have, naming it and listing what it has', async () => {
+    expect(await loc('keys', 'origins', 'remove', keyId, 'https://other.example')).toEqual({
+      code: 1, stdout: '', stderr: `error: The origin https://other.example is not on the API key ${keyId}; it has https://shop.example, http://localhost:5173.\n`,
+    });
+    expect(await loc('keys', 'ips', 'remove', keyId, '10.0.0.1/8')).toEqual({
+      code: 1, stdout: '', stderr: `error: The IP range 10.0.0.0/8 is not on the API key ${keyId}; it has 2001:db8::/32.\n`,
+    });
+    expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0]).toMatchObject({
+      origins: ['https://shop.example', 'http://localhost:5173'], ipRanges: ['2001:db8::/32'],
+    });
+  });
+
+  it('removes the last IP range with a warning: the key then accepts any address', async () => {
+    expect(await loc('keys', 'ips', 'remove', keyId, '2001:db8::/32')).toEqual({
+      code: 0,
+      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any.\n`,
+      stderr: `warning: API key ${keyId} has no IP ranges left and now accepts requests from any IP address.\n`,
+    });
+    settle();
+    expect(await lookup(secret, '198.51.100.7')).toBe(200);
+    expect((await loc('keys', 'ips', 'add', keyId, '127.0.0.0/8')).stderr).toBe('');
+    expect((await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).stderr).toContain('now accepts requests from any IP address');
+    expect(await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).toMatchObject({ code: 1, stderr: `error: The IP range 127.0.0.0/8 is not on the API key ${keyId}; it has none.\n` });
   });
 
   it('answers unknown accounts and keys, and bad options, with one line and a non-zero exit', async () => {
@@ -163,6 +217,36 @@ describe('loc keys', () => {
   });
 });
 
+describe('values stored before today\'s rules', () => {
+  it('a label with control characters is listed escaped, on its own line', async () => {
+    const dir = scratch();
+    await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
+    const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--json')).stdout);
+    // Not the server's database: a second connection in this process cannot disturb its locks.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare('UPDATE api_keys SET label = ? WHERE id = ?').run('a\nb\u001b[31m\u202e', key.id);
+    db.close();
+    const table = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'list', '--account', 'acme')).stdout.split('\n');
+    expect(table).toHaveLength(3);
+    expect(table[1]).toContain(`${key.id}  active  a\\u000ab\\u001b[31m\\u202e  -`);
+    expect(table[2]).toBe('');
+  });
+
+
+  it('an origin with a wildcard is removed as it was written, though it would not pass the check any more', async () => {
+    const dir = scratch();
+    await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
+    const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--json')).stdout);
+    // Not the server's database: a second connection in this process cannot disturb its locks.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare('UPDATE api_keys SET origins = ? WHERE id = ?').run(JSON.stringify(['https://shop.example', 'https://*.example']), key.id);
+    db.close();
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'keys', 'origins', 'remove', key.id, 'https://*.example')).toEqual({
+      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any.\n`, stderr: '',
+    });
+  });
+});
+
 describe('loc backup', () => {
   it('copies the database consistently while the server uses it, and never over an existing file', async () => {
     const copy = join(dataDir, 'backup.db');
@@ -172,6 +256,122 @@ describe('loc backup', () => {
     const db = new Database(copy, { readonly: true });
     expect(db.prepare('SELECT name FROM accounts ORDER BY name').pluck().all()).toEqual(['acme', 'globex']);
     db.close();
+  });
+
+  it('writes the copy readable by its owner only (0600): it holds key hashes and saved labels', async () => {
+    const copy = join(scratch(), 'private.db');
+    expect((await loc('backup', copy)).code).toBe(0);
+    expect(statSync(copy).mode & 0o777).toBe(0o600);
+  });
+
+  it('answers a place the copy cannot go with one line and exit 2', async () => {
+    const file = join(scratch(), 'a-file');
+    writeFileSync(file, '');
+    for (const [target, message] of [
+      ['/no/such/dir/x.db', 'cannot create /no/such/dir/x.db: the directory /no/such/dir does not exist'],
+      [join(file, 'x.db'), `cannot create ${join(file, 'x.db')}: ${file} is not a directory`],
+      [`${join(scratch(), 'x.db')} `, 'ends in white space; give another file name'],
+    ]) {
+      expect(await loc('backup', target)).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(new RegExp(`^error: .*${escapeRegExp(message)} \\(see --help\\)\\n$`)) });
+    }
+  });
+
+  it('leaves no file behind when the copy cannot be written (a file size limit of 0)', async () => {
+    const copy = join(scratch(), 'partial.db');
+    // prlimit lets the database be read (the server keeps its -wal and -shm) but no byte be written.
+    const failed = await run('prlimit', ['--fsize=0', process.execPath, 'dist/cli.js', 'backup', copy], { env: { ...process.env, LOC_DATA_DIR: dataDir } })
+      .then(() => ({ code: 0, stderr: '' }), (error: Result) => error);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringMatching(new RegExp(`^error: the backup to ${escapeRegExp(copy)} failed: .+ \\(SQLITE_\\w+\\)\\n$`)) });
+    expect(existsSync(copy)).toBe(false);
+  });
+});
+
+describe('a data directory without a database (LOC_DATA_DIR wrong or unset)', () => {
+  const hint = "set LOC_DATA_DIR to the server's data directory (loc accounts create starts a new database).";
+  const commands = [
+    ['accounts', 'list'], ['accounts', 'set-partner', 'acme', '--on'], ['keys', 'list', '--account', 'acme'],
+    ['keys', 'create', '--account', 'acme'], ['keys', 'disable', 'key_x'], ['keys', 'origins', 'add', 'key_x', 'https://a.example'],
+  ];
+
+  it('is refused by every command but accounts create, in one line, exit 1, creating nothing', async () => {
+    const missing = join(scratch(), 'typo');
+    const empty = scratch();
+    for (const [dir, why] of [[missing, 'the directory does not exist'], [empty, 'the directory has no loc.db']]) {
+      for (const args of [...commands, ['backup', join(scratch(), 'copy.db')]]) {
+        expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({
+          args, code: 1, stdout: '', stderr: `error: there is no loc database in ${dir} (${why}); ${hint}\n`,
+        });
+      }
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it('is refused when LOC_DATA_DIR is unset and ./data has none, saying which directory was used', async () => {
+    const cwd = scratch();
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.LOC_DATA_DIR;
+    const failed = await run(process.execPath, [join(process.cwd(), 'dist/cli.js'), 'accounts', 'list'], { cwd, env }).catch((error: Result) => error);
+    expect(failed).toMatchObject({
+      code: 1, stdout: '',
+      stderr: `error: there is no loc database in ${join(cwd, 'data')} (the directory does not exist); LOC_DATA_DIR is not set, so ./data was used: set it to the server's data directory (loc accounts create starts a new database).\n`,
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('gets one from accounts create, which says so on stderr; the other commands then work', async () => {
+    const dir = join(scratch(), 'new');
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Created account acme /),
+      stderr: `note: created a new database in ${dir}. If the server already has one, set LOC_DATA_DIR to its data directory instead.\n`,
+    });
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'globex')).toMatchObject({ code: 0, stderr: '' });
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'list')).toMatchObject({ code: 0, stdout: expect.stringContaining('globex'), stderr: '' });
+  });
+
+  it('is not created by accounts create with a bad name', async () => {
+    const dir = join(scratch(), 'new');
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'has space')).code).toBe(2);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('a data directory that cannot hold a database', () => {
+  it('is a file: every operator command says so in one line and exits 1', async () => {
+    const file = join(scratch(), 'not-a-directory');
+    writeFileSync(file, '');
+    const line = `error: cannot open the database in ${file}: ${file} is not a directory\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'create', '--name', 'acme'], ['keys', 'list', '--account', 'acme'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: file }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+  });
+
+  it('holds a database SQLite cannot open: every operator command says so as loc serve does, exit 1', async () => {
+    // A directory where loc.db should be: SQLite answers SQLITE_CANTOPEN, as it does for a data
+    // directory of another user, and this works for root too.
+    const dir = scratch();
+    mkdirSync(join(dir, DATABASE_FILE));
+    const line = `error: cannot open the database in ${dir}: unable to open database file (SQLITE_CANTOPEN)\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'set-partner', 'acme', '--on'], ['keys', 'disable', 'key_x'], ['keys', 'ips', 'remove', 'key_x', '10.0.0.0/8'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+  });
+
+  it('fails while a command works (locked past busy_timeout, 5 s): one line, exit 1', async () => {
+    const dir = scratch();
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
+    // Another writer holding the lock longer than the CLI waits: SQLITE_BUSY in the middle of the work.
+    const holder = new Database(join(dir, DATABASE_FILE));
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      expect(await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'set-partner', 'acme', '--on')).toMatchObject({
+        code: 1, stdout: '', stderr: `error: cannot use the database in ${dir}: database is locked (SQLITE_BUSY)\n`,
+      });
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
   });
 });
 

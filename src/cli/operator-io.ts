@@ -8,35 +8,75 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
-import { openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
-import { StoreConflict, type Store } from '../store/store.ts';
+import { FORBIDDEN } from '../server/text-rules.ts';
+import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
+import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
 export class OperatorError extends Error {
   override readonly name = 'OperatorError';
 }
 
-/** Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages. */
-export async function withStore(command: Command, work: (store: Store) => Promise<void>): Promise<void> {
-  const store = openOperatorStore();
+/**
+ * Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages.
+ * A database that cannot be opened or used (a directory of another user, a full disk) is an error of
+ * the work, exit 1, said the way `loc serve` says it: where, and SQLite's or the system's cause.
+ *
+ * Only with `create` (`loc accounts create`, the first setup) is a missing database created, and
+ * then said so on stderr; otherwise a data directory without one is refused and nothing is created,
+ * because a mistyped or unset LOC_DATA_DIR would else answer "(none)", or back up an empty database.
+ */
+export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>, { create = false } = {}): Promise<void> {
+  const dataDir = operatorDataDir();
+  let store: SqliteStore;
+  try {
+    store = openOperatorStore(dataDir, create);
+  } catch (error) {
+    if (error instanceof NoDatabase) return fail(`${error.message}; ${whereToLook()} (loc accounts create starts a new database).`);
+    if (error instanceof StoreUnavailable) return fail(`cannot open the database in ${dataDir}: ${error.message}`);
+    throw error;
+  }
   try {
     await work(store);
   } catch (error) {
     if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
-    if (error instanceof OperatorError || error instanceof StoreConflict) {
-      process.stderr.write(`error: ${error.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
+    if (error instanceof OperatorError || error instanceof StoreConflict) return fail(error.message);
+    if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${dataDir}: ${error.message}`);
     throw error;
   } finally {
     await store.close();
   }
 }
 
-/** The SQLite store of LOC_DATA_DIR, the server's own. */
-export function openOperatorStore(): SqliteStore {
-  return openSqliteStore(OPTIONS.dataDir.parse(process.env.LOC_DATA_DIR?.trim() || OPTIONS.dataDir.default, {}, process.env));
+function openOperatorStore(dataDir: string, create: boolean): SqliteStore {
+  try {
+    return openSqliteStore(dataDir, { create: false });
+  } catch (error) {
+    if (!(create && error instanceof NoDatabase)) throw error;
+  }
+  const store = openSqliteStore(dataDir);
+  process.stderr.write(`note: created a new database in ${dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`);
+  return store;
+}
+
+/** How to point the command at the server's database, said for LOC_DATA_DIR set or not. */
+function whereToLook(): string {
+  const { env, default: fallback } = OPTIONS.dataDir;
+  return process.env[env]?.trim()
+    ? `set ${env} to the server's data directory`
+    : `${env} is not set, so ${fallback} was used: set it to the server's data directory`;
+}
+
+/** Reports an error of the work: one line on stderr, exit code 1. */
+function fail(message: string): void {
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = 1;
+}
+
+/** The data directory of LOC_DATA_DIR (the server's own), resolved as the server resolves it. */
+function operatorDataDir(): string {
+  const { env, default: fallback, parse } = OPTIONS.dataDir;
+  return parse(process.env[env]?.trim() || fallback, {}, process.env, env);
 }
 
 /** For repeatable options: `--origin a --origin b`. */
@@ -56,12 +96,23 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** The characters text rules refuse, anywhere in a cell. */
+const UNPRINTABLE = new RegExp(FORBIDDEN.source, 'gu');
+
+/**
+ * A cell shown as it is, but for control and bidi characters, written as `\u000a`: a label stored
+ * before labels were checked must not break the table into lines or recolour the terminal.
+ */
+const printable = (cell: string): string =>
+  cell.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
 /** Rows as aligned columns under a header; `(none)` when there are no rows. */
-export function printTable(header: string[], rows: string[][]): void {
-  if (rows.length === 0) {
+export function printTable(header: string[], table: string[][]): void {
+  if (table.length === 0) {
     process.stdout.write('(none)\n');
     return;
   }
+  const rows = table.map((row) => row.map(printable));
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
   process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);

@@ -11,6 +11,15 @@ import { DEMO_ORIGIN, DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { closeOnSignal, startServer } from '../server/server.ts';
 import { StoreUnavailable } from '../store/store.ts';
 
+/** Why the server cannot listen, for the errors of the address it was given. */
+const LISTEN_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is in use (EADDRINUSE)',
+  EACCES: 'permission denied; ports below 1024 need privileges (EACCES)',
+  EADDRNOTAVAIL: 'the address is not one of this machine (EADDRNOTAVAIL)',
+  ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
+  EAI_AGAIN: 'the host name could not be resolved now (EAI_AGAIN)',
+};
+
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -22,7 +31,11 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: { port?: string; host?: string; seedDev: boolean; demo: boolean }, command: Command) => {
       let config;
       try {
-        config = loadConfig({ ...process.env, PORT: options.port ?? process.env.PORT, HOST: options.host ?? process.env.HOST });
+        // The flags win over PORT and HOST, and a bad value is reported under the flag that gave it.
+        config = loadConfig(process.env, {
+          ...(options.port !== undefined && { port: { flag: '--port', value: options.port } }),
+          ...(options.host !== undefined && { host: { flag: '--host', value: options.host } }),
+        });
       } catch (error) {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
@@ -31,9 +44,13 @@ export function registerServeCommand(program: Command): void {
       try {
         server = await startServer(config, { seedDevelopment: options.seedDev });
       } catch (error) {
-        // A disk that cannot hold the database: one line that says where and why, not a stack trace.
-        if (!(error instanceof StoreUnavailable)) throw error;
-        process.stderr.write(`error: cannot open the database in ${config.dataDir}: ${error.message}\n`);
+        // A disk that cannot hold the database, or an address that cannot be listened on (startServer
+        // has closed the app): one line that says where and why, not a stack trace.
+        const address = `${config.host}:${config.port} (from ${options.host === undefined ? 'HOST' : '--host'} and ${options.port === undefined ? 'PORT' : '--port'})`;
+        const listening = LISTEN_ERRORS[(error as NodeJS.ErrnoException).code ?? ''];
+        if (error instanceof StoreUnavailable) process.stderr.write(`error: cannot open the database in ${config.dataDir}: ${error.message}\n`);
+        else if (listening !== undefined) process.stderr.write(`error: cannot listen on ${address}: ${listening}\n`);
+        else throw error;
         process.exitCode = 1;
         return;
       }

@@ -63,6 +63,14 @@ describe('loadConfig', () => {
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(8080);
   });
+
+  it('lets command-line flags override their variables, and names the flag when its value is bad', () => {
+    expect(loadConfig({ PORT: '9000', HOST: 'localhost' }, { port: { flag: '--port', value: '9001' }, host: { flag: '--host', value: '0.0.0.0' } })).toMatchObject({ port: 9001, host: '0.0.0.0' });
+    expect(() => loadConfig({}, { port: { flag: '--port', value: 'abc' } })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, received "abc".'));
+    // The flag is at fault even when the variable is bad too: it is the value that would have been used.
+    expect(() => loadConfig({ PORT: 'eighty' }, { port: { flag: '--port', value: '70000' } })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, received "70000".'));
+    expect(() => loadConfig({}, { host: { flag: '--host', value: ' ' } })).toThrow(new ConfigError('--host must be given a value, received " ".'));
+  });
 });
 
 describe('documentation', () => {

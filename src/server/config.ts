@@ -38,7 +38,8 @@ interface Option<K extends keyof Config> {
   /** The default as it would be written in the environment; null: no default (see `parse`). */
   default: string | null;
   doc: string;
-  parse: (text: string | null, parsed: Partial<Config>, env: Record<string, string | undefined>) => Config[K];
+  /** `name` is what the value is called in errors: the variable, or the flag that overrode it. */
+  parse: (text: string | null, parsed: Partial<Config>, env: Record<string, string | undefined>, name: string) => Config[K];
 }
 
 type Options = { [K in keyof Config]: Option<K> };
@@ -48,7 +49,7 @@ const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Every option, in the order the README lists them. Later options may depend on earlier ones. */
 export const OPTIONS: Options = {
-  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on.', parse: (t) => integer('PORT', t!, 0, 65535) },
+  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on.', parse: (t, _, __, name) => integer(name, t!, 0, 65535) },
   host: { env: 'HOST', default: 'localhost', doc: 'Interface to listen on; `0.0.0.0` or `::` to accept connections from other machines.', parse: (t) => t! },
   dataDir: {
     env: 'LOC_DATA_DIR', default: './data', doc: 'Directory of the SQLite database (`loc.db`) and the development key file.',
@@ -56,31 +57,31 @@ export const OPTIONS: Options = {
   },
   publicUrl: {
     env: 'LOC_PUBLIC_URL', default: null, doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT`.',
-    parse: (t, parsed) => (t === null ? `http://localhost:${parsed.port}` : httpUrl('LOC_PUBLIC_URL', t)),
+    parse: (t, parsed, _, name) => (t === null ? `http://localhost:${parsed.port}` : httpUrl(name, t)),
   },
   supportedCountries: {
     env: 'LOC_SUPPORTED_COUNTRIES', default: null, doc: 'Comma-separated ISO 3166-1 alpha-2 codes where codes are handed out. Default: every covered country.',
-    parse: (t) => (t === null ? null : countries(t)),
+    parse: (t, _, __, name) => (t === null ? null : countries(name, t)),
   },
   trustProxy: {
     env: 'LOC_TRUST_PROXY', default: null, doc: 'Comma-separated addresses or CIDR ranges (or `loopback`) of reverse proxies whose `X-Forwarded-For` is trusted. Default: none.',
-    parse: (t) => (t === null ? [] : proxies(t)),
+    parse: (t, _, __, name) => (t === null ? [] : proxies(name, t)),
   },
   defaultHourlyLimit: {
     env: 'LOC_DEFAULT_HOURLY_LIMIT', default: '1000', doc: 'Requests per hour of a key created without `--hourly-limit`.',
-    parse: (t) => integer('LOC_DEFAULT_HOURLY_LIMIT', t!, 1, 1_000_000_000),
+    parse: (t, _, __, name) => integer(name, t!, 1, 1_000_000_000),
   },
   geocoderUrl: {
     env: 'LOC_GEOCODER_URL', default: null, doc: 'Base URL of a Nominatim-compatible reverse geocoder for street addresses. Default: offline addresses only.',
-    parse: (t) => (t === null ? null : httpUrl('LOC_GEOCODER_URL', t)),
+    parse: (t, _, __, name) => (t === null ? null : httpUrl(name, t)),
   },
   geocoderTimeoutMs: {
     env: 'LOC_GEOCODER_TIMEOUT_MS', default: '1500', doc: 'Time the geocoder gets before the offline address is used instead.',
-    parse: (t) => integer('LOC_GEOCODER_TIMEOUT_MS', t!, 50, 60_000),
+    parse: (t, _, __, name) => integer(name, t!, 50, 60_000),
   },
   logLevel: {
     env: 'LOC_LOG_LEVEL', default: 'info', doc: `Log level: ${LOG_LEVELS.join(', ')}.`,
-    parse: (t) => oneOf('LOC_LOG_LEVEL', t!, LOG_LEVELS),
+    parse: (t, _, __, name) => oneOf(name, t!, LOG_LEVELS),
   },
   tiles: {
     env: 'LOC_TILES', default: 'online',
@@ -95,17 +96,30 @@ export const OPTIONS: Options = {
   },
   shutdownTimeoutMs: {
     env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
-    parse: (t) => integer('LOC_SHUTDOWN_TIMEOUT_MS', t!, 0, 600_000),
+    parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
   },
 };
 
-/** Reads the configuration from `env`; throws `ConfigError` naming the first bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** A value given on the command line (`loc serve --port 9000`) in place of its variable. */
+export interface Flag {
+  /** The flag as typed, `--port`: errors about the value name it, not the variable it overrode. */
+  flag: string;
+  value: string;
+}
+
+/**
+ * Reads the configuration from `env`, with `flags` overriding their variables; throws `ConfigError`
+ * naming the first bad variable or flag. An empty variable counts as unset, but an empty flag is an
+ * error: `--host ""` is a mistake, not a request for the default.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, flags: Partial<Record<keyof Config, Flag>> = {}): Config {
   const parsed: Partial<Config> = {};
-  for (const [name, option] of Object.entries(OPTIONS) as [keyof Config, Option<keyof Config>][]) {
-    const raw = env[option.env];
+  for (const [key, option] of Object.entries(OPTIONS) as [keyof Config, Option<keyof Config>][]) {
+    const flag = flags[key];
+    if (flag !== undefined && flag.value.trim() === '') fail(flag.flag, 'given a value', flag.value);
+    const raw = flag?.value ?? env[option.env];
     const text = raw === undefined || raw.trim() === '' ? option.default : raw.trim();
-    (parsed as Record<string, unknown>)[name] = option.parse(text, parsed, env);
+    (parsed as Record<string, unknown>)[key] = option.parse(text, parsed, env, flag?.flag ?? option.env);
   }
   return parsed as Config;
 }
@@ -137,23 +151,23 @@ function httpUrl(variable: string, text: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function countries(text: string): ReadonlySet<string> {
+function countries(variable: string, text: string): ReadonlySet<string> {
   const covered = new Set(supportedCountries());
   const codes = text.split(',').map((code) => code.trim().toUpperCase()).filter((code) => code !== '');
-  if (codes.length === 0) fail('LOC_SUPPORTED_COUNTRIES', 'a comma-separated list of country codes such as "FR,DE"', text);
+  if (codes.length === 0) fail(variable, 'a comma-separated list of country codes such as "FR,DE"', text);
   for (const code of codes) {
-    if (!covered.has(code)) fail('LOC_SUPPORTED_COUNTRIES', `a list of covered ISO 3166-1 alpha-2 codes (${JSON.stringify(code)} is not one)`, text);
+    if (!covered.has(code)) fail(variable, `a list of covered ISO 3166-1 alpha-2 codes (${JSON.stringify(code)} is not one)`, text);
   }
   return new Set(codes);
 }
 
-function proxies(text: string): string[] {
+function proxies(variable: string, text: string): string[] {
   return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map((entry) => {
     if (PROXY_NAMES.includes(entry)) return entry;
     try {
       return checkIpRange(entry);
     } catch {
-      return fail('LOC_TRUST_PROXY', `a list of IP addresses, CIDR ranges or ${PROXY_NAMES.join('/')}`, text);
+      return fail(variable, `a list of IP addresses, CIDR ranges or ${PROXY_NAMES.join('/')}`, text);
     }
   });
 }

@@ -1,6 +1,6 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,28 @@ describe('sqlite store', () => {
     expect(() => openSqliteStore(dir)).toThrow(/newer than this loc knows/);
   });
 
+  it('with create: false, opens an existing database and refuses anything else, creating nothing', async () => {
+    const existing = tempDir();
+    const first = openSqliteStore(existing);
+    await first.createAccount({ name: 'acme', partner: false, createdAt: 1 });
+    await first.close();
+    const store = openSqliteStore(existing, { create: false });
+    expect((await store.findAccount('acme'))?.name).toBe('acme');
+    await store.close();
+
+    const missing = join(tempDir(), 'typo');
+    const empty = tempDir();
+    const blank = tempDir();
+    writeFileSync(join(blank, DATABASE_FILE), '');
+    for (const [dir, why] of [[missing, 'the directory does not exist'], [empty, `the directory has no ${DATABASE_FILE}`], [blank, `its ${DATABASE_FILE} holds no loc schema`]]) {
+      expect(() => openSqliteStore(dir, { create: false })).toThrow(expect.objectContaining({ name: 'NoDatabase', dataDir: dir, why }));
+    }
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(empty)).toEqual([]);
+    expect(readdirSync(blank)).toEqual([DATABASE_FILE]);
+    expect(statSync(join(blank, DATABASE_FILE)).size).toBe(0);
+  });
+
   it('leaves no WAL file behind once closed', async () => {
     const dir = tempDir();
     const store = openSqliteStore(dir);
@@ -97,6 +119,12 @@ describe('a machine at fault', () => {
     }
     expect(error).toBeInstanceOf(StoreUnavailable);
     expect(error).toMatchObject({ reason: 'cannot-open', message: expect.stringContaining(join(file, 'data')) });
+  });
+
+  it('reports a data directory that is a file as StoreUnavailable that says so, not as EEXIST', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    expect(() => openSqliteStore(file)).toThrow(expect.objectContaining({ name: 'StoreUnavailable', reason: 'cannot-open', message: `${file} is not a directory` }));
   });
 
   it('leaves errors of the request or of loc itself as they are', () => {

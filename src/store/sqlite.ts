@@ -9,7 +9,7 @@
  * answers 503 and carries on, and the next statement succeeds once the disk does.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '../auth/secrets.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -81,23 +81,60 @@ const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
   ENOSPC: 'disk-full', EROFS: 'read-only', EIO: 'io-error', EACCES: 'cannot-open', EPERM: 'cannot-open', ENOENT: 'cannot-open', ENOTDIR: 'cannot-open',
 };
 
+/** A file-system error about the data directory as StoreUnavailable when it is the machine's doing; otherwise unchanged. */
+function translateErrno(error: unknown): unknown {
+  const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
+}
+
 /**
- * Opens (creating and migrating as needed) the database in `dataDir`; `:memory:` for a throwaway one.
+ * A data directory that exists but is a file (or anything else but a directory). Node's own words,
+ * "EEXIST: file already exists, mkdir", read as if all were well; this says what is wrong.
+ */
+const notADirectory = (dataDir: string, cause?: unknown): StoreUnavailable =>
+  new StoreUnavailable('cannot-open', `${dataDir} is not a directory`, { cause });
+
+/**
+ * The data directory holds no loc database, and the caller asked not to create one: most likely
+ * LOC_DATA_DIR names the wrong directory. `why` says what was found instead.
+ */
+export class NoDatabase extends Error {
+  override readonly name = 'NoDatabase';
+
+  constructor(readonly dataDir: string, readonly why: string) {
+    super(`there is no loc database in ${dataDir} (${why})`);
+  }
+}
+
+export interface OpenOptions {
+  /**
+   * Create the data directory and the database when they are missing (the server's start). With
+   * false, only an existing loc database is opened and nothing is created; anything else is
+   * NoDatabase, so that a mistyped LOC_DATA_DIR cannot leave an empty database behind. Default true.
+   */
+  create?: boolean;
+}
+
+/**
+ * Opens the database in `dataDir`, migrating it as needed and, unless `create: false`, creating it
+ * (and the directory) first; `:memory:` for a throwaway one.
  * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
  * can refuse to start with one line instead of a stack trace.
  */
-export function openSqliteStore(dataDir: string): SqliteStore {
+export function openSqliteStore(dataDir: string, { create = true }: OpenOptions = {}): SqliteStore {
   if (dataDir !== ':memory:') {
-    try {
-      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-      throw reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
-    }
+    if (create) makeDataDir(dataDir);
+    else requireDatabaseFile(dataDir);
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE));
+    // fileMustExist: a database removed since requireDatabaseFile looked is not quietly made anew.
+    db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE), { fileMustExist: !create });
+    // Before anything writes (WAL mode writes the header): an empty file, or one no loc ever
+    // migrated, is no loc database, and must stay as it was.
+    if (!create && db.pragma('user_version', { simple: true }) === 0) {
+      throw new NoDatabase(dataDir, `its ${DATABASE_FILE} holds no loc schema`);
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
@@ -111,6 +148,34 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     throw translateSqliteError(error);
   }
   return new SqliteStore(db);
+}
+
+function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notADirectory(dataDir, error);
+    throw translateErrno(error);
+  }
+}
+
+/** Throws NoDatabase unless `dataDir` is a directory with a database file in it; creates nothing. */
+function requireDatabaseFile(dataDir: string): void {
+  let directory;
+  try {
+    directory = statSync(dataDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NoDatabase(dataDir, 'the directory does not exist');
+    throw translateErrno(error);
+  }
+  if (!directory.isDirectory()) throw notADirectory(dataDir);
+  try {
+    statSync(join(dataDir, DATABASE_FILE));
+  } catch (error) {
+    // Only a file that is not there means no database; a directory we may not read is another story.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NoDatabase(dataDir, `the directory has no ${DATABASE_FILE}`);
+    throw translateErrno(error);
+  }
 }
 
 export class SqliteStore implements Store {

@@ -60,6 +60,10 @@ describe('origin rules', () => {
     expect(await outcome('https://shop.example?a=1')).toBe('422 validation_error');
   });
 
+  it('refuses a wildcard origin as the key commands do: no page has one', async () => {
+    expect(await outcome('https://*.example')).toBe('422 validation_error');
+  });
+
   it('refuses hosts that differ only by subdomain or case', async () => {
     expect(await outcome('https://www.shop.example')).toBe('403 origin_not_allowed');
     expect(await outcome('https://SHOP.example')).toBe('422 validation_error');

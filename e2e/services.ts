@@ -4,10 +4,11 @@
  * demo integrator. Each runs as its own process on a free port and is stopped by the caller.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DATABASE_FILE } from '../src/store/sqlite.ts';
 
 /** The repository root: the CLI and the demo are started from here. */
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -112,7 +113,8 @@ export interface KeyRequest {
 
 /** Creates a partner account (if needed) and an API key with the CLI; returns the key's secret and id. */
 export function createKey(dataDir: string, request: KeyRequest): { apiKey: string; keyId: string } {
-  const accounts = cliJson<{ name: string }[]>(dataDir, ['accounts', 'list']);
+  // A data directory without a database yet: the operator commands other than accounts create refuse it.
+  const accounts = existsSync(join(dataDir, DATABASE_FILE)) ? cliJson<{ name: string }[]>(dataDir, ['accounts', 'list']) : [];
   if (!accounts.some((account) => account.name === request.account)) cliJson(dataDir, ['accounts', 'create', '--name', request.account, '--partner']);
   const args = ['keys', 'create', '--account', request.account, ...request.origins.flatMap((origin) => ['--origin', origin])];
   if (request.hourlyLimit !== undefined) args.push('--hourly-limit', String(request.hourlyLimit));

@@ -2,6 +2,7 @@
  * `loc serve`: runs the API service on the database in LOC_DATA_DIR until SIGTERM or SIGINT.
  * `--seed-dev` seeds an empty database with a development account, and `--demo` also runs the demo
  * integrator on its own origin (http://localhost:5173) with that account's key: `npm start` passes both.
+ * A start that cannot go on prints one line and exits 1.
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -9,7 +10,7 @@ import { buildDemoServer } from '../../demo/server.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { DEMO_ORIGIN, DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { closeOnSignal, startServer } from '../server/server.ts';
-import { StoreUnavailable } from '../store/store.ts';
+import { StartFailure } from '../server/start-failure.ts';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -31,11 +32,7 @@ export function registerServeCommand(program: Command): void {
       try {
         server = await startServer(config, { seedDevelopment: options.seedDev });
       } catch (error) {
-        // A disk that cannot hold the database: one line that says where and why, not a stack trace.
-        if (!(error instanceof StoreUnavailable)) throw error;
-        process.stderr.write(`error: cannot open the database in ${config.dataDir}: ${error.message}\n`);
-        process.exitCode = 1;
-        return;
+        return fail(error);
       }
       const demo = options.demo
         ? await buildDemoServer({
@@ -52,4 +49,11 @@ export function registerServeCommand(program: Command): void {
       process.exitCode = await closeOnSignal(server, config);
       await demo?.close();
     });
+}
+
+/** A failed start: its one line and exit code 1; anything else is a bug, with its stack. */
+function fail(error: unknown): void {
+  if (!(error instanceof StartFailure)) throw error;
+  process.stderr.write(`error: ${error.message}\n`);
+  process.exitCode = 1;
 }

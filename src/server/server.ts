@@ -1,13 +1,16 @@
 /**
  * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
  * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
- * database is closed and the process exits.
+ * database is closed and the process exits. A start that cannot go on throws a StartFailure: one
+ * line for the operator.
  */
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
+import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
+import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
 export interface StartOptions extends AppOptions {
   /** On an empty database, create a development partner account and key (what `npm start` does). */
@@ -29,25 +32,41 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const places = loadPlaces();
   // Awaited below; if the app fails to build first, that failure is the one to report.
   places.catch(() => undefined);
-  const app = await buildApp(config, options);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, options);
+  } catch (error) {
+    throw databaseFailure(error, config);
+  }
   try {
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
     }
     await places;
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, apiTarget(config));
+    });
   } catch (error) {
     await app.close();
-    throw error;
+    throw databaseFailure(error, config);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = `http://${hostPort(config.host, port)}`;
   const base = config.publicUrl;
   print(`loc is listening on ${url} (public URL ${base})`);
   print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
   print(`  share page ${base}/{code}   health ${base}/healthz`);
   return { app, url };
+}
+
+/** A disk that cannot hold the database: one line that says where and why, not a stack trace. */
+function databaseFailure(error: unknown, config: Config): unknown {
+  return error instanceof StoreUnavailable ? new StartFailure(`cannot open the database in ${config.dataDir}: ${error.message}`) : error;
+}
+
+function apiTarget(config: Config): ListenTarget {
+  return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
 }
 
 /**

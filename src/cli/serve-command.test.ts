@@ -1,0 +1,110 @@
+/**
+ * `loc serve` as an operator runs it: the built CLI as a child process on a temporary data directory.
+ * A start that cannot listen says why in one line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../store/sqlite.ts';
+
+/** This environment without any loc setting a developer's shell may hold, plus `extra`. */
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('LOC_') && name !== 'PORT' && name !== 'HOST') env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  /** Its exit code, once it exited. */
+  exited: Promise<number | null>;
+  /** Once its output is complete: its pipes are closed, also by any process it left behind. */
+  closed: Promise<void>;
+  /** Resolves with the match once the output (stdout and stderr) matches `pattern`; rejects if the process exits first. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
+  const child = spawn(command, args, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    for (const listener of listeners) listener();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output);
+        if (match === null) return;
+        listeners.delete(check);
+        resolve(match);
+      };
+      listeners.add(check);
+      check();
+      void closed.then(() => reject(new Error(`exited before printing ${pattern}:\n${output}`)));
+    });
+  return { child, output: () => output, exited, closed, waitFor };
+}
+
+/** Its exit code, once its output is complete. */
+async function finished(spawned: Spawned): Promise<number | null> {
+  await spawned.closed;
+  return spawned.exited;
+}
+
+const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, ['dist/cli.js', 'serve', ...args], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env });
+
+/** A port something listens on, on `host`, until closed. */
+async function occupy(host: string): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'loc-serve-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** A start that failed: the database is closed (SQLite removes its WAL then). */
+function expectNothingLeft(): void {
+  expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+}
+
+describe('a start that cannot listen', () => {
+  it('on a port in use: one line naming the address and the setting, exit 1', async () => {
+    const { port, server } = await occupy('127.0.0.1');
+    try {
+      const started = serve(dataDir, ['--port', String(port), '--host', '127.0.0.1']);
+      expect(await finished(started)).toBe(1);
+      expect(started.output()).toBe(`error: cannot listen on 127.0.0.1:${port}: the port is in use (set PORT or --port)\n`);
+      expectNothingLeft();
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
+    ['a host name that does not resolve', 'no-such-host.invalid', 'the host name does not resolve'],
+    ['an address that is not on this machine', '192.0.2.1', "that address is not one of this machine's"],
+  ])('on %s: one line, exit 1', async (_, host, reason) => {
+    // Nothing binds the port: the address fails first.
+    const started = serve(dataDir, ['--port', '18799', '--host', host]);
+    expect(await finished(started)).toBe(1);
+    expect(started.output()).toBe(`error: cannot listen on ${host}:18799: ${reason} (set HOST or --host)\n`);
+    expectNothingLeft();
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * `loc serve` as an operator runs it: the built CLI as a child process on a temporary data directory.
- * A start that cannot listen says why in one line.
+ * A start that cannot listen says why in one line; a signal during the start is not lost.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -106,5 +106,21 @@ describe('a start that cannot listen', () => {
     expect(await finished(started)).toBe(1);
     expect(started.output()).toBe(`error: cannot listen on ${host}:18799: ${reason} (set HOST or --host)\n`);
     expectNothingLeft();
+  });
+});
+
+describe('a signal while loc serve starts', () => {
+  it('is not lost: the start completes, then the server shuts down gracefully and exits 0', async () => {
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev'], { LOC_LOG_LEVEL: 'info' });
+    try {
+      // Printed after the database opened and before the server listens.
+      await server.waitFor(/^Empty database: /m);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+      expect(server.output()).toMatch(/loc is listening on [^]*"signal":"SIGTERM","msg":"shutting down[^]*"msg":"closed"/);
+      expectNothingLeft();
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { buildDemoServer } from '../../demo/server.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { DEMO_ORIGIN, DEV_KEY_FILE } from '../server/dev-seed.ts';
-import { closeOnSignal, startServer } from '../server/server.ts';
+import { shutdownOnSignal, startServer } from '../server/server.ts';
 import { StartFailure } from '../server/start-failure.ts';
 
 export function registerServeCommand(program: Command): void {
@@ -28,10 +28,12 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
+      const signals = shutdownOnSignal(config);
       let server;
       try {
         server = await startServer(config, { seedDevelopment: options.seedDev });
       } catch (error) {
+        signals.stop();
         return fail(error);
       }
       const demo = options.demo
@@ -46,7 +48,7 @@ export function registerServeCommand(program: Command): void {
         await demo.listen({ port: Number(new URL(DEMO_ORIGIN).port), host: 'localhost' });
         process.stdout.write(`  demo       ${DEMO_ORIGIN}   (the integrator's page: four styles, live options, callback log)\n`);
       }
-      process.exitCode = await closeOnSignal(server, config);
+      process.exitCode = await signals.closeOn(server);
       await demo?.close();
     });
 }

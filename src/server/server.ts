@@ -69,37 +69,68 @@ function apiTarget(config: Config): ListenTarget {
   return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
 }
 
+export interface ShutdownSignals {
+  /**
+   * Closes `server` on the first SIGTERM or SIGINT — at once if one came while it started — and
+   * resolves with the exit code once closed.
+   */
+  closeOn(server: RunningServer): Promise<number>;
+  /** Stops listening for signals: the start failed, and the process ends by itself. */
+  stop(): void;
+}
+
 /**
- * Closes the server on the first SIGTERM or SIGINT; resolves with the exit code once closed. A second
- * signal, or in-flight requests outliving the timeout, end the process at once.
+ * Listens for SIGTERM and SIGINT from the moment it is called, before the server starts: a signal
+ * sent as soon as the banner is out — or during the start — is then never met by Node's default,
+ * which ends the process on the spot. A second signal, or in-flight requests outliving the timeout,
+ * end the process at once.
  */
-export function closeOnSignal(server: RunningServer, config: Config): Promise<number> {
-  return new Promise((resolve) => {
-    let closing = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (closing) {
-        server.app.log.warn({ signal }, 'second signal: exiting without waiting');
-        process.exit(1);
-      }
-      closing = true;
-      server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      const timer = setTimeout(() => {
-        server.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
-        process.exit(1);
-      }, config.shutdownTimeoutMs).unref();
-      server.app.close().then(
-        () => {
-          clearTimeout(timer);
-          server.app.log.info('closed');
-          resolve(0);
-        },
-        (error: unknown) => {
-          server.app.log.error({ err: error }, 'error while closing');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  });
+export function shutdownOnSignal(config: Config): ShutdownSignals {
+  let signalled: NodeJS.Signals | undefined;
+  let server: RunningServer | undefined;
+  let done: (code: number) => void = () => {};
+  const closing = new Promise<number>((resolve) => (done = resolve));
+
+  const close = (running: RunningServer, signal: NodeJS.Signals): void => {
+    running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      running.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    running.app.close().then(
+      () => {
+        clearTimeout(timer);
+        running.app.log.info('closed');
+        done(0);
+      },
+      (error: unknown) => {
+        running.app.log.error({ err: error }, 'error while closing');
+        done(1);
+      },
+    );
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== undefined) {
+      if (server === undefined) process.stderr.write(`${signal} again: exiting without waiting\n`);
+      else server.app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    signalled = signal;
+    if (server !== undefined) close(server, signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  return {
+    closeOn: (running) => {
+      server = running;
+      if (signalled !== undefined) close(running, signalled);
+      return closing;
+    },
+    stop: () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    },
+  };
 }

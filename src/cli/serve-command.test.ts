@@ -1,14 +1,17 @@
 /**
  * `loc serve` as an operator runs it: the built CLI as a child process on a temporary data directory.
- * A start that cannot listen says why in one line; a signal during the start is not lost.
+ * A start that cannot listen says why in one line; a signal during the start is not lost; one
+ * server per data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../store/sqlite.ts';
+import { LOCK_FILE } from '../server/server-lock.ts';
 
 /** This environment without any loc setting a developer's shell may hold, plus `extra`. */
 function childEnv(extra: Record<string, string>): Record<string, string> {
@@ -79,9 +82,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** A start that failed: the database is closed (SQLite removes its WAL then). */
+/** A start that failed: the database is closed (SQLite removes its WAL then) and the lock released. */
 function expectNothingLeft(): void {
   expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+  expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
 }
 
 describe('a start that cannot listen', () => {
@@ -107,6 +111,7 @@ describe('a start that cannot listen', () => {
     expect(started.output()).toBe(`error: cannot listen on ${host}:18799: ${reason} (set HOST or --host)\n`);
     expectNothingLeft();
   });
+
 });
 
 describe('a signal while loc serve starts', () => {
@@ -119,6 +124,56 @@ describe('a signal while loc serve starts', () => {
       expect(await finished(server)).toBe(0);
       expect(server.output()).toMatch(/loc is listening on [^]*"signal":"SIGTERM","msg":"shutting down[^]*"msg":"closed"/);
       expectNothingLeft();
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('one server per data directory', () => {
+  const listening = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+  it('refuses a second server while the first runs, not the operator commands; starts again once it stopped', async () => {
+    const first = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    try {
+      const port = Number((await first.waitFor(listening))[1]);
+      const lockFile = join(dataDir, LOCK_FILE);
+      expect(readFileSync(lockFile, 'utf8')).toBe(`${first.child.pid}\n`);
+
+      const second = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+      expect(await finished(second)).toBe(1);
+      expect(second.output()).toBe(
+        `error: another loc server (pid ${first.child.pid}) is running on ${dataDir}; its lock file is ${lockFile}: stop that server first, or remove the file if that process is not a loc server\n`,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+      // Operator commands are meant to run beside the server.
+      const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { env: childEnv({ LOC_DATA_DIR: dataDir }) });
+      expect(stdout).toMatch(/^Created account acme/);
+
+      first.child.kill('SIGTERM');
+      expect(await finished(first)).toBe(0);
+      expect(existsSync(lockFile)).toBe(false);
+
+      const third = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+      await third.waitFor(listening);
+      third.child.kill('SIGTERM');
+      expect(await finished(third)).toBe(0);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+
+  it('takes over the lock file of a server that was killed', async () => {
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    writeFileSync(join(dataDir, LOCK_FILE), `${gone.pid}\n`);
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    try {
+      await server.waitFor(listening);
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${server.child.pid}\n`);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
     } finally {
       server.child.kill('SIGKILL');
     }

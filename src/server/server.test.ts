@@ -14,6 +14,7 @@ import { DATABASE_FILE } from '../store/sqlite.ts';
 import { loadConfig } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { LOCK_FILE } from './server-lock.ts';
 
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
 async function rawConnection(
@@ -58,7 +59,7 @@ describe('a running server', () => {
     devKey = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
   });
   afterAll(async () => {
-    await server.app.close();
+    await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -81,7 +82,7 @@ describe('a running server', () => {
     const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
       seedDevelopment: true, print: () => {},
     });
-    await again.app.close();
+    await again.close();
     expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
   });
 
@@ -124,7 +125,7 @@ describe('closing', () => {
     const received = new Promise((resolve) => server.app.server.once('request', resolve));
     connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
     await received;
-    const closing = server.app.close();
+    const closing = server.close();
     connection.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
     await Promise.all([closing, connection.closed]);
     const [first, second] = connection.response().split(/(?=HTTP\/1\.1 )/);
@@ -161,7 +162,7 @@ describe('a client that half-closes after its request', () => {
       expect(connection.response()).toMatch(/^HTTP\/1\.1 200 OK/);
       expect(connection.response()).toContain('"address":"1 Bridgeway, Sausalito"');
     } finally {
-      await server.app.close();
+      await server.close();
       await new Promise<void>((resolve) => geocoder.close(() => resolve()));
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -205,6 +206,7 @@ describe('graceful shutdown of loc serve', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"closed"');
     expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
  * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
- * database is closed and the process exits. A start that cannot go on throws a StartFailure: one
- * line for the operator.
+ * database is closed and the process exits. While it runs it holds the data directory's lock
+ * (server-lock.ts). A start that cannot go on throws a StartFailure: one line for the operator.
  */
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
@@ -10,6 +10,7 @@ import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
+import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
 export interface StartOptions extends AppOptions {
@@ -23,6 +24,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** The address it listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** Closes the app (in-flight requests finish, the database closes), then releases the data directory. */
+  close(): Promise<void>;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -38,7 +41,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     throw databaseFailure(error, config);
   }
+  // Taken once the database opened, so that a directory that cannot be created or written is
+  // reported as the database's failure, with SQLite's reason.
+  let lock: ServerLock | undefined;
   try {
+    lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
     }
@@ -48,6 +55,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
   } catch (error) {
     await app.close();
+    lock?.release();
     throw databaseFailure(error, config);
   }
   const address = app.server.address();
@@ -57,7 +65,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   print(`loc is listening on ${url} (public URL ${base})`);
   print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
   print(`  share page ${base}/{code}   health ${base}/healthz`);
-  return { app, url };
+  const held = lock;
+  return {
+    app,
+    url,
+    close: async () => {
+      try {
+        await app.close();
+      } finally {
+        held.release();
+      }
+    },
+  };
 }
 
 /** A disk that cannot hold the database: one line that says where and why, not a stack trace. */
@@ -97,7 +116,7 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
       running.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    running.app.close().then(
+    running.close().then(
       () => {
         clearTimeout(timer);
         running.app.log.info('closed');

@@ -48,15 +48,16 @@ const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Every option, in the order the README lists them. Later options may depend on earlier ones. */
 export const OPTIONS: Options = {
-  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on.', parse: (t) => integer('PORT', t!, 0, 65535) },
+  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on; `0`: any free port, named in the banner.', parse: (t) => integer('PORT', t!, 0, 65535) },
   host: { env: 'HOST', default: 'localhost', doc: 'Interface to listen on; `0.0.0.0` or `::` to accept connections from other machines.', parse: (t) => t! },
   dataDir: {
     env: 'LOC_DATA_DIR', default: './data', doc: 'Directory of the SQLite database (`loc.db`) and the development key file.',
     parse: (t) => resolve(t!),
   },
   publicUrl: {
-    env: 'LOC_PUBLIC_URL', default: null, doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT`.',
-    parse: (t, parsed) => (t === null ? `http://localhost:${parsed.port}` : httpUrl('LOC_PUBLIC_URL', t)),
+    env: 'LOC_PUBLIC_URL', default: null,
+    doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT` (with PORT=0, the port the server gets).',
+    parse: (t, parsed) => (t === null ? defaultPublicUrl(parsed.port!) : httpUrl('LOC_PUBLIC_URL', t)),
   },
   supportedCountries: {
     env: 'LOC_SUPPORTED_COUNTRIES', default: null, doc: 'Comma-separated ISO 3166-1 alpha-2 codes where codes are handed out. Default: every covered country.',
@@ -98,6 +99,14 @@ export const OPTIONS: Options = {
     parse: (t) => integer('LOC_SHUTDOWN_TIMEOUT_MS', t!, 0, 600_000),
   },
 };
+
+/**
+ * The public URL when LOC_PUBLIC_URL is not set. With port 0 the server makes it again from the port
+ * it is going to listen on (server.ts).
+ */
+export function defaultPublicUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
 
 /** Reads the configuration from `env`; throws `ConfigError` naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -78,6 +78,29 @@ describe('a running server', () => {
     expect(banner.some((line) => line.startsWith(`loc is listening on ${server.url}`))).toBe(true);
   });
 
+  it('with PORT=0, names the port it got in the banner and in the public URL', () => {
+    const port = new URL(server.url).port;
+    expect(port).not.toBe('0');
+    expect(server.config.publicUrl).toBe(`http://localhost:${port}`);
+    expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
+  });
+
+  it('with PORT=0 and a public URL of its own, keeps that URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-public-url-'));
+    const lines: string[] = [];
+    const own = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example' }), {
+      print: (line) => lines.push(line),
+    });
+    try {
+      expect(new URL(own.url).port).not.toBe('0');
+      expect(lines[0]).toBe(`loc is listening on ${own.url} (public URL https://loc.example)`);
+      expect(own.config.publicUrl).toBe('https://loc.example');
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('does not seed a database that has accounts', async () => {
     const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
       seedDevelopment: true, print: () => {},
@@ -90,7 +113,8 @@ describe('a running server', () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);
     const { session_token: token, embed_url: embedUrl } = (await created.json()) as { session_token: string; embed_url: string };
-    expect(embedUrl).toMatch(/^http:\/\/localhost:0\/embed\/frame\/[\w-]{22}$/);
+    // PORT=0: the link names the port the server got.
+    expect(embedUrl).toMatch(new RegExp(`^http://localhost:${new URL(server.url).port}/embed/frame/[\\w-]{22}$`));
     const resolved = await call('/v1/embed/resolve', { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { lat: 48.8584, lng: 2.2945, save: true } });
     expect(resolved.status).toBe(200);
     expect(resolved.headers.get('ratelimit-limit')).toBe('100000');

@@ -4,11 +4,12 @@
  * database is closed and the process exits. While it runs it holds the data directory's lock
  * (server-lock.ts). A start that cannot go on throws a StartFailure: one line for the operator.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
-import type { Config } from './config.ts';
+import { defaultPublicUrl, type Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
@@ -24,12 +25,15 @@ export interface RunningServer {
   app: FastifyInstance;
   /** The address it listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** The configuration it runs with: with PORT=0, the port it got and the public URL made from it. */
+  config: Config;
   /** Closes the app (in-flight requests finish, the database closes), then releases the data directory. */
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(requested: Config, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const config = await withRealPort(requested);
   // The address index is built in a worker thread while the app is built, and is ready before the
   // first request: no request waits for it.
   const places = loadPlaces();
@@ -69,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return {
     app,
     url,
+    config,
     close: async () => {
       try {
         await app.close();
@@ -86,6 +91,29 @@ function databaseFailure(error: unknown, config: Config): unknown {
 
 function apiTarget(config: Config): ListenTarget {
   return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
+}
+
+/**
+ * PORT=0 asks for any free port. The public URL, when it is the default made from the port, must
+ * name the port the server gets — and it is needed before the app is built (links, the OpenAPI
+ * servers, the embed's files are made from it). So the kernel is asked for a free port first, and
+ * the server then listens on that one. Another program binding that very port in between is
+ * reported as a port in use. With an explicit LOC_PUBLIC_URL nothing depends on the port: the
+ * server listens on port 0 itself.
+ */
+async function withRealPort(config: Config): Promise<Config> {
+  if (config.port !== 0 || config.publicUrl !== defaultPublicUrl(0)) return config;
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, config.host, () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  }).catch((error: unknown) => {
+    throw listenFailure(error, apiTarget(config));
+  });
+  return { ...config, port, publicUrl: defaultPublicUrl(port) };
 }
 
 export interface ShutdownSignals {

@@ -1,7 +1,7 @@
 /**
  * `loc serve` as an operator runs it: the built CLI as a child process on a temporary data directory.
  * A start that cannot listen says why in one line; a signal during the start is not lost; one
- * server per data directory.
+ * server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,6 +76,13 @@ async function occupy(host: string): Promise<{ port: number; server: Server }> {
   return { port: (server.address() as { port: number }).port, server };
 }
 
+/** A port nothing listens on right now (the kernel's choice; the caller binds it at once). */
+async function freePort(): Promise<number> {
+  const { port, server } = await occupy('127.0.0.1');
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 let dataDir: string;
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'loc-serve-'));
@@ -112,6 +119,25 @@ describe('a start that cannot listen', () => {
     expectNothingLeft();
   });
 
+  it('of the demo on a port in use: one line, and the API it started is closed again, exit 1', async () => {
+    const { port, server } = await occupy('localhost');
+    try {
+      const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(port) });
+      expect(await finished(started)).toBe(1);
+      const lines = started.output().trimEnd().split('\n');
+      expect(lines.at(-1)).toBe(`error: the demo cannot listen on localhost:${port}: the port is in use (set LOC_DEMO_PORT, or start without --demo)`);
+      expect(started.output()).not.toMatch(/^\s+at /m);
+      expectNothingLeft();
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a LOC_DEMO_PORT that is not a port, like any setting (exit 2)', async () => {
+    const started = serve(dataDir, ['--port', '0', '--demo'], { LOC_DEMO_PORT: '5173a' });
+    expect(await finished(started)).toBe(2);
+    expect(started.output()).toBe('error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "5173a". (see --help)\n');
+  });
 });
 
 describe('a signal while loc serve starts', () => {
@@ -172,6 +198,25 @@ describe('one server per data directory', () => {
     try {
       await server.waitFor(listening);
       expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${server.child.pid}\n`);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('loc serve --demo', () => {
+  it('serves the demo page on LOC_DEMO_PORT, with sessions from the development key for its origin', async () => {
+    const demoPort = await freePort();
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(demoPort) });
+    try {
+      const [, demoUrl] = await server.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
+      expect(demoUrl).toBe(`http://localhost:${demoPort}`);
+      expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
+      // The seeded key allows the demo's origin on that port: the demo gets its sessions.
+      const session = await fetch(`http://127.0.0.1:${demoPort}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(session.status).toBe(200);
       server.child.kill('SIGTERM');
       expect(await finished(server)).toBe(0);
     } finally {

@@ -123,7 +123,8 @@ function fail(variable: string, expected: string, received: string): never {
   throw new ConfigError(`${variable} must be ${expected}, received ${describeValue(received)}.`);
 }
 
-function integer(variable: string, text: string, min: number, max: number): number {
+/** An integer setting from `min` to `max`; also for settings read outside OPTIONS (the demo's port). */
+export function integer(variable: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) fail(variable, `an integer from ${min} to ${max}`, text);
   return value;

@@ -17,6 +17,8 @@ import { StartFailure, hostPort, listenFailure, type ListenTarget } from './star
 export interface StartOptions extends AppOptions {
   /** On an empty database, create a development partner account and key (what `npm start` does). */
   seedDevelopment?: boolean;
+  /** The demo page's origin, which the development key allows; default the demo's default origin. */
+  demoOrigin?: string;
   /** Where the banner goes; default stdout. */
   print?: (line: string) => void;
 }
@@ -51,7 +53,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
   try {
     lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
-      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
+      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.demoOrigin)) print(line);
     }
     await places;
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {

@@ -1,11 +1,12 @@
 /**
- * `loc serve` as an operator runs it: the built CLI as a child process on a temporary data directory.
- * A start that cannot listen says why in one line; a signal during the start is not lost; one
- * server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT.
+ * `loc serve` and `npm start` as an operator runs them: the built CLI (and npm) as child processes on
+ * temporary data directories. A start that cannot listen says why in one line; a signal during the
+ * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
+ * `npm start` stops when npm is signalled.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,6 +83,26 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether a TCP connection to the port is refused: nothing listens there any more. */
+const refused = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 
 let dataDir: string;
 beforeEach(() => {
@@ -222,5 +243,54 @@ describe('loc serve --demo', () => {
     } finally {
       server.child.kill('SIGKILL');
     }
+  });
+});
+
+describe('npm start', () => {
+  /** Starts `npm start` on the temporary directory, a port of the system's choice and a free demo port. */
+  async function npmStart(options: { detached?: boolean } = {}) {
+    const demoPort = await freePort();
+    const npm = run('npm', ['start'], {
+      LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_DEMO_PORT: String(demoPort), LOC_TILES: 'offline', LOC_LOG_LEVEL: 'info',
+    }, options);
+    const [, demoUrl] = await npm.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
+    const apiPort = Number((await npm.waitFor(/loc is listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+    // The server's own pid, from its log lines: under npm it is not the child we spawned.
+    const serverPid = Number((await npm.waitFor(/"pid":(\d+)/))[1]);
+    return { npm, demoPort, demoUrl, apiPort, serverPid };
+  }
+
+  let orphans: number[] = [];
+  afterEach(() => {
+    // A server that outlived npm would hold its ports after the test.
+    for (const pid of orphans) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    orphans = [];
+  });
+
+  it('serves the demo on LOC_DEMO_PORT, and on a SIGTERM to npm shuts the server down gracefully', async () => {
+    const { npm, demoPort, demoUrl, apiPort, serverPid } = await npmStart();
+    orphans.push(serverPid);
+    expect(demoUrl).toBe(`http://localhost:${demoPort}`);
+    expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
+    expect(serverPid).not.toBe(npm.child.pid);
+
+    npm.child.kill('SIGTERM');
+    expect(await npm.exited).toBe(0);
+    expect(isAlive(serverPid)).toBe(false);
+    expect(await refused(apiPort)).toBe(true);
+    expect(await refused(demoPort)).toBe(true);
+    await npm.closed;
+    expect(npm.output()).toContain('"msg":"closed"');
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+  });
+
+  it('on Ctrl-C, which reaches npm and the server and which npm forwards, shuts down once and exits 0', async () => {
+    // Its own process group, as a terminal's foreground job: the SIGINT goes to every process in it.
+    const { npm, serverPid } = await npmStart({ detached: true });
+    orphans.push(serverPid);
+    process.kill(-npm.child.pid!, 'SIGINT');
+    expect(await finished(npm)).toBe(0);
+    expect(npm.output()).toContain('"msg":"closed"');
+    expect(npm.output()).not.toContain('second signal');
   });
 });

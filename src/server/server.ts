@@ -118,6 +118,14 @@ async function withRealPort(config: Config): Promise<Config> {
   return { ...config, port, publicUrl: defaultPublicUrl(port) };
 }
 
+/**
+ * A repeat of the first signal within this time is the same request, not a second one. Ctrl-C in a
+ * terminal signals every process of the foreground group — npm and the server under `npm start` —
+ * and npm forwards the SIGINT it got to the server as well; a systemd stop does the same with
+ * SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
+ */
+const REPEATED_SIGNAL_MS = 500;
+
 export interface ShutdownSignals {
   /**
    * Closes `server` on the first SIGTERM or SIGINT — at once if one came while it started — and
@@ -135,7 +143,7 @@ export interface ShutdownSignals {
  * end the process at once.
  */
 export function shutdownOnSignal(config: Config): ShutdownSignals {
-  let signalled: NodeJS.Signals | undefined;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   let server: RunningServer | undefined;
   let done: (code: number) => void = () => {};
   const closing = new Promise<number>((resolve) => (done = resolve));
@@ -160,12 +168,13 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
   };
 
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (signalled !== undefined) {
+    if (first !== undefined) {
+      if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
       if (server === undefined) process.stderr.write(`${signal} again: exiting without waiting\n`);
       else server.app.log.warn({ signal }, 'second signal: exiting without waiting');
       process.exit(1);
     }
-    signalled = signal;
+    first = { signal, at: performance.now() };
     if (server !== undefined) close(server, signal);
   };
   process.on('SIGTERM', onSignal);
@@ -174,7 +183,7 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
   return {
     closeOn: (running) => {
       server = running;
-      if (signalled !== undefined) close(running, signalled);
+      if (first !== undefined) close(running, first.signal);
       return closing;
     },
     stop: () => {

@@ -36,7 +36,9 @@ export function lockDataDir(dataDir: string): ServerLock {
     return handle(file);
   }
   // A stale file is removed and the create tried again; a file that is back by then belongs to a
-  // server that started meanwhile, and that one refuses us.
+  // server that started meanwhile, and that one refuses us. (Two servers taking over the same stale
+  // file in the same instant could both pass: one may remove the file the other has just made.
+  // Starting two servers at once on a directory whose last server crashed is not guarded.)
   for (let attempt = 1; !create(file); attempt++) {
     const holder = liveHolder(file);
     if (holder !== null) {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { ConfigError } from '../src/server/config.ts';
 import { buildDemoServer, demoOptionsFromEnv, keyFromFile, type DemoOptions } from './server.ts';
 
 const KEY = 'loc_dev_0123456789abcdef';
@@ -99,5 +100,10 @@ describe('the demo server', () => {
       origin: 'http://localhost:6000',
       keyFile: '/data/dev-key',
     });
+  });
+
+  it('refuses a LOC_DEMO_PORT that is not a port it can name in its origin', () => {
+    expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: 'http' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "http".'));
+    expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: '0' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "0".'));
   });
 });

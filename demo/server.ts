@@ -11,12 +11,14 @@
  *                       may write it after both have started)
  *   LOC_DEMO_PORT       port to listen on (default 5173); LOC_DEMO_ORIGIN overrides the page origin
  *                       sent to the API (default http://localhost:<port>)
+ * `loc serve --demo` reads LOC_DEMO_PORT and LOC_DEMO_ORIGIN too; the rest it knows itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { escapeHtml } from '../src/escape-html.ts';
+import { integer } from '../src/server/config.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -45,14 +47,30 @@ export interface DemoOptions {
 /** The lifetime a session gets unless the page asks for another, as the API's own default. */
 const DEFAULT_TTL = 900;
 
+/** Vite's default port: where a developer expects a front end. */
+export const DEFAULT_DEMO_PORT = 5173;
+
+/** The page's origin: where it is served from, and what the development key must allow. */
+export function demoOrigin(port: number): string {
+  return `http://localhost:${port}`;
+}
+
+/** The port and origin of the demo page; throws a ConfigError naming LOC_DEMO_PORT when it is not a port. */
+export function demoAddressFromEnv(env: Record<string, string | undefined>): { port: number; origin: string } {
+  const text = env.LOC_DEMO_PORT?.trim() || String(DEFAULT_DEMO_PORT);
+  // Not 0: the origin is given to the API (and seeded into the development key) before the page listens.
+  const port = integer('LOC_DEMO_PORT', text, 1, 65535);
+  return { port, origin: env.LOC_DEMO_ORIGIN?.trim() || demoOrigin(port) };
+}
+
 export function demoOptionsFromEnv(env: Record<string, string | undefined>): DemoOptions & { port: number } {
-  const port = Number(env.LOC_DEMO_PORT ?? 5173);
+  const { port, origin } = demoAddressFromEnv(env);
   const apiUrl = (env.LOC_API_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
   return {
     port,
     apiUrl,
     publicApiUrl: (env.LOC_API_PUBLIC_URL ?? apiUrl).replace(/\/+$/, ''),
-    origin: env.LOC_DEMO_ORIGIN ?? `http://localhost:${port}`,
+    origin,
     apiKey: env.LOC_DEMO_API_KEY || undefined,
     keyFile: env.LOC_DEMO_KEY_FILE || undefined,
   };

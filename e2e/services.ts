@@ -134,8 +134,8 @@ export async function startService(dataDir: string, env: Record<string, string> 
 
 /**
  * The demo integrator (demo/main.ts: its server, serving the built page script) on its own origin
- * `http://localhost:<port>`, creating sessions at `apiUrl` with `apiKey`. It is run standalone, not
- * through `loc serve --demo`, whose fixed port 5173 a developer's `npm start` may hold.
+ * `http://localhost:<port>`, creating sessions at `apiUrl` with `apiKey`. It is run standalone, as an
+ * integrator's own server would be, rather than through `loc serve --demo`.
  */
 export function startDemo(port: number, apiUrl: string, apiKey: string): Promise<Running> {
   return spawnUntil('the demo', ['--import', 'tsx', 'demo/main.ts'], {

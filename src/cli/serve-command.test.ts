@@ -1,58 +1,320 @@
-/** `loc serve` (built) refusing to start: one line on stderr that says why, and the exit code. */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+/**
+ * `loc serve` and `npm start` as an operator runs them: the built CLI (and npm) as child processes on
+ * temporary data directories. A start that cannot listen says why in one line; a signal during the
+ * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
+ * `npm start` stops when npm is signalled.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../store/sqlite.ts';
+import { LOCK_FILE } from '../server/server-lock.ts';
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loc-serve-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function serve(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'serve', ...args], { env: { ...process.env, LOC_DATA_DIR: dir, ...env }, timeout: 10_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+/** This environment without any loc setting a developer's shell may hold, plus `extra`. */
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('LOC_') && name !== 'PORT' && name !== 'HOST') env[name] = value;
   }
+  return { ...env, ...extra };
 }
 
-describe('loc serve refuses to start', () => {
-  it('on a data directory that is a file: one line naming it and the cause, exit 1', async () => {
-    const file = join(dir, 'not-a-directory');
-    writeFileSync(file, '');
-    expect(await serve({ LOC_DATA_DIR: file, PORT: '18600', HOST: '127.0.0.1' })).toMatchObject({
-      code: 1, stderr: `error: cannot open the database in ${file}: ${file} is not a directory\n`,
+interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  /** Its exit code, once it exited. */
+  exited: Promise<number | null>;
+  /** Once its output is complete: its pipes are closed, also by any process it left behind. */
+  closed: Promise<void>;
+  /** Resolves with the match once the output (stdout and stderr) matches `pattern`; rejects if the process exits first. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
+  const child = spawn(command, args, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    for (const listener of listeners) listener();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output);
+        if (match === null) return;
+        listeners.delete(check);
+        resolve(match);
+      };
+      listeners.add(check);
+      check();
+      void closed.then(() => reject(new Error(`exited before printing ${pattern}:\n${output}`)));
     });
+  return { child, output: () => output, exited, closed, waitFor };
+}
+
+/** Its exit code, once its output is complete. */
+async function finished(spawned: Spawned): Promise<number | null> {
+  await spawned.closed;
+  return spawned.exited;
+}
+
+const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, ['dist/cli.js', 'serve', ...args], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env });
+
+/** A port something listens on, on `host`, until closed. */
+async function occupy(host: string): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+/** A port nothing listens on right now (the kernel's choice; the caller binds it at once). */
+async function freePort(): Promise<number> {
+  const { port, server } = await occupy('127.0.0.1');
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether a TCP connection to the port is refused: nothing listens there any more. */
+const refused = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'loc-serve-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** A start that failed: the database is closed (SQLite removes its WAL then) and the lock released. */
+function expectNothingLeft(): void {
+  expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+  expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+}
+
+describe('a start refused before it listens', () => {
+  it('on a data directory that is a file: one line naming it and the cause, exit 1', async () => {
+    const file = join(dataDir, 'not-a-directory');
+    writeFileSync(file, '');
+    const started = serve(file, ['--port', '0', '--host', '127.0.0.1']);
+    expect(await finished(started)).toBe(1);
+    expect(started.output()).toBe(`error: cannot open the database in ${file}: ${file} is not a directory\n`);
   });
 
   it('on a bad --port or an empty --host, naming the flag rather than the variable it overrides, exit 2', async () => {
-    expect(await serve({}, '--port', 'abc')).toEqual({ code: 2, stdout: '', stderr: 'error: --port must be an integer from 0 to 65535, received "abc". (see --help)\n' });
-    expect(await serve({ PORT: '18601' }, '--port', '70000')).toMatchObject({ code: 2, stderr: 'error: --port must be an integer from 0 to 65535, received "70000". (see --help)\n' });
-    expect(await serve({}, '--port', '18602', '--host', '')).toMatchObject({ code: 2, stderr: 'error: --host must be given a value, received "". (see --help)\n' });
-    expect(await serve({ PORT: 'abc' })).toMatchObject({ code: 2, stderr: 'error: PORT must be an integer from 0 to 65535, received "abc". (see --help)\n' });
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--port', 'abc'], {}, 'error: --port must be an integer from 0 to 65535, received "abc". (see --help)\n'],
+      [['--port', '70000'], { PORT: '18601' }, 'error: --port must be an integer from 0 to 65535, received "70000". (see --help)\n'],
+      [['--port', '0', '--host', ''], {}, 'error: --host must be given a value, received "". (see --help)\n'],
+      [[], { PORT: 'abc' }, 'error: PORT must be an integer from 0 to 65535, received "abc". (see --help)\n'],
+    ];
+    for (const [args, env, line] of cases) {
+      const started = serve(dataDir, args, env);
+      expect(await finished(started), args.join(' ')).toBe(2);
+      expect(started.output()).toBe(line);
+    }
+  });
+});
+
+describe('a start that cannot listen', () => {
+  it('on a port in use: one line naming the address and the setting, exit 1', async () => {
+    const { port, server } = await occupy('127.0.0.1');
+    try {
+      const started = serve(dataDir, ['--port', String(port), '--host', '127.0.0.1']);
+      expect(await finished(started)).toBe(1);
+      expect(started.output()).toBe(`error: cannot listen on 127.0.0.1:${port}: the port is in use (set PORT or --port)\n`);
+      expectNothingLeft();
+    } finally {
+      server.close();
+    }
   });
 
-  it('on an address it cannot listen on: one line naming it and where it came from, exit 1', async () => {
-    const taken = createServer();
-    const port = 18605;
-    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+  it.each([
+    ['a host name that does not resolve', 'no-such-host.invalid', 'the host name does not resolve'],
+    ['an address that is not on this machine', '192.0.2.1', "that address is not one of this machine's"],
+  ])('on %s: one line, exit 1', async (_, host, reason) => {
+    // Nothing binds the port: the address fails first.
+    const started = serve(dataDir, ['--port', '18799', '--host', host]);
+    expect(await finished(started)).toBe(1);
+    expect(started.output()).toBe(`error: cannot listen on ${host}:18799: ${reason} (set HOST or --host)\n`);
+    expectNothingLeft();
+  });
+
+  it('of the demo on a port in use: one line, and the API it started is closed again, exit 1', async () => {
+    const { port, server } = await occupy('localhost');
     try {
-      expect(await serve({ HOST: '127.0.0.1' }, '--port', String(port))).toMatchObject({
-        code: 1, stderr: `error: cannot listen on 127.0.0.1:${port} (from HOST and --port): the port is in use (EADDRINUSE)\n`,
-      });
+      const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(port) });
+      expect(await finished(started)).toBe(1);
+      const lines = started.output().trimEnd().split('\n');
+      expect(lines.at(-1)).toBe(`error: the demo cannot listen on localhost:${port}: the port is in use (set LOC_DEMO_PORT, or start without --demo)`);
+      expect(started.output()).not.toMatch(/^\s+at /m);
+      expectNothingLeft();
     } finally {
-      await new Promise((resolve) => taken.close(resolve));
+      server.close();
     }
-    // 192.0.2.1 is TEST-NET-1 (RFC 5737): an address no machine here has.
-    expect(await serve({ PORT: '18604' }, '--host', '192.0.2.1')).toMatchObject({
-      code: 1, stderr: 'error: cannot listen on 192.0.2.1:18604 (from --host and PORT): the address is not one of this machine (EADDRNOTAVAIL)\n',
-    });
+  });
+
+  it('refuses a LOC_DEMO_PORT that is not a port, like any setting (exit 2)', async () => {
+    const started = serve(dataDir, ['--port', '0', '--demo'], { LOC_DEMO_PORT: '5173a' });
+    expect(await finished(started)).toBe(2);
+    expect(started.output()).toBe('error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "5173a". (see --help)\n');
+  });
+});
+
+describe('a signal while loc serve starts', () => {
+  it('is not lost: the start completes, then the server shuts down gracefully and exits 0', async () => {
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev'], { LOC_LOG_LEVEL: 'info' });
+    try {
+      // Printed after the database opened and before the server listens.
+      await server.waitFor(/^Empty database: /m);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+      expect(server.output()).toMatch(/loc is listening on [^]*"signal":"SIGTERM","msg":"shutting down[^]*"msg":"closed"/);
+      expectNothingLeft();
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('one server per data directory', () => {
+  const listening = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+  it('refuses a second server while the first runs, not the operator commands; starts again once it stopped', async () => {
+    const first = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    try {
+      const port = Number((await first.waitFor(listening))[1]);
+      const lockFile = join(dataDir, LOCK_FILE);
+      expect(readFileSync(lockFile, 'utf8')).toBe(`${first.child.pid}\n`);
+
+      const second = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+      expect(await finished(second)).toBe(1);
+      expect(second.output()).toBe(
+        `error: another loc server (pid ${first.child.pid}) is running on ${dataDir}; its lock file is ${lockFile}: stop that server first, or remove the file if that process is not a loc server\n`,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+      // Operator commands are meant to run beside the server.
+      const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { env: childEnv({ LOC_DATA_DIR: dataDir }) });
+      expect(stdout).toMatch(/^Created account acme/);
+
+      first.child.kill('SIGTERM');
+      expect(await finished(first)).toBe(0);
+      expect(existsSync(lockFile)).toBe(false);
+
+      const third = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+      await third.waitFor(listening);
+      third.child.kill('SIGTERM');
+      expect(await finished(third)).toBe(0);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+
+  it('takes over the lock file of a server that was killed', async () => {
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    writeFileSync(join(dataDir, LOCK_FILE), `${gone.pid}\n`);
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    try {
+      await server.waitFor(listening);
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${server.child.pid}\n`);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('loc serve --demo', () => {
+  it('serves the demo page on LOC_DEMO_PORT, with sessions from the development key for its origin', async () => {
+    const demoPort = await freePort();
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(demoPort) });
+    try {
+      const [, demoUrl] = await server.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
+      expect(demoUrl).toBe(`http://localhost:${demoPort}`);
+      expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
+      // The seeded key allows the demo's origin on that port: the demo gets its sessions.
+      const session = await fetch(`http://127.0.0.1:${demoPort}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(session.status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('npm start', () => {
+  /** Starts `npm start` on the temporary directory, a port of the system's choice and a free demo port. */
+  async function npmStart(options: { detached?: boolean } = {}) {
+    const demoPort = await freePort();
+    const npm = run('npm', ['start'], {
+      LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_DEMO_PORT: String(demoPort), LOC_TILES: 'offline', LOC_LOG_LEVEL: 'info',
+    }, options);
+    const [, demoUrl] = await npm.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
+    const apiPort = Number((await npm.waitFor(/loc is listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+    // The server's own pid, from its log lines: under npm it is not the child we spawned.
+    const serverPid = Number((await npm.waitFor(/"pid":(\d+)/))[1]);
+    return { npm, demoPort, demoUrl, apiPort, serverPid };
+  }
+
+  let orphans: number[] = [];
+  afterEach(() => {
+    // A server that outlived npm would hold its ports after the test.
+    for (const pid of orphans) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    orphans = [];
+  });
+
+  it('serves the demo on LOC_DEMO_PORT, and on a SIGTERM to npm shuts the server down gracefully', async () => {
+    const { npm, demoPort, demoUrl, apiPort, serverPid } = await npmStart();
+    orphans.push(serverPid);
+    expect(demoUrl).toBe(`http://localhost:${demoPort}`);
+    expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
+    expect(serverPid).not.toBe(npm.child.pid);
+
+    npm.child.kill('SIGTERM');
+    expect(await npm.exited).toBe(0);
+    expect(isAlive(serverPid)).toBe(false);
+    expect(await refused(apiPort)).toBe(true);
+    expect(await refused(demoPort)).toBe(true);
+    await npm.closed;
+    expect(npm.output()).toContain('"msg":"closed"');
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+  });
+
+  it('on Ctrl-C, which reaches npm and the server and which npm forwards, shuts down once and exits 0', async () => {
+    // Its own process group, as a terminal's foreground job: the SIGINT goes to every process in it.
+    const { npm, serverPid } = await npmStart({ detached: true });
+    orphans.push(serverPid);
+    process.kill(-npm.child.pid!, 'SIGINT');
+    expect(await finished(npm)).toBe(0);
+    expect(npm.output()).toContain('"msg":"closed"');
+    expect(npm.output()).not.toContain('second signal');
   });
 });

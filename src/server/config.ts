@@ -49,15 +49,16 @@ const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** Every option, in the order the README lists them. Later options may depend on earlier ones. */
 export const OPTIONS: Options = {
-  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on.', parse: (t, _, __, name) => integer(name, t!, 0, 65535) },
+  port: { env: 'PORT', default: '8080', doc: 'TCP port the service listens on; `0`: any free port, named in the banner.', parse: (t, _, __, name) => integer(name, t!, 0, 65535) },
   host: { env: 'HOST', default: 'localhost', doc: 'Interface to listen on; `0.0.0.0` or `::` to accept connections from other machines.', parse: (t) => t! },
   dataDir: {
     env: 'LOC_DATA_DIR', default: './data', doc: 'Directory of the SQLite database (`loc.db`) and the development key file.',
     parse: (t) => resolve(t!),
   },
   publicUrl: {
-    env: 'LOC_PUBLIC_URL', default: null, doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT`.',
-    parse: (t, parsed, _, name) => (t === null ? `http://localhost:${parsed.port}` : httpUrl(name, t)),
+    env: 'LOC_PUBLIC_URL', default: null,
+    doc: 'Public base URL of the service, used in `share_url` and `embed_url`. Default `http://localhost:PORT` (with PORT=0, the port the server gets).',
+    parse: (t, parsed, _, name) => (t === null ? defaultPublicUrl(parsed.port!) : httpUrl(name, t)),
   },
   supportedCountries: {
     env: 'LOC_SUPPORTED_COUNTRIES', default: null, doc: 'Comma-separated ISO 3166-1 alpha-2 codes where codes are handed out. Default: every covered country.',
@@ -100,6 +101,14 @@ export const OPTIONS: Options = {
   },
 };
 
+/**
+ * The public URL when LOC_PUBLIC_URL is not set. With port 0 the server makes it again from the port
+ * it is going to listen on (server.ts).
+ */
+export function defaultPublicUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
+
 /** A value given on the command line (`loc serve --port 9000`) in place of its variable. */
 export interface Flag {
   /** The flag as typed, `--port`: errors about the value name it, not the variable it overrode. */
@@ -128,7 +137,8 @@ function fail(variable: string, expected: string, received: string): never {
   throw new ConfigError(`${variable} must be ${expected}, received ${describeValue(received)}.`);
 }
 
-function integer(variable: string, text: string, min: number, max: number): number {
+/** An integer setting from `min` to `max`; also for settings read outside OPTIONS (the demo's port). */
+export function integer(variable: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) fail(variable, `an integer from ${min} to ${max}`, text);
   return value;

@@ -1,10 +1,12 @@
 /**
  * The development seed of `npm start`: on the first start with an empty database, a partner account
- * and an API key that the demo page (`http://localhost:5173`) may embed with, so a fresh clone works
- * without any operator step. The key is written to a file only its owner can read, never printed.
+ * and an API key that the demo page (`http://localhost:5173`, or LOC_DEMO_PORT) may embed with, so a
+ * fresh clone works without any operator step. The key is written to a file only its owner can read,
+ * never printed.
  */
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { DEFAULT_DEMO_PORT, demoOrigin } from '../../demo/server.ts';
 import { issueKey } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
@@ -12,13 +14,19 @@ import type { Config } from './config.ts';
 export const DEV_ACCOUNT = 'development';
 /** The key file, inside the data directory. */
 export const DEV_KEY_FILE = 'dev-api-key';
-/** The demo page's origin (Vite's default port). */
-export const DEMO_ORIGIN = 'http://localhost:5173';
 /** Generous, so end-to-end suites never meet the limit. */
 const DEV_HOURLY_LIMIT = 100_000;
 
-/** Seeds an empty database; returns the lines to print either way. */
-export async function seedDevelopment(store: Store, config: Config, now: number): Promise<string[]> {
+/**
+ * Seeds an empty database; returns the lines to print either way. The key allows `pageOrigin`, the
+ * demo's page; a database seeded before keeps its key as it is.
+ */
+export async function seedDevelopment(
+  store: Store,
+  config: Config,
+  now: number,
+  pageOrigin: string = demoOrigin(DEFAULT_DEMO_PORT),
+): Promise<string[]> {
   const file = join(config.dataDir, DEV_KEY_FILE);
   const shown = relative(process.cwd(), file).startsWith('..') ? file : `./${relative(process.cwd(), file)}`;
   if ((await store.listAccounts()).length > 0) {
@@ -26,7 +34,7 @@ export async function seedDevelopment(store: Store, config: Config, now: number)
   }
   const account = await store.createAccount({ name: DEV_ACCOUNT, partner: true, createdAt: now });
   const ownOrigin = new URL(config.publicUrl).origin;
-  const origins = ownOrigin.startsWith('http://localhost') || ownOrigin.startsWith('https://') ? [DEMO_ORIGIN, ownOrigin] : [DEMO_ORIGIN];
+  const origins = ownOrigin.startsWith('http://localhost') || ownOrigin.startsWith('https://') ? [pageOrigin, ownOrigin] : [pageOrigin];
   const { key, secret } = await issueKey(store, {
     accountId: account.id, origins, hourlyLimit: DEV_HOURLY_LIMIT, label: 'development (created by npm start)', createdAt: now,
   });

@@ -14,6 +14,7 @@ import { DATABASE_FILE } from '../store/sqlite.ts';
 import { loadConfig } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { LOCK_FILE } from './server-lock.ts';
 
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
 async function rawConnection(
@@ -58,7 +59,7 @@ describe('a running server', () => {
     devKey = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
   });
   afterAll(async () => {
-    await server.app.close();
+    await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -77,11 +78,34 @@ describe('a running server', () => {
     expect(banner.some((line) => line.startsWith(`loc is listening on ${server.url}`))).toBe(true);
   });
 
+  it('with PORT=0, names the port it got in the banner and in the public URL', () => {
+    const port = new URL(server.url).port;
+    expect(port).not.toBe('0');
+    expect(server.config.publicUrl).toBe(`http://localhost:${port}`);
+    expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
+  });
+
+  it('with PORT=0 and a public URL of its own, keeps that URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-public-url-'));
+    const lines: string[] = [];
+    const own = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example' }), {
+      print: (line) => lines.push(line),
+    });
+    try {
+      expect(new URL(own.url).port).not.toBe('0');
+      expect(lines[0]).toBe(`loc is listening on ${own.url} (public URL https://loc.example)`);
+      expect(own.config.publicUrl).toBe('https://loc.example');
+    } finally {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('does not seed a database that has accounts', async () => {
     const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
       seedDevelopment: true, print: () => {},
     });
-    await again.app.close();
+    await again.close();
     expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
   });
 
@@ -89,7 +113,8 @@ describe('a running server', () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);
     const { session_token: token, embed_url: embedUrl } = (await created.json()) as { session_token: string; embed_url: string };
-    expect(embedUrl).toMatch(/^http:\/\/localhost:0\/embed\/frame\/[\w-]{22}$/);
+    // PORT=0: the link names the port the server got.
+    expect(embedUrl).toMatch(new RegExp(`^http://localhost:${new URL(server.url).port}/embed/frame/[\\w-]{22}$`));
     const resolved = await call('/v1/embed/resolve', { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { lat: 48.8584, lng: 2.2945, save: true } });
     expect(resolved.status).toBe(200);
     expect(resolved.headers.get('ratelimit-limit')).toBe('100000');
@@ -124,7 +149,7 @@ describe('closing', () => {
     const received = new Promise((resolve) => server.app.server.once('request', resolve));
     connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
     await received;
-    const closing = server.app.close();
+    const closing = server.close();
     connection.write(`${body.slice(5)}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
     await Promise.all([closing, connection.closed]);
     const [first, second] = connection.response().split(/(?=HTTP\/1\.1 )/);
@@ -161,7 +186,7 @@ describe('a client that half-closes after its request', () => {
       expect(connection.response()).toMatch(/^HTTP\/1\.1 200 OK/);
       expect(connection.response()).toContain('"address":"1 Bridgeway, Sausalito"');
     } finally {
-      await server.app.close();
+      await server.close();
       await new Promise<void>((resolve) => geocoder.close(() => resolve()));
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -205,6 +230,7 @@ describe('graceful shutdown of loc serve', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"closed"');
     expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

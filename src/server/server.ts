@@ -1,17 +1,24 @@
 /**
  * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
  * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
- * database is closed and the process exits.
+ * database is closed and the process exits. While it runs it holds the data directory's lock
+ * (server-lock.ts). A start that cannot go on throws a StartFailure: one line for the operator.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
+import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
-import type { Config } from './config.ts';
+import { defaultPublicUrl, type Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
+import { lockDataDir, type ServerLock } from './server-lock.ts';
+import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
 export interface StartOptions extends AppOptions {
   /** On an empty database, create a development partner account and key (what `npm start` does). */
   seedDevelopment?: boolean;
+  /** The demo page's origin, which the development key allows; default the demo's default origin. */
+  demoOrigin?: string;
   /** Where the banner goes; default stdout. */
   print?: (line: string) => void;
 }
@@ -20,67 +27,168 @@ export interface RunningServer {
   app: FastifyInstance;
   /** The address it listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** The configuration it runs with: with PORT=0, the port it got and the public URL made from it. */
+  config: Config;
+  /** Closes the app (in-flight requests finish, the database closes), then releases the data directory. */
+  close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(requested: Config, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const config = await withRealPort(requested);
   // The address index is built in a worker thread while the app is built, and is ready before the
   // first request: no request waits for it.
   const places = loadPlaces();
   // Awaited below; if the app fails to build first, that failure is the one to report.
   places.catch(() => undefined);
-  const app = await buildApp(config, options);
+  let app: FastifyInstance;
   try {
+    app = await buildApp(config, options);
+  } catch (error) {
+    throw databaseFailure(error, config);
+  }
+  // Taken once the database opened, so that a directory that cannot be created or written is
+  // reported as the database's failure, with SQLite's reason.
+  let lock: ServerLock | undefined;
+  try {
+    lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
-      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now())) print(line);
+      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.demoOrigin)) print(line);
     }
     await places;
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, apiTarget(config));
+    });
   } catch (error) {
     await app.close();
-    throw error;
+    lock?.release();
+    throw databaseFailure(error, config);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = `http://${hostPort(config.host, port)}`;
   const base = config.publicUrl;
   print(`loc is listening on ${url} (public URL ${base})`);
   print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
   print(`  share page ${base}/{code}   health ${base}/healthz`);
-  return { app, url };
+  const held = lock;
+  return {
+    app,
+    url,
+    config,
+    close: async () => {
+      try {
+        await app.close();
+      } finally {
+        held.release();
+      }
+    },
+  };
+}
+
+/** A disk that cannot hold the database: one line that says where and why, not a stack trace. */
+function databaseFailure(error: unknown, config: Config): unknown {
+  return error instanceof StoreUnavailable ? new StartFailure(`cannot open the database in ${config.dataDir}: ${error.message}`) : error;
+}
+
+function apiTarget(config: Config): ListenTarget {
+  return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
 }
 
 /**
- * Closes the server on the first SIGTERM or SIGINT; resolves with the exit code once closed. A second
- * signal, or in-flight requests outliving the timeout, end the process at once.
+ * PORT=0 asks for any free port. The public URL, when it is the default made from the port, must
+ * name the port the server gets — and it is needed before the app is built (links, the OpenAPI
+ * servers, the embed's files are made from it). So the kernel is asked for a free port first, and
+ * the server then listens on that one. Another program binding that very port in between is
+ * reported as a port in use. With an explicit LOC_PUBLIC_URL nothing depends on the port: the
+ * server listens on port 0 itself.
  */
-export function closeOnSignal(server: RunningServer, config: Config): Promise<number> {
-  return new Promise((resolve) => {
-    let closing = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (closing) {
-        server.app.log.warn({ signal }, 'second signal: exiting without waiting');
-        process.exit(1);
-      }
-      closing = true;
-      server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      const timer = setTimeout(() => {
-        server.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
-        process.exit(1);
-      }, config.shutdownTimeoutMs).unref();
-      server.app.close().then(
-        () => {
-          clearTimeout(timer);
-          server.app.log.info('closed');
-          resolve(0);
-        },
-        (error: unknown) => {
-          server.app.log.error({ err: error }, 'error while closing');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+async function withRealPort(config: Config): Promise<Config> {
+  if (config.port !== 0 || config.publicUrl !== defaultPublicUrl(0)) return config;
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, config.host, () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  }).catch((error: unknown) => {
+    throw listenFailure(error, apiTarget(config));
   });
+  return { ...config, port, publicUrl: defaultPublicUrl(port) };
+}
+
+/**
+ * A repeat of the first signal within this time is the same request, not a second one. Ctrl-C in a
+ * terminal signals every process of the foreground group — npm and the server under `npm start` —
+ * and npm forwards the SIGINT it got to the server as well; a systemd stop does the same with
+ * SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
+ */
+const REPEATED_SIGNAL_MS = 500;
+
+export interface ShutdownSignals {
+  /**
+   * Closes `server` on the first SIGTERM or SIGINT — at once if one came while it started — and
+   * resolves with the exit code once closed.
+   */
+  closeOn(server: RunningServer): Promise<number>;
+  /** Stops listening for signals: the start failed, and the process ends by itself. */
+  stop(): void;
+}
+
+/**
+ * Listens for SIGTERM and SIGINT from the moment it is called, before the server starts: a signal
+ * sent as soon as the banner is out — or during the start — is then never met by Node's default,
+ * which ends the process on the spot. A second signal, or in-flight requests outliving the timeout,
+ * end the process at once.
+ */
+export function shutdownOnSignal(config: Config): ShutdownSignals {
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
+  let server: RunningServer | undefined;
+  let done: (code: number) => void = () => {};
+  const closing = new Promise<number>((resolve) => (done = resolve));
+
+  const close = (running: RunningServer, signal: NodeJS.Signals): void => {
+    running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      running.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    running.close().then(
+      () => {
+        clearTimeout(timer);
+        running.app.log.info('closed');
+        done(0);
+      },
+      (error: unknown) => {
+        running.app.log.error({ err: error }, 'error while closing');
+        done(1);
+      },
+    );
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (first !== undefined) {
+      if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
+      if (server === undefined) process.stderr.write(`${signal} again: exiting without waiting\n`);
+      else server.app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    first = { signal, at: performance.now() };
+    if (server !== undefined) close(server, signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  return {
+    closeOn: (running) => {
+      server = running;
+      if (first !== undefined) close(running, first.signal);
+      return closing;
+    },
+    stop: () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    },
+  };
 }

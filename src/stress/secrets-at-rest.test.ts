@@ -77,7 +77,8 @@ afterAll(() => dispose(server, dataDir));
 describe('secrets at rest', () => {
   it('the running database holds the SHA-256 of each key, never a key or a token', () => {
     const files = dataFiles();
-    expect([...files.keys()].sort()).toEqual(['loc.db', 'loc.db-shm', 'loc.db-wal']);
+    // The database, and the server's lock (its pid).
+    expect([...files.keys()].sort()).toEqual(['loc.db', 'loc.db-shm', 'loc.db-wal', 'server.pid']);
     const bytes = Buffer.concat([...files.values()]);
     for (const key of keys) expect(bytes.includes(hashSecret(key)), 'the hash of a key').toBe(true);
     for (const needle of needles()) expect(bytes.includes(needle), `a secret in the data directory: ${needle.slice(0, 8)}…`).toBe(false);

@@ -23,7 +23,7 @@ beforeAll(async () => {
   port = Number(new URL(server.url).port);
 });
 afterAll(async () => {
-  await server.app.close();
+  await server.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,14 @@ describe('a machine at fault', () => {
     const file = join(tempDir(), 'a-file');
     writeFileSync(file, '');
     expect(() => openSqliteStore(file)).toThrow(expect.objectContaining({ name: 'StoreUnavailable', reason: 'cannot-open', message: `${file} is not a directory` }));
+  });
+
+  it('reports a loc.db that is not a SQLite file as StoreUnavailable, and leaves the file alone', () => {
+    const dir = tempDir();
+    const garbage = 'not a database, but a file that fills more than a header would. '.repeat(20);
+    writeFileSync(join(dir, DATABASE_FILE), garbage);
+    expect(() => openSqliteStore(dir)).toThrow(expect.objectContaining({ name: 'StoreUnavailable', reason: 'cannot-open', message: 'file is not a database (SQLITE_NOTADB)' }));
+    expect(readFileSync(join(dir, DATABASE_FILE), 'utf8')).toBe(garbage);
   });
 
   it('leaves errors of the request or of loc itself as they are', () => {

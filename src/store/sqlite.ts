@@ -63,6 +63,8 @@ const UNAVAILABLE: Readonly<Record<string, UnavailableReason>> = {
   SQLITE_BUSY: 'busy',
   SQLITE_LOCKED: 'busy',
   SQLITE_CANTOPEN: 'cannot-open',
+  // loc.db is some other file (not SQLite at all): found at open, so loc serve says it in one line.
+  SQLITE_NOTADB: 'cannot-open',
 };
 
 /** `error` as the port's StoreUnavailable when SQLite says the machine is at fault; otherwise unchanged. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,5 +106,10 @@ describe('the demo server', () => {
   it('refuses a LOC_DEMO_PORT that is not a port it can name in its origin', () => {
     expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: 'http' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "http".'));
     expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: '0' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "0".'));
+  });
+
+  it('run on its own, says a bad setting in one line and exits 2', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'demo/main.ts'], { env: { ...process.env, LOC_DEMO_PORT: 'http' }, encoding: 'utf8' });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 2, stderr: 'error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "http".\n' });
   });
 });

@@ -11,7 +11,7 @@ export function readConfig(doc: Document): FrameConfig {
   const text = doc.getElementById('loc-config')?.textContent;
   if (!text) throw new Error('The frame page has no #loc-config.');
   const config = JSON.parse(text) as FrameConfig;
-  for (const key of ['apiBase', 'origin', 'sid', 'expiresAt', 'now'] as const) {
+  for (const key of ['apiBase', 'origin', 'sid', 'expiresAt', 'now', 'tokenCheck'] as const) {
     if (typeof config[key] !== 'string') throw new Error(`#loc-config.${key} must be a string; received ${typeof config[key]}.`);
   }
   return config;

@@ -8,6 +8,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderFramePage } from '../src/embed/frame-page.ts';
 import type { FrameApi, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
+import { hashSecret } from '../src/auth/secrets.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
 import { CONNECT_GRACE_MS } from './channel.ts';
 
@@ -55,6 +56,7 @@ async function openFrame(ttlSeconds = 60): Promise<OpenFrame> {
     origin: 'https://shop.example',
     sid: 'sid_1',
     expiresAt: new Date(T0 + ttlSeconds * 1000),
+    secretHash: hashSecret(TOKEN.split('.')[1]),
     now: new Date(T0),
     styles: resolveStyles({ mode: 'offline' }, 'https://loc.example'),
   });
@@ -125,8 +127,8 @@ describe('the map frame', () => {
     await vi.advanceTimersByTimeAsync(4000);
     await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
     expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
-    // The service was asked to check the whole token, not only its sid.
-    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_1', expect.objectContaining({ headers: { authorization: `Bearer ${TOKEN}` } }));
+    // The whole token was checked in the frame, against the page's tokenCheck: no round trip.
+    expect(frame.fetchMock.mock.calls.filter(([url]) => String(url).includes('/embed/session/'))).toHaveLength(0);
   });
 
   it('opens at zoom 0, the whole world, when init asks for it', async () => {
@@ -160,10 +162,9 @@ describe('the map frame', () => {
     expect(frame.fetchMock.mock.calls.filter(([url]) => String(url).includes('/embed/session/'))).toHaveLength(0);
   });
 
-  it('stops before ready when the service says the token is not the session’s', async () => {
-    sessionAnswers.push({ status: 401, body: { success: false, code: 'invalid_session', message: 'The session token is not this session’s.' } });
-    const frame = await startFrame();
-    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
+  it('stops before ready when the token’s secret is not the session’s', async () => {
+    const frame = await startFrame({ token: 'sid_1.mangled' });
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith({ code: 'invalid_session', message: 'The session token is not this session’s.', recoverable: false }));
     await vi.advanceTimersByTimeAsync(4000);
     expect(frame.host.ready).not.toHaveBeenCalled();
     expect($('loc').classList.contains('loc--stopped')).toBe(true);
@@ -171,7 +172,18 @@ describe('the map frame', () => {
     expect(resolveCalls(frame)).toHaveLength(0);
   });
 
+  it('without Web Crypto, asks the service, and stops before ready when it says the token is not the session’s', async () => {
+    vi.stubGlobal('crypto', {});
+    sessionAnswers.push({ status: 401, body: { success: false, code: 'invalid_session', message: 'Not this session’s.' } });
+    const frame = await startFrame();
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'invalid_session', recoverable: false })));
+    expect(frame.fetchMock).toHaveBeenCalledWith('https://loc.example/embed/session/sid_1', expect.objectContaining({ headers: { authorization: `Bearer ${TOKEN}` } }));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(frame.host.ready).not.toHaveBeenCalled();
+  });
+
   it('becomes ready when the token cannot be checked, and reports nothing until a click tells', async () => {
+    vi.stubGlobal('crypto', {});
     sessionAnswers.push({ status: 503, body: { success: false, code: 'service_unavailable', message: 'Down.' } });
     const frame = await startFrame();
     await vi.advanceTimersByTimeAsync(4000);

@@ -18,6 +18,7 @@ import { DARK_STYLES, createStyleSwitch } from './layers.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { VISITOR_MESSAGES, createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
+import { tokenMatches } from './session-token.ts';
 
 /** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
 const READY_AT_LATEST_MS = 4000;
@@ -167,12 +168,18 @@ function start(): void {
         renew: init.renewable ? renewToken : undefined,
         onExpired,
       });
-      // The loader checked the sid only; the service checks the whole token, so a mangled secret is
-      // reported now rather than on the visitor's first click. A check that cannot be made (network,
-      // 5xx) does not hold the map back: the first click will say what is wrong.
-      const checked = sessionInfo(config.apiBase, token).catch((error: unknown) => {
-        if (error instanceof EmbedFailure && !RECOVERABLE[error.code]) report(error);
-      });
+      // The loader checked the sid only; the whole token is checked now, so a mangled secret is
+      // reported before onReady rather than on the visitor's first click — here, or by the service
+      // where the page has no Web Crypto. A check that cannot be made (network, 5xx) does not hold
+      // the map back: the first click will say what is wrong.
+      const checked = tokenMatches(token, config.tokenCheck)
+        .then((matches) => matches ?? sessionInfo(config.apiBase, token).then(() => true))
+        .then((matches) => {
+          if (!matches) report(new EmbedFailure('invalid_session', 'The session token is not this session’s.'));
+        })
+        .catch((error: unknown) => {
+          if (error instanceof EmbedFailure && !RECOVERABLE[error.code]) report(error);
+        });
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
       void Promise.all([Promise.race([styles.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
         if (stopped) return;

@@ -12,7 +12,7 @@ async function app(options: Partial<EmbedAssetsOptions> = {}): Promise<FastifyIn
   await instance.register(embedAssets, { publicUrl: 'http://localhost:8080', ...options });
   // What the session-bound frame route of the server will do, once it has looked the session up.
   instance.get<{ Params: { sid: string } }>('/embed/frame/:sid', (request, reply) =>
-    reply.sendEmbedFrame({ sid: request.params.sid, origin: 'http://localhost:5173', expiresAt: '2030-01-01T00:00:00Z' }),
+    reply.sendEmbedFrame({ sid: request.params.sid, origin: 'http://localhost:5173', expiresAt: '2030-01-01T00:00:00Z', secretHash: 'ab'.repeat(32) }),
   );
   await instance.ready();
   return instance;

@@ -33,7 +33,7 @@ export interface EmbedAssetsOptions {
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
-export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt'>;
+export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt' | 'secretHash'>;
 
 declare module 'fastify' {
   interface FastifyInstance {

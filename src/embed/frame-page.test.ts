@@ -1,6 +1,8 @@
 import { JSDOM } from 'jsdom';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../iframe-app/config.ts';
+import { hashSecret } from '../auth/secrets.ts';
 import { resolveStyles } from '../tiles/styles.ts';
 import { frameConfig, frameHeaders, renderFramePage, scriptSafeJson } from './frame-page.ts';
 
@@ -10,6 +12,7 @@ const input = {
   origin: 'https://shop.example',
   sid: 'sid_123',
   expiresAt: new Date('2030-01-01T00:15:00Z'),
+  secretHash: hashSecret('the-session-secret'),
   now: new Date('2030-01-01T00:00:00Z'),
   styles,
 };
@@ -25,7 +28,11 @@ describe('the frame page', () => {
       expiresAt: '2030-01-01T00:15:00.000Z',
       now: '2030-01-01T00:00:00.000Z',
       styles,
+      tokenCheck: createHash('sha256').update(hashSecret('the-session-secret')).digest('hex'),
     });
+    // Neither the secret nor the hash the service stores.
+    expect(html).not.toContain('the-session-secret');
+    expect(html).not.toContain(hashSecret('the-session-secret'));
   });
 
   it('links the versioned script and styles below the API base', () => {

@@ -4,6 +4,7 @@
  * that lets only the session's origin embed it, and a referrer policy that keeps the frame URL from
  * every third party.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { escapeHtml } from '../escape-html.ts';
 import { embedDir } from './files.ts';
@@ -16,6 +17,8 @@ export interface FramePageInput {
   origin: string;
   sid: string;
   expiresAt: Date | string;
+  /** The stored hash of the session's secret (`EmbedSession.secretHash`); the page carries only its hash. */
+  secretHash: string;
   styles: StyleLayers;
   now?: Date;
 }
@@ -31,7 +34,17 @@ export function frameConfig(input: FramePageInput): FrameConfig {
     expiresAt: new Date(input.expiresAt).toISOString(),
     now: (input.now ?? new Date()).toISOString(),
     styles: input.styles,
+    tokenCheck: tokenCheck(input.secretHash),
   };
+}
+
+/**
+ * What the frame compares a token with: SHA-256 of the stored hash, as the frame computes it from the
+ * token (SHA-256 of the secret, then of that hex). One more hash, so the page holds nothing that is in
+ * the database.
+ */
+export function tokenCheck(secretHash: string): string {
+  return createHash('sha256').update(secretHash).digest('hex');
 }
 
 /**

@@ -42,6 +42,12 @@ export interface FrameConfig {
   now: string;
   /** The tile layers of every style. */
   styles: StyleLayers;
+  /**
+   * SHA-256 (hex) of the hash the service stores for the session's secret: the frame checks the token
+   * it is given against it, before onReady, without a round trip. It reveals neither the secret nor
+   * the stored hash.
+   */
+  tokenCheck: string;
 }
 
 /** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */

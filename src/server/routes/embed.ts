@@ -38,7 +38,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
         .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
     }
-    return reply.sendEmbedFrame({ sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString() });
+    return reply.sendEmbedFrame({ sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash });
   });
 
   app.get('/embed/session/:sid', {

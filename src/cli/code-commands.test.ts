@@ -45,12 +45,29 @@ describe('loc encode / loc decode (built CLI)', () => {
     }
   });
 
-  it('exits 2 with one line on a usage mistake, and has --help on every subcommand', async () => {
-    for (const args of [['encode', '1'], ['bogus'], ['decode']]) {
-      const { code, stderr } = await run(...args);
-      expect(code).toBe(2);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
+  it('takes numbers with an exponent, as JavaScript writes small ones', async () => {
+    const plain = JSON.parse((await run('encode', '48.8584', '2.2945')).stdout);
+    expect(JSON.parse((await run('encode', '4.88584e1', '2294.5E-3')).stdout)).toEqual(plain);
+    expect(JSON.parse((await run('encode', '1e400', '0')).stderr)).toMatchObject({ code: 'validation_error', message: 'lat must be a finite number from -90 to 90, received Infinity.' });
+  });
+
+  it('exits 2 with a JSON error on a usage mistake of encode or decode', async () => {
+    for (const [args, message] of [
+      [['encode', '1'], "missing required argument 'lng'. See --help."],
+      [['encode', '1', '2', '3'], "too many arguments for 'encode'. Expected 2 arguments but got 3. See --help."],
+      [['decode'], "missing required argument 'code'. See --help."],
+    ] as const) {
+      const { code, stdout, stderr } = await run(...args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stdout).toBe('');
+      expect(JSON.parse(stderr)).toEqual({ code: 'validation_error', message });
     }
+  });
+
+  it('exits 2 with one line on another usage mistake, and has --help on every subcommand', async () => {
+    const { code, stderr } = await run('bogus');
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
     for (const sub of ['encode', 'decode']) {
       const { code, stdout } = await run(sub, '--help');
       expect(code).toBe(0);

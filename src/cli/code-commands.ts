@@ -1,14 +1,25 @@
 /**
  * `loc encode <lat> <lng>` and `loc decode <code>`: the codec from the shell. Each prints one JSON
- * object on stdout; on bad input it prints `{ "code", "message" }` on stderr and exits 1.
+ * object on stdout; on bad input it prints `{ "code", "message" }` on stderr and exits 1 — and a
+ * usage mistake (an argument missing or too many) is JSON too, exit 2, so that a script reading
+ * stderr always gets an object.
  */
 import type { Command } from 'commander';
 import { decode, encode, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 
+/** Commander's own usage errors, as the JSON a script expects from these two commands. */
+const JSON_USAGE_ERRORS = {
+  outputError: (text: string, write: (text: string) => void) => {
+    const said = text.trim().replace(/^error: /, '');
+    write(`${JSON.stringify({ code: 'validation_error', message: `${said}${said.endsWith('.') ? '' : '.'} See --help.` })}\n`);
+  },
+};
+
 export function registerCodeCommands(program: Command): void {
   program
     .command('encode')
+    .configureOutput(JSON_USAGE_ERRORS)
     .description('print the code of the 3 m cell that holds a point')
     .argument('<lat>', 'latitude in degrees, -90 to 90')
     .argument('<lng>', 'longitude in degrees, -180 to 180')
@@ -16,14 +27,19 @@ export function registerCodeCommands(program: Command): void {
 
   program
     .command('decode')
+    .configureOutput(JSON_USAGE_ERRORS)
     .description('print the cell of a code (case, spaces and hyphens are forgiven)')
     .argument('<code>', 'a code like FR-0RMB-CLY0')
     .action((code: string) => run(() => decode(code)));
 }
 
-/** Numbers as JSON writes them; "1e2", "0x10", "" or "12abc" are not coordinates. */
+/**
+ * Numbers as JSON and JavaScript write them, exponents included (`String(0.0000001)` is "1e-7");
+ * "0x10", "48,85", "" or "12abc" are not coordinates. A number too large to be finite is refused by
+ * encode's range check.
+ */
 function parseNumber(text: string, field: string): number {
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text.trim())) {
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text.trim())) {
     throw new LocError('validation_error', `${field} must be a decimal number, received ${JSON.stringify(text)}.`, field);
   }
   return Number(text);

@@ -33,6 +33,10 @@ describe('code format', () => {
       'FR-0RMB-CLY0%00',
       'x'.repeat(1000),
       `FR-0RMB-CLY0${' '.repeat(40)}x`,
+      // Letters that upper-case to ASCII ones are not letters of a code.
+      '\ufb01-0RMB-CLY0',
+      'fr-0rmb-\u0131ly0',
+      '\u017fe-0000-0000',
     ]) {
       expect(normalizeCode(input), input).toBeNull();
       expect(parseCode(input), input).toBeNull();

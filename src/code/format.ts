@@ -14,8 +14,12 @@ export const MAX_BLOCKS = BASE ** BLOCK_DIGITS;
 /** The spec's loose client-side check (spec §1.7), without trimming or case folding. */
 const LOOSE = /^[A-Za-z]{2}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
 
-/** What input we accept: a separator (hyphen or space) may be left out, case does not matter. */
-const LENIENT = /^([A-Z]{2})[-\s]?([0-9A-Z]{4})[-\s]?([0-9A-Z]{4})$/;
+/**
+ * What input we accept: ASCII letters and digits in either case, each separator a hyphen, a white
+ * space or nothing. Matched before upper-casing: `toUpperCase` turns some other letters into ASCII
+ * ones ("ﬁ" into "FI", "ß" into "SS", "ı" into "I"), which must not pass for a code.
+ */
+const LENIENT = /^([A-Za-z]{2})[-\s]?([0-9A-Za-z]{4})[-\s]?([0-9A-Za-z]{4})$/;
 
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < BASE; i++) DIGIT_VALUE[ALPHABET.charCodeAt(i)] = i;
@@ -50,8 +54,8 @@ export function normalizeCode(input: string): string | null {
   // longest spelling (two separators) is copied or matched.
   const trimmed = input.trim();
   if (trimmed.length > 14) return null;
-  const m = LENIENT.exec(trimmed.toUpperCase());
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+  const m = LENIENT.exec(trimmed);
+  return m ? `${m[1]}-${m[2]}-${m[3]}`.toUpperCase() : null;
 }
 
 /** Splits a code (any accepted spelling) into its parts, or null when it is malformed. */

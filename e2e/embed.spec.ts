@@ -102,6 +102,22 @@ test('with confirm: false a click selects at once', async ({ page, newSession })
   await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'chosen');
 });
 
+test('on a short map the panel keeps the code on one line, the address and the buttons that choose; only a narrow one drops Open', async ({ page, newSession }) => {
+  for (const width of [800, 300]) {
+    await page.locator('#map').evaluate((element, px) => void ((element as HTMLElement).style.width = `${px}px`), width);
+    const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19, height: '260px' });
+    await frame.locator('#loc-map').click({ position: { x: width / 2, y: 130 } });
+    await expect(frame.locator('#loc-code')).toHaveText(CODE_FORMAT);
+    await expect(frame.locator('#loc-address')).toHaveText('near Paris, France');
+    await expect(frame.locator('#loc-address')).toBeVisible();
+    // One line of the compact 15 px type, not a code broken in two.
+    expect((await frame.locator('#loc-code').boundingBox())!.height, `code at ${width} px`).toBeLessThan(24);
+    await expect(frame.getByRole('button', { name: 'Use this location' })).toBeVisible();
+    await expect(frame.getByRole('button', { name: 'Copy code' })).toBeVisible();
+    await expect(frame.locator('#loc-share')).toBeVisible({ visible: width > 520 });
+  }
+});
+
 test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter on "Use this location" selects', async ({ page, newSession }) => {
   // Cell steps need the grid table. It is held back until the keys have been pressed: steps taken
   // before it arrives wait for it, in order, and so does the Enter after them.

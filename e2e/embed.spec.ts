@@ -9,7 +9,7 @@ import { CONNECT_GRACE_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
-import { destroy, events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
+import { destroy, events, mapFrame, mount, setStyle, waitForEvent, waitForEvents, waitForStyleTiles, type MountOptions } from './harness.ts';
 import { cellBeside, contains, pixelOf, pointAt, type View } from './map-geometry.ts';
 
 /** The spec's loose check, made strict: the codec writes upper case. */
@@ -118,7 +118,7 @@ test('on a short map the panel keeps the code on one line, the address and the b
   }
 });
 
-test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter on "Use this location" selects', async ({ page, newSession }) => {
+test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter on "Use this location" selects, and so does Enter again on the map', async ({ page, newSession }) => {
   // Cell steps need the grid table. It is held back until the keys have been pressed: steps taken
   // before it arrives wait for it, in order, and so does the Enter after them.
   let release!: () => void;
@@ -160,7 +160,14 @@ test('keyboard: Tab to the map, arrows step one cell each, Enter previews, Enter
   // So the visitor can go on choosing by keyboard.
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
-  await expect(frame.locator('#loc-code')).toHaveText(cellBeside(HOME, 4, 2).loc_code);
+  const next = cellBeside(HOME, 4, 2);
+  await expect(frame.locator('#loc-code')).toHaveText(next.loc_code);
+
+  // Enter again on the cell just previewed confirms it, without the trip through eight Tab stops.
+  await expect(frame.locator('#loc-live')).toHaveText(/Press Enter again, or choose “Use this location”, to confirm\.$/);
+  await page.keyboard.press('Enter');
+  const [, second] = await waitForEvents(page, id, 'select', 2);
+  expect(second).toMatchObject({ loc_code: next.loc_code, cell: next.cell, saved: true });
 });
 
 test('styles switch, each drawn in its own look; a screenshot of each is kept', async ({ page, newSession }, testInfo) => {

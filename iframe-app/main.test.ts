@@ -227,6 +227,23 @@ describe('the map frame', () => {
     expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
   });
 
+  it('confirms the previewed cell when Enter is pressed on it again, and previews anew on another cell', async () => {
+    const frame = await startFrame();
+    // A preview whose cell is not under the crosshair (the map moved meanwhile): Enter previews again.
+    const elsewhere = { ...RESULT, loc_code: 'FR-0RMB-CQXV', cell: { ...RESULT.cell, west: 2.29451, east: 2.29455 } };
+    frame.resolveAnswers.push({ status: 200, body: elsewhere });
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXV'));
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('FR-0RMB-CQXT, Paris, France. Press Enter again, or choose “Use this location”, to confirm.');
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    press('Enter');
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true }));
+    expect(resolveCalls(frame).map((call) => JSON.parse(call.body as string).save)).toEqual([false, false, true]);
+  });
+
   it('saves and selects at once with confirm: false', async () => {
     const frame = await startFrame({ confirm: false });
     frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });

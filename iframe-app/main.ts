@@ -143,7 +143,16 @@ function start(): void {
   };
 
   map.on('click', (event: L.LeafletMouseEvent) => void choose(event.latlng.wrap()));
-  enableKeyboard(map, { motion, columns, choose: (point) => void choose(point), clear });
+  // Enter on the cell already previewed confirms it: the button is eight Tab stops away, behind the
+  // map's controls and attributions.
+  const inPreview = (point: LatLng) =>
+    preview !== undefined && point.lat >= preview.cell.south && point.lat < preview.cell.north &&
+    point.lng >= preview.cell.west && point.lng < preview.cell.east;
+  const chooseByKey = (point: LatLng) => {
+    if (inPreview(point) && panel.confirm()) return;
+    void choose(point);
+  };
+  enableKeyboard(map, { motion, columns, choose: chooseByKey, clear });
 
   const api: FrameApi = {
     init(init: FrameInit, callbacks: HostCallbacks) {

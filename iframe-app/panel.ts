@@ -30,6 +30,8 @@ export interface Panel {
   message(text: string | null): void;
   announce(text: string): void;
   onConfirm(handler: () => void): void;
+  /** Confirms the preview as the button would (the map's Enter on the previewed cell); false when there is none. */
+  confirm(): boolean;
 }
 
 export function createPanel(doc: Document): Panel {
@@ -43,6 +45,22 @@ export function createPanel(doc: Document): Panel {
   const messageLine = $<HTMLParagraphElement>('loc-message');
   const live = $<HTMLDivElement>('loc-live');
   const map = $<HTMLElement>('loc-map');
+  let confirmed = () => {};
+
+  /** The button's action: busy until the result comes, then hidden. */
+  const confirmNow = (): boolean => {
+    if (panel.hidden || confirm.hidden || confirm.disabled) return false;
+    confirm.disabled = true;
+    confirmed();
+    return true;
+  };
+  confirm.addEventListener('click', () => {
+    // The button hides now (busy) and stays hidden once the location is chosen, and focus would
+    // fall to the body: a keyboard user goes back to the map, where they can choose again. Moved
+    // now, before the result is announced, so that the map's own announcement does not cut it off.
+    if (doc.activeElement === confirm) map.focus({ preventScroll: true });
+    confirmNow();
+  });
 
   const announce = (text: string) => {
     // Clearing first makes a screen reader announce the same text twice in a row, too.
@@ -89,7 +107,7 @@ export function createPanel(doc: Document): Panel {
       confirm.disabled = false;
       announce(
         state === 'preview'
-          ? `${result.loc_code}, ${result.address}. Choose “Use this location” to confirm.`
+          ? `${result.loc_code}, ${result.address}. Press Enter again, or choose “Use this location”, to confirm.`
           : `Chosen: ${result.loc_code}, ${result.address}.`,
       );
     },
@@ -102,14 +120,8 @@ export function createPanel(doc: Document): Panel {
     },
     announce,
     onConfirm(handler) {
-      confirm.addEventListener('click', () => {
-        // The button hides now (busy) and stays hidden once the location is chosen, and focus would
-        // fall to the body: a keyboard user goes back to the map, where they can choose again. Moved
-        // now, before the result is announced, so that the map's own announcement does not cut it off.
-        if (doc.activeElement === confirm) map.focus({ preventScroll: true });
-        confirm.disabled = true;
-        handler();
-      });
+      confirmed = handler;
     },
+    confirm: confirmNow,
   };
 }

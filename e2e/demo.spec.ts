@@ -68,6 +68,26 @@ test('the playground: a click and "Use this location" log onSelect; the style co
   expect(await logged(page, 'playground', 'onReady'), 'a style change is not a remount').toHaveLength(1);
 });
 
+test('a height the loader refuses: its message, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {
+  const uncaught: string[] = [];
+  page.on('pageerror', (error) => uncaught.push(error.message));
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  const snippet = await page.locator('#snippet').textContent();
+
+  await page.getByRole('textbox', { name: 'Height' }).fill('abc');
+  await expect(page.locator('#problem')).toHaveText('height must be a CSS length such as "400px"; received "abc".');
+  await expect(page.locator('#snippet')).toHaveText(snippet!);
+  await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '420px');
+
+  await page.getByRole('textbox', { name: 'Height' }).fill('300px');
+  await expect(page.locator('#problem')).toBeHidden();
+  await expect(page.locator('#snippet')).toContainText("height: '300px',");
+  await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '300px');
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  expect(uncaught).toEqual([]);
+});
+
 test('the short session expires after 60 s and the page mounts a new one', async ({ page, stack }) => {
   // Playwright's clock, in the page and its frames: a minute passes at once (see expiry.spec.ts).
   await page.clock.install();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changesOf, readControls, type ControlValues } from './controls.ts';
 import type { SnippetOptions } from './snippet.ts';
 
@@ -12,6 +12,10 @@ const previous: SnippetOptions = {
   renew: false,
 };
 const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('the playground controls', () => {
   it('read into mount options', () => {
@@ -30,6 +34,15 @@ describe('the playground controls', () => {
       'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].',
       'zoom must be an integer from 0 to 20; received NaN.',
     ]);
+  });
+
+  it('check a height the way LOC.mount does, so a height it would throw on never reaches the map or the snippet', () => {
+    // The loader asks the browser's CSS.supports, which Node lacks: a stand-in that knows two lengths.
+    vi.stubGlobal('CSS', { supports: (property: string, value: string) => property === 'height' && ['300px', '60vh'].includes(value) });
+    const bad = readControls({ ...values, height: 'abc' }, previous);
+    expect(bad.options).toEqual(previous);
+    expect(bad.problems).toEqual(['height must be a CSS length such as "400px"; received "abc".']);
+    expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
   });
 
   it('tell what the map must do about a change', () => {

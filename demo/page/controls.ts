@@ -3,8 +3,22 @@
  * so a designer who types a bad centre sees exactly the message an integrator would get, and the map
  * keeps its last good view.
  */
-import { readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
+import { readLatLng, readOptions, readStyle, readZoom } from '../../src/embed/options.ts';
 import type { SnippetOptions } from './snippet.ts';
+
+/**
+ * The loader's check of a height. It lives inside readOptions (in a browser it asks `CSS.supports`),
+ * so the demo calls that with a placeholder token, which readOptions requires but never uses here;
+ * a check of its own would let through what `LOC.mount` then throws on. The message loses its
+ * `LOC.mount: options.` prefix to read like the others, which name just the option.
+ */
+function readHeight(height: string): string {
+  try {
+    return readOptions({ sessionToken: 'placeholder.token', height }).height;
+  } catch (error) {
+    throw new TypeError((error as Error).message.replace(/^LOC\.mount: options\./, ''));
+  }
+}
 
 /** The form's fields, as strings and checkbox states. */
 export interface ControlValues {
@@ -34,12 +48,10 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
     }
   };
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-  const height = values.height.trim();
-  if (height === '') problems.push('height must be a CSS length such as "400px"; received "".');
   return {
     options: {
       apiUrl: previous.apiUrl,
-      height: height === '' ? previous.height : height,
+      height: attempt(() => readHeight(values.height.trim()), previous.height),
       center: attempt(() => readLatLng([number(values.lat), number(values.lng)], 'center'), previous.center),
       zoom: attempt(() => readZoom(number(values.zoom), 'zoom'), previous.zoom),
       style: attempt(() => readStyle(values.style, 'style'), previous.style),

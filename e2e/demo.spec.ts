@@ -68,23 +68,33 @@ test('the playground: a click and "Use this location" log onSelect; the style co
   expect(await logged(page, 'playground', 'onReady'), 'a style change is not a remount').toHaveLength(1);
 });
 
-test('a height the loader refuses: its message, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {
+test('a height the loader refuses: its message beside the form, the field marked, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {
   const uncaught: string[] = [];
   page.on('pageerror', (error) => uncaught.push(error.message));
   await page.goto(stack.demo);
   await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
   const snippet = await page.locator('#snippet').textContent();
+  const height = page.getByRole('textbox', { name: 'Height' });
+  const message = 'height must be a CSS length such as "400px"; received "abc".';
 
-  await page.getByRole('textbox', { name: 'Height' }).fill('abc');
-  await expect(page.locator('#problem')).toHaveText('height must be a CSS length such as "400px"; received "abc".');
+  await height.fill('abc');
+  await expect(page.locator('#control-problems')).toHaveText(message);
+  await expect(height).toHaveAttribute('aria-invalid', 'true');
+  await expect(height).toHaveAccessibleDescription(message);
+  await expect(height).toHaveCSS('outline-style', 'solid');
+  await expect(page.getByRole('spinbutton', { name: 'Latitude' })).not.toHaveAttribute('aria-invalid');
   await expect(page.locator('#snippet')).toHaveText(snippet!);
   await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '420px');
 
-  await page.getByRole('textbox', { name: 'Height' }).fill('300px');
-  await expect(page.locator('#problem')).toBeHidden();
+  await height.fill('300px');
+  await expect(page.locator('#control-problems')).toBeEmpty();
+  await expect(height).not.toHaveAttribute('aria-invalid');
+  await expect(height).toHaveAccessibleDescription('');
+  await expect(height).not.toHaveCSS('outline-style', 'solid');
   await expect(page.locator('#snippet')).toContainText("height: '300px',");
   await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '300px');
   await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  await expect(page.locator('#problem')).toBeHidden();
   expect(uncaught).toEqual([]);
 });
 

@@ -30,10 +30,16 @@ describe('the playground controls', () => {
     expect(options.zoom).toBe(previous.zoom);
     expect(options.height).toBe(previous.height);
     expect(problems).toEqual([
-      'height must be a CSS length such as "400px"; received "".',
-      'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].',
-      'zoom must be an integer from 0 to 20; received NaN.',
+      { option: 'height', fields: ['height'], message: 'height must be a CSS length such as "400px"; received "".' },
+      { option: 'center', fields: ['lat'], message: 'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].' },
+      { option: 'zoom', fields: ['zoom'], message: 'zoom must be an integer from 0 to 20; received NaN.' },
     ]);
+  });
+
+  it('name the fields at fault, so the page can mark them: of a centre, only the coordinates out of range', () => {
+    expect(readControls({ ...values, lng: '181' }, previous).problems.map((problem) => problem.fields)).toEqual([['lng']]);
+    expect(readControls({ ...values, lat: '', lng: '-200' }, previous).problems.map((problem) => problem.fields)).toEqual([['lat', 'lng']]);
+    expect(readControls({ ...values, style: 'night' }, previous).problems.map((problem) => problem.fields)).toEqual([['style']]);
   });
 
   it('check a height the way LOC.mount does, so a height it would throw on never reaches the map or the snippet', () => {
@@ -41,7 +47,7 @@ describe('the playground controls', () => {
     vi.stubGlobal('CSS', { supports: (property: string, value: string) => property === 'height' && ['300px', '60vh'].includes(value) });
     const bad = readControls({ ...values, height: 'abc' }, previous);
     expect(bad.options).toEqual(previous);
-    expect(bad.problems).toEqual(['height must be a CSS length such as "400px"; received "abc".']);
+    expect(bad.problems).toEqual([{ option: 'height', fields: ['height'], message: 'height must be a CSS length such as "400px"; received "abc".' }]);
     expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
   });
 

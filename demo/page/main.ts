@@ -6,6 +6,7 @@
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { STYLE_NAMES } from '../../src/tiles/style-names.ts';
 import { changesOf, readControls } from './controls.ts';
+import { showControlProblems } from './problems.ts';
 import { integratorSnippet, type SnippetOptions } from './snippet.ts';
 
 interface Session {
@@ -33,6 +34,7 @@ async function createSession(ttl?: number): Promise<Session> {
   return body;
 }
 
+/** The page's own problems (sessions, the loader); the form's are shown beside it (problems.ts). */
 function showProblem(message: string | null): void {
   const problem = $('problem');
   problem.hidden = message === null;
@@ -109,7 +111,7 @@ function playground(compare: () => LocHandle[]): void {
   const update = () => {
     const read = readControls(values(), options);
     (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
-    showProblem(read.problems.length ? read.problems.join(' ') : null);
+    showControlProblems(form, $('control-problems'), read.problems);
     const changes = changesOf(options, read.options);
     options = read.options;
     $('snippet').textContent = integratorSnippet(options);

@@ -68,6 +68,25 @@ test('the playground: a click and "Use this location" log onSelect; the style co
   expect(await logged(page, 'playground', 'onReady'), 'a style change is not a remount').toHaveLength(1);
 });
 
+test('each map has its own accessible name; the code shows a title only when the designer types one', async ({ page, stack }) => {
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await demoLog(page)).filter((entry) => entry.name === 'onReady').length).toBe(SOURCES.length);
+  const titles = await page.locator('iframe').evaluateAll((frames) => frames.map((frame) => frame.getAttribute('title')));
+  expect(titles).toHaveLength(SOURCES.length);
+  expect(new Set(titles).size, `distinct names: ${titles.join(' | ')}`).toBe(SOURCES.length);
+  expect(titles).not.toContain('Map: choose a location');
+  await expect(page.locator('#snippet')).not.toContainText('title:');
+
+  const playground = page.locator('#playground-map iframe');
+  const demoName = await playground.getAttribute('title');
+  await page.getByRole('textbox', { name: 'Map title' }).fill('Drop-off point');
+  await expect(playground).toHaveAttribute('title', 'Drop-off point');
+  await expect(page.locator('#snippet')).toContainText("title: 'Drop-off point',");
+  await page.getByRole('textbox', { name: 'Map title' }).fill('');
+  await expect(playground).toHaveAttribute('title', demoName!);
+  await expect(page.locator('#snippet')).not.toContainText('title:');
+});
+
 test('a height the loader refuses: its message beside the form, the field marked, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {
   const uncaught: string[] = [];
   page.on('pageerror', (error) => uncaught.push(error.message));

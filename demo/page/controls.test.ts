@@ -11,7 +11,7 @@ const previous: SnippetOptions = {
   confirm: true,
   renew: false,
 };
-const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false };
+const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '' };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -51,6 +51,11 @@ describe('the playground controls', () => {
     expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
   });
 
+  it('take a title the designer typed, and none for a blank field', () => {
+    expect(readControls({ ...values, title: ' Drop-off point ' }, previous).options).toEqual({ ...previous, title: 'Drop-off point' });
+    expect(readControls({ ...values, title: ' ' }, { ...previous, title: 'Drop-off point' }).options).toEqual(previous);
+  });
+
   it('tell what the map must do about a change', () => {
     const none = { remount: false, view: false, style: false };
     expect(changesOf(previous, previous)).toEqual(none);
@@ -59,5 +64,6 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, height: '300px' })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
   });
 });

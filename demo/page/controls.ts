@@ -15,6 +15,8 @@ export interface ControlValues {
   style: string;
   confirm: boolean;
   renew: boolean;
+  /** The map's accessible name; blank for the demo's own. */
+  title: string;
 }
 
 /** A field of the form, by its name in index.html. */
@@ -83,6 +85,8 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       style: attempt('style', () => ['style'], () => readStyle(values.style, 'style'), previous.style),
       confirm: values.confirm,
       renew: values.renew,
+      // Any text but blank is a title LOC.mount takes; blank means the designer set none.
+      ...(values.title.trim() === '' ? {} : { title: values.title.trim() }),
     },
     problems,
   };
@@ -91,7 +95,8 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
 /** What changed between two option sets: a remount (what only mounting sets), or the handle's setters. */
 export function changesOf(before: SnippetOptions, after: SnippetOptions): { remount: boolean; view: boolean; style: boolean } {
   return {
-    remount: before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew,
+    remount:
+      before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew || before.title !== after.title,
     view: before.center.lat !== after.center.lat || before.center.lng !== after.center.lng || before.zoom !== after.zoom,
     style: before.style !== after.style,
   };

@@ -20,6 +20,16 @@ const SHORT_TTL = 60;
 /** Where the playground (as its form starts, in index.html) and the style maps open: the Eiffel Tower. */
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
 
+/**
+ * The accessible names of the page's maps (the iframes' titles): six maps that all read "Map: choose a
+ * location", the loader's default, cannot be told apart by a screen reader's list of frames.
+ */
+const TITLES = {
+  playground: 'Playground map: choose a location',
+  style: (style: string) => `${style[0].toUpperCase()}${style.slice(1)} style map: choose a location`,
+  expiry: 'Short-session map: choose a location',
+};
+
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** A session from this site's own server, which holds the API key. */
@@ -73,6 +83,7 @@ function playground(compare: () => LocHandle[]): void {
     style: (fields.style as unknown as HTMLSelectElement).value,
     confirm: fields.confirm.checked,
     renew: fields.renew.checked,
+    title: fields.title.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -93,6 +104,7 @@ function playground(compare: () => LocHandle[]): void {
       zoom: options.zoom,
       style: options.style,
       confirm: options.confirm,
+      title: options.title ?? TITLES.playground,
       ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
         if (error.code === 'session_expired') void start();
@@ -123,6 +135,8 @@ function playground(compare: () => LocHandle[]): void {
       for (const other of compare()) other.setView(options.center, options.zoom);
     }
   };
+  // A blank title field stands for the demo's own name of the map, which it shows.
+  fields.title.placeholder = TITLES.playground;
   form.addEventListener('input', update);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('snippet').textContent = integratorSnippet(options);
@@ -138,6 +152,7 @@ async function styles(): Promise<LocHandle[]> {
         LOC.mount(`#style-${style}`, {
           sessionToken: session.session_token,
           style,
+          title: TITLES.style(style),
           height: '260px',
           ...START_VIEW,
           ...logged(style),
@@ -163,6 +178,7 @@ function expiry(): void {
       LOC.mount('#expiry-map', {
         sessionToken: session.session_token,
         height: '300px',
+        title: TITLES.expiry,
         center: { lat: 51.5007, lng: -0.1246 },
         zoom: 17,
         ...(renew

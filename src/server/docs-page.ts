@@ -17,6 +17,10 @@ interface Schema {
   format?: string;
   anyOf?: Schema[];
   const?: unknown;
+  /** OpenAPI 3.0's spelling of a TypeBox literal (`const`): one value. */
+  enum?: unknown[];
+  /** OpenAPI 3.0's spelling of a union with null. */
+  nullable?: boolean;
 }
 
 interface Operation {
@@ -25,7 +29,7 @@ interface Operation {
   security?: Record<string, unknown>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
 }
 
 export interface OpenApiDocument {
@@ -33,8 +37,12 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
 }
 
-const typeOf = (schema: Schema): string =>
-  schema.anyOf ? schema.anyOf.map(typeOf).join(' or ') : schema.const !== undefined ? JSON.stringify(schema.const) : String(schema.type ?? 'any');
+function typeOf(schema: Schema): string {
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  const type = schema.enum ? schema.enum.map((value) => JSON.stringify(value)).join(' or ') : String(schema.type ?? 'any');
+  return schema.nullable ? `${type} or null` : type;
+}
 
 function rules(schema: Schema): string {
   const out: string[] = [];
@@ -63,11 +71,35 @@ function scrollTable(label: string, table: string): string {
   return `<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeHtml(label)}">${table}</div>`;
 }
 
-function fieldTable(label: string, fields: { name: string; schema: Schema; required: boolean }[]): string {
+interface Field {
+  name: string;
+  schema: Schema;
+  required: boolean;
+}
+
+/**
+ * The fields of an object schema, each nested object's own fields right after it as `parent.child`:
+ * a response's `cell`, `location` and `maps` are objects, and an integrator needs what is in them.
+ */
+function fieldsOf(schema: Schema, prefix = ''): Field[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).flatMap(([name, field]) => [
+    { name: `${prefix}${name}`, schema: field, required: required.has(name) },
+    ...fieldsOf(field, `${prefix}${name}.`),
+  ]);
+}
+
+/** Request fields are required or not; response fields are always there or not. */
+const PRESENCE = {
+  request: { heading: 'required', yes: 'yes', no: 'no' },
+  response: { heading: 'present', yes: 'always', no: 'sometimes' },
+};
+
+function fieldTable(label: string, fields: Field[], presence = PRESENCE.request): string {
   const rows = fields.map(({ name, schema, required }) =>
-    `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeOf(schema))}</td><td>${required ? 'yes' : 'no'}</td>` +
+    `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeOf(schema))}</td><td>${required ? presence.yes : presence.no}</td>` +
     `<td>${escapeHtml(rules(schema))}</td><td>${inlineCode(schema.description ?? '')}</td></tr>`);
-  return scrollTable(label, `<table><tr><th>field</th><th>type</th><th>required</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`);
+  return scrollTable(label, `<table><tr><th>field</th><th>type</th><th>${presence.heading}</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`);
 }
 
 function operation(method: string, path: string, op: Operation): string {
@@ -80,9 +112,15 @@ function operation(method: string, path: string, op: Operation): string {
   if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body?.properties) {
-    const required = new Set(body.required ?? []);
     parts.push('<p>JSON body (unknown fields are refused):</p>');
-    parts.push(fieldTable(`JSON body of ${name}`, Object.entries(body.properties).map(([name, schema]) => ({ name, schema, required: required.has(name) }))));
+    parts.push(fieldTable(`JSON body of ${name}`, fieldsOf(body)));
+  }
+  // The success responses' fields; the error responses all share the body the Errors section shows.
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    const schema = response.content?.['application/json']?.schema;
+    if (!/^2/.test(status) || !schema?.properties) continue;
+    parts.push(`<p>${escapeHtml(status)} response, JSON: ${inlineCode(response.description ?? '')}</p>`);
+    parts.push(fieldTable(`${status} response of ${name}`, fieldsOf(schema), PRESENCE.response));
   }
   const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inlineCode(r.description ?? '')}</td></tr>`);
   parts.push(scrollTable(`Responses of ${name}`, `<table><tr><th>status</th><th>meaning</th></tr>${responses.join('')}</table>`));

@@ -60,6 +60,8 @@ function rules(schema: Schema): string {
 const DOCS_STYLE = `<style>
 .table-scroll { overflow-x: auto; margin: 8px 0; }
 .table-scroll > table { margin: 0; }
+/* The notes would otherwise be squeezed to a word a line; they widen the table, which then scrolls. */
+.table-scroll td:last-child { min-width: 14em; }
 .table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 </style>`;
 

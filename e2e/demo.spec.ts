@@ -68,6 +68,55 @@ test('the playground: a click and "Use this location" log onSelect; the style co
   expect(await logged(page, 'playground', 'onReady'), 'a style change is not a remount').toHaveLength(1);
 });
 
+test('each map has its own accessible name; the code shows a title only when the designer types one', async ({ page, stack }) => {
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await demoLog(page)).filter((entry) => entry.name === 'onReady').length).toBe(SOURCES.length);
+  const titles = await page.locator('iframe').evaluateAll((frames) => frames.map((frame) => frame.getAttribute('title')));
+  expect(titles).toHaveLength(SOURCES.length);
+  expect(new Set(titles).size, `distinct names: ${titles.join(' | ')}`).toBe(SOURCES.length);
+  expect(titles).not.toContain('Map: choose a location');
+  await expect(page.locator('#snippet')).not.toContainText('title:');
+
+  const playground = page.locator('#playground-map iframe');
+  const demoName = await playground.getAttribute('title');
+  await page.getByRole('textbox', { name: 'Map title' }).fill('Drop-off point');
+  await expect(playground).toHaveAttribute('title', 'Drop-off point');
+  await expect(page.locator('#snippet')).toContainText("title: 'Drop-off point',");
+  await page.getByRole('textbox', { name: 'Map title' }).fill('');
+  await expect(playground).toHaveAttribute('title', demoName!);
+  await expect(page.locator('#snippet')).not.toContainText('title:');
+});
+
+test('a height the loader refuses: its message beside the form, the field marked, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {
+  const uncaught: string[] = [];
+  page.on('pageerror', (error) => uncaught.push(error.message));
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  const snippet = await page.locator('#snippet').textContent();
+  const height = page.getByRole('textbox', { name: 'Height' });
+  const message = 'height must be a CSS length such as "400px"; received "abc".';
+
+  await height.fill('abc');
+  await expect(page.locator('#control-problems')).toHaveText(message);
+  await expect(height).toHaveAttribute('aria-invalid', 'true');
+  await expect(height).toHaveAccessibleDescription(message);
+  await expect(height).toHaveCSS('outline-style', 'solid');
+  await expect(page.getByRole('spinbutton', { name: 'Latitude' })).not.toHaveAttribute('aria-invalid');
+  await expect(page.locator('#snippet')).toHaveText(snippet!);
+  await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '420px');
+
+  await height.fill('300px');
+  await expect(page.locator('#control-problems')).toBeEmpty();
+  await expect(height).not.toHaveAttribute('aria-invalid');
+  await expect(height).toHaveAccessibleDescription('');
+  await expect(height).not.toHaveCSS('outline-style', 'solid');
+  await expect(page.locator('#snippet')).toContainText("height: '300px',");
+  await expect(page.locator('#playground-map iframe')).toHaveCSS('height', '300px');
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  await expect(page.locator('#problem')).toBeHidden();
+  expect(uncaught).toEqual([]);
+});
+
 test('the short session expires after 60 s and the page mounts a new one', async ({ page, stack }) => {
   // Playwright's clock, in the page and its frames: a minute passes at once (see expiry.spec.ts).
   await page.clock.install();

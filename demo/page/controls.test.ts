@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changesOf, readControls, type ControlValues } from './controls.ts';
 import type { SnippetOptions } from './snippet.ts';
 
@@ -11,7 +11,11 @@ const previous: SnippetOptions = {
   confirm: true,
   renew: false,
 };
-const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false };
+const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '' };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('the playground controls', () => {
   it('read into mount options', () => {
@@ -26,10 +30,30 @@ describe('the playground controls', () => {
     expect(options.zoom).toBe(previous.zoom);
     expect(options.height).toBe(previous.height);
     expect(problems).toEqual([
-      'height must be a CSS length such as "400px"; received "".',
-      'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].',
-      'zoom must be an integer from 0 to 20; received NaN.',
+      { option: 'height', fields: ['height'], message: 'height must be a CSS length such as "400px"; received "".' },
+      { option: 'center', fields: ['lat'], message: 'center must be { lat, lng } or [lat, lng] with lat from -90 to 90 and lng from -180 to 180; received [123,2.2945].' },
+      { option: 'zoom', fields: ['zoom'], message: 'zoom must be an integer from 0 to 20; received NaN.' },
     ]);
+  });
+
+  it('name the fields at fault, so the page can mark them: of a centre, only the coordinates out of range', () => {
+    expect(readControls({ ...values, lng: '181' }, previous).problems.map((problem) => problem.fields)).toEqual([['lng']]);
+    expect(readControls({ ...values, lat: '', lng: '-200' }, previous).problems.map((problem) => problem.fields)).toEqual([['lat', 'lng']]);
+    expect(readControls({ ...values, style: 'night' }, previous).problems.map((problem) => problem.fields)).toEqual([['style']]);
+  });
+
+  it('check a height the way LOC.mount does, so a height it would throw on never reaches the map or the snippet', () => {
+    // The loader asks the browser's CSS.supports, which Node lacks: a stand-in that knows two lengths.
+    vi.stubGlobal('CSS', { supports: (property: string, value: string) => property === 'height' && ['300px', '60vh'].includes(value) });
+    const bad = readControls({ ...values, height: 'abc' }, previous);
+    expect(bad.options).toEqual(previous);
+    expect(bad.problems).toEqual([{ option: 'height', fields: ['height'], message: 'height must be a CSS length such as "400px"; received "abc".' }]);
+    expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
+  });
+
+  it('take a title the designer typed, and none for a blank field', () => {
+    expect(readControls({ ...values, title: ' Drop-off point ' }, previous).options).toEqual({ ...previous, title: 'Drop-off point' });
+    expect(readControls({ ...values, title: ' ' }, { ...previous, title: 'Drop-off point' }).options).toEqual(previous);
   });
 
   it('tell what the map must do about a change', () => {
@@ -40,5 +64,6 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, height: '300px' })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
   });
 });

@@ -3,7 +3,7 @@
  * so a designer who types a bad centre sees exactly the message an integrator would get, and the map
  * keeps its last good view.
  */
-import { readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
+import { readLatLng, readOptions, readStyle, readZoom } from '../../src/embed/options.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
@@ -15,36 +15,78 @@ export interface ControlValues {
   style: string;
   confirm: boolean;
   renew: boolean;
+  /** The map's accessible name; blank for the demo's own. */
+  title: string;
+}
+
+/** A field of the form, by its name in index.html. */
+export type ControlName = keyof ControlValues;
+
+/** A value that did not pass: the loader's message, and the fields to mark for it. */
+export interface ControlProblem {
+  /** The mount option the message is about: `center` for latitude and longitude alike. */
+  option: 'height' | 'center' | 'zoom' | 'style';
+  /** The fields at fault: of a bad centre, only the coordinate that is out of range. */
+  fields: ControlName[];
+  message: string;
 }
 
 export interface ReadControls {
   options: SnippetOptions;
-  /** The loader's message for each value that did not pass; those options keep their previous value. */
-  problems: string[];
+  /** One for each option that did not pass; those options keep their previous value. */
+  problems: ControlProblem[];
+}
+
+/**
+ * The loader's check of a height. It lives inside readOptions (in a browser it asks `CSS.supports`),
+ * so the demo calls that with a placeholder token, which readOptions requires but never uses here;
+ * a check of its own would let through what `LOC.mount` then throws on. The message loses its
+ * `LOC.mount: options.` prefix to read like the others, which name just the option.
+ */
+function readHeight(height: string): string {
+  try {
+    return readOptions({ sessionToken: 'placeholder.token', height }).height;
+  } catch (error) {
+    throw new TypeError((error as Error).message.replace(/^LOC\.mount: options\./, ''));
+  }
 }
 
 export function readControls(values: ControlValues, previous: SnippetOptions): ReadControls {
-  const problems: string[] = [];
-  const attempt = <T>(read: () => T, fallback: T): T => {
+  const problems: ControlProblem[] = [];
+  const attempt = <T>(option: ControlProblem['option'], fields: () => ControlName[], read: () => T, fallback: T): T => {
     try {
       return read();
     } catch (error) {
-      problems.push((error as Error).message);
+      problems.push({ option, fields: fields(), message: (error as Error).message });
       return fallback;
     }
   };
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-  const height = values.height.trim();
-  if (height === '') problems.push('height must be a CSS length such as "400px"; received "".');
+  const lat = number(values.lat);
+  const lng = number(values.lng);
+  // The loader checks the centre as one value; each coordinate is tried beside a valid other one
+  // (0), so only the field that is wrong is marked and a screen reader does not call both invalid.
+  const refused = (read: () => unknown) => {
+    try {
+      read();
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const badCoordinates = (): ControlName[] =>
+    (['lat', 'lng'] as const).filter((name) => refused(() => readLatLng(name === 'lat' ? [lat, 0] : [0, lng], 'center')));
   return {
     options: {
       apiUrl: previous.apiUrl,
-      height: height === '' ? previous.height : height,
-      center: attempt(() => readLatLng([number(values.lat), number(values.lng)], 'center'), previous.center),
-      zoom: attempt(() => readZoom(number(values.zoom), 'zoom'), previous.zoom),
-      style: attempt(() => readStyle(values.style, 'style'), previous.style),
+      height: attempt('height', () => ['height'], () => readHeight(values.height.trim()), previous.height),
+      center: attempt('center', badCoordinates, () => readLatLng([lat, lng], 'center'), previous.center),
+      zoom: attempt('zoom', () => ['zoom'], () => readZoom(number(values.zoom), 'zoom'), previous.zoom),
+      style: attempt('style', () => ['style'], () => readStyle(values.style, 'style'), previous.style),
       confirm: values.confirm,
       renew: values.renew,
+      // Any text but blank is a title LOC.mount takes; blank means the designer set none.
+      ...(values.title.trim() === '' ? {} : { title: values.title.trim() }),
     },
     problems,
   };
@@ -53,7 +95,8 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
 /** What changed between two option sets: a remount (what only mounting sets), or the handle's setters. */
 export function changesOf(before: SnippetOptions, after: SnippetOptions): { remount: boolean; view: boolean; style: boolean } {
   return {
-    remount: before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew,
+    remount:
+      before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew || before.title !== after.title,
     view: before.center.lat !== after.center.lat || before.center.lng !== after.center.lng || before.zoom !== after.zoom,
     style: before.style !== after.style,
   };

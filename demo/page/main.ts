@@ -6,6 +6,7 @@
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { STYLE_NAMES } from '../../src/tiles/style-names.ts';
 import { changesOf, readControls } from './controls.ts';
+import { showControlProblems } from './problems.ts';
 import { integratorSnippet, type SnippetOptions } from './snippet.ts';
 
 interface Session {
@@ -18,6 +19,16 @@ const SHORT_TTL = 60;
 
 /** Where the playground (as its form starts, in index.html) and the style maps open: the Eiffel Tower. */
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
+
+/**
+ * The accessible names of the page's maps (the iframes' titles): six maps that all read "Map: choose a
+ * location", the loader's default, cannot be told apart by a screen reader's list of frames.
+ */
+const TITLES = {
+  playground: 'Playground map: choose a location',
+  style: (style: string) => `${style[0].toUpperCase()}${style.slice(1)} style map: choose a location`,
+  expiry: 'Short-session map: choose a location',
+};
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -33,6 +44,7 @@ async function createSession(ttl?: number): Promise<Session> {
   return body;
 }
 
+/** The page's own problems (sessions, the loader); the form's are shown beside it (problems.ts). */
 function showProblem(message: string | null): void {
   const problem = $('problem');
   problem.hidden = message === null;
@@ -71,6 +83,7 @@ function playground(compare: () => LocHandle[]): void {
     style: (fields.style as unknown as HTMLSelectElement).value,
     confirm: fields.confirm.checked,
     renew: fields.renew.checked,
+    title: fields.title.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -91,6 +104,7 @@ function playground(compare: () => LocHandle[]): void {
       zoom: options.zoom,
       style: options.style,
       confirm: options.confirm,
+      title: options.title ?? TITLES.playground,
       ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
         if (error.code === 'session_expired') void start();
@@ -109,7 +123,7 @@ function playground(compare: () => LocHandle[]): void {
   const update = () => {
     const read = readControls(values(), options);
     (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
-    showProblem(read.problems.length ? read.problems.join(' ') : null);
+    showControlProblems(form, $('control-problems'), read.problems);
     const changes = changesOf(options, read.options);
     options = read.options;
     $('snippet').textContent = integratorSnippet(options);
@@ -121,6 +135,8 @@ function playground(compare: () => LocHandle[]): void {
       for (const other of compare()) other.setView(options.center, options.zoom);
     }
   };
+  // A blank title field stands for the demo's own name of the map, which it shows.
+  fields.title.placeholder = TITLES.playground;
   form.addEventListener('input', update);
   form.addEventListener('submit', (event) => event.preventDefault());
   $('snippet').textContent = integratorSnippet(options);
@@ -136,6 +152,7 @@ async function styles(): Promise<LocHandle[]> {
         LOC.mount(`#style-${style}`, {
           sessionToken: session.session_token,
           style,
+          title: TITLES.style(style),
           height: '260px',
           ...START_VIEW,
           ...logged(style),
@@ -161,6 +178,7 @@ function expiry(): void {
       LOC.mount('#expiry-map', {
         sessionToken: session.session_token,
         height: '300px',
+        title: TITLES.expiry,
         center: { lat: 51.5007, lng: -0.1246 },
         zoom: 17,
         ...(renew

@@ -22,22 +22,28 @@ describe('the integrator snippet', () => {
 
   it('leaves out options at their defaults', () => {
     const snippet = integratorSnippet(defaults);
-    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'getSessionToken']) expect(snippet).not.toContain(option);
+    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'getSessionToken']) expect(snippet).not.toContain(option);
   });
 
   it('writes the options a designer changed, as valid JavaScript values', () => {
-    const snippet = integratorSnippet({ ...defaults, height: '60vh', center: { lat: 48.8584, lng: 2.2945 }, zoom: 18, style: 'satellite', confirm: false });
+    const snippet = integratorSnippet({ ...defaults, height: '60vh', center: { lat: 48.8584, lng: 2.2945 }, zoom: 18, style: 'satellite', confirm: false, title: 'Drop-off point' });
     expect(snippet).toContain("height: '60vh',");
     expect(snippet).toContain('center: { lat: 48.8584, lng: 2.2945 },');
     expect(snippet).toContain('zoom: 18,');
     expect(snippet).toContain("style: 'satellite',");
     expect(snippet).toContain('confirm: false,');
+    expect(snippet).toContain("title: 'Drop-off point',");
     // Run the script part against a fake LOC: it must mount with exactly these options.
     const script = snippet.slice(snippet.indexOf('<script>\n') + 9, snippet.lastIndexOf('</script>'));
     const mounts: unknown[] = [];
     const session = { session_token: 't.k' };
     new Function('LOC', 'createSession', script)({ mount: (...args: unknown[]) => mounts.push(args) }, () => ({ then: (next: (s: unknown) => void) => next(session) }));
-    expect(mounts[0]).toEqual(['#map', expect.objectContaining({ sessionToken: 't.k', height: '60vh', zoom: 18, style: 'satellite', confirm: false })]);
+    expect(mounts[0]).toEqual(['#map', expect.objectContaining({ sessionToken: 't.k', height: '60vh', zoom: 18, style: 'satellite', confirm: false, title: 'Drop-off point' })]);
+  });
+
+  it('writes a title only when the designer set one', () => {
+    expect(integratorSnippet(defaults)).not.toContain('title:');
+    expect(integratorSnippet({ ...defaults, title: "Drop-off point: Sam's door" })).toContain("title: 'Drop-off point: Sam\\'s door',");
   });
 
   it('quotes a height that holds quotes', () => {

@@ -15,6 +15,11 @@ export interface SnippetOptions {
   confirm: boolean;
   /** Renew sessions with `getSessionToken` rather than remounting on expiry. */
   renew: boolean;
+  /**
+   * The frame's accessible name, when the designer typed one. Without it the demo still names its
+   * map (so the page's six maps differ), but that name is the demo's, not code to copy: left out.
+   */
+  title?: string;
 }
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -28,6 +33,7 @@ export function integratorSnippet(options: SnippetOptions): string {
   if (options.zoom !== DEFAULTS.zoom) lines.push(`    zoom: ${options.zoom},`);
   if (options.style !== DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
   if (options.confirm !== DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
+  if (options.title !== undefined) lines.push(`    title: ${quote(options.title)},`);
   if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
   lines.push(
     '    onSelect(result) {',

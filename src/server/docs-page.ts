@@ -17,6 +17,10 @@ interface Schema {
   format?: string;
   anyOf?: Schema[];
   const?: unknown;
+  /** OpenAPI 3.0's spelling of a TypeBox literal (`const`): one value. */
+  enum?: unknown[];
+  /** OpenAPI 3.0's spelling of a union with null. */
+  nullable?: boolean;
 }
 
 interface Operation {
@@ -25,7 +29,7 @@ interface Operation {
   security?: Record<string, unknown>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
 }
 
 export interface OpenApiDocument {
@@ -33,8 +37,12 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
 }
 
-const typeOf = (schema: Schema): string =>
-  schema.anyOf ? schema.anyOf.map(typeOf).join(' or ') : schema.const !== undefined ? JSON.stringify(schema.const) : String(schema.type ?? 'any');
+function typeOf(schema: Schema): string {
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  const type = schema.enum ? schema.enum.map((value) => JSON.stringify(value)).join(' or ') : String(schema.type ?? 'any');
+  return schema.nullable ? `${type} or null` : type;
+}
 
 function rules(schema: Schema): string {
   const out: string[] = [];
@@ -45,28 +53,79 @@ function rules(schema: Schema): string {
   return out.join('; ');
 }
 
-function fieldTable(fields: { name: string; schema: Schema; required: boolean }[]): string {
+/**
+ * The page's own styles, beside the shared ones of html.ts: on a phone a table of five columns is
+ * wider than the screen, and it scrolls inside its box rather than the whole page sideways.
+ */
+const DOCS_STYLE = `<style>
+.table-scroll { overflow-x: auto; margin: 8px 0; }
+.table-scroll > table { margin: 0; }
+/* The notes would otherwise be squeezed to a word a line; they widen the table, which then scrolls. */
+.table-scroll td:last-child { min-width: 14em; }
+.table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+</style>`;
+
+/**
+ * A table in its scroll box. The box takes keyboard focus so that it can be scrolled without a
+ * pointer, and is a named region so that what takes focus says what it holds.
+ */
+function scrollTable(label: string, table: string): string {
+  return `<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeHtml(label)}">${table}</div>`;
+}
+
+interface Field {
+  name: string;
+  schema: Schema;
+  required: boolean;
+}
+
+/**
+ * The fields of an object schema, each nested object's own fields right after it as `parent.child`:
+ * a response's `cell`, `location` and `maps` are objects, and an integrator needs what is in them.
+ */
+function fieldsOf(schema: Schema, prefix = ''): Field[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).flatMap(([name, field]) => [
+    { name: `${prefix}${name}`, schema: field, required: required.has(name) },
+    ...fieldsOf(field, `${prefix}${name}.`),
+  ]);
+}
+
+/** Request fields are required or not; response fields are always there or not. */
+const PRESENCE = {
+  request: { heading: 'required', yes: 'yes', no: 'no' },
+  response: { heading: 'present', yes: 'always', no: 'sometimes' },
+};
+
+function fieldTable(label: string, fields: Field[], presence = PRESENCE.request): string {
   const rows = fields.map(({ name, schema, required }) =>
-    `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeOf(schema))}</td><td>${required ? 'yes' : 'no'}</td>` +
+    `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(typeOf(schema))}</td><td>${required ? presence.yes : presence.no}</td>` +
     `<td>${escapeHtml(rules(schema))}</td><td>${inlineCode(schema.description ?? '')}</td></tr>`);
-  return `<table><tr><th>field</th><th>type</th><th>required</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`;
+  return scrollTable(label, `<table><tr><th>field</th><th>type</th><th>${presence.heading}</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`);
 }
 
 function operation(method: string, path: string, op: Operation): string {
+  const name = `${method.toUpperCase()} ${path}`;
   const parts = [`<h3 id="${escapeHtml(`${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`];
   if (op.summary) parts.push(`<p><strong>${escapeHtml(op.summary)}.</strong> ${inlineCode(op.description ?? '')}</p>`);
   const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
   parts.push(`<p class="muted">Authentication: ${schemes.length === 0 ? 'none' : schemes.map((s) => (s === 'apiKey' ? '<code>x-api-key</code>' : '<code>Authorization: Bearer &lt;session_token&gt;</code>')).join(' or ')}</p>`);
   const params = (op.parameters ?? []).filter((p) => p.in === 'path');
-  if (params.length > 0) parts.push(fieldTable(params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
+  if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body?.properties) {
-    const required = new Set(body.required ?? []);
     parts.push('<p>JSON body (unknown fields are refused):</p>');
-    parts.push(fieldTable(Object.entries(body.properties).map(([name, schema]) => ({ name, schema, required: required.has(name) }))));
+    parts.push(fieldTable(`JSON body of ${name}`, fieldsOf(body)));
+  }
+  // The success responses' fields; the error responses all share the body the Errors section shows.
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    const schema = response.content?.['application/json']?.schema;
+    if (!/^2/.test(status) || !schema?.properties) continue;
+    parts.push(`<p>${escapeHtml(status)} response, JSON: ${inlineCode(response.description ?? '')}</p>`);
+    parts.push(fieldTable(`${status} response of ${name}`, fieldsOf(schema), PRESENCE.response));
   }
   const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inlineCode(r.description ?? '')}</td></tr>`);
-  parts.push(`<table><tr><th>status</th><th>meaning</th></tr>${responses.join('')}</table>`);
+  parts.push(scrollTable(`Responses of ${name}`, `<table><tr><th>status</th><th>meaning</th></tr>${responses.join('')}</table>`));
   return parts.join('\n');
 }
 
@@ -77,6 +136,7 @@ export function docsPage(doc: OpenApiDocument): string {
     .map(([code, spec]) => `<tr><td><code>${code}</code></td><td>${spec.status}</td><td>${escapeHtml(spec.message)}</td></tr>`);
   return page({
     title: `${doc.info.title} reference`,
+    head: DOCS_STYLE,
     body: `
 <h1>${escapeHtml(doc.info.title)} <span class="muted">${escapeHtml(doc.info.version)}</span></h1>
 <p>${inlineCode(doc.info.description ?? '')}</p>
@@ -86,6 +146,6 @@ ${operations.join('\n')}
 <h2>Errors</h2>
 <p>Every failure is JSON <code>{ "success": false, "code", "message", "error" }</code>; <code>error</code> repeats <code>message</code>,
 and <code>field</code> names the request field at fault when there is one.</p>
-<table><tr><th>code</th><th>status</th><th>default message</th></tr>${errors.join('')}</table>`,
+${scrollTable('Error codes', `<table><tr><th>code</th><th>status</th><th>default message</th></tr>${errors.join('')}</table>`)}`,
   });
 }

@@ -13,10 +13,23 @@ export const LABEL_MAX = 100;
 export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, WGS 84, -90 to 90.' });
 export const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, WGS 84, -180 to 180.' });
 const Code = Type.String({ description: 'Location code `CC-XXXX-XXXX`.', examples: ['US-550M-RQ5L'] });
-const Url = Type.String({ format: 'uri' });
+const Url = (description: string) => Type.String({ format: 'uri', description });
+
+/*
+ * The fields of the success responses carry descriptions too: /docs lists them, so an integrator can
+ * read what each endpoint returns, and a 200 is described by its schema's own description.
+ */
+const Success = Type.Literal(true, { description: 'Always `true` in a success response.' });
+const CountryCode = Type.String({ description: 'ISO 3166-1 alpha-2 code of the country that holds the cell centre.', examples: ['US'] });
+const ShareUrl = Url('The public share page of the code.');
 
 export const CellBounds = Type.Object(
-  { north: Type.Number(), south: Type.Number(), east: Type.Number(), west: Type.Number() },
+  {
+    north: Type.Number({ description: 'Northern edge, degrees latitude.' }),
+    south: Type.Number({ description: 'Southern edge, degrees latitude.' }),
+    east: Type.Number({ description: 'Eastern edge, degrees longitude.' }),
+    west: Type.Number({ description: 'Western edge, degrees longitude.' }),
+  },
   { description: 'Edges of the 3 m × 3 m cell, degrees.' },
 );
 
@@ -57,12 +70,15 @@ export const SessionRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const SessionResult = Type.Object({
-  success: Type.Literal(true),
-  session_token: Type.String({ description: 'Give it to `LOC.mount` as `sessionToken`; never log it.' }),
-  expires_at: Type.String({ format: 'date-time' }),
-  embed_url: Url,
-});
+export const SessionResult = Type.Object(
+  {
+    success: Success,
+    session_token: Type.String({ description: 'Give it to `LOC.mount` as `sessionToken`; never log it.' }),
+    expires_at: Type.String({ format: 'date-time', description: 'When the session stops working: mount a new one, or renew it with `getSessionToken`.' }),
+    embed_url: Url('The map frame of this session; `LOC.mount` opens it for you.'),
+  },
+  { description: 'The session: a token for the page and when it expires.' },
+);
 
 export const ResolveRequest = Type.Object(
   {
@@ -73,17 +89,20 @@ export const ResolveRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const ResolveResult = Type.Object({
-  success: Type.Literal(true),
-  loc_code: Code,
-  latitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
-  longitude: Type.Number(),
-  address: Type.String(),
-  country_code: Type.String(),
-  cell: CellBounds,
-  saved: Type.Boolean(),
-  share_url: Url,
-});
+export const ResolveResult = Type.Object(
+  {
+    success: Success,
+    loc_code: Code,
+    latitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
+    longitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
+    address: Type.String({ description: 'Your saved address for this cell, else the computed one.' }),
+    country_code: CountryCode,
+    cell: CellBounds,
+    saved: Type.Boolean({ description: 'True when this call stored the location (`save: true`).' }),
+    share_url: ShareUrl,
+  },
+  { description: 'The cell that holds the point: its code, centre, bounds and address.' },
+);
 export type ResolveResult = Static<typeof ResolveResult>;
 
 export const GenerateRequest = Type.Object(
@@ -96,41 +115,60 @@ export const GenerateRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const GenerateResult = Type.Object({
-  success: Type.Literal(true),
-  loc_code: Code,
-  is_existing: Type.Boolean({ description: 'True when this account had already saved the cell; the stored location is returned.' }),
-  share_url: Url,
-  latitude: Type.Number(),
-  longitude: Type.Number(),
-  address: Type.String({ description: 'The address supplied, or the computed one when none was.' }),
-  label: Type.Union([Type.String(), Type.Null()]),
-  country_code: Type.String(),
-});
+export const GenerateResult = Type.Object(
+  {
+    success: Success,
+    loc_code: Code,
+    is_existing: Type.Boolean({ description: 'True when this account had already saved the cell; the stored location is returned.' }),
+    share_url: ShareUrl,
+    latitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
+    longitude: Type.Number({ description: 'Centre of the cell, not the submitted point.' }),
+    address: Type.String({ description: 'The address saved with the location, or the computed one when none was.' }),
+    label: Type.Union([Type.String(), Type.Null()], { description: 'The label saved with the location, else null.' }),
+    country_code: CountryCode,
+  },
+  { description: 'The saved location of the cell: the one just created, or with `is_existing` the one stored before.' },
+);
 
 export const LookupParams = Type.Object({ code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.' }) });
 
-export const MapLinks = Type.Object({
-  google: Url,
-  apple: Url,
-  openstreetmap: Url,
-  geo: Type.String({ description: 'RFC 5870 `geo:` URI.' }),
-});
+export const MapLinks = Type.Object(
+  {
+    google: Url('Google Maps.'),
+    apple: Url('Apple Maps.'),
+    openstreetmap: Url('OpenStreetMap.'),
+    geo: Type.String({ description: 'RFC 5870 `geo:` URI, for the device’s own map app.' }),
+  },
+  { description: 'Links that open the cell centre in map apps.' },
+);
 
-export const LookupResult = Type.Object({
-  success: Type.Literal(true),
-  loc_code: Code,
-  location: Type.Object({
-    latitude: Type.Number(),
-    longitude: Type.Number(),
-    address: Type.String({ description: 'Your saved address for this code, else the computed one.' }),
-    label: Type.Union([Type.String(), Type.Null()], { description: 'Your saved label, else null.' }),
-    country_code: Type.String(),
-    country_flag: Type.String(),
-  }),
-  cell: CellBounds,
-  maps: MapLinks,
-  share_url: Url,
-});
+export const LookupResult = Type.Object(
+  {
+    success: Success,
+    loc_code: Code,
+    location: Type.Object(
+      {
+        latitude: Type.Number({ description: 'Centre of the cell.' }),
+        longitude: Type.Number({ description: 'Centre of the cell.' }),
+        address: Type.String({ description: 'Your saved address for this code, else the computed one.' }),
+        label: Type.Union([Type.String(), Type.Null()], { description: 'Your saved label, else null.' }),
+        country_code: CountryCode,
+        country_flag: Type.String({ description: 'The flag emoji of `country_code`.', examples: ['🇺🇸'] }),
+      },
+      { description: 'The place: the cell centre, and your saved address and label.' },
+    ),
+    cell: CellBounds,
+    maps: MapLinks,
+    share_url: ShareUrl,
+  },
+  { description: 'The cell of the code, your saved text for it, and links to open it.' },
+);
 
-export const Health = Type.Object({ success: Type.Literal(true), status: Type.Literal('ok'), version: Type.String() });
+export const Health = Type.Object(
+  {
+    success: Success,
+    status: Type.Literal('ok', { description: 'Always `ok`: a failing service answers 503.' }),
+    version: Type.String({ description: 'The version of the running service.' }),
+  },
+  { description: 'The service and its database work.' },
+);

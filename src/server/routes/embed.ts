@@ -20,8 +20,11 @@ import { errorResponses } from '../schemas.ts';
 const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
 const SessionFacts = Type.Object(
-  { origin: Type.String({ description: 'The one page origin that may embed this session.' }), expires_at: Type.String({ format: 'date-time' }) },
-  { additionalProperties: false },
+  {
+    origin: Type.String({ description: 'The one page origin that may embed this session.' }),
+    expires_at: Type.String({ format: 'date-time', description: 'When the session stops working.' }),
+  },
+  { additionalProperties: false, description: 'The session’s origin and when it expires (or expired).' },
 );
 
 const UNKNOWN_SESSION_PAGE = page({

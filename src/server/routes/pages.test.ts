@@ -98,6 +98,27 @@ describe('service routes', () => {
     expect(doc.paths['/v1/loc/lookup/{code}'].get.responses['404'].description).toBe('`code_not_found`');
   });
 
+  it('/openapi.json describes what every success response is and each of its fields, nested ones included', async () => {
+    interface Schema { description?: string; properties?: Record<string, Schema> }
+    const doc = json<{ paths: Record<string, Record<string, { responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }> }>> }>(
+      await service.request({ url: '/openapi.json' }),
+    );
+    const undescribed = (schema: Schema, at: string): string[] =>
+      Object.entries(schema.properties ?? {}).flatMap(([name, field]) => [...(field.description ? [] : [`${at}.${name}`]), ...undescribed(field, `${at}.${name}`)]);
+    const missing: string[] = [];
+    let successes = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const ok = operation.responses['200'];
+        successes++;
+        if (!ok.description || ok.description === 'Default Response') missing.push(`${method} ${path} 200`);
+        missing.push(...undescribed(ok.content!['application/json'].schema, `${method} ${path} 200`));
+      }
+    }
+    expect(successes).toBe(6);
+    expect(missing).toEqual([]);
+  });
+
   it('/docs renders the reference from the same document', async () => {
     const response = await service.request({ url: '/docs' });
     expect(response.statusCode).toBe(200);

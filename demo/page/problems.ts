@@ -1,0 +1,36 @@
+/**
+ * The playground's problems beside its form: one message per option that did not pass, and each field
+ * at fault marked for everyone — `aria-invalid` and `aria-describedby` (its message) for assistive
+ * technology, a red outline (demo.css) for the eye — and unmarked as soon as it reads.
+ */
+import type { ControlProblem } from './controls.ts';
+
+/** The id of an option's message, which the fields at fault name in aria-describedby. */
+export const problemId = (option: ControlProblem['option']) => `problem-${option}`;
+
+/** `list` is the form's live region (role=alert), kept in the page even when empty so it is announced. */
+export function showControlProblems(form: HTMLFormElement, list: HTMLElement, problems: ControlProblem[]): void {
+  const shown = [...list.children].map((item) => `${item.id} ${item.textContent}`).join('\n');
+  // The form reports on every keystroke: rewriting the same messages would have them read out again.
+  if (problems.map((problem) => `${problemId(problem.option)} ${problem.message}`).join('\n') !== shown) {
+    list.replaceChildren(
+      ...problems.map((problem) => {
+        const item = document.createElement('p');
+        item.id = problemId(problem.option);
+        item.textContent = problem.message;
+        return item;
+      }),
+    );
+  }
+  for (const field of form.elements) {
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) continue;
+    const ids = problems.filter((problem) => (problem.fields as string[]).includes(field.name)).map((problem) => problemId(problem.option));
+    if (ids.length > 0) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', ids.join(' '));
+    } else {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-describedby');
+    }
+  }
+}

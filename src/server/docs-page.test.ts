@@ -1,0 +1,51 @@
+/** The /docs page as rendered from the service's own OpenAPI document. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsPage, type OpenApiDocument } from './docs-page.ts';
+import { testService, type TestService } from './testing.ts';
+
+let service: TestService;
+let html: string;
+
+beforeAll(async () => {
+  service = await testService();
+  html = docsPage(service.app.swagger() as unknown as OpenApiDocument);
+});
+afterAll(() => service.close());
+
+describe('the API reference page', () => {
+  it('puts every table in a box of its own that scrolls sideways, so a phone never scrolls the page', () => {
+    const tables = html.match(/<table>/g) ?? [];
+    const boxed = html.match(/<div class="table-scroll" role="region" tabindex="0" aria-label="[^"]+"><table>/g) ?? [];
+    expect(tables.length).toBeGreaterThan(5);
+    expect(boxed).toHaveLength(tables.length);
+    expect(html).toMatch(/\.table-scroll \{ overflow-x: auto;/);
+  });
+
+  it('names each box by what its table holds, for the keyboard user whose focus lands on it', () => {
+    const labels = [...html.matchAll(/class="table-scroll" role="region" tabindex="0" aria-label="([^"]+)"/g)].map((match) => match[1]);
+    expect(labels).toContain('JSON body of POST /v1/embed/sessions');
+    expect(labels).toContain('Path parameters of GET /v1/loc/lookup/{code}');
+    expect(labels).toContain('Responses of GET /v1/loc/lookup/{code}');
+    expect(labels).toContain('Error codes');
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('shows what each endpoint returns: the success response described, with its fields and those of its nested objects', () => {
+    const section = (id: string) => html.slice(html.indexOf(`<h3 id="${id}">`), html.indexOf('<h3 ', html.indexOf(`<h3 id="${id}">`) + 1));
+    const lookup = section('get-/v1/loc/lookup/{code}');
+    expect(lookup).toContain('<p>200 response, JSON: The cell of the code, your saved text for it, and links to open it.</p>');
+    expect(lookup).toContain('<div class="table-scroll" role="region" tabindex="0" aria-label="200 response of GET /v1/loc/lookup/{code}"><table><tr><th>field</th><th>type</th><th>present</th><th>rules</th><th>notes</th></tr>');
+    expect(lookup).toContain('<tr><td><code>success</code></td><td>true</td><td>always</td><td></td><td>Always <code>true</code> in a success response.</td></tr>');
+    expect(lookup).toContain('<tr><td><code>location</code></td><td>object</td>');
+    expect(lookup).toContain('<tr><td><code>location.label</code></td><td>string or null</td><td>always</td><td></td><td>Your saved label, else null.</td></tr>');
+    expect(lookup).toContain('<tr><td><code>cell.north</code></td><td>number</td>');
+    expect(lookup).toContain('<tr><td><code>maps.geo</code></td><td>string</td>');
+    expect(lookup).toContain('<tr><td><code>share_url</code></td><td>string</td><td>always</td><td>uri</td>');
+    expect(lookup).toContain('<tr><td>200</td><td>The cell of the code, your saved text for it, and links to open it.</td></tr>');
+    expect(section('post-/v1/embed/resolve')).toContain('<tr><td><code>saved</code></td><td>boolean</td>');
+    expect(section('post-/v1/embed/resolve')).toContain('<tr><td><code>cell.west</code></td><td>number</td>');
+    expect(section('post-/v1/loc/generate')).toContain('<tr><td><code>is_existing</code></td><td>boolean</td>');
+    expect(section('get-/healthz')).toContain('<tr><td><code>status</code></td><td>&quot;ok&quot;</td>');
+    expect(html).not.toContain('Default Response');
+  });
+});

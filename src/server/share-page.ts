@@ -58,12 +58,18 @@ export function sharePage(cell: LocatedCell, address: string, country: string, u
   });
 }
 
+/**
+ * The example the 404 page gives: a real code (a spot under the Eiffel Tower, as in the README), so a
+ * visitor who tries it — it is a link — lands on a share page rather than on this page again.
+ */
+export const EXAMPLE_CODE = 'FR-0RMB-CLY0';
+
 /** The friendly page for a path that is not a code, or a code of no cell. */
 export function notFoundPage(input: string, wellFormed: boolean): string {
   const shown = escapeHtml(input.length > 60 ? `${input.slice(0, 60)}…` : input);
   const why = wellFormed
     ? `<p><span class="code">${shown}</span> looks like a location code, but no place has it. Check it for a mistyped letter or digit.</p>`
-    : `<p><span class="code">${shown}</span> is not a location code. Codes look like <span class="code">FR-1A2B-3C4D</span>: two letters, then two groups of four letters or digits.</p>`;
+    : `<p><span class="code">${shown}</span> is not a location code. Codes look like <a class="code" href="/${EXAMPLE_CODE}">${EXAMPLE_CODE}</a>: two letters, then two groups of four letters or digits.</p>`;
   return page({
     title: 'No such location · loc',
     head: '<meta name="robots" content="noindex">',

@@ -1,5 +1,6 @@
 /** The pages and service routes: the share page and its 404, /healthz, /openapi.json and /docs. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from '../../code/index.ts';
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { json, testService, type TestService } from '../testing.ts';
 
@@ -64,6 +65,11 @@ describe('share page', () => {
     const other = await service.request({ url: '/favicon.ico' });
     expect(other.statusCode).toBe(404);
     expect(other.body).toContain('is not a location code');
+    // The example it gives is a code of a real cell, linked to its share page.
+    const example = /Codes look like <a class="code" href="\/([^"]+)">([^<]+)<\/a>/.exec(other.body);
+    expect(example?.[1]).toBe(example?.[2]);
+    expect(decode(example![2]).loc_code).toBe(example![2]);
+    expect((await service.request({ url: `/${example![1]}` })).statusCode).toBe(200);
     // However long the path: the same page, echoing only its start.
     const long = await service.request({ url: `/${'a'.repeat(150)}` });
     expect(long.statusCode).toBe(404);

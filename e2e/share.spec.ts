@@ -1,7 +1,8 @@
 /**
  * The share page `GET /{code}` in Chromium, from the suite's service (offline tiles): its map is drawn
  * from the service's own tiles with nothing requested anywhere else, and the cell is outlined in the
- * middle of the map at any width.
+ * middle of the map at any width; its Copy button (an inline script the CSP allows by hash) copies,
+ * tells screen readers, and says how to copy by keyboard where the clipboard is refused.
  */
 import { PNG } from 'pngjs';
 import { encode } from '../src/code/index.ts';
@@ -58,4 +59,40 @@ test('offline, the share page loads only from the service, its tiles render, and
   expect(requests.filter((url) => url.includes('/tiles/streets/19/')).length).toBeGreaterThanOrEqual(8);
   expect(failed).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+});
+
+test('Copy writes the code to the clipboard, says so in a polite live region, then reads "Copy code" again', async ({ page, context, stack }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.service).origin });
+  await page.goto(`${stack.service}/${EIFFEL.loc_code}`);
+  const button = page.locator('#copy');
+  const status = page.getByRole('status');
+  await expect(status).toHaveAttribute('aria-live', 'polite');
+  await expect(status).toHaveText('');
+
+  await button.click();
+  await expect(button).toHaveText('Copied');
+  await expect(status).toHaveText(`Copied ${EIFFEL.loc_code}.`);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(EIFFEL.loc_code);
+  // After a couple of seconds the button is ready for the next copy, and the message is gone.
+  await expect(button).toHaveText('Copy code');
+  await expect(status).toHaveText('');
+
+  // A second copy is announced again.
+  await button.click();
+  await expect(status).toHaveText(`Copied ${EIFFEL.loc_code}.`);
+});
+
+test('where the clipboard is refused, Copy selects the code and says to press Control C or Command C', async ({ page, stack }) => {
+  // As a browser that denies clipboard-write does.
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
+    });
+  });
+  await page.goto(`${stack.service}/${EIFFEL.loc_code}`);
+  const button = page.locator('#copy');
+  await button.click();
+  await expect(page.getByRole('status')).toHaveText(`${EIFFEL.loc_code} is selected; press Control C or Command C to copy it.`);
+  expect(await page.evaluate(() => getSelection()?.toString())).toBe(EIFFEL.loc_code);
+  await expect(button).toHaveText('Copy code');
 });

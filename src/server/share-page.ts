@@ -14,11 +14,39 @@ import { contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout } from './share-map.ts';
 
-/** Copies the code; falls back to selecting it where the clipboard API is not allowed. */
-const COPY_SCRIPT = `document.getElementById('copy').addEventListener('click', async (event) => {
-  const code = document.getElementById('code');
-  try { await navigator.clipboard.writeText(code.textContent); event.target.textContent = 'Copied'; }
-  catch { const range = document.createRange(); range.selectNodeContents(code); getSelection().removeAllRanges(); getSelection().addRange(range); }
+/**
+ * Copies the code. Success shows "Copied" for two seconds, then the button reads as before for the
+ * next copy; a polite live region says what happened, for screen readers too. Where the clipboard is
+ * refused (no permission, an insecure origin, an older browser) the code is selected and the region
+ * says how to copy it by keyboard, as the embed's frame does (iframe-app/panel.ts).
+ */
+const COPY_SCRIPT = `const button = document.getElementById('copy');
+const code = document.getElementById('code');
+const status = document.getElementById('copy-status');
+let announcing, resetting;
+// Cleared first and filled a moment later, so a second click is announced again with the same words.
+const announce = (text) => {
+  clearTimeout(announcing);
+  status.textContent = '';
+  announcing = setTimeout(() => { status.textContent = text; }, 50);
+};
+button.addEventListener('click', async () => {
+  const text = code.textContent;
+  clearTimeout(resetting);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    button.textContent = 'Copy code';
+    announce(text + ' is selected; press Control C or Command C to copy it.');
+    return;
+  }
+  button.textContent = 'Copied';
+  announce('Copied ' + text + '.');
+  resetting = setTimeout(() => { button.textContent = 'Copy code'; status.textContent = ''; }, 2000);
 });`;
 
 /**
@@ -49,7 +77,7 @@ export function sharePage(cell: LocatedCell, address: string, country: string, u
     ].join('\n'),
     body: `
 <p class="muted">loc location code</p>
-<div class="row"><h1 id="code" class="code">${code}</h1><button id="copy" type="button">Copy code</button></div>
+<div class="row"><h1 id="code" class="code">${code}</h1><button id="copy" type="button">Copy code</button><span id="copy-status" class="muted" role="status" aria-live="polite"></span></div>
 <p>${escapeHtml(address)}</p>
 <p class="muted">${countryFlag(cell.country_code)} ${escapeHtml(country)} · ${lat.toFixed(6)}, ${lng.toFixed(6)} · a 3 m × 3 m cell</p>
 ${mapFigure(cell, layers)}

@@ -24,7 +24,7 @@ export interface Config {
   geocoderTimeoutMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
-  /** Map tiles of the embed's four styles: public providers, the operator's own, or drawn offline. */
+  /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
 }
 

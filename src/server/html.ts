@@ -44,7 +44,14 @@ code { background: var(--panel); padding: 1px 4px; border-radius: 4px; }
 .row { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
 button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid var(--line); background: var(--panel); color: var(--fg); cursor: pointer; }
 button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-.map { width: 100%; height: 360px; border: 1px solid var(--line); border-radius: 8px; margin: 16px 0; }
+.map { position: relative; width: 100%; margin: 16px 0; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: var(--panel); }
+.map-view { position: absolute; inset: 0; overflow: hidden; }
+.map-pane { position: absolute; left: 50%; top: 50%; }
+.map-pane img { position: absolute; max-width: none; user-select: none; }
+.map-cell { position: absolute; border: 2px solid #d93025; background: rgba(217, 48, 37, .2); box-shadow: 0 0 0 1px #fff; }
+.map-attribution { position: absolute; right: 0; bottom: 0; margin: 0; padding: 0 6px; font-size: 12px; color: #333; background: rgba(255, 255, 255, .85); border-top-left-radius: 4px; }
+.map-attribution a { color: #0b57d0; }
+.map-note { margin: 16px 0; padding: 12px 16px; border: 1px solid var(--line); border-radius: 8px; background: var(--panel); }
 ul.links { list-style: none; padding: 0; display: flex; gap: 16px; flex-wrap: wrap; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: .95rem; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
@@ -72,14 +79,17 @@ ${options.script === undefined ? '' : `<script>${options.script}</script>`}
 `;
 }
 
-/** The policy of a page: nothing but its own inline style and, when given, its one inline script. */
-export function contentSecurityPolicy(options: { script?: string; frames?: string }): string {
+/**
+ * The policy of a page: nothing but its own inline style, when given its one inline script, and no
+ * frames. Images from its own origin and data: URLs unless `images` names exactly the origins allowed.
+ */
+export function contentSecurityPolicy(options: { script?: string; images?: readonly string[] }): string {
   return [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
     `script-src ${options.script === undefined ? "'none'" : scriptHash(options.script)}`,
-    `frame-src ${options.frames ?? "'none'"}`,
-    "img-src 'self' data:",
+    "frame-src 'none'",
+    `img-src ${options.images === undefined ? "'self' data:" : options.images.length === 0 ? "'none'" : options.images.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

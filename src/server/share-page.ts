@@ -3,33 +3,67 @@
  * the computed address, the country and links to map apps. Public, so it shows only what anyone can
  * compute from the code — never an account's saved label or address.
  *
- * The map is OpenStreetMap's embeddable view centred on the cell; it needs the visitor's browser to
- * reach openstreetmap.org, the service itself fetches nothing.
+ * The map is a static picture laid out by the service (share-map.ts): the tiles of its configured
+ * `streets` style — the embed's, so OpenStreetMap's by default and the service's own in offline mode —
+ * with the cell's exact outline on top. No script draws it and no frame holds it; the page's CSP lets
+ * images come from those tile servers only.
  */
 import { countryFlag, type LocatedCell } from '../code/index.ts';
+import { layerOrigins, type TileLayerConfig } from '../tiles/styles.ts';
 import { contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';
+import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout } from './share-map.ts';
 
-/** Half the side of the map's view, degrees (≈ 110 m north–south): street level around the cell. */
-const VIEW_HALF_DEG = 0.001;
-
-const OSM_ORIGIN = 'https://www.openstreetmap.org';
-
-/** Copies the code; falls back to selecting it where the clipboard API is not allowed. */
-const COPY_SCRIPT = `document.getElementById('copy').addEventListener('click', async (event) => {
-  const code = document.getElementById('code');
-  try { await navigator.clipboard.writeText(code.textContent); event.target.textContent = 'Copied'; }
-  catch { const range = document.createRange(); range.selectNodeContents(code); getSelection().removeAllRanges(); getSelection().addRange(range); }
+/**
+ * Copies the code. Success shows "Copied" for two seconds, then the button reads as before for the
+ * next copy; a polite live region says what happened, for screen readers too. Where the clipboard is
+ * refused (no permission, an insecure origin, an older browser) the code is selected and the region
+ * says how to copy it by keyboard, as the embed's frame does (iframe-app/panel.ts).
+ */
+const COPY_SCRIPT = `const button = document.getElementById('copy');
+const code = document.getElementById('code');
+const status = document.getElementById('copy-status');
+let announcing, resetting;
+// Cleared first and filled a moment later, so a second click is announced again with the same words.
+const announce = (text) => {
+  clearTimeout(announcing);
+  status.textContent = '';
+  announcing = setTimeout(() => { status.textContent = text; }, 50);
+};
+button.addEventListener('click', async () => {
+  const text = code.textContent;
+  clearTimeout(resetting);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    button.textContent = 'Copy code';
+    announce(text + ' is selected; press Control C or Command C to copy it.');
+    return;
+  }
+  button.textContent = 'Copied';
+  announce('Copied ' + text + '.');
+  resetting = setTimeout(() => { button.textContent = 'Copy code'; status.textContent = ''; }, 2000);
 });`;
 
-export const SHARE_PAGE_CSP = contentSecurityPolicy({ script: COPY_SCRIPT, frames: OSM_ORIGIN });
+/**
+ * The share page's policy for the map's tile layers: its one inline script by hash, images from the
+ * layers' servers and nowhere else (not even the page's own origin, which shows no other image), and
+ * no frames.
+ */
+export function sharePageCsp(layers: readonly TileLayerConfig[]): string {
+  return contentSecurityPolicy({ script: COPY_SCRIPT, images: layerOrigins(layers) });
+}
+
 export const NOT_FOUND_PAGE_CSP = contentSecurityPolicy({});
 
-export function sharePage(cell: LocatedCell, address: string, country: string, url: string): string {
+/** The page of `cell`, its map drawn from `layers` (the `streets` style's, bottom first). */
+export function sharePage(cell: LocatedCell, address: string, country: string, url: string, layers: readonly TileLayerConfig[]): string {
   const links = mapLinks(cell);
   const { latitude: lat, longitude: lng } = cell;
-  const bbox = [lng - VIEW_HALF_DEG * 1.5, lat - VIEW_HALF_DEG, lng + VIEW_HALF_DEG * 1.5, lat + VIEW_HALF_DEG].map((v) => v.toFixed(6)).join(',');
-  const mapSrc = `${OSM_ORIGIN}/export/embed.html?bbox=${bbox}&layer=mapnik&marker=${lat.toFixed(6)},${lng.toFixed(6)}`;
   const code = escapeHtml(cell.loc_code);
   const description = escapeHtml(`${address} · 3 m × 3 m cell at ${lat.toFixed(6)}, ${lng.toFixed(6)}`);
   return page({
@@ -43,27 +77,60 @@ export function sharePage(cell: LocatedCell, address: string, country: string, u
     ].join('\n'),
     body: `
 <p class="muted">loc location code</p>
-<div class="row"><h1 id="code" class="code">${code}</h1><button id="copy" type="button">Copy code</button></div>
+<div class="row"><h1 id="code" class="code">${code}</h1><button id="copy" type="button">Copy code</button><span id="copy-status" class="muted" role="status" aria-live="polite"></span></div>
 <p>${escapeHtml(address)}</p>
 <p class="muted">${countryFlag(cell.country_code)} ${escapeHtml(country)} · ${lat.toFixed(6)}, ${lng.toFixed(6)} · a 3 m × 3 m cell</p>
-<iframe class="map" title="Map of ${code}" src="${escapeHtml(mapSrc)}" loading="lazy" referrerpolicy="no-referrer"></iframe>
+${mapFigure(cell, layers)}
 <ul class="links">
   <li><a href="${escapeHtml(links.google)}" rel="noopener">Google Maps</a></li>
   <li><a href="${escapeHtml(links.apple)}" rel="noopener">Apple Maps</a></li>
   <li><a href="${escapeHtml(links.openstreetmap)}" rel="noopener">OpenStreetMap</a></li>
   <li><a href="${escapeHtml(links.geo)}">Open in a map app</a></li>
-</ul>
-<p class="muted">Map data © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap contributors</a>.</p>`,
+</ul>`,
     script: COPY_SCRIPT,
   });
 }
+
+/**
+ * The map box: tiles and outline positioned from its middle, so any width shows the cell in the
+ * centre; the layers' attribution in its corner, as on the embed's map. Attributions are HTML from
+ * the service's configuration (styles.ts), inserted as they are, as the frame does.
+ */
+function mapFigure(cell: LocatedCell, layers: readonly TileLayerConfig[]): string {
+  const layout = mapLayout(cell.cell, layers);
+  if (layout === null) {
+    return `<p class="map-note">No map: this cell lies beyond ${MAX_MERCATOR_LATITUDE.toFixed(2)}° of latitude, where web maps end. The coordinates above and the links below still find it.</p>`;
+  }
+  const tiles = layout.tiles.map((tile) => {
+    const opacity = tile.opacity === undefined ? '' : `;opacity:${tile.opacity}`;
+    return `<img src="${escapeHtml(tile.url)}" alt="" width="${tile.size}" height="${tile.size}" referrerpolicy="${tile.referrerPolicy}" style="left:${tile.left}px;top:${tile.top}px${opacity}">`;
+  });
+  const { left, top, width, height } = layout.cell;
+  const attribution = [...new Set(layers.map((layer) => layer.attribution))].join(' | ');
+  const code = escapeHtml(cell.loc_code);
+  return `<figure class="map" style="max-width:${MAP_MAX_WIDTH_PX}px;height:${MAP_HEIGHT_PX}px">
+<div class="map-view" role="img" aria-label="Map around ${code}, its 3 m × 3 m cell outlined in the middle">
+<div class="map-pane">
+${tiles.join('\n')}
+<div class="map-cell" style="left:${left}px;top:${top}px;width:${width}px;height:${height}px"></div>
+</div>
+</div>
+<figcaption class="map-attribution">${attribution}</figcaption>
+</figure>`;
+}
+
+/**
+ * The example the 404 page gives: a real code (a spot under the Eiffel Tower, as in the README), so a
+ * visitor who tries it — it is a link — lands on a share page rather than on this page again.
+ */
+export const EXAMPLE_CODE = 'FR-0RMB-CLY0';
 
 /** The friendly page for a path that is not a code, or a code of no cell. */
 export function notFoundPage(input: string, wellFormed: boolean): string {
   const shown = escapeHtml(input.length > 60 ? `${input.slice(0, 60)}…` : input);
   const why = wellFormed
     ? `<p><span class="code">${shown}</span> looks like a location code, but no place has it. Check it for a mistyped letter or digit.</p>`
-    : `<p><span class="code">${shown}</span> is not a location code. Codes look like <span class="code">FR-1A2B-3C4D</span>: two letters, then two groups of four letters or digits.</p>`;
+    : `<p><span class="code">${shown}</span> is not a location code. Codes look like <a class="code" href="/${EXAMPLE_CODE}">${EXAMPLE_CODE}</a>: two letters, then two groups of four letters or digits.</p>`;
   return page({
     title: 'No such location · loc',
     head: '<meta name="robots" content="noindex">',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STYLE_NAMES } from './style-names.ts';
-import { DEFAULT_LAYERS, resolveStyles, tileOrigins, tileSettingsFromEnv } from './styles.ts';
+import { DEFAULT_LAYERS, layerOrigins, resolveStyles, tileOrigins, tileSettingsFromEnv } from './styles.ts';
 
 describe('map styles', () => {
   it('default to keyless public providers, each with attribution', () => {
@@ -50,5 +50,11 @@ describe('map styles', () => {
     expect(origins).toContain('https://d.basemaps.cartocdn.com');
     expect(origins).toContain('https://c.tile-cyclosm.openstreetmap.fr');
     expect(origins).not.toContain('https://d.tile-cyclosm.openstreetmap.fr');
+  });
+
+  it('list the origins of some layers only, for the share page’s streets map', () => {
+    const styles = resolveStyles({ mode: 'online', base: { streets: { url: 'https://{s}.tiles.example/{z}/{x}/{y}.png' } } }, 'https://loc.example');
+    expect(layerOrigins(styles.streets)).toEqual(['https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
+    expect(layerOrigins(resolveStyles({ mode: 'offline' }, 'https://loc.example/').streets)).toEqual(['https://loc.example']);
   });
 });

@@ -154,8 +154,13 @@ export function tileSettingsFromEnv(env: Record<string, string | undefined>): Ti
 
 /** The origins the layers load from, every `{s}` expanded: the frame's CSP allows images from these. */
 export function tileOrigins(styles: StyleLayers): string[] {
+  return layerOrigins(Object.values(styles).flat());
+}
+
+/** The same for some layers only (the share page shows the `streets` style alone). */
+export function layerOrigins(layers: readonly TileLayerConfig[]): string[] {
   const origins = new Set<string>();
-  for (const layer of Object.values(styles).flat()) {
+  for (const layer of layers) {
     for (const s of layer.url.includes('{s}') ? [...(layer.subdomains ?? 'abc')] : ['']) {
       origins.add(templateOrigin(layer.url.replace('{s}', s)));
     }

@@ -1,5 +1,7 @@
 /** The pages and service routes: the share page and its 404, /healthz, /openapi.json and /docs. */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from '../../code/index.ts';
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { json, testService, type TestService } from '../testing.ts';
 
@@ -20,7 +22,8 @@ describe('share page', () => {
     expect(html).toContain('<button id="copy" type="button">Copy code</button>');
     expect(html).toContain('near Sausalito, United States');
     expect(html).toContain('🇺🇸 United States · 37.859107, -122.485315');
-    expect(html).toMatch(/<iframe class="map" title="Map of US-550M-RQ5L" src="https:\/\/www\.openstreetmap\.org\/export\/embed\.html\?bbox=[-\d.,]+&amp;layer=mapnik&amp;marker=37\.859107,-122\.485315"/);
+    expect(html).toContain('<div class="map-view" role="img" aria-label="Map around US-550M-RQ5L, its 3 m × 3 m cell outlined in the middle">');
+    expect(html).not.toContain('<iframe');
     for (const link of ['https://www.google.com/maps/search/?api=1&amp;query=37.859107%2C-122.485315', 'https://maps.apple.com/', 'https://www.openstreetmap.org/?mlat=', 'geo:37.859107,-122.485315']) {
       expect(html).toContain(link);
     }
@@ -44,7 +47,7 @@ describe('share page', () => {
     const csp = response.headers['content-security-policy'] as string;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
-    expect(csp).toContain('frame-src https://www.openstreetmap.org');
+    expect(csp).toContain("frame-src 'none'");
     expect((await service.request({ url: '/US-550M-RQ5L', headers: { 'if-none-match': response.headers.etag as string } })).statusCode).toBe(304);
     expect((await service.request({ url: '/US-550M-RQ5L', headers: { 'if-none-match': `W/${response.headers.etag}` } })).statusCode).toBe(304);
   });
@@ -64,6 +67,11 @@ describe('share page', () => {
     const other = await service.request({ url: '/favicon.ico' });
     expect(other.statusCode).toBe(404);
     expect(other.body).toContain('is not a location code');
+    // The example it gives is a code of a real cell, linked to its share page.
+    const example = /Codes look like <a class="code" href="\/([^"]+)">([^<]+)<\/a>/.exec(other.body);
+    expect(example?.[1]).toBe(example?.[2]);
+    expect(decode(example![2]).loc_code).toBe(example![2]);
+    expect((await service.request({ url: `/${example![1]}` })).statusCode).toBe(200);
     // However long the path: the same page, echoing only its start.
     const long = await service.request({ url: `/${'a'.repeat(150)}` });
     expect(long.statusCode).toBe(404);
@@ -75,6 +83,122 @@ describe('share page', () => {
     const response = await service.request({ url: `/${encodeURIComponent('<script>alert(1)</script>')}` });
     expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(response.body).not.toContain('<script>alert');
+  });
+});
+
+/** The share page's map as the HTML lays it out: tiles and the cell's outline, CSS pixels from the map's middle. */
+function mapOf(html: string) {
+  const tiles = [...html.matchAll(/<img src="([^"]+)" alt="" width="(\d+)" height="\d+" referrerpolicy="([^"]+)" style="left:(-?\d+)px;top:(-?\d+)px">/g)]
+    .map(([, src, size, referrerPolicy, left, top]) => ({ src, size: Number(size), referrerPolicy, left: Number(left), top: Number(top) }));
+  const box = /<div class="map-cell" style="left:(-?[\d.]+)px;top:(-?[\d.]+)px;width:([\d.]+)px;height:([\d.]+)px">/.exec(html);
+  const [left, top, width, height] = box === null ? [] : box.slice(1).map(Number);
+  return { tiles, cell: box === null ? null : { left, top, width, height } };
+}
+
+/** The directives of a Content-Security-Policy, each with its sources. */
+function directives(csp: string): Record<string, string[]> {
+  return Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+}
+
+describe('share page map', () => {
+  it('in offline mode loads nothing but the service’s own tiles: no openstreetmap.org in the page or its CSP', async () => {
+    const offline = await testService({ LOC_TILES: 'offline' });
+    try {
+      const response = await offline.request({ url: '/FR-0RMB-CLY0' });
+      expect(response.statusCode).toBe(200);
+      const html = response.body;
+      const { tiles } = mapOf(html);
+      expect(tiles.length).toBeGreaterThanOrEqual(8);
+      for (const tile of tiles) expect(tile.src).toMatch(/^https:\/\/loc\.example\/tiles\/streets\/19\/\d+\/\d+\.png$/);
+      expect(html).not.toContain('<iframe');
+      // Links are followed only if the visitor clicks them; everything else that names a URL is on
+      // the service's origin (tiles, canonical and og:url).
+      const loaded = html.replace(/<a [^>]*>/g, '<a>').match(/[a-z]+:\/\/[^\s"'<>]+/g) ?? [];
+      expect(loaded.length).toBeGreaterThan(tiles.length);
+      expect(loaded.filter((url) => new URL(url).origin !== 'https://loc.example')).toEqual([]);
+      // openstreetmap.org is named once: the visitor's link to it among the map apps.
+      expect(html.match(/openstreetmap\.org/g)).toHaveLength(1);
+      expect(html).toContain('<li><a href="https://www.openstreetmap.org/?mlat=48.858389');
+      expect(html).toContain('<figcaption class="map-attribution">Offline map by loc');
+      expect(html).not.toContain('OpenStreetMap contributors');
+
+      const csp = response.headers['content-security-policy'] as string;
+      expect(csp).not.toContain('openstreetmap');
+      const policy = directives(csp);
+      expect(policy['img-src']).toEqual(['https://loc.example']);
+      expect(policy['frame-src']).toEqual(["'none'"]);
+      expect(policy['default-src']).toEqual(["'none'"]);
+      // The one inline script is the one the policy's hash allows.
+      const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1];
+      expect(policy['script-src']).toEqual([`'sha256-${createHash('sha256').update(script).digest('base64')}'`]);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('outlines the cell at its bounds projected to Web Mercator, registered against the tiles', async () => {
+    for (const code of ['US-550M-RQ5L', 'FR-0RMB-CLY0', 'FJ-04ZN-SSBU']) {
+      const { cell: bounds } = decode(code);
+      const { tiles, cell } = mapOf((await service.request({ url: `/${code}` })).body);
+      // Computed here by the sine form of the projection, at the page's zoom, 19.
+      const world = 256 * 2 ** 19;
+      const x = (lng: number) => (world * (lng + 180)) / 360;
+      const y = (lat: number) => world * (0.5 - Math.log((1 + Math.sin((lat * Math.PI) / 180)) / (1 - Math.sin((lat * Math.PI) / 180))) / (4 * Math.PI));
+      expect(cell).not.toBeNull();
+      expect(cell!.width).toBeCloseTo(x(bounds.east) - x(bounds.west), 1);
+      expect(cell!.height).toBeCloseTo(y(bounds.south) - y(bounds.north), 1);
+      // Centred: the map's middle is the cell's centre, to half a pixel.
+      expect(Math.abs(cell!.left + cell!.width / 2)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(cell!.top + cell!.height / 2)).toBeLessThanOrEqual(0.5);
+      // Each tile's place and its x, y give the map's middle in world pixels: the outline agrees with every one.
+      expect(tiles.length).toBeGreaterThan(0);
+      for (const tile of tiles) {
+        const [tx, ty] = /\/19\/(\d+)\/(\d+)\.png$/.exec(tile.src)!.slice(1).map(Number);
+        expect(tx).toBeLessThan(2 ** 19);
+        let middle = tx * 256 - tile.left;
+        // Across the antimeridian a tile's x is wrapped: the column drawn east of the last one is 0, a world further.
+        if (x(bounds.west) - middle > world / 2) middle += world;
+        expect(x(bounds.west) - middle).toBeCloseTo(cell!.left, 1);
+        expect(y(bounds.north) - (ty * 256 - tile.top)).toBeCloseTo(cell!.top, 1);
+      }
+    }
+  });
+
+  it('online, draws OpenStreetMap’s tiles with their referrer policy, and credits OpenStreetMap', async () => {
+    const response = await service.request({ url: '/FR-0RMB-CLY0' });
+    const { tiles } = mapOf(response.body);
+    expect(tiles.length).toBeGreaterThanOrEqual(8);
+    for (const tile of tiles) {
+      expect(tile.src).toMatch(/^https:\/\/tile\.openstreetmap\.org\/19\/\d+\/\d+\.png$/);
+      expect(tile.referrerPolicy).toBe('strict-origin');
+    }
+    expect(response.body).toContain('<figcaption class="map-attribution">&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors</figcaption>');
+    const policy = directives(response.headers['content-security-policy'] as string);
+    expect(policy['img-src']).toEqual(['https://tile.openstreetmap.org']);
+    expect(policy['frame-src']).toEqual(["'none'"]);
+  });
+
+  it('online, draws the operator’s own streets tiles: its template, subdomains, attribution and no referrer', async () => {
+    const custom = await testService({
+      LOC_TILES_STREETS_URL: 'https://{s}.tiles.example/streets/{z}/{x}/{y}.png',
+      LOC_TILES_STREETS_ATTRIBUTION: '&copy; Tiles Example',
+    });
+    try {
+      const response = await custom.request({ url: '/FR-0RMB-CLY0' });
+      const { tiles } = mapOf(response.body);
+      expect(tiles.length).toBeGreaterThanOrEqual(8);
+      for (const tile of tiles) {
+        const [s, x, y] = /^https:\/\/([abc])\.tiles\.example\/streets\/19\/(\d+)\/(\d+)\.png$/.exec(tile.src)!.slice(1);
+        expect(s).toBe('abc'[(Number(x) + Number(y)) % 3]);
+        expect(tile.referrerPolicy).toBe('no-referrer');
+      }
+      expect(response.body).toContain('<figcaption class="map-attribution">&copy; Tiles Example</figcaption>');
+      expect(response.body).not.toContain('tile.openstreetmap.org');
+      expect(directives(response.headers['content-security-policy'] as string)['img-src'])
+        .toEqual(['https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
+    } finally {
+      await custom.close();
+    }
   });
 });
 

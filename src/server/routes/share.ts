@@ -9,10 +9,17 @@ import fresh from 'fresh';
 import { createHash } from 'node:crypto';
 import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
+import { resolveStyles } from '../../tiles/styles.ts';
 import { shareUrl } from '../locate.ts';
-import { NOT_FOUND_PAGE_CSP, SHARE_PAGE_CSP, notFoundPage, sharePage } from '../share-page.ts';
+import { NOT_FOUND_PAGE_CSP, notFoundPage, sharePage, sharePageCsp } from '../share-page.ts';
 
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // The map uses the tile layers the embed's frame uses for its `streets` style, resolved from the same
+  // settings as the embed's assets plugin does (whose decoration stays inside the embed routes' scope):
+  // in offline mode, tiles from this service alone.
+  const layers = resolveStyles(app.config.tiles, app.config.publicUrl).streets;
+  const csp = sharePageCsp(layers);
+
   app.get('/:code', {
     schema: { hide: true, params: Type.Object({ code: Type.String() }) },
   }, async (request, reply) => {
@@ -30,9 +37,9 @@ const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (input !== cell.loc_code) return reply.redirect(`/${cell.loc_code}`, 301);
     const url = shareUrl(app.config, cell.loc_code);
-    const html = sharePage(cell, await app.addressBook.addressOf(cell), countryName(cell.country_code), url);
+    const html = sharePage(cell, await app.addressBook.addressOf(cell), countryName(cell.country_code), url, layers);
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
-    reply.header('etag', etag).header('cache-control', 'public, max-age=3600').header('content-security-policy', SHARE_PAGE_CSP);
+    reply.header('etag', etag).header('cache-control', 'public, max-age=3600').header('content-security-policy', csp);
     if (fresh(request.headers, { etag })) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(html);
   });

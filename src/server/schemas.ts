@@ -45,14 +45,22 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** Response schemas for the error statuses a route can answer, each describing its codes. */
-export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+/**
+ * What any route may answer besides its own statuses: refusals made before routing or by Node's HTTP
+ * parser, and a failure of the service — in the same shape as every error.
+ */
+const OTHER_ERRORS =
+  'Any other refusal or failure, in the same shape: 400 `bad_request` (a request the HTTP parser refuses, a path that is ' +
+  'not validly percent-encoded), 408 `request_timeout`, 417 `expectation_failed`, 431 `headers_too_large`, 500 `internal_error`.';
+
+/** Response schemas for the error statuses a route can answer, each describing its codes, and the rest as `default`. */
+export function errorResponses(...codes: ErrorCode[]): Record<number | 'default', TSchema> {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = ERROR_CATALOGUE[code].status ?? 500;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const out: Record<number, TSchema> = {};
+  const out: Record<number | 'default', TSchema> = { default: { ...ErrorBody, description: OTHER_ERRORS } };
   for (const [status, list] of byStatus) out[status] = { ...ErrorBody, description: list.map((c) => `\`${c}\``).join(', ') };
   return out;
 }

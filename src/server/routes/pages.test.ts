@@ -216,8 +216,10 @@ describe('service routes', () => {
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths).sort()).toEqual(['/embed/session/{sid}', '/healthz', '/v1/embed/resolve', '/v1/embed/sessions', '/v1/loc/generate', '/v1/loc/lookup/{code}']);
     const sessions = doc.paths['/v1/embed/sessions'].post.responses;
-    expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '503']);
+    expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '503', 'default']);
     expect(sessions['403'].description).toContain('`partner_required`');
+    // What any route may answer beyond its own statuses, named once for all.
+    expect(sessions.default.description).toMatch(/^Any other refusal or failure, in the same shape: 400 `bad_request`.*408 `request_timeout`.*500 `internal_error`\.$/);
     expect(sessions['503'].description).toBe('`service_unavailable`');
     expect(doc.paths['/v1/loc/lookup/{code}'].get.responses['404'].description).toBe('`code_not_found`');
   });

@@ -3,7 +3,7 @@
  * so a designer who types a bad centre sees exactly the message an integrator would get, and the map
  * keeps its last good view.
  */
-import { readLatLng, readOptions, readStyle, readZoom } from '../../src/embed/options.ts';
+import { readHeight, readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
@@ -37,20 +37,6 @@ export interface ReadControls {
   problems: ControlProblem[];
 }
 
-/**
- * The loader's check of a height. It lives inside readOptions (in a browser it asks `CSS.supports`),
- * so the demo calls that with a placeholder token, which readOptions requires but never uses here;
- * a check of its own would let through what `LOC.mount` then throws on. The message loses its
- * `LOC.mount: options.` prefix to read like the others, which name just the option.
- */
-function readHeight(height: string): string {
-  try {
-    return readOptions({ sessionToken: 'placeholder.token', height }).height;
-  } catch (error) {
-    throw new TypeError((error as Error).message.replace(/^LOC\.mount: options\./, ''));
-  }
-}
-
 export function readControls(values: ControlValues, previous: SnippetOptions): ReadControls {
   const problems: ControlProblem[] = [];
   const attempt = <T>(option: ControlProblem['option'], fields: () => ControlName[], read: () => T, fallback: T): T => {
@@ -79,7 +65,9 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
   return {
     options: {
       apiUrl: previous.apiUrl,
-      height: attempt('height', () => ['height'], () => readHeight(values.height.trim()), previous.height),
+      // The loader's own check (in a browser it asks `CSS.supports`): a check of the demo's own would
+      // let through what `LOC.mount` then throws on.
+      height: attempt('height', () => ['height'], () => readHeight(values.height.trim(), 'height'), previous.height),
       center: attempt('center', badCoordinates, () => readLatLng([lat, lng], 'center'), previous.center),
       zoom: attempt('zoom', () => ['zoom'], () => readZoom(number(values.zoom), 'zoom'), previous.zoom),
       style: attempt('style', () => ['style'], () => readStyle(values.style, 'style'), previous.style),

@@ -64,6 +64,11 @@ export function parseSessionToken(token: string): { sid: string; secret: string 
   return { sid, secret };
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null when the header is not one. */
+export function bearerToken(authorization: string | undefined): string | null {
+  return authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : null;
+}
+
 /** Whether `token` is the session's own: its sid, and its secret compared by hash in constant time. */
 export function isSessionToken(token: string, session: { sid: string; secretHash: string }): boolean {
   const parts = parseSessionToken(token);

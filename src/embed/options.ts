@@ -64,6 +64,13 @@ export function readStyle(value: unknown, where: string): LocStyle {
   return value as LocStyle;
 }
 
+/** A CSS length the browser takes for a height (without `CSS`, outside a browser: any non-blank string). */
+export function readHeight(value: unknown, where: string): string {
+  const ok = typeof value === 'string' && value.trim() !== '' && (typeof CSS === 'undefined' || CSS.supports('height', value));
+  if (!ok) invalid(where, `a CSS length such as ${show(DEFAULTS.height)}`, show(value));
+  return value as string;
+}
+
 export function readZoom(value: unknown, where: string): number {
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_ZOOM) {
     invalid(where, `an integer from 0 to ${MAX_ZOOM}`, show(value));
@@ -118,12 +125,7 @@ export function readOptions(options: unknown): MountSettings {
   const given = (key: string) => o[key] !== undefined;
   const settings = { ...DEFAULTS, ...readToken(o.sessionToken) } as MountSettings;
 
-  if (given('height')) {
-    const height = o.height;
-    const ok = typeof height === 'string' && height.trim() !== '' && (typeof CSS === 'undefined' || CSS.supports('height', height));
-    if (!ok) invalid(at('height'), `a CSS length such as ${show(DEFAULTS.height)}`, show(height));
-    settings.height = height as string;
-  }
+  if (given('height')) settings.height = readHeight(o.height, at('height'));
   if (given('center')) settings.center = readLatLng(o.center, at('center'));
   if (given('zoom')) settings.zoom = readZoom(o.zoom, at('zoom'));
   if (given('style')) settings.style = readStyle(o.style, at('style'));

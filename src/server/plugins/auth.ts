@@ -14,7 +14,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ipMatcher } from '../../auth/ip-range.ts';
-import { hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
+import { bearerToken, hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import type { ApiKey, EmbedSession } from '../../store/store.ts';
 
@@ -106,9 +106,9 @@ export default fp(
         request.caller = await byKey(request, presented.trim(), mode);
         return;
       }
-      const authorization = single(request.headers.authorization);
-      if (mode === 'key-or-session' && authorization !== undefined && /^bearer /i.test(authorization)) {
-        request.caller = await bySession(request, authorization.slice(7).trim());
+      const token = bearerToken(single(request.headers.authorization));
+      if (mode === 'key-or-session' && token !== null) {
+        request.caller = await bySession(request, token);
         return;
       }
       throw new LocError(

@@ -11,7 +11,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { isSessionToken } from '../../auth/secrets.ts';
+import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
@@ -63,7 +63,8 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
     // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
     const authorization = request.headers.authorization;
-    if (authorization !== undefined && !(/^bearer /i.test(authorization) && isSessionToken(authorization.slice(7).trim(), session))) {
+    const token = bearerToken(authorization);
+    if (authorization !== undefined && !(token !== null && isSessionToken(token, session))) {
       throw new LocError('invalid_session', 'The session token is not this session’s.');
     }
     return { origin: session.origin, expires_at: new Date(session.expiresAt).toISOString() };

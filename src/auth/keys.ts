@@ -3,7 +3,7 @@
  * the development seed and the tests all issue keys here, so every key obeys the same rules.
  */
 import { LocError, describeValue } from '../errors.ts';
-import { cleanText } from '../server/text-rules.ts';
+import { cleanText } from '../text-rules.ts';
 import type { ApiKey, Store } from '../store/store.ts';
 import { checkIpRange } from './ip-range.ts';
 import { checkOrigin } from './origin.ts';

@@ -8,7 +8,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { OPTIONS } from '../server/config.ts';
-import { FORBIDDEN } from '../server/text-rules.ts';
+import { FORBIDDEN } from '../text-rules.ts';
 import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 

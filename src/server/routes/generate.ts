@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
 import { ADDRESS_MAX, AUTH_ERRORS, BODY_ERRORS, GenerateRequest, GenerateResult, LABEL_MAX, errorResponses } from '../schemas.ts';
-import { cleanText } from '../text-rules.ts';
+import { cleanText } from '../../text-rules.ts';
 
 const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/loc/generate', {

@@ -4,11 +4,11 @@
  * Control characters, bidirectional overrides (which can make a label read differently from what it
  * says) and broken UTF-16 are refused with a `validation_error` naming the field (422 from the API,
  * exit 2 from the CLI); an empty or blank text counts as not given. Lengths are in characters (code
- * points): the schema checks what was sent (ADDRESS_MAX, LABEL_MAX in schemas.ts), and the stored
+ * points): the schema checks what was sent (ADDRESS_MAX, LABEL_MAX in server/schemas.ts), and the stored
  * form is checked again, because NFC can lengthen a text (U+0958 becomes two code points, U+FB2C
  * three) and a stored label must never be longer than the limit says.
  */
-import { LocError } from '../errors.ts';
+import { LocError } from './errors.ts';
 
 /** With the u flag a well-formed pair is one code point, so this finds only unpaired surrogates. */
 const UNPAIRED_SURROGATE = /\p{Cs}/u;

@@ -54,18 +54,6 @@ function rules(schema: Schema): string {
 }
 
 /**
- * The page's own styles, beside the shared ones of html.ts: on a phone a table of five columns is
- * wider than the screen, and it scrolls inside its box rather than the whole page sideways.
- */
-const DOCS_STYLE = `<style>
-.table-scroll { overflow-x: auto; margin: 8px 0; }
-.table-scroll > table { margin: 0; }
-/* The notes would otherwise be squeezed to a word a line; they widen the table, which then scrolls. */
-.table-scroll td:last-child { min-width: 14em; }
-.table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-</style>`;
-
-/**
  * A table in its scroll box. The box takes keyboard focus so that it can be scrolled without a
  * pointer, and is a named region so that what takes focus says what it holds.
  */
@@ -136,7 +124,6 @@ export function docsPage(doc: OpenApiDocument): string {
     .map(([code, spec]) => `<tr><td><code>${code}</code></td><td>${spec.status}</td><td>${escapeHtml(spec.message)}</td></tr>`);
   return page({
     title: `${doc.info.title} reference`,
-    head: DOCS_STYLE,
     body: `
 <h1>${escapeHtml(doc.info.title)} <span class="muted">${escapeHtml(doc.info.version)}</span></h1>
 <p>${inlineCode(doc.info.description ?? '')}</p>

@@ -55,6 +55,12 @@ button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outlin
 ul.links { list-style: none; padding: 0; display: flex; gap: 16px; flex-wrap: wrap; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: .95rem; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
+/* On a phone a table of five columns is wider than the screen: it scrolls inside its box, not the page
+   sideways, and its notes are not squeezed to a word a line. */
+.table-scroll { overflow-x: auto; margin: 8px 0; }
+.table-scroll > table { margin: 0; }
+.table-scroll td:last-child { min-width: 14em; }
+.table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .method { font-weight: 700; font-family: ui-monospace, monospace; }
 `;
 

@@ -52,6 +52,7 @@ describe('the frame’s API client', () => {
     expect(codeOf(401, undefined)).toBe('invalid_session');
     expect(codeOf(429, 'something_new')).toBe('rate_limited');
     expect(codeOf(403, 'key_inactive')).toBe('key_inactive');
+    expect(codeOf(403, 'partner_required')).toBe('partner_required');
   });
 
   it('lets an abort through as an abort', async () => {

@@ -11,6 +11,7 @@ export const RECOVERABLE: Record<LocErrorCode, boolean> = {
   session_expired: false,
   invalid_session: false,
   key_inactive: false,
+  partner_required: false,
   origin_mismatch: false,
   load_timeout: false,
   rate_limited: true,

@@ -10,6 +10,7 @@ export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
   session_expired: 'This map has expired. Reload the page to choose a location.',
   invalid_session: 'This map cannot be used right now. Reload the page and try again.',
   key_inactive: 'This map cannot be used right now.',
+  partner_required: 'This map cannot be used right now.',
   origin_mismatch: 'This map cannot be used on this page.',
   load_timeout: 'The map did not load in time. Reload the page and try again.',
   rate_limited: 'Too many locations were looked up just now. Try again a little later.',

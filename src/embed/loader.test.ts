@@ -419,6 +419,7 @@ describe('the session check', () => {
   it.each([
     [404, 'invalid_session', 'This embed session does not exist.'],
     [401, 'key_inactive', 'The API key that created this session is disabled.'],
+    [403, 'partner_required', 'The account of this session is no longer a partner.'],
   ])('reports a %i %s from the session check with the service’s message', async (status, code, message) => {
     answer(status, { success: false, code, message, error: message });
     const onError = vi.fn();

@@ -110,8 +110,8 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
     // (frame-ancestors), so the session's public record tells the integrator why, at once.
     fetch(`${base}/embed/session/${settings.sid}`, { signal: abort.signal, credentials: 'omit' })
       .then(async (response) => {
-        const session = (await response.json()) as { origin?: string; code?: 'invalid_session' | 'key_inactive'; message?: string };
-        if (session.code === 'invalid_session' || session.code === 'key_inactive') fail(session.code, session.message!);
+        const session = (await response.json()) as { origin?: string; code?: 'invalid_session' | 'key_inactive' | 'partner_required'; message?: string };
+        if (session.code === 'invalid_session' || session.code === 'key_inactive' || session.code === 'partner_required') fail(session.code, session.message!);
         else if (response.ok && session.origin !== location.origin) {
           fail('origin_mismatch', `The session is for ${session.origin}, this page is ${location.origin}.`);
         }

@@ -50,6 +50,8 @@ export type LocErrorCode =
   | 'invalid_session'
   /** The API key that created the session was disabled. */
   | 'key_inactive'
+  /** The account that created the session is no longer a partner. */
+  | 'partner_required'
   /** This page's origin is not the origin the session was created for. */
   | 'origin_mismatch'
   /** The map frame did not load within `loadTimeout`. */

@@ -93,7 +93,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(await store.updateKeyList('key_missing', 'origins', { add: 'https://a.example' })).toBeNull();
     });
 
-    it('keeps sessions with their key and account, and reports a disabled key', async () => {
+    it('keeps sessions with their key and account, and reports a disabled key and a former partner', async () => {
       const acme = await partner();
       const key = await store.createKey(newKey(acme.id));
       const { sid, secret } = newSessionToken();
@@ -101,10 +101,12 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       const session = await store.getSession(sid);
       expect(session).toEqual({
         sid, secretHash: hashSecret(secret), keyId: key.id, accountId: acme.id, origin: 'https://shop.example',
-        createdAt: T0, expiresAt: T0 + 900_000, keyActive: true,
+        createdAt: T0, expiresAt: T0 + 900_000, keyActive: true, accountPartner: true,
       });
       await store.setKeyStatus(key.id, 'disabled');
       expect((await store.getSession(sid))?.keyActive).toBe(false);
+      await store.setPartner(acme.name, false);
+      expect((await store.getSession(sid))?.accountPartner).toBe(false);
       expect(await store.getSession('unknown')).toBeNull();
     });
 

@@ -38,7 +38,7 @@ interface KeyRow {
 }
 interface SessionRow {
   sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
-  created_at: number; expires_at: number; status: KeyStatus;
+  created_at: number; expires_at: number; status: KeyStatus; partner: number;
 }
 interface LocationRow {
   account_id: string; code: string; latitude: number; longitude: number;
@@ -205,7 +205,8 @@ export class SqliteStore implements Store {
         'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       session: db.prepare<[string], SessionRow>(
-        'SELECT s.*, k.account_id, k.status FROM sessions s JOIN api_keys k ON k.id = s.key_id WHERE s.sid = ?',
+        'SELECT s.*, k.account_id, k.status, a.partner FROM sessions s JOIN api_keys k ON k.id = s.key_id ' +
+          'JOIN accounts a ON a.id = k.account_id WHERE s.sid = ?',
       ),
       deleteSessions: db.prepare('DELETE FROM sessions WHERE expires_at < ?'),
       insertLocation: db.prepare(
@@ -329,7 +330,7 @@ export class SqliteStore implements Store {
       if (!row) return null;
       return {
         sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin,
-        createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active',
+        createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active', accountPartner: row.partner === 1,
       };
     });
   }

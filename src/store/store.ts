@@ -60,9 +60,11 @@ export interface EmbedSession {
   expiresAt: number;
   /** False once the session's key is disabled: the session stops working with it. */
   keyActive: boolean;
+  /** False once the session's account is no longer a partner: the session stops working too. */
+  accountPartner: boolean;
 }
 
-export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive'>;
+export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive' | 'accountPartner'>;
 
 /** A location an account saved: its label and address are visible to that account only. */
 export interface SavedLocation {

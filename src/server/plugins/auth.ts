@@ -90,6 +90,10 @@ export default fp(
       if (!session.keyActive || key === null || key.status !== 'active') {
         throw new LocError('key_inactive', 'The API key of this embed session is disabled.');
       }
+      // Sessions are a partner's right (spec §5): taking it away stops the open maps too, like disabling the key.
+      if (!session.accountPartner) {
+        throw new LocError('partner_required', 'The account of this embed session is no longer a partner; embed sessions need one.');
+      }
       const origin = single(request.headers.origin);
       if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
         throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${origin}.`);

@@ -94,6 +94,16 @@ describe('the public facts of a session', () => {
     expect(disabled.statusCode).toBe(401);
     expect(json(disabled)).toMatchObject({ success: false, code: 'key_inactive' });
   });
+
+  it('say partner_required once the account of the session is no longer a partner', async () => {
+    const { sid } = await newSession();
+    await service.app.store.setPartner('acme', false);
+    const refused = await service.request({ method: 'GET', url: `/embed/session/${sid}` });
+    await service.app.store.setPartner('acme', true);
+    expect(refused.statusCode).toBe(403);
+    expect(json(refused)).toMatchObject({ success: false, code: 'partner_required' });
+    expect((await service.request({ method: 'GET', url: `/embed/session/${sid}` })).statusCode).toBe(200);
+  });
 });
 
 describe('static files and tiles', () => {

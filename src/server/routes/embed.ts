@@ -53,7 +53,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
         'this session’s), as the frame does at mount.',
       params: SidParams,
-      response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'validation_error') },
+      response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'partner_required', 'validation_error') },
     },
   }, async (request, reply) => {
     // Any page may ask (the loader runs on integrators' pages); the answer holds nothing secret.
@@ -61,6 +61,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
+    if (!session.accountPartner) throw new LocError('partner_required', 'The account of this session is no longer a partner.', 'sid');
     // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
     const authorization = request.headers.authorization;
     const token = bearerToken(authorization);

@@ -19,7 +19,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: ResolveRequest,
       response: {
         200: ResolveResult,
-        ...errorResponses(...AUTH_ERRORS, 'invalid_session', 'session_expired', ...BODY_ERRORS, 'unsupported_location'),
+        ...errorResponses(...AUTH_ERRORS, 'invalid_session', 'session_expired', 'partner_required', ...BODY_ERRORS, 'unsupported_location'),
       },
     },
   }, async (request) => {

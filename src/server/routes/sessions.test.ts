@@ -167,6 +167,17 @@ describe('session tokens', () => {
     expect((await resolveWith(token)).statusCode).toBe(200);
   });
 
+  it('stops working when its account stops being a partner, and works again when it is one again', async () => {
+    const { secret: own } = await service.key('acme');
+    const token = await newToken(900, own);
+    await service.app.store.setPartner('acme', false);
+    const refused = await resolveWith(token);
+    await service.app.store.setPartner('acme', true);
+    expect(refused.statusCode).toBe(403);
+    expect(json(refused).code).toBe('partner_required');
+    expect((await resolveWith(token)).statusCode).toBe(200);
+  });
+
   it("is refused from a browser origin other than the session's or the service's own", async () => {
     const token = await newToken();
     expect((await resolveWith(token, 'https://shop.example')).statusCode).toBe(200);

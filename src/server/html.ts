@@ -64,6 +64,16 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 4px 8p
 .method { font-weight: 700; font-family: ui-monospace, monospace; }
 `;
 
+/**
+ * The service's icon, for browser tabs and bookmarks of its pages: a grid of 3 × 3 cells with the
+ * centre one marked, as a code names one cell. Served at /favicon.svg (routes/meta.ts).
+ */
+export const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+  '<rect width="32" height="32" rx="6" fill="#0b57d0"/>' +
+  '<path d="M11.5 4v24M20.5 4v24M4 11.5h24M4 20.5h24" stroke="#fff" stroke-opacity=".55" stroke-width="1.5"/>' +
+  '<rect x="12.25" y="12.25" width="7.5" height="7.5" fill="#fff"/></svg>';
+
 /** A whole document. */
 export function page(options: PageOptions): string {
   return `<!doctype html>
@@ -72,6 +82,7 @@ export function page(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
 ${options.head ?? ''}
 <style>${STYLE}</style>
 </head>

@@ -51,11 +51,11 @@ button.addEventListener('click', async () => {
 
 /**
  * The share page's policy for the map's tile layers: its one inline script by hash, images from the
- * layers' servers and nowhere else (not even the page's own origin, which shows no other image), and
- * no frames.
+ * layers' servers and from its own origin (its icon, which some browsers check against img-src) and
+ * nowhere else, and no frames.
  */
 export function sharePageCsp(layers: readonly TileLayerConfig[]): string {
-  return contentSecurityPolicy({ script: COPY_SCRIPT, images: layerOrigins(layers) });
+  return contentSecurityPolicy({ script: COPY_SCRIPT, images: ["'self'", ...layerOrigins(layers)] });
 }
 
 export const NOT_FOUND_PAGE_CSP = contentSecurityPolicy({});

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
-import { contentSecurityPolicy } from '../html.ts';
+import { ICON_SVG, contentSecurityPolicy } from '../html.ts';
 import { docsPage, type OpenApiDocument } from '../docs-page.ts';
 import { Health, errorResponses } from '../schemas.ts';
 import { VERSION } from '../version.ts';
@@ -43,6 +43,13 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(documents().html));
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
+
+  // The pages link their icon; browsers that ask /favicon.ico on their own are sent to it. Relative,
+  // like the pages' link, so a proxy that serves loc under a path prefix keeps working.
+  app.get('/favicon.svg', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(ICON_SVG));
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('favicon.svg', 301));
 };
 
 export default metaRoutes;

@@ -64,7 +64,7 @@ describe('share page', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(missing.body).toContain('looks like a location code, but no place has it');
-    const other = await service.request({ url: '/favicon.ico' });
+    const other = await service.request({ url: '/wp-login.php' });
     expect(other.statusCode).toBe(404);
     expect(other.body).toContain('is not a location code');
     // The example it gives is a code of a real cell, linked to its share page.
@@ -125,7 +125,7 @@ describe('share page map', () => {
       const csp = response.headers['content-security-policy'] as string;
       expect(csp).not.toContain('openstreetmap');
       const policy = directives(csp);
-      expect(policy['img-src']).toEqual(['https://loc.example']);
+      expect(policy['img-src']).toEqual(["'self'", 'https://loc.example']);
       expect(policy['frame-src']).toEqual(["'none'"]);
       expect(policy['default-src']).toEqual(["'none'"]);
       // The one inline script is the one the policy's hash allows.
@@ -174,7 +174,7 @@ describe('share page map', () => {
     }
     expect(response.body).toContain('<figcaption class="map-attribution">&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors</figcaption>');
     const policy = directives(response.headers['content-security-policy'] as string);
-    expect(policy['img-src']).toEqual(['https://tile.openstreetmap.org']);
+    expect(policy['img-src']).toEqual(["'self'", 'https://tile.openstreetmap.org']);
     expect(policy['frame-src']).toEqual(["'none'"]);
   });
 
@@ -195,7 +195,7 @@ describe('share page map', () => {
       expect(response.body).toContain('<figcaption class="map-attribution">&copy; Tiles Example</figcaption>');
       expect(response.body).not.toContain('tile.openstreetmap.org');
       expect(directives(response.headers['content-security-policy'] as string)['img-src'])
-        .toEqual(['https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
+        .toEqual(["'self'", 'https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
     } finally {
       await custom.close();
     }
@@ -203,6 +203,20 @@ describe('share page map', () => {
 });
 
 describe('service routes', () => {
+  it('serves the icon the pages link to, and sends /favicon.ico to it', async () => {
+    const docs = await service.request({ url: '/docs' });
+    const share = await service.request({ url: '/FR-0RMB-CLY0' });
+    for (const html of [docs.body, share.body]) expect(html).toContain('<link rel="icon" href="favicon.svg" type="image/svg+xml">');
+    const icon = await service.request({ url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['x-content-type-options']).toBe('nosniff');
+    expect(icon.headers['content-security-policy']).toMatch(/^default-src 'none'/);
+    expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^]*<\/svg>$/);
+    const ico = await service.request({ url: '/favicon.ico' });
+    expect({ status: ico.statusCode, location: ico.headers.location }).toEqual({ status: 301, location: 'favicon.svg' });
+  });
+
   it('/healthz answers ok with the version', async () => {
     const response = await service.request({ url: '/healthz' });
     expect(response.statusCode).toBe(200);

@@ -6,7 +6,7 @@
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { STYLE_NAMES } from '../../src/tiles/style-names.ts';
 import { changesOf, readControls } from './controls.ts';
-import { showControlProblems } from './problems.ts';
+import { pageProblems, showControlProblems } from './problems.ts';
 import { integratorSnippet, type SnippetOptions } from './snippet.ts';
 
 interface Session {
@@ -45,11 +45,7 @@ async function createSession(ttl?: number): Promise<Session> {
 }
 
 /** The page's own problems (sessions, the loader); the form's are shown beside it (problems.ts). */
-function showProblem(message: string | null): void {
-  const problem = $('problem');
-  problem.hidden = message === null;
-  problem.textContent = message ?? '';
-}
+const showProblem = pageProblems($('problem'));
 
 /** Adds a callback to the log, newest first. */
 function log(source: string, name: string, payload: unknown): void {
@@ -114,9 +110,10 @@ function playground(compare: () => LocHandle[]): void {
   const start = async () => {
     try {
       token = (await createSession()).session_token;
+      showProblem('playground', null);
       mount();
     } catch (error) {
-      showProblem(`Cannot create a session: ${(error as Error).message}`);
+      showProblem('playground', `Cannot create a session for the playground: ${(error as Error).message}`);
     }
   };
 
@@ -148,6 +145,7 @@ async function styles(): Promise<LocHandle[]> {
   for (const style of STYLE_NAMES) {
     try {
       const session = await createSession();
+      showProblem(style, null);
       handles.push(
         LOC.mount(`#style-${style}`, {
           sessionToken: session.session_token,
@@ -159,7 +157,7 @@ async function styles(): Promise<LocHandle[]> {
         }),
       );
     } catch (error) {
-      showProblem(`Cannot create a session: ${(error as Error).message}`);
+      showProblem(style, `Cannot create a session for the ${style} map: ${(error as Error).message}`);
     }
   }
   return handles;
@@ -175,6 +173,7 @@ function expiry(): void {
     try {
       const session = await createSession(SHORT_TTL);
       expiresAt = Date.parse(session.expires_at);
+      showProblem('expiry', null);
       LOC.mount('#expiry-map', {
         sessionToken: session.session_token,
         height: '300px',
@@ -198,7 +197,7 @@ function expiry(): void {
         }),
       });
     } catch (error) {
-      showProblem(`Cannot create a session: ${(error as Error).message}`);
+      showProblem('expiry', `Cannot create a session for the expiry map: ${(error as Error).message}`);
     }
   };
 
@@ -213,7 +212,7 @@ function expiry(): void {
 
 $('clear-log').addEventListener('click', () => $('log').replaceChildren());
 if (typeof LOC === 'undefined') {
-  showProblem(`loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
+  showProblem('loader', `loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
 } else {
   const compare = styles();
   let compareHandles: LocHandle[] = [];

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ControlProblem } from './controls.ts';
-import { showControlProblems } from './problems.ts';
+import { pageProblems, showControlProblems } from './problems.ts';
 
 const HEIGHT: ControlProblem = { option: 'height', fields: ['height'], message: 'height must be a CSS length such as "400px"; received "abc".' };
 const CENTER: ControlProblem = { option: 'center', fields: ['lat', 'lng'], message: 'center must be { lat, lng } …; received [95,200].' };
@@ -55,5 +55,23 @@ describe('the playground’s problems', () => {
     expect(list.firstElementChild).toBe(shown);
     showControlProblems(form, list, [{ ...HEIGHT, message: 'height must be …; received "abcd".' }]);
     expect(list.firstElementChild).not.toBe(shown);
+  });
+});
+
+describe('the page’s banner', () => {
+  it('shows each part’s problem until that part succeeds, and hides when none is left', () => {
+    const banner = document.getElementById('problem')!;
+    const report = pageProblems(banner);
+    expect(banner.hidden).toBe(true);
+    report('playground', 'Cannot create a session for the playground: down.');
+    report('expiry', 'Cannot create a session for the expiry map: down.');
+    expect(banner.hidden).toBe(false);
+    expect(banner.textContent).toBe('Cannot create a session for the playground: down. Cannot create a session for the expiry map: down.');
+    // The expiry map remounted: its line goes, the playground's stays.
+    report('expiry', null);
+    expect(banner.textContent).toBe('Cannot create a session for the playground: down.');
+    report('playground', null);
+    expect(banner.hidden).toBe(true);
+    expect(banner.textContent).toBe('');
   });
 });

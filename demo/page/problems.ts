@@ -1,7 +1,9 @@
 /**
- * The playground's problems beside its form: one message per option that did not pass, and each field
- * at fault marked for everyone — `aria-invalid` and `aria-describedby` (its message) for assistive
- * technology, a red outline (demo.css) for the eye — and unmarked as soon as it reads.
+ * The demo's problems. The playground's beside its form: one message per option that did not pass,
+ * and each field at fault marked for everyone — `aria-invalid` and `aria-describedby` (its message)
+ * for assistive technology, a red outline (demo.css) for the eye — and unmarked as soon as it reads.
+ * The page's own (a session that could not be created, the loader missing) in its banner, each kept
+ * by the part of the page it belongs to until that part succeeds.
  */
 import type { ControlProblem } from './controls.ts';
 
@@ -33,4 +35,19 @@ export function showControlProblems(form: HTMLFormElement, list: HTMLElement, pr
       field.removeAttribute('aria-describedby');
     }
   }
+}
+
+/**
+ * The page's banner: `report(source, message)` sets or, with null, clears the problem of one part of
+ * the page (a map, the loader), and the banner shows those still standing, hidden when none is. A map
+ * whose session failed once and then mounted clears its own line, not another map's.
+ */
+export function pageProblems(banner: HTMLElement): (source: string, message: string | null) => void {
+  const standing = new Map<string, string>();
+  return (source, message) => {
+    if (message === null) standing.delete(source);
+    else standing.set(source, message);
+    banner.hidden = standing.size === 0;
+    banner.textContent = [...standing.values()].join(' ');
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * What the operator does to a key reaches maps already in visitors' browsers: a key's hourly limit
- * (a recoverable error: the map keeps working) and a key disabled with the CLI while its maps are
- * open (a final one). Each test makes its own key with the operator CLI against the running service.
+ * (a recoverable error: the map keeps working), and a key disabled or an account's partner status
+ * taken away with the CLI while its maps are open (final ones). Each test makes its own key with the
+ * operator CLI against the running service.
  */
 import { encode } from '../src/code/index.ts';
 import { expect, test } from './fixtures.ts';
@@ -41,23 +42,35 @@ test('over the hourly limit: onError rate_limited, recoverable, with retryAfter,
   expect((await waitForEvents(page, id, 'error', 2))[1]).toMatchObject({ code: 'rate_limited', recoverable: true });
 });
 
-test('a key disabled with the CLI: its open map reports key_inactive and stops; a new mount is refused at once', async ({ page, stack }) => {
-  const { apiKey, keyId } = createKey(stack.dataDir, { account: 'e2e-disabled', origins: [stack.pages] });
-  const newToken = async () => (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token;
-  const [open, later] = [await newToken(), await newToken()];
-  await page.goto(stack.pages);
-  const id = await mount(page, open, OPTIONS);
-  await waitForEvent(page, id, 'ready');
+/** What the operator takes away with the CLI while maps are open, and what those maps then report. */
+const WITHDRAWALS = [
+  { what: 'a key disabled', account: 'e2e-disabled', status: 401, code: 'key_inactive', run: (keyId: string) => ['keys', 'disable', keyId] },
+  {
+    what: 'an account no longer a partner', account: 'e2e-former-partner', status: 403, code: 'partner_required',
+    run: () => ['accounts', 'set-partner', 'e2e-former-partner', '--off'],
+  },
+];
 
-  cli(stack.dataDir, ['keys', 'disable', keyId]);
-  // The running service sees the change within a second (its key and session cache).
-  await expect.poll(async () => (await fetch(`${stack.service}/embed/session/${sidOf(open)}`)).status).toBe(401);
+for (const { what, account, status, code, run } of WITHDRAWALS) {
+  test(`${what} with the CLI: its open map reports ${code} and stops; a new mount is refused at once`, async ({ page, stack }) => {
+    const { apiKey, keyId } = createKey(stack.dataDir, { account, origins: [stack.pages] });
+    const newToken = async () => (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token;
+    const [open, later] = [await newToken(), await newToken()];
+    await page.goto(stack.pages);
+    const id = await mount(page, open, OPTIONS);
+    await waitForEvent(page, id, 'ready');
 
-  await (await mapFrame(page, id)).locator('#loc-map').click({ position: CENTRE });
-  expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'key_inactive', recoverable: false });
-  await expect((await mapFrame(page, id)).locator('#loc')).toHaveClass(/loc--stopped/);
+    cli(stack.dataDir, run(keyId));
+    // The running service sees the change within a second (its key and session cache).
+    await expect.poll(async () => (await fetch(`${stack.service}/embed/session/${sidOf(open)}`)).status).toBe(status);
 
-  const refused = await mount(page, later, OPTIONS);
-  expect(await waitForEvent(page, refused, 'error')).toMatchObject({ code: 'key_inactive', recoverable: false });
-  expect((await events(page)).map(({ mount, name }) => `${mount} ${name}`)).toEqual([`${id} ready`, `${id} error`, `${refused} error`]);
-});
+    await (await mapFrame(page, id)).locator('#loc-map').click({ position: CENTRE });
+    expect(await waitForEvent(page, id, 'error')).toMatchObject({ code, recoverable: false });
+    await expect((await mapFrame(page, id)).locator('#loc')).toHaveClass(/loc--stopped/);
+    await expect((await mapFrame(page, id)).getByRole('alert')).toContainText('This map cannot be used right now.');
+
+    const refused = await mount(page, later, OPTIONS);
+    expect(await waitForEvent(page, refused, 'error')).toMatchObject({ code, recoverable: false });
+    expect((await events(page)).map(({ mount, name }) => `${mount} ${name}`)).toEqual([`${id} ready`, `${id} error`, `${refused} error`]);
+  });
+}

@@ -94,9 +94,14 @@ export function removeDataDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs the operator CLI (`loc …`, built) against `dataDir`; returns what it printed. */
+/**
+ * Runs the operator CLI (`loc …`, built) against `dataDir`; returns what it printed. Its notes on
+ * stderr (a new database) stay out of the suite's output; a failure still shows them in its error.
+ */
 export function cli(dataDir: string, args: string[]): string {
-  return execFileSync(process.execPath, ['dist/cli.js', ...args], { cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8' });
+  return execFileSync(process.execPath, ['dist/cli.js', ...args], {
+    cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The same with `--json`, parsed. */

@@ -13,6 +13,8 @@ const EIFFEL = encode(48.8584, 2.2945);
 
 /** The offline streets style's land colour (src/tiles/offline.ts). */
 const LAND = [242, 239, 233];
+/** The map box's own background (html.ts, --panel), which shows wherever no tile covers it. */
+const BOX = [246, 248, 250];
 
 test('offline, the share page loads only from the service, its tiles render, and the cell is outlined in the middle', async ({ page, stack }, testInfo) => {
   const service = new URL(stack.service).origin;
@@ -27,14 +29,18 @@ test('offline, the share page loads only from the service, its tiles render, and
       (window as unknown as { violations: string[] }).violations.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
 
+  const fetched: Record<number, number> = {};
   for (const width of [1000, 375]) {
     await page.setViewportSize({ width, height: 800 });
     await page.goto(`${stack.service}/${EIFFEL.loc_code}`);
     await expect(page.locator('#code')).toHaveText(EIFFEL.loc_code);
     const tiles = page.locator('.map-pane img');
     expect(await tiles.count()).toBeGreaterThanOrEqual(8);
-    // Every tile arrived and decoded as a 256 px image.
-    await expect.poll(() => tiles.evaluateAll((images) => images.every((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth === 256))).toBe(true);
+    // Every tile in view arrived and decoded as a 256 px image; those out of view are a blank, not fetched.
+    const loaded = () => tiles.evaluateAll((images) => (images as HTMLImageElement[])
+      .map((image) => (!image.complete ? 'pending' : image.currentSrc.startsWith('data:') ? 'blank' : image.naturalWidth === 256 ? 'tile' : 'broken')));
+    await expect.poll(async () => (await loaded()).filter((state) => state === 'pending' || state === 'broken')).toEqual([]);
+    fetched[width] = (await loaded()).filter((state) => state === 'tile').length;
 
     const view = (await page.locator('.map-view').boundingBox())!;
     const cell = (await page.locator('.map-cell').boundingBox())!;
@@ -49,11 +55,17 @@ test('offline, the share page loads only from the service, its tiles render, and
     // The tiles are on screen: most of the map is the offline land colour.
     const shot = PNG.sync.read(await page.locator('.map').screenshot({ path: testInfo.outputPath(`share-map-${width}.png`) }));
     let land = 0;
+    let uncovered = 0;
+    const is = (i: number, [r, g, b]: number[]) => shot.data[i] === r && shot.data[i + 1] === g && shot.data[i + 2] === b;
     for (let i = 0; i < shot.data.length; i += 4) {
-      if (shot.data[i] === LAND[0] && shot.data[i + 1] === LAND[1] && shot.data[i + 2] === LAND[2]) land++;
+      if (is(i, LAND)) land++;
+      if (is(i, BOX)) uncovered++;
     }
     expect(land / (shot.width * shot.height)).toBeGreaterThan(0.5);
+    // No gap: the tiles a phone skips are only those out of its view.
+    expect(uncovered).toBe(0);
   }
+  expect(fetched[375]).toBeLessThan(fetched[1000]);
 
   expect(requests.filter((url) => new URL(url).origin !== service)).toEqual([]);
   expect(requests.filter((url) => url.includes('/tiles/streets/19/')).length).toBeGreaterThanOrEqual(8);

@@ -28,12 +28,16 @@ export interface PageOptions {
   script?: string;
 }
 
+/** The pages' column: at most this wide, padding included, with this padding left and right. */
+export const PAGE_MAX_WIDTH_PX = 860;
+export const PAGE_PADDING_X_PX = 16;
+
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b57d0; --bg: #fff; --panel: #f6f8fa; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --accent: #6ea8fe; --bg: #0d1117; --panel: #151b23; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
-main { max-width: 860px; margin: 0 auto; padding: 24px 16px 48px; }
+main { max-width: ${PAGE_MAX_WIDTH_PX}px; margin: 0 auto; padding: 24px ${PAGE_PADDING_X_PX}px 48px; }
 h1 { font-size: 2rem; margin: 0 0 4px; letter-spacing: .02em; }
 h2 { margin-top: 2rem; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { margin-bottom: 4px; }

@@ -61,6 +61,18 @@ describe('share map layout', () => {
     expect(layout.tiles.every((tile) => tile.referrerPolicy === 'strict-origin' && tile.size === 256)).toBe(true);
   });
 
+  it('says how wide a box must be to show each tile: the tiles a narrower box shows still fill it', () => {
+    const { tiles } = mapLayout(decode('FR-0RMB-CLY0').cell, [STREETS])!;
+    for (let width = 240; width <= MAP_MAX_WIDTH_PX; width++) {
+      const shown = tiles.filter((tile) => width / 2 > tile.reach);
+      expect(coversBox(shown, width, MAP_HEIGHT_PX), `box ${width} px wide`).toBe(true);
+      // And none of the others would show: each lies wholly beyond the box's edge.
+      for (const tile of tiles.filter((t) => !shown.includes(t))) {
+        expect(tile.left >= width / 2 || tile.left + tile.size <= -width / 2, `box ${width} px wide`).toBe(true);
+      }
+    }
+  });
+
   it('wraps tile columns across the antimeridian', () => {
     // A cell of Fiji whose east edge is the antimeridian: the box reaches past it.
     const located = decode('FJ-04ZN-SSBU');

@@ -10,6 +10,7 @@
  */
 import type { CellBounds } from '../code/index.ts';
 import type { TileLayerConfig } from '../tiles/styles.ts';
+import { PAGE_MAX_WIDTH_PX, PAGE_PADDING_X_PX } from './html.ts';
 
 export const TILE_SIZE = 256;
 
@@ -19,8 +20,11 @@ export const TILE_SIZE = 256;
  */
 export const MAP_ZOOM = 19;
 
-/** The map box: the page's width up to this, and a fixed height (tiles are laid out to fill both). */
-export const MAP_MAX_WIDTH_PX = 860;
+/**
+ * The map box: as wide as the page's column (html.ts), so at most this, and a fixed height; tiles are
+ * laid out to fill both.
+ */
+export const MAP_MAX_WIDTH_PX = PAGE_MAX_WIDTH_PX - 2 * PAGE_PADDING_X_PX;
 export const MAP_HEIGHT_PX = 300;
 
 /** Web Mercator's edge: tiles cover latitudes up to this and no further. */
@@ -33,6 +37,11 @@ export interface MapTile {
   top: number;
   size: number;
   referrerPolicy: TileLayerConfig['referrerPolicy'];
+  /**
+   * How far the box must reach each way from its middle for the tile to show, CSS pixels: a box of
+   * width w shows it when w / 2 > reach. Negative for the tiles that the middle itself crosses.
+   */
+  reach: number;
   /** Overlay layers are drawn translucent. */
   opacity?: number;
 }
@@ -78,12 +87,14 @@ export function mapLayout(bounds: CellBounds, layers: readonly TileLayerConfig[]
       for (let x = x0; x <= x1; x++) {
         // Across the antimeridian the world repeats: the tile east of the last column is column 0.
         const wrapped = ((x % count) + count) % count;
+        const left = x * size - origin.x;
         tiles.push({
           url: tileUrl(layer, tileZoom, wrapped, y),
-          left: x * size - origin.x,
+          left,
           top: y * size - origin.y,
           size,
           referrerPolicy: layer.referrerPolicy,
+          reach: Math.max(left, -(left + size)),
           ...(layer.overlay ? { opacity: layer.overlay.opacity } : {}),
         });
       }

@@ -6,13 +6,13 @@
  * The map is a static picture laid out by the service (share-map.ts): the tiles of its configured
  * `streets` style — the embed's, so OpenStreetMap's by default and the service's own in offline mode —
  * with the cell's exact outline on top. No script draws it and no frame holds it; the page's CSP lets
- * images come from those tile servers only.
+ * images come from those tile servers, and otherwise only its icon and the blank of tiles out of view.
  */
 import { countryFlag, type LocatedCell } from '../code/index.ts';
 import { layerOrigins, type TileLayerConfig } from '../tiles/styles.ts';
-import { contentSecurityPolicy, escapeHtml, page } from './html.ts';
+import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';
-import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout } from './share-map.ts';
+import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout, type MapTile } from './share-map.ts';
 
 /**
  * Copies the code. Success shows "Copied" for two seconds, then the button reads as before for the
@@ -51,11 +51,29 @@ button.addEventListener('click', async () => {
 
 /**
  * The share page's policy for the map's tile layers: its one inline script by hash, images from the
- * layers' servers and from its own origin (its icon, which some browsers check against img-src) and
- * nowhere else, and no frames.
+ * layers' servers, from its own origin (its icon, which some browsers check against img-src) and the
+ * blank stand-in for tiles out of view (PLACEHOLDER), and nowhere else; no frames.
  */
 export function sharePageCsp(layers: readonly TileLayerConfig[]): string {
-  return contentSecurityPolicy({ script: COPY_SCRIPT, images: ["'self'", ...layerOrigins(layers)] });
+  return contentSecurityPolicy({ script: COPY_SCRIPT, images: ["'self'", 'data:', ...layerOrigins(layers)] });
+}
+
+/**
+ * What a screen too narrow to show a tile loads instead: a transparent 1 × 1 GIF, in the page. The
+ * map is laid out for the widest box, and on a phone half its tiles would be fetched only to be
+ * clipped away.
+ */
+const PLACEHOLDER = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/**
+ * A tile, inside a <picture> that swaps in PLACEHOLDER at the viewport widths where the box leaves it
+ * out of view: the box is the viewport less the page's padding (up to MAP_MAX_WIDTH_PX), centred.
+ */
+function tileImage(tile: MapTile): string {
+  const opacity = tile.opacity === undefined ? '' : `;opacity:${tile.opacity}`;
+  const image = `<img src="${escapeHtml(tile.url)}" alt="" width="${tile.size}" height="${tile.size}" referrerpolicy="${tile.referrerPolicy}" style="left:${tile.left}px;top:${tile.top}px${opacity}">`;
+  if (tile.reach < 0) return image;
+  return `<picture><source media="(max-width: ${2 * tile.reach + 2 * PAGE_PADDING_X_PX}px)" srcset="${PLACEHOLDER}">${image}</picture>`;
 }
 
 export const NOT_FOUND_PAGE_CSP = contentSecurityPolicy({});
@@ -101,10 +119,7 @@ function mapFigure(cell: LocatedCell, layers: readonly TileLayerConfig[]): strin
   if (layout === null) {
     return `<p class="map-note">No map: this cell lies beyond ${MAX_MERCATOR_LATITUDE.toFixed(2)}° of latitude, where web maps end. The coordinates above and the links below still find it.</p>`;
   }
-  const tiles = layout.tiles.map((tile) => {
-    const opacity = tile.opacity === undefined ? '' : `;opacity:${tile.opacity}`;
-    return `<img src="${escapeHtml(tile.url)}" alt="" width="${tile.size}" height="${tile.size}" referrerpolicy="${tile.referrerPolicy}" style="left:${tile.left}px;top:${tile.top}px${opacity}">`;
-  });
+  const tiles = layout.tiles.map(tileImage);
   const { left, top, width, height } = layout.cell;
   const attribution = [...new Set(layers.map((layer) => layer.attribution))].join(' | ');
   const code = escapeHtml(cell.loc_code);

@@ -88,8 +88,12 @@ describe('share page', () => {
 
 /** The share page's map as the HTML lays it out: tiles and the cell's outline, CSS pixels from the map's middle. */
 function mapOf(html: string) {
-  const tiles = [...html.matchAll(/<img src="([^"]+)" alt="" width="(\d+)" height="\d+" referrerpolicy="([^"]+)" style="left:(-?\d+)px;top:(-?\d+)px">/g)]
-    .map(([, src, size, referrerPolicy, left, top]) => ({ src, size: Number(size), referrerPolicy, left: Number(left), top: Number(top) }));
+  const tiles = [...html.matchAll(/(?:<picture><source media="\(max-width: (\d+)px\)" srcset="(data:[^"]+)">)?<img src="([^"]+)" alt="" width="(\d+)" height="\d+" referrerpolicy="([^"]+)" style="left:(-?\d+)px;top:(-?\d+)px">/g)]
+    .map(([, blankUpTo, blank, src, size, referrerPolicy, left, top]) => ({
+      src, size: Number(size), referrerPolicy, left: Number(left), top: Number(top),
+      /** The widest viewport that loads `blank` instead of the tile, if any. */
+      blankUpTo: blankUpTo === undefined ? null : Number(blankUpTo), blank,
+    }));
   const box = /<div class="map-cell" style="left:(-?[\d.]+)px;top:(-?[\d.]+)px;width:([\d.]+)px;height:([\d.]+)px">/.exec(html);
   const [left, top, width, height] = box === null ? [] : box.slice(1).map(Number);
   return { tiles, cell: box === null ? null : { left, top, width, height } };
@@ -101,6 +105,22 @@ function directives(csp: string): Record<string, string[]> {
 }
 
 describe('share page map', () => {
+  it('swaps each tile for a blank on the screens too narrow to show any of it', async () => {
+    const response = await service.request({ url: '/FR-0RMB-CLY0' });
+    const { tiles } = mapOf(response.body);
+    expect(tiles.length).toBeGreaterThanOrEqual(8);
+    // The box is the viewport less 16 px of padding each side, centred on the cell: a tile is out of
+    // view while the box's half-width does not pass its nearer edge.
+    for (const tile of tiles) {
+      const reach = Math.max(tile.left, -(tile.left + tile.size));
+      expect(tile.blankUpTo, JSON.stringify(tile)).toBe(reach < 0 ? null : 2 * reach + 32);
+      if (tile.blank !== undefined) expect(Buffer.from(tile.blank.split(',')[1], 'base64').subarray(0, 6).toString()).toBe('GIF89a');
+    }
+    // A phone loads the middle tiles only; the widest box needs them all.
+    expect(tiles.filter((tile) => tile.blankUpTo === null || tile.blankUpTo < 390).length).toBeLessThan(tiles.length);
+    expect(tiles.every((tile) => tile.blankUpTo === null || tile.blankUpTo < 860)).toBe(true);
+  });
+
   it('in offline mode loads nothing but the service’s own tiles: no openstreetmap.org in the page or its CSP', async () => {
     const offline = await testService({ LOC_TILES: 'offline' });
     try {
@@ -125,7 +145,7 @@ describe('share page map', () => {
       const csp = response.headers['content-security-policy'] as string;
       expect(csp).not.toContain('openstreetmap');
       const policy = directives(csp);
-      expect(policy['img-src']).toEqual(["'self'", 'https://loc.example']);
+      expect(policy['img-src']).toEqual(["'self'", 'data:', 'https://loc.example']);
       expect(policy['frame-src']).toEqual(["'none'"]);
       expect(policy['default-src']).toEqual(["'none'"]);
       // The one inline script is the one the policy's hash allows.
@@ -174,7 +194,7 @@ describe('share page map', () => {
     }
     expect(response.body).toContain('<figcaption class="map-attribution">&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors</figcaption>');
     const policy = directives(response.headers['content-security-policy'] as string);
-    expect(policy['img-src']).toEqual(["'self'", 'https://tile.openstreetmap.org']);
+    expect(policy['img-src']).toEqual(["'self'", 'data:', 'https://tile.openstreetmap.org']);
     expect(policy['frame-src']).toEqual(["'none'"]);
   });
 
@@ -195,7 +215,7 @@ describe('share page map', () => {
       expect(response.body).toContain('<figcaption class="map-attribution">&copy; Tiles Example</figcaption>');
       expect(response.body).not.toContain('tile.openstreetmap.org');
       expect(directives(response.headers['content-security-policy'] as string)['img-src'])
-        .toEqual(["'self'", 'https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
+        .toEqual(["'self'", 'data:', 'https://a.tiles.example', 'https://b.tiles.example', 'https://c.tiles.example']);
     } finally {
       await custom.close();
     }

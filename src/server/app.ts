@@ -130,6 +130,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           'and `RateLimit-Reset`; a refused key or session has no limit to report.',
       },
       servers: [{ url: config.publicUrl }],
+      // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
+      tags: [
+        { name: 'codes', description: 'Save a point as a code, and look a code up.' },
+        { name: 'embed', description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.' },
+        { name: 'service', description: 'The service itself: health.' },
+      ],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

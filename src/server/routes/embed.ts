@@ -46,6 +46,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/embed/session/:sid', {
     schema: {
+      operationId: 'getEmbedSession',
       tags: ['embed'],
       summary: 'Public facts of an embed session',
       description:

@@ -12,6 +12,7 @@ const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/loc/generate', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'generateCode',
       tags: ['codes'],
       summary: 'Generate (save) a code',
       description:

@@ -24,6 +24,7 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/lookup/:code', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'lookupCode',
       tags: ['codes'],
       summary: 'Look a code up',
       description:

@@ -14,6 +14,7 @@ const DOCS_CSP = contentSecurityPolicy({});
 const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', {
     schema: {
+      operationId: 'getHealth',
       tags: ['service'],
       summary: 'Health check',
       description: 'Answers 200 while the service and its database work, 503 otherwise.',

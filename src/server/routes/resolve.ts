@@ -10,6 +10,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/resolve', {
     config: { auth: 'key-or-session' },
     schema: {
+      operationId: 'resolvePoint',
       tags: ['embed'],
       summary: 'Resolve a point to its cell',
       description:

@@ -15,6 +15,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/sessions', {
     config: { auth: 'partner' },
     schema: {
+      operationId: 'createEmbedSession',
       tags: ['embed'],
       summary: 'Create an embed session',
       description:

@@ -15,7 +15,7 @@ import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
-import { errorResponses } from '../schemas.ts';
+import { errorResponses } from '../responses.ts';
 
 const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
@@ -54,7 +54,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
         'this session’s), as the frame does at mount.',
       params: SidParams,
-      response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'validation_error') },
+      response: { 200: SessionFacts, ...errorResponses({ codes: ['invalid_session', 'key_inactive', 'validation_error', 'service_unavailable'] }) },
     },
   }, async (request, reply) => {
     // Any page may ask (the loader runs on integrators' pages); the answer holds nothing secret.

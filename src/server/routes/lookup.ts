@@ -8,7 +8,8 @@ import { Type } from '@sinclair/typebox';
 import fresh from 'fresh';
 import { countryFlag, decode } from '../../code/index.ts';
 import { mapLinks, shareUrl } from '../locate.ts';
-import { AUTH_ERRORS, LookupParams, LookupResult, errorResponses } from '../schemas.ts';
+import { errorResponses } from '../responses.ts';
+import { LookupParams, LookupResult } from '../schemas.ts';
 
 /** A client may reuse a lookup this long; the cell never changes, but the account's label may. */
 const MAX_AGE_S = 300;
@@ -32,7 +33,7 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `carry an ETag and \`Cache-Control: private, max-age=${MAX_AGE_S}\`; send If-None-Match to get 304.`,
       security: [{ apiKey: [] }],
       params: LookupParams,
-      response: { 200: LookupResult, 304: Type.Null({ description: 'Not modified: If-None-Match matched the ETag.' }), ...errorResponses(...AUTH_ERRORS, 'invalid_code', 'code_not_found') },
+      response: { 200: LookupResult, 304: Type.Null({ description: 'Not modified: If-None-Match matched the ETag.' }), ...errorResponses({ auth: 'key', codes: ['invalid_code', 'code_not_found'] }) },
     },
   }, async (request, reply) => {
     // decode forgives case, spaces and hyphens; 400 invalid_code when malformed, 404 code_not_found when no cell.

@@ -4,7 +4,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
-import { AUTH_ERRORS, BODY_ERRORS, ResolveRequest, ResolveResult, errorResponses } from '../schemas.ts';
+import { BODY_ERRORS, errorResponses } from '../responses.ts';
+import { ResolveRequest, ResolveResult } from '../schemas.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/resolve', {
@@ -20,7 +21,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: ResolveRequest,
       response: {
         200: ResolveResult,
-        ...errorResponses(...AUTH_ERRORS, 'invalid_session', 'session_expired', ...BODY_ERRORS, 'unsupported_location'),
+        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'unsupported_location'] }),
       },
     },
   }, async (request) => {

@@ -45,6 +45,13 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/embed/session/:sid', {
+    // Any page may read every answer, a refusal of a malformed sid included (the loader runs on
+    // integrators' pages, and the answer holds nothing secret); no cache keeps one. Set on arrival, so
+    // no answer of the route goes without them.
+    onRequest: (_request, reply, done) => {
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+      done();
+    },
     schema: {
       operationId: 'getEmbedSession',
       tags: ['embed'],
@@ -56,9 +63,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: SidParams,
       response: { 200: SessionFacts, ...errorResponses({ codes: ['invalid_session', 'key_inactive', 'validation_error', 'service_unavailable'] }) },
     },
-  }, async (request, reply) => {
-    // Any page may ask (the loader runs on integrators' pages); the answer holds nothing secret.
-    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+  }, async (request) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');

@@ -1,8 +1,8 @@
 /**
  * /openapi.json as a client generator reads it: a valid OpenAPI 3 document (checked by a real
- * validator), every operation named by a stable, unique operationId, every tag declared, and each
- * error response's `code` the enum of the catalogue codes of its status — those the service really
- * answers.
+ * validator), every operation named by a stable, unique operationId, every tag declared, each
+ * error response's `code` the enum of the catalogue codes of its status, and the headers of each
+ * response — held against real answers of the service.
  */
 import { validate } from '@readme/openapi-parser';
 import type { InjectOptions } from 'fastify';
@@ -13,12 +13,14 @@ import { json, testService, type TestService } from './testing.ts';
 
 interface Response {
   description: string;
+  headers?: Record<string, { description?: string; schema: { type: string } }>;
   content?: Record<string, { schema: { properties?: { code?: { type?: string; enum?: string[] } } } }>;
 }
 
 interface Operation {
   operationId?: string;
   tags?: string[];
+  security?: Record<string, string[]>[];
   responses: Record<string, Response>;
 }
 
@@ -34,6 +36,7 @@ let doc: Document;
 beforeAll(async () => {
   service = await testService();
   doc = json<Document>(await service.request({ url: '/openapi.json' }));
+  answers = await askAll();
 });
 afterAll(() => service.close());
 
@@ -48,6 +51,86 @@ const codesOf = (response: Response): string[] | undefined => response.content?.
 
 /** The response the document gives for a status: its own, else `default`. */
 const documented = (op: Operation, status: number): Response => op.responses[status] ?? op.responses.default;
+
+const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** Headers of HTTP itself, which the document does not list. */
+const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** A real answer of the service, to hold the document against. */
+interface Answer {
+  id: string;
+  status: number;
+  code: string | undefined;
+  headers: Record<string, unknown>;
+}
+
+/** Requests the service refuses, by operation, with the code each gets. */
+let REFUSALS: [string, InjectOptions, ErrorCode][];
+/** Every answer to the requests below: successes of each operation, then REFUSALS. */
+let answers: Answer[];
+
+async function ask(id: string, request: InjectOptions): Promise<Answer> {
+  const response = await service.request(request);
+  const code = response.statusCode >= 400 ? json<{ code: string }>(response).code : undefined;
+  return { id, status: response.statusCode, code, headers: response.headers };
+}
+
+async function askAll(): Promise<Answer[]> {
+  const { secret } = await service.key('acme');
+  const { secret: plain } = await service.key('plain', { partner: false });
+  const { secret: fenced } = await service.key('acme', { ipRanges: ['203.0.113.0/24'] });
+  const { secret: once } = await service.key('acme', { hourlyLimit: 1 });
+  const key = { 'x-api-key': secret };
+  const post = (url: string, headers: Record<string, string>, payload: unknown): InjectOptions => ({ method: 'POST', url, headers, payload: payload as string });
+  const newSession = async () => json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 60 }))).session_token;
+  const [session, expiring] = [await newSession(), await newSession()];
+  const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
+
+  const successes: [string, InjectOptions][] = [
+    ['getHealth', { url: '/healthz' }],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example' })],
+    ['resolvePoint', post('/v1/embed/resolve', key, { lat: 37.8591, lng: -122.4853, save: true })],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 37.8591, lng: -122.4853 })],
+    ['generateCode', post('/v1/loc/generate', key, { latitude: 48.8584, longitude: 2.2945 })],
+    ['lookupCode', lookup('US-550M-RQ5L')],
+    ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
+    // The one request the key with a limit of one may make, so that it is refused below.
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
+  ];
+  const out: Answer[] = [];
+  for (const [id, request] of successes) out.push(await ask(id, request));
+  const etag = String(out.find(({ id }) => id === 'lookupCode')!.headers.etag);
+  out.push(await ask('lookupCode', lookup('US-550M-RQ5L', { ...key, 'if-none-match': etag })));
+
+  REFUSALS = [
+    ['lookupCode', lookup('US-550M-RQ5L', {}), 'missing_api_key'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': `loc_${'A'.repeat(43)}` }), 'invalid_api_key'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': fenced }), 'ip_not_allowed'],
+    ['lookupCode', lookup('US-550M-RQ5L', { ...key, origin: 'https://evil.example' }), 'origin_not_allowed'],
+    ['lookupCode', lookup('not-a-code'), 'invalid_code'],
+    ['lookupCode', lookup('%E0%A4%A'), 'invalid_code'],
+    ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
+    ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
+    ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'application/json' }, '{'), 'invalid_json'],
+    ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'text/plain' }, 'origin'), 'unsupported_media_type'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'x'.repeat(17_000) }), 'payload_too_large'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: 'Bearer nope.nope' }, { lat: 0, lng: 0 }), 'invalid_session'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 0, lng: -30 }), 'unsupported_location'],
+    ['generateCode', post('/v1/loc/generate', key, { latitude: 91, longitude: 0 }), 'validation_error'],
+    ['getEmbedSession', { url: '/embed/session/unknownSid123' }, 'invalid_session'],
+    ['getEmbedSession', { url: `/embed/session/${'s'.repeat(65)}` }, 'validation_error'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${expiring}` }, { lat: 0, lng: 0 }), 'session_expired'],
+  ];
+  for (const [id, request, code] of REFUSALS) {
+    if (code === 'session_expired') service.clock.advance(60_000);
+    out.push(await ask(id, request));
+  }
+  return out;
+}
 
 describe('/openapi.json', () => {
   it('is a valid OpenAPI 3 document, without warnings', async () => {
@@ -119,47 +202,46 @@ describe('the error responses of /openapi.json', () => {
     }
   });
 
-  it('list the codes the service really answers: each refusal below is in the enum of its status', async () => {
-    const { secret } = await service.key('acme');
-    const { secret: plain } = await service.key('plain', { partner: false });
-    const { secret: fenced } = await service.key('acme', { ipRanges: ['203.0.113.0/24'] });
-    const { secret: once } = await service.key('acme', { hourlyLimit: 1 });
-    const session = json<{ session_token: string }>(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ttl: 60 } }));
-    const key = { 'x-api-key': secret };
-    const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
-    const post = (url: string, headers: Record<string, string>, payload: unknown): InjectOptions => ({ method: 'POST', url, headers, payload: payload as string });
-    const cases: [string, InjectOptions, ErrorCode][] = [
-      ['lookupCode', lookup('US-550M-RQ5L', {}), 'missing_api_key'],
-      ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': `loc_${'A'.repeat(43)}` }), 'invalid_api_key'],
-      ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': fenced }), 'ip_not_allowed'],
-      ['lookupCode', lookup('US-550M-RQ5L', { ...key, origin: 'https://evil.example' }), 'origin_not_allowed'],
-      ['lookupCode', lookup('not-a-code'), 'invalid_code'],
-      ['lookupCode', lookup('%E0%A4%A'), 'invalid_code'],
-      ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
-      ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
-      ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
-      ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
-      ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
-      ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'application/json' }, '{'), 'invalid_json'],
-      ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'text/plain' }, 'origin'), 'unsupported_media_type'],
-      ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'x'.repeat(17_000) }), 'payload_too_large'],
-      ['resolvePoint', post('/v1/embed/resolve', { authorization: 'Bearer nope.nope' }, { lat: 0, lng: 0 }), 'invalid_session'],
-      ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session.session_token}` }, { lat: 0, lng: -30 }), 'unsupported_location'],
-      ['generateCode', post('/v1/loc/generate', key, { latitude: 91, longitude: 0 }), 'validation_error'],
-      ['getEmbedSession', { url: '/embed/session/unknownSid123' }, 'invalid_session'],
-      ['getEmbedSession', { url: `/embed/session/${'s'.repeat(65)}` }, 'validation_error'],
-    ];
-    // The one request the key with a limit of one may make, so that the case above is refused.
-    expect((await service.request(lookup('US-550M-RQ5L', { 'x-api-key': once }))).statusCode).toBe(200);
-    const answered: string[] = [];
-    const undocumented: string[] = [];
-    for (const [id, request, expected] of cases) {
-      const response = await service.request(request);
-      const { code } = json<{ code: string }>(response);
-      answered.push(`${id} ${code}`);
-      if (!codesOf(documented(operation(id), response.statusCode))?.includes(code)) undocumented.push(`${id} ${response.statusCode} ${code}`);
-    }
-    expect(answered).toEqual(cases.map(([id, , code]) => `${id} ${code}`));
+  it('list the codes the service really answers: each refusal below is in the enum of its status', () => {
+    const refusals = answers.filter((answer) => answer.status >= 400);
+    expect(refusals.map(({ id, code }) => `${id} ${code}`)).toEqual(REFUSALS.map(([id, , code]) => `${id} ${code}`));
+    const undocumented = refusals.filter(({ id, status, code }) => !codesOf(documented(operation(id), status))?.includes(code!));
     expect(undocumented).toEqual([]);
+  });
+});
+
+describe('the response headers of /openapi.json', () => {
+  it('are those the service really sends: every header of an answer below is documented for its status, and a success carries every header documented for it', () => {
+    const wrong: string[] = [];
+    for (const { id, status, headers } of answers) {
+      const listed = Object.keys(documented(operation(id), status).headers ?? {}).map((name) => name.toLowerCase());
+      for (const name of Object.keys(headers).filter((name) => !TRANSPORT_HEADERS.has(name))) {
+        if (!listed.includes(name)) wrong.push(`${id} ${status}: ${name} is sent, not documented`);
+      }
+      if (status < 400) for (const name of listed) if (!(name in headers)) wrong.push(`${id} ${status}: ${name} is documented, not sent`);
+    }
+    expect(wrong).toEqual([]);
+    // The answers cover every success response the document declares.
+    const covered = new Set(answers.map(({ id, status }) => `${id} ${status}`));
+    const successes = operations(doc).flatMap(({ operation }) => Object.keys(operation.responses).filter((s) => /^[23]/.test(s)).map((s) => `${operation.operationId} ${s}`));
+    expect(successes.filter((success) => !covered.has(success))).toEqual([]);
+  });
+
+  it('give the rate limit where the key or session was accepted: every success, no refusal of the key, and Retry-After with 429', () => {
+    for (const { at, operation } of operations(doc)) {
+      const authenticated = operation.security !== undefined && operation.security.some((requirement) => Object.keys(requirement).length > 0);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        const limited = RATE_LIMIT.every((name) => names.includes(name));
+        expect(limited || RATE_LIMIT.every((name) => !names.includes(name)), `${at} ${status}: all three or none`).toBe(true);
+        if (!authenticated) expect(limited, `${at} ${status}`).toBe(false);
+        else if (/^[23]/.test(status) || status === '429') expect(limited, `${at} ${status}`).toBe(true);
+        else if (status === '401') expect(limited, `${at} ${status}: a refused key has no limit`).toBe(false);
+        expect(names.includes('Retry-After'), `${at} ${status}`).toBe(status === '429');
+      }
+    }
+    expect(Object.keys(operation('lookupCode').responses['403'].headers ?? {})).toEqual([]);
+    // Here 403 is also the body's origin, refused once the key was counted.
+    expect(Object.keys(operation('createEmbedSession').responses['403'].headers ?? {})).toEqual(RATE_LIMIT);
   });
 });

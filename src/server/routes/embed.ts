@@ -15,7 +15,7 @@ import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
-import { errorResponses } from '../responses.ts';
+import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 
 const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
@@ -26,6 +26,12 @@ const SessionFacts = Type.Object(
   },
   { additionalProperties: false, description: 'The session’s origin and when it expires (or expired).' },
 );
+
+/** What every answer of the session facts carries (set as the request arrives). */
+const FACTS_HEADERS: ResponseHeaders = {
+  'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'Any page may read the answer: the loader runs on integrators’ pages.' },
+  ...NO_STORE,
+};
 
 const UNKNOWN_SESSION_PAGE = page({
   title: 'loc: unknown map session',
@@ -61,7 +67,10 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
         'this session’s), as the frame does at mount.',
       params: SidParams,
-      response: { 200: SessionFacts, ...errorResponses({ codes: ['invalid_session', 'key_inactive', 'validation_error', 'service_unavailable'] }) },
+      response: {
+        200: withHeaders(SessionFacts, FACTS_HEADERS),
+        ...errorResponses({ codes: ['invalid_session', 'key_inactive', 'validation_error', 'service_unavailable'], headers: FACTS_HEADERS }),
+      },
     },
   }, async (request) => {
     const session = await app.store.getSession(request.params.sid);

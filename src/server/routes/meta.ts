@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
 import { contentSecurityPolicy } from '../html.ts';
 import { docsPage, type OpenApiDocument } from '../docs-page.ts';
-import { errorResponses } from '../responses.ts';
+import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
 import { Health } from '../schemas.ts';
 import { VERSION } from '../version.ts';
 
@@ -19,7 +19,7 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['service'],
       summary: 'Health check',
       description: 'Answers 200 while the service and its database work, 503 otherwise.',
-      response: { 200: Health, ...errorResponses({ codes: ['service_unavailable'] }) },
+      response: { 200: withHeaders(Health, NO_STORE), ...errorResponses({ codes: ['service_unavailable'] }) },
     },
   }, async (request, reply) => {
     try {

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
-import { BODY_ERRORS, errorResponses } from '../responses.ts';
+import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { ResolveRequest, ResolveResult } from '../schemas.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -20,7 +20,7 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ apiKey: [] }, { sessionToken: [] }],
       body: ResolveRequest,
       response: {
-        200: ResolveResult,
+        200: withHeaders(ResolveResult, RATE_LIMIT_HEADERS),
         ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'unsupported_location'] }),
       },
     },

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkOrigin } from '../../auth/origin.ts';
 import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { BODY_ERRORS, errorResponses } from '../responses.ts';
+import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { SessionRequest, SessionResult } from '../schemas.ts';
 
 /** Default session lifetime, seconds (spec §8). */
@@ -25,7 +25,10 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ apiKey: [] }],
       body: SessionRequest,
       // origin_not_allowed here is also the body's origin, refused once the key is accepted.
-      response: { 200: SessionResult, ...errorResponses({ auth: 'partner', codes: [...BODY_ERRORS, 'origin_not_allowed'] }) },
+      response: {
+        200: withHeaders(SessionResult, RATE_LIMIT_HEADERS, NO_STORE),
+        ...errorResponses({ auth: 'partner', codes: [...BODY_ERRORS, 'origin_not_allowed'] }),
+      },
     },
   }, async (request, reply) => {
     const caller = request.caller!;

@@ -48,4 +48,16 @@ describe('the API reference page', () => {
     expect(section('get-/healthz')).toContain('<tr><td><code>status</code></td><td>&quot;ok&quot;</td>');
     expect(html).not.toContain('Default Response');
   });
+
+  it('says how each endpoint is called, an optional credential as none or that credential', () => {
+    const authentication = [...html.matchAll(/<p class="muted">Authentication: (.*?)<\/p>/g)].map((match) => match[1]);
+    expect(authentication).toEqual([
+      'none',
+      '<code>x-api-key</code>',
+      '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
+      '<code>x-api-key</code>',
+      '<code>x-api-key</code>',
+      'none or <code>Authorization: Bearer &lt;session_token&gt;</code>',
+    ]);
+  });
 });

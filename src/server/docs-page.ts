@@ -92,12 +92,19 @@ function fieldTable(label: string, fields: Field[], presence = PRESENCE.request)
   return scrollTable(label, `<table><tr><th>field</th><th>type</th><th>${presence.heading}</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`);
 }
 
+/** How each security scheme of app.ts is sent. */
+const CREDENTIALS: Record<string, string> = {
+  apiKey: '<code>x-api-key</code>',
+  sessionToken: '<code>Authorization: Bearer &lt;session_token&gt;</code>',
+};
+
 function operation(method: string, path: string, op: Operation): string {
   const name = `${method.toUpperCase()} ${path}`;
   const parts = [`<h3 id="${escapeHtml(`${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`];
   if (op.summary) parts.push(`<p><strong>${escapeHtml(op.summary)}.</strong> ${inlineCode(op.description ?? '')}</p>`);
-  const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-  parts.push(`<p class="muted">Authentication: ${schemes.length === 0 ? 'none' : schemes.map((s) => (s === 'apiKey' ? '<code>x-api-key</code>' : '<code>Authorization: Bearer &lt;session_token&gt;</code>')).join(' or ')}</p>`);
+  // Each requirement is one way in; an empty one is none at all (the credential is optional).
+  const ways = (op.security ?? [{}]).map((requirement) => Object.keys(requirement).map((s) => CREDENTIALS[s] ?? escapeHtml(s)).join(' and ') || 'none');
+  parts.push(`<p class="muted">Authentication: ${ways.join(' or ')}</p>`);
   const params = (op.parameters ?? []).filter((p) => p.in === 'path');
   if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
   const body = op.requestBody?.content?.['application/json']?.schema;

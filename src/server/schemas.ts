@@ -34,7 +34,7 @@ export const CellBounds = Type.Object(
 
 export const ErrorBody = Type.Object(
   {
-    success: Type.Literal(false),
+    success: Type.Literal(false, { description: 'Always `false` in an error.' }),
     code: Type.String({ description: 'Stable error code: read it before `message`.' }),
     message: Type.String({ description: 'What went wrong, for people.' }),
     error: Type.String({ description: 'The message again, for clients that read `error`.' }),
@@ -112,7 +112,9 @@ export const GenerateResult = Type.Object(
   { description: 'The saved location of the cell: the one just created, or with `is_existing` the one stored before.' },
 );
 
-export const LookupParams = Type.Object({ code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.' }) });
+export const LookupParams = Type.Object({
+  code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.', examples: ['US-550M-RQ5L'] }),
+});
 
 export const MapLinks = Type.Object(
   {

@@ -17,7 +17,10 @@ import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 
-const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const SidParams = Type.Object(
+  { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },
+  { additionalProperties: false },
+);
 
 const SessionFacts = Type.Object(
   {
@@ -66,6 +69,8 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'The origin a session is bound to and when it expires; no secret. The loader calls it to report `origin_mismatch` at ' +
         'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
         'this session’s), as the frame does at mount.',
+      // The token is optional: without it, the facts; with it, also the token's check.
+      security: [{}, { sessionToken: [] }],
       params: SidParams,
       response: {
         200: withHeaders(SessionFacts, FACTS_HEADERS),

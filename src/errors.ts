@@ -46,6 +46,8 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+/** The codes the server answers with, those with a status; the others only the embed reports. */
+export type HttpErrorCode = { [C in ErrorCode]: (typeof ERROR_CATALOGUE)[C]['status'] extends number ? C : never }[ErrorCode];
 
 /** An error with a catalogue code; `field` names the input at fault when there is one. */
 export class LocError extends Error {

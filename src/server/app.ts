@@ -127,9 +127,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         description:
           'Location codes for 3 m × 3 m cells. Send your API key in `x-api-key`; POST bodies are JSON. ' +
           'Every response to a request whose key or session was accepted carries `RateLimit-Limit`, `RateLimit-Remaining` ' +
-          'and `RateLimit-Reset`; a refused key or session has no limit to report.',
+          'and `RateLimit-Reset`; a refused key or session has no limit to report. Each error response is one status, and its ' +
+          '`code` is an enum of the codes the operation answers with that status; each response lists the headers it carries.',
       },
       servers: [{ url: config.publicUrl }],
+      // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
+      tags: [
+        { name: 'codes', description: 'Save a point as a code, and look a code up.' },
+        { name: 'embed', description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.' },
+        { name: 'service', description: 'The service itself: health.' },
+      ],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

@@ -1,6 +1,8 @@
 /**
  * The API reference page (`/docs`), rendered from the OpenAPI document that the route schemas
- * generate, plus the error catalogue: what the page says is what the server validates.
+ * generate, plus the error catalogue: what the page says is what the server validates. Each endpoint
+ * shows its operationId (the method name of a generated client), its fields, its statuses with the
+ * error codes of each (linked to the catalogue) and the headers its responses carry.
  */
 import { ERROR_CATALOGUE } from '../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
@@ -23,13 +25,19 @@ interface Schema {
   nullable?: boolean;
 }
 
+interface Header {
+  description?: string;
+  schema?: Schema;
+}
+
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   security?: Record<string, unknown>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: Schema; description?: string }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+  responses?: Record<string, { description?: string; headers?: Record<string, Header>; content?: Record<string, { schema?: Schema }> }>;
 }
 
 export interface OpenApiDocument {
@@ -92,12 +100,51 @@ function fieldTable(label: string, fields: Field[], presence = PRESENCE.request)
   return scrollTable(label, `<table><tr><th>field</th><th>type</th><th>${presence.heading}</th><th>rules</th><th>notes</th></tr>${rows.join('')}</table>`);
 }
 
+/** How each security scheme of app.ts is sent. */
+const CREDENTIALS: Record<string, string> = {
+  apiKey: '<code>x-api-key</code>',
+  sessionToken: '<code>Authorization: Bearer &lt;session_token&gt;</code>',
+};
+
+/** The catalogue's codes in a description, each linked to its row of the Errors table. */
+function linkCodes(html: string): string {
+  return html.replace(/<code>([a-z_]+)<\/code>/g, (tag, code: string) => (code in ERROR_CATALOGUE ? `<a href="#error-${code}">${tag}</a>` : tag));
+}
+
+/**
+ * The headers of an operation's responses, one row each with the statuses that carry it: RateLimit-*
+ * would be a column of noise in the responses table, repeated on nearly every row.
+ */
+function headerTable(name: string, op: Operation): string {
+  const rows = new Map<string, { statuses: string[]; header: Header }>();
+  for (const [status, response] of Object.entries(op.responses ?? {})) {
+    for (const [header, spec] of Object.entries(response.headers ?? {})) {
+      const row = rows.get(header) ?? { statuses: [], header: spec };
+      row.statuses.push(status);
+      rows.set(header, row);
+    }
+  }
+  if (rows.size === 0) return '';
+  const all = Object.keys(op.responses ?? {});
+  const carriedBy = (statuses: string[]): string => {
+    const others = all.filter((status) => !statuses.includes(status));
+    if (others.length === 0) return 'all';
+    return statuses.length > others.length + 1 ? `all but ${others.join(', ')}` : statuses.join(', ');
+  };
+  const cells = [...rows].map(([header, { statuses, header: spec }]) =>
+    `<tr><td><code>${escapeHtml(header)}</code></td><td>${escapeHtml(carriedBy(statuses))}</td>` +
+    `<td>${escapeHtml(spec.schema ? typeOf(spec.schema) : '')}</td><td>${inlineCode(spec.description ?? '')}</td></tr>`);
+  return scrollTable(`Response headers of ${name}`, `<table><tr><th>header</th><th>with</th><th>value</th><th>notes</th></tr>${cells.join('')}</table>`);
+}
+
 function operation(method: string, path: string, op: Operation): string {
   const name = `${method.toUpperCase()} ${path}`;
   const parts = [`<h3 id="${escapeHtml(`${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`];
   if (op.summary) parts.push(`<p><strong>${escapeHtml(op.summary)}.</strong> ${inlineCode(op.description ?? '')}</p>`);
-  const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-  parts.push(`<p class="muted">Authentication: ${schemes.length === 0 ? 'none' : schemes.map((s) => (s === 'apiKey' ? '<code>x-api-key</code>' : '<code>Authorization: Bearer &lt;session_token&gt;</code>')).join(' or ')}</p>`);
+  // Each requirement is one way in; an empty one is none at all (the credential is optional).
+  const ways = (op.security ?? [{}]).map((requirement) => Object.keys(requirement).map((s) => CREDENTIALS[s] ?? escapeHtml(s)).join(' and ') || 'none');
+  const id = op.operationId === undefined ? '' : ` · operationId <code>${escapeHtml(op.operationId)}</code>`;
+  parts.push(`<p class="muted">Authentication: ${ways.join(' or ')}${id}</p>`);
   const params = (op.parameters ?? []).filter((p) => p.in === 'path');
   if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
   const body = op.requestBody?.content?.['application/json']?.schema;
@@ -112,8 +159,10 @@ function operation(method: string, path: string, op: Operation): string {
     parts.push(`<p>${escapeHtml(status)} response, JSON: ${inlineCode(response.description ?? '')}</p>`);
     parts.push(fieldTable(`${status} response of ${name}`, fieldsOf(schema), PRESENCE.response));
   }
-  const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${inlineCode(r.description ?? '')}</td></tr>`);
+  const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${linkCodes(inlineCode(r.description ?? ''))}</td></tr>`);
   parts.push(scrollTable(`Responses of ${name}`, `<table><tr><th>status</th><th>meaning</th></tr>${responses.join('')}</table>`));
+  const headers = headerTable(name, op);
+  if (headers !== '') parts.push(headers);
   return parts.join('\n');
 }
 
@@ -121,7 +170,7 @@ export function docsPage(doc: OpenApiDocument): string {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => operation(method, path, op)));
   const errors = Object.entries(ERROR_CATALOGUE)
     .filter(([, spec]) => spec.status !== null)
-    .map(([code, spec]) => `<tr><td><code>${code}</code></td><td>${spec.status}</td><td>${escapeHtml(spec.message)}</td></tr>`);
+    .map(([code, spec]) => `<tr id="error-${code}"><td><code>${code}</code></td><td>${spec.status}</td><td>${escapeHtml(spec.message)}</td></tr>`);
   return page({
     title: `${doc.info.title} reference`,
     body: `

@@ -64,6 +64,8 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 4px 8p
 .table-scroll { overflow-x: auto; margin: 8px 0; }
 .table-scroll > table { margin: 0; }
 .table-scroll td:last-child { min-width: 14em; }
+/* A name in the first column (a field, a header such as RateLimit-Remaining) is never broken at its hyphen. */
+.table-scroll td:first-child code { white-space: nowrap; }
 .table-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .method { font-weight: 700; font-family: ui-monospace, monospace; }
 `;

@@ -3,8 +3,7 @@
  * responses and generate /openapi.json, so the contract is written once. Field names follow the spec,
  * snake_case included.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { Type, type Static } from '@sinclair/typebox';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
 export const ADDRESS_MAX = 300;
@@ -35,8 +34,8 @@ export const CellBounds = Type.Object(
 
 export const ErrorBody = Type.Object(
   {
-    success: Type.Literal(false),
-    code: Type.String({ description: 'Stable error code; see docs/api.md.' }),
+    success: Type.Literal(false, { description: 'Always `false` in an error.' }),
+    code: Type.String({ description: 'Stable error code: read it before `message`.' }),
     message: Type.String({ description: 'What went wrong, for people.' }),
     error: Type.String({ description: 'The message again, for clients that read `error`.' }),
     field: Type.Optional(Type.String({ description: 'The request field at fault, when there is one.' })),
@@ -44,31 +43,6 @@ export const ErrorBody = Type.Object(
   { additionalProperties: false },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
-
-/**
- * What any route may answer besides its own statuses: refusals made before routing or by Node's HTTP
- * parser, and a failure of the service — in the same shape as every error.
- */
-const OTHER_ERRORS =
-  'Any other refusal or failure, in the same shape: 400 `bad_request` (a request the HTTP parser refuses, a path that is ' +
-  'not validly percent-encoded), 408 `request_timeout`, 417 `expectation_failed`, 431 `headers_too_large`, 500 `internal_error`.';
-
-/** Response schemas for the error statuses a route can answer, each describing its codes, and the rest as `default`. */
-export function errorResponses(...codes: ErrorCode[]): Record<number | 'default', TSchema> {
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
-    const status = ERROR_CATALOGUE[code].status ?? 500;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const out: Record<number | 'default', TSchema> = { default: { ...ErrorBody, description: OTHER_ERRORS } };
-  for (const [status, list] of byStatus) out[status] = { ...ErrorBody, description: list.map((c) => `\`${c}\``).join(', ') };
-  return out;
-}
-
-/** The errors every authenticated route can answer. */
-export const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'key_inactive', 'ip_not_allowed', 'origin_not_allowed', 'rate_limited', 'service_unavailable'];
-/** The errors of every route with a JSON body. */
-export const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_error'];
 
 export const SessionRequest = Type.Object(
   {
@@ -138,7 +112,9 @@ export const GenerateResult = Type.Object(
   { description: 'The saved location of the cell: the one just created, or with `is_existing` the one stored before.' },
 );
 
-export const LookupParams = Type.Object({ code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.' }) });
+export const LookupParams = Type.Object({
+  code: Type.String({ description: 'The code, URL-encoded; case, spaces and hyphens are forgiven.', examples: ['US-550M-RQ5L'] }),
+});
 
 export const MapLinks = Type.Object(
   {

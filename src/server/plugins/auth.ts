@@ -15,10 +15,22 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ipMatcher } from '../../auth/ip-range.ts';
 import { bearerToken, hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
-import { LocError } from '../../errors.ts';
+import { LocError, type HttpErrorCode } from '../../errors.ts';
 import type { ApiKey, EmbedSession } from '../../store/store.ts';
 
 export type AuthMode = 'key' | 'partner' | 'key-or-session';
+
+const KEY_REFUSALS: HttpErrorCode[] = ['missing_api_key', 'invalid_api_key', 'key_inactive', 'ip_not_allowed', 'origin_not_allowed'];
+
+/**
+ * The codes this hook refuses a caller with, by mode. They are answered before the rate limit counts
+ * the request, so without its headers; the route schemas list them (server/responses.ts).
+ */
+export const AUTH_REFUSALS: Readonly<Record<AuthMode, readonly HttpErrorCode[]>> = {
+  key: KEY_REFUSALS,
+  partner: [...KEY_REFUSALS, 'partner_required'],
+  'key-or-session': [...KEY_REFUSALS, 'invalid_session', 'session_expired', 'partner_required'],
+};
 
 /** The authenticated caller: the key whose limits apply, and the account that owns saved data. */
 export interface Caller {

@@ -104,6 +104,15 @@ describe('the public facts of a session', () => {
     expect(json(refused)).toMatchObject({ success: false, code: 'partner_required' });
     expect((await service.request({ method: 'GET', url: `/embed/session/${sid}` })).statusCode).toBe(200);
   });
+
+  it('are readable by any page and stored by no cache, refusals included: a malformed sid too', async () => {
+    const { sid } = await newSession();
+    for (const [url, status] of [[`/embed/session/${sid}`, 200], ['/embed/session/nope', 401], [`/embed/session/${'s'.repeat(65)}`, 422]] as const) {
+      const response = await service.request({ method: 'GET', url, headers: { origin: 'https://elsewhere.example' } });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.headers, url).toMatchObject({ 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
+    }
+  });
 });
 
 describe('static files and tiles', () => {

@@ -15,9 +15,12 @@ import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
-import { errorResponses } from '../schemas.ts';
+import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 
-const SidParams = Type.Object({ sid: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const SidParams = Type.Object(
+  { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },
+  { additionalProperties: false },
+);
 
 const SessionFacts = Type.Object(
   {
@@ -26,6 +29,12 @@ const SessionFacts = Type.Object(
   },
   { additionalProperties: false, description: 'The session’s origin and when it expires (or expired).' },
 );
+
+/** What every answer of the session facts carries (set as the request arrives). */
+const FACTS_HEADERS: ResponseHeaders = {
+  'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'Any page may read the answer: the loader runs on integrators’ pages.' },
+  ...NO_STORE,
+};
 
 const UNKNOWN_SESSION_PAGE = page({
   title: 'loc: unknown map session',
@@ -45,19 +54,30 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/embed/session/:sid', {
+    // Any page may read every answer, a refusal of a malformed sid included (the loader runs on
+    // integrators' pages, and the answer holds nothing secret); no cache keeps one. Set on arrival, so
+    // no answer of the route goes without them.
+    onRequest: (_request, reply, done) => {
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+      done();
+    },
     schema: {
+      operationId: 'getEmbedSession',
       tags: ['embed'],
       summary: 'Public facts of an embed session',
       description:
         'The origin a session is bound to and when it expires; no secret. The loader calls it to report `origin_mismatch` at ' +
         'once. With `Authorization: Bearer <session_token>` it also checks the token (401 `invalid_session` when it is not ' +
         'this session’s), as the frame does at mount.',
+      // The token is optional: without it, the facts; with it, also the token's check.
+      security: [{}, { sessionToken: [] }],
       params: SidParams,
-      response: { 200: SessionFacts, ...errorResponses('invalid_session', 'key_inactive', 'partner_required', 'validation_error') },
+      response: {
+        200: withHeaders(SessionFacts, FACTS_HEADERS),
+        ...errorResponses({ codes: ['invalid_session', 'key_inactive', 'partner_required', 'validation_error', 'service_unavailable'], headers: FACTS_HEADERS }),
+      },
     },
-  }, async (request, reply) => {
-    // Any page may ask (the loader runs on integrators' pages); the answer holds nothing secret.
-    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+  }, async (request) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');

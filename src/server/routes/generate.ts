@@ -5,13 +5,15 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
-import { ADDRESS_MAX, AUTH_ERRORS, BODY_ERRORS, GenerateRequest, GenerateResult, LABEL_MAX, errorResponses } from '../schemas.ts';
+import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
+import { ADDRESS_MAX, GenerateRequest, GenerateResult, LABEL_MAX } from '../schemas.ts';
 import { cleanText } from '../../text-rules.ts';
 
 const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/loc/generate', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'generateCode',
       tags: ['codes'],
       summary: 'Generate (save) a code',
       description:
@@ -20,7 +22,7 @@ const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'A second call for the same cell returns the stored location unchanged, with `is_existing: true`.',
       security: [{ apiKey: [] }],
       body: GenerateRequest,
-      response: { 200: GenerateResult, ...errorResponses(...AUTH_ERRORS, ...BODY_ERRORS, 'unsupported_location') },
+      response: { 200: withHeaders(GenerateResult, RATE_LIMIT_HEADERS), ...errorResponses({ auth: 'key', codes: [...BODY_ERRORS, 'unsupported_location'] }) },
     },
   }, async (request) => {
     const { latitude, longitude } = request.body;

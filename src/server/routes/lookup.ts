@@ -8,10 +8,22 @@ import { Type } from '@sinclair/typebox';
 import fresh from 'fresh';
 import { countryFlag, decode } from '../../code/index.ts';
 import { mapLinks, shareUrl } from '../locate.ts';
-import { AUTH_ERRORS, LookupParams, LookupResult, errorResponses } from '../schemas.ts';
+import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
+import { LookupParams, LookupResult } from '../schemas.ts';
 
 /** A client may reuse a lookup this long; the cell never changes, but the account's label may. */
 const MAX_AGE_S = 300;
+
+/** What a lookup and its 304 carry for caches. */
+const CACHE_HEADERS: ResponseHeaders = {
+  ETag: { type: 'string', description: 'This answer’s version for this key: send it back in If-None-Match to get 304.' },
+  'Cache-Control': {
+    type: 'string',
+    enum: [`private, max-age=${MAX_AGE_S}`],
+    description: `Reusable for ${MAX_AGE_S} s by this client only: the label and address are the account’s own.`,
+  },
+  Vary: { type: 'string', enum: ['x-api-key'], description: 'The answer depends on the key, whose account’s label and address it shows.' },
+};
 
 /** 32-bit FNV-1a of a string's UTF-16 units: a fingerprint for the ETag, not a security hash. */
 function fnv1a(text: string): number {
@@ -24,6 +36,7 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/lookup/:code', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'lookupCode',
       tags: ['codes'],
       summary: 'Look a code up',
       description:
@@ -31,7 +44,11 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `carry an ETag and \`Cache-Control: private, max-age=${MAX_AGE_S}\`; send If-None-Match to get 304.`,
       security: [{ apiKey: [] }],
       params: LookupParams,
-      response: { 200: LookupResult, 304: Type.Null({ description: 'Not modified: If-None-Match matched the ETag.' }), ...errorResponses(...AUTH_ERRORS, 'invalid_code', 'code_not_found') },
+      response: {
+        200: withHeaders(LookupResult, RATE_LIMIT_HEADERS, CACHE_HEADERS),
+        304: withHeaders(Type.Null({ description: 'Not modified: If-None-Match matched the ETag. No body.' }), RATE_LIMIT_HEADERS, CACHE_HEADERS),
+        ...errorResponses({ auth: 'key', codes: ['invalid_code', 'code_not_found'] }),
+      },
     },
   }, async (request, reply) => {
     // decode forgives case, spaces and hyphens; 400 invalid_code when malformed, 404 code_not_found when no cell.

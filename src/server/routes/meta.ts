@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
 import { ICON_SVG, contentSecurityPolicy } from '../html.ts';
 import { docsPage, type OpenApiDocument } from '../docs-page.ts';
-import { Health, errorResponses } from '../schemas.ts';
+import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
+import { Health } from '../schemas.ts';
 import { VERSION } from '../version.ts';
 
 const DOCS_CSP = contentSecurityPolicy({});
@@ -14,10 +15,11 @@ const DOCS_CSP = contentSecurityPolicy({});
 const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', {
     schema: {
+      operationId: 'getHealth',
       tags: ['service'],
       summary: 'Health check',
       description: 'Answers 200 while the service and its database work, 503 otherwise.',
-      response: { 200: Health, ...errorResponses('service_unavailable') },
+      response: { 200: withHeaders(Health, NO_STORE), ...errorResponses({ codes: ['service_unavailable'] }) },
     },
   }, async (request, reply) => {
     try {

@@ -252,8 +252,11 @@ describe('service routes', () => {
     const sessions = doc.paths['/v1/embed/sessions'].post.responses;
     expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '503', 'default']);
     expect(sessions['403'].description).toContain('`partner_required`');
-    // What any route may answer beyond its own statuses, named once for all.
-    expect(sessions.default.description).toMatch(/^Any other refusal or failure, in the same shape: 400 `bad_request`.*408 `request_timeout`.*500 `internal_error`\.$/);
+    // What any route may answer beyond its own statuses: in the response of its status when the route
+    // declares that status (OpenAPI's `default` covers only the others), else in `default`.
+    expect(sessions['400'].description).toBe('`invalid_json`, `bad_request`');
+    expect(sessions.default.description).toBe('Any other refusal or failure, in the same shape: 408 `request_timeout`, 417 `expectation_failed`, 431 `headers_too_large`, 500 `internal_error`.');
+    expect(doc.paths['/healthz'].get.responses.default.description).toMatch(/^Any other refusal or failure, in the same shape: 400 `bad_request`, 408 .*500 `internal_error`\.$/);
     expect(sessions['503'].description).toBe('`service_unavailable`');
     expect(doc.paths['/v1/loc/lookup/{code}'].get.responses['404'].description).toBe('`code_not_found`');
   });

@@ -4,12 +4,14 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
-import { AUTH_ERRORS, BODY_ERRORS, ResolveRequest, ResolveResult, errorResponses } from '../schemas.ts';
+import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
+import { ResolveRequest, ResolveResult } from '../schemas.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/resolve', {
     config: { auth: 'key-or-session' },
     schema: {
+      operationId: 'resolvePoint',
       tags: ['embed'],
       summary: 'Resolve a point to its cell',
       description:
@@ -18,8 +20,8 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security: [{ apiKey: [] }, { sessionToken: [] }],
       body: ResolveRequest,
       response: {
-        200: ResolveResult,
-        ...errorResponses(...AUTH_ERRORS, 'invalid_session', 'session_expired', 'partner_required', ...BODY_ERRORS, 'unsupported_location'),
+        200: withHeaders(ResolveResult, RATE_LIMIT_HEADERS),
+        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'unsupported_location'] }),
       },
     },
   }, async (request) => {

@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkOrigin } from '../../auth/origin.ts';
 import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { AUTH_ERRORS, BODY_ERRORS, SessionRequest, SessionResult, errorResponses } from '../schemas.ts';
+import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
+import { SessionRequest, SessionResult } from '../schemas.ts';
 
 /** Default session lifetime, seconds (spec §8). */
 export const DEFAULT_TTL_S = 900;
@@ -15,6 +16,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/sessions', {
     config: { auth: 'partner' },
     schema: {
+      operationId: 'createEmbedSession',
       tags: ['embed'],
       summary: 'Create an embed session',
       description:
@@ -22,7 +24,11 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         "written exactly as the page's `location.origin`, and registered for the key.",
       security: [{ apiKey: [] }],
       body: SessionRequest,
-      response: { 200: SessionResult, ...errorResponses(...AUTH_ERRORS, 'partner_required', ...BODY_ERRORS) },
+      // origin_not_allowed here is also the body's origin, refused once the key is accepted.
+      response: {
+        200: withHeaders(SessionResult, RATE_LIMIT_HEADERS, NO_STORE),
+        ...errorResponses({ auth: 'partner', codes: [...BODY_ERRORS, 'origin_not_allowed'] }),
+      },
     },
   }, async (request, reply) => {
     const caller = request.caller!;

@@ -1,0 +1,259 @@
+/**
+ * /openapi.json as a client generator reads it: a valid OpenAPI 3 document (checked by a real
+ * validator), every operation named by a stable, unique operationId, every tag declared, each
+ * error response's `code` the enum of the catalogue codes of its status, and the headers of each
+ * response — held against real answers of the service.
+ */
+import { validate } from '@readme/openapi-parser';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { ANY_ROUTE_ERRORS } from './responses.ts';
+import { json, testService, type TestService } from './testing.ts';
+
+interface Response {
+  description: string;
+  headers?: Record<string, { description?: string; schema: { type: string } }>;
+  content?: Record<string, { schema: { properties?: { code?: { type?: string; enum?: string[] } } } }>;
+}
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, Response>;
+}
+
+interface Document {
+  openapi: string;
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+}
+
+let service: TestService;
+let doc: Document;
+
+beforeAll(async () => {
+  service = await testService();
+  doc = json<Document>(await service.request({ url: '/openapi.json' }));
+  answers = await askAll();
+});
+afterAll(() => service.close());
+
+/** Every operation of the document with where it is. */
+const operations = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ at: `${method.toUpperCase()} ${path}`, operation })));
+
+const operation = (id: string): Operation => operations(doc).find(({ operation }) => operation.operationId === id)!.operation;
+
+/** The codes an error response's body may carry. */
+const codesOf = (response: Response): string[] | undefined => response.content?.['application/json']?.schema.properties?.code?.enum;
+
+/** The response the document gives for a status: its own, else `default`. */
+const documented = (op: Operation, status: number): Response => op.responses[status] ?? op.responses.default;
+
+const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** Headers of HTTP itself, which the document does not list. */
+const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** A real answer of the service, to hold the document against. */
+interface Answer {
+  id: string;
+  status: number;
+  code: string | undefined;
+  headers: Record<string, unknown>;
+}
+
+/** Requests the service refuses, by operation, with the code each gets. */
+let REFUSALS: [string, InjectOptions, ErrorCode][];
+/** Every answer to the requests below: successes of each operation, then REFUSALS. */
+let answers: Answer[];
+
+async function ask(id: string, request: InjectOptions): Promise<Answer> {
+  const response = await service.request(request);
+  const code = response.statusCode >= 400 ? json<{ code: string }>(response).code : undefined;
+  return { id, status: response.statusCode, code, headers: response.headers };
+}
+
+async function askAll(): Promise<Answer[]> {
+  const { secret } = await service.key('acme');
+  const { secret: plain } = await service.key('plain', { partner: false });
+  const { secret: fenced } = await service.key('acme', { ipRanges: ['203.0.113.0/24'] });
+  const { secret: once } = await service.key('acme', { hourlyLimit: 1 });
+  const key = { 'x-api-key': secret };
+  const post = (url: string, headers: Record<string, string>, payload: unknown): InjectOptions => ({ method: 'POST', url, headers, payload: payload as string });
+  const newSession = async () => json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 60 }))).session_token;
+  const [session, expiring] = [await newSession(), await newSession()];
+  const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
+
+  const successes: [string, InjectOptions][] = [
+    ['getHealth', { url: '/healthz' }],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example' })],
+    ['resolvePoint', post('/v1/embed/resolve', key, { lat: 37.8591, lng: -122.4853, save: true })],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 37.8591, lng: -122.4853 })],
+    ['generateCode', post('/v1/loc/generate', key, { latitude: 48.8584, longitude: 2.2945 })],
+    ['lookupCode', lookup('US-550M-RQ5L')],
+    ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
+    // The one request the key with a limit of one may make, so that it is refused below.
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
+  ];
+  const out: Answer[] = [];
+  for (const [id, request] of successes) out.push(await ask(id, request));
+  const etag = String(out.find(({ id }) => id === 'lookupCode')!.headers.etag);
+  out.push(await ask('lookupCode', lookup('US-550M-RQ5L', { ...key, 'if-none-match': etag })));
+
+  REFUSALS = [
+    ['lookupCode', lookup('US-550M-RQ5L', {}), 'missing_api_key'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': `loc_${'A'.repeat(43)}` }), 'invalid_api_key'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': fenced }), 'ip_not_allowed'],
+    ['lookupCode', lookup('US-550M-RQ5L', { ...key, origin: 'https://evil.example' }), 'origin_not_allowed'],
+    ['lookupCode', lookup('not-a-code'), 'invalid_code'],
+    ['lookupCode', lookup('%E0%A4%A'), 'invalid_code'],
+    ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
+    ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
+    ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
+    ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'application/json' }, '{'), 'invalid_json'],
+    ['createEmbedSession', post('/v1/embed/sessions', { ...key, 'content-type': 'text/plain' }, 'origin'), 'unsupported_media_type'],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'x'.repeat(17_000) }), 'payload_too_large'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: 'Bearer nope.nope' }, { lat: 0, lng: 0 }), 'invalid_session'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 0, lng: -30 }), 'unsupported_location'],
+    ['generateCode', post('/v1/loc/generate', key, { latitude: 91, longitude: 0 }), 'validation_error'],
+    ['getEmbedSession', { url: '/embed/session/unknownSid123' }, 'invalid_session'],
+    ['getEmbedSession', { url: `/embed/session/${'s'.repeat(65)}` }, 'validation_error'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${expiring}` }, { lat: 0, lng: 0 }), 'session_expired'],
+  ];
+  for (const [id, request, code] of REFUSALS) {
+    if (code === 'session_expired') service.clock.advance(60_000);
+    out.push(await ask(id, request));
+  }
+  return out;
+}
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3 document, without warnings', async () => {
+    expect(doc.openapi).toMatch(/^3\.0\./);
+    // The validator dereferences in place: it gets a copy.
+    expect(await validate(structuredClone(doc) as never)).toEqual({ valid: true, warnings: [], specification: 'OpenAPI' });
+  });
+
+  it('is checked by a validator that refuses a duplicated operationId', async () => {
+    const copy = structuredClone(doc);
+    copy.paths['/healthz'].get.operationId = copy.paths['/v1/loc/lookup/{code}'].get.operationId;
+    const result = await validate(copy as never);
+    expect(result.valid).toBe(false);
+    expect(JSON.stringify(result)).toContain('is duplicated');
+  });
+
+  it('names every operation with a unique camelCase operationId', () => {
+    const ids = operations(doc).map(({ at, operation }) => ({ at, id: operation.operationId }));
+    expect(ids.filter(({ id }) => id === undefined || !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
+    expect(new Set(ids.map(({ id }) => id)).size).toBe(ids.length);
+  });
+
+  it('keeps the operationIds SDKs are generated with: renaming one breaks every client', () => {
+    expect(Object.fromEntries(operations(doc).map(({ at, operation }) => [at, operation.operationId]))).toEqual({
+      'GET /healthz': 'getHealth',
+      'POST /v1/embed/sessions': 'createEmbedSession',
+      'POST /v1/embed/resolve': 'resolvePoint',
+      'POST /v1/loc/generate': 'generateCode',
+      'GET /v1/loc/lookup/{code}': 'lookupCode',
+      'GET /embed/session/{sid}': 'getEmbedSession',
+    });
+  });
+
+  it('says how each operation is called: with the key, a session token, or nothing (a token is optional for the session facts)', () => {
+    expect(Object.fromEntries(operations(doc).map(({ operation }) => [operation.operationId, operation.security ?? []]))).toEqual({
+      getHealth: [],
+      createEmbedSession: [{ apiKey: [] }],
+      resolvePoint: [{ apiKey: [] }, { sessionToken: [] }],
+      generateCode: [{ apiKey: [] }],
+      lookupCode: [{ apiKey: [] }],
+      getEmbedSession: [{}, { sessionToken: [] }],
+    });
+  });
+
+  it('declares, with a description, every tag an operation uses', () => {
+    const declared = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]));
+    const used = new Set(operations(doc).flatMap(({ operation }) => operation.tags ?? []));
+    expect([...used].filter((tag) => !declared.get(tag))).toEqual([]);
+    expect([...declared.keys()].sort()).toEqual([...used].sort());
+  });
+});
+
+describe('the error responses of /openapi.json', () => {
+  it('type `code` as an enum of codes whose catalogue status is the response’s (for `default`, a status not declared)', () => {
+    const wrong: string[] = [];
+    for (const { at, operation } of operations(doc)) {
+      const declared = Object.keys(operation.responses).map(Number);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^[45]\d\d$|^default$/.test(status)) continue;
+        const codes = codesOf(response);
+        if (codes === undefined || codes.length === 0) wrong.push(`${at} ${status}: no enum of codes`);
+        for (const code of codes ?? []) {
+          const catalogued = (ERROR_CATALOGUE as Record<string, { status: number | null }>)[code]?.status;
+          const fits = status === 'default' ? typeof catalogued === 'number' && !declared.includes(catalogued) : catalogued === Number(status);
+          if (!fits) wrong.push(`${at} ${status}: \`${code}\` has status ${catalogued}`);
+        }
+        // The description, which /docs shows, names the same codes (in `default`, with their statuses).
+        const named = (codes ?? []).map((code) => (status === 'default' ? `${ERROR_CATALOGUE[code as ErrorCode].status} \`${code}\`` : `\`${code}\``));
+        if (!named.every((name) => response.description.includes(name))) wrong.push(`${at} ${status}: the description does not name its codes`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('list each code once per operation, and in every operation the codes any route may answer', () => {
+    for (const { at, operation } of operations(doc)) {
+      const codes = Object.values(operation.responses).flatMap((response) => codesOf(response) ?? []);
+      expect(codes.length, at).toBe(new Set(codes).size);
+      expect(ANY_ROUTE_ERRORS.filter((code) => !codes.includes(code)), at).toEqual([]);
+    }
+  });
+
+  it('list the codes the service really answers: each refusal below is in the enum of its status', () => {
+    const refusals = answers.filter((answer) => answer.status >= 400);
+    expect(refusals.map(({ id, code }) => `${id} ${code}`)).toEqual(REFUSALS.map(([id, , code]) => `${id} ${code}`));
+    const undocumented = refusals.filter(({ id, status, code }) => !codesOf(documented(operation(id), status))?.includes(code!));
+    expect(undocumented).toEqual([]);
+  });
+});
+
+describe('the response headers of /openapi.json', () => {
+  it('are those the service really sends: every header of an answer below is documented for its status, and a success carries every header documented for it', () => {
+    const wrong: string[] = [];
+    for (const { id, status, headers } of answers) {
+      const listed = Object.keys(documented(operation(id), status).headers ?? {}).map((name) => name.toLowerCase());
+      for (const name of Object.keys(headers).filter((name) => !TRANSPORT_HEADERS.has(name))) {
+        if (!listed.includes(name)) wrong.push(`${id} ${status}: ${name} is sent, not documented`);
+      }
+      if (status < 400) for (const name of listed) if (!(name in headers)) wrong.push(`${id} ${status}: ${name} is documented, not sent`);
+    }
+    expect(wrong).toEqual([]);
+    // The answers cover every success response the document declares.
+    const covered = new Set(answers.map(({ id, status }) => `${id} ${status}`));
+    const successes = operations(doc).flatMap(({ operation }) => Object.keys(operation.responses).filter((s) => /^[23]/.test(s)).map((s) => `${operation.operationId} ${s}`));
+    expect(successes.filter((success) => !covered.has(success))).toEqual([]);
+  });
+
+  it('give the rate limit where the key or session was accepted: every success, no refusal of the key, and Retry-After with 429', () => {
+    for (const { at, operation } of operations(doc)) {
+      // A route the rate limit counts requires a credential: none of its ways in is empty.
+      const authenticated = operation.security !== undefined && operation.security.every((requirement) => Object.keys(requirement).length > 0);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        const limited = RATE_LIMIT.every((name) => names.includes(name));
+        expect(limited || RATE_LIMIT.every((name) => !names.includes(name)), `${at} ${status}: all three or none`).toBe(true);
+        if (!authenticated) expect(limited, `${at} ${status}`).toBe(false);
+        else if (/^[23]/.test(status) || status === '429') expect(limited, `${at} ${status}`).toBe(true);
+        else if (status === '401') expect(limited, `${at} ${status}: a refused key has no limit`).toBe(false);
+        expect(names.includes('Retry-After'), `${at} ${status}`).toBe(status === '429');
+      }
+    }
+    expect(Object.keys(operation('lookupCode').responses['403'].headers ?? {})).toEqual([]);
+    // Here 403 is also the body's origin, refused once the key was counted.
+    expect(Object.keys(operation('createEmbedSession').responses['403'].headers ?? {})).toEqual(RATE_LIMIT);
+  });
+});

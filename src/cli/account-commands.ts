@@ -54,7 +54,7 @@ export function registerAccountCommands(program: Command): void {
     .description('turn partner status on or off')
     .argument('<name>', 'account name')
     .option('--on', 'make the account a partner')
-    .option('--off', 'take partner status away')
+    .option('--off', 'take partner status away: no new embed sessions, and its open ones stop')
     .action(async (name: string, options: { on?: boolean; off?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       await withStore(command, async (store) => {

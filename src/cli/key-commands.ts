@@ -21,7 +21,8 @@ function found(key: ApiKey | null, id: string): ApiKey {
 }
 
 const summary = (key: ApiKey): string =>
-  `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}`;
+  `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
+  `hourly limit: ${key.hourlyLimit ?? 'the default (LOC_DEFAULT_HOURLY_LIMIT)'}`;
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('manage API keys (acts on the database in LOC_DATA_DIR)');
@@ -79,6 +80,20 @@ export function registerKeyCommands(program: Command): void {
         });
       });
   }
+
+  keys
+    .command('set-limit')
+    .description("change a key's hourly limit; a running server applies it from the next request")
+    .argument('<key-id>', 'the key id, key_…')
+    .argument('[n]', 'requests per hour', positiveInteger)
+    .option('--default', 'follow LOC_DEFAULT_HOURLY_LIMIT again')
+    .action(async (id: string, limit: number | undefined, options: { default?: boolean }, command: Command) => {
+      if ((limit === undefined) === !options.default) command.error('error: give either a number of requests per hour or --default', { exitCode: 2 });
+      await withStore(command, async (store) => {
+        process.stdout.write(`API key ${summary(found(await store.setKeyLimit(id, limit ?? null), id))}.
+`);
+      });
+    });
 
   listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example', check: (value) => checkOrigin(value) });
   listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range', check: (value) => checkIpRange(value) });

@@ -115,7 +115,7 @@ describe('loc keys', () => {
 
   it('prints a new key for people, with its id', async () => {
     const created = await loc('keys', 'create', '--account', 'globex');
-    expect(created.stdout).toMatch(/^Created API key key_[\w-]+ \(active\) origins: none; IP ranges: any\.\nSecret \(shown this once; only its hash is stored\):\nloc_[\w-]{43}\n$/);
+    expect(created.stdout).toMatch(/^Created API key key_[\w-]+ \(active\) origins: none; IP ranges: any; hourly limit: the default \(LOC_DEFAULT_HOURLY_LIMIT\)\.\nSecret \(shown this once; only its hash is stored\):\nloc_[\w-]{43}\n$/);
   });
 
   it('lists keys without their secrets', async () => {
@@ -134,6 +134,25 @@ describe('loc keys', () => {
     expect((await loc('keys', 'enable', keyId)).stdout).toContain(`${keyId} (active)`);
     settle();
     expect(await lookup(secret)).toBe(200);
+  });
+
+  it("changes a key's hourly limit and gives it back to the default; the running server follows within a second", async () => {
+    const limitOf = async () =>
+      (await app.inject({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret } })).headers['ratelimit-limit'];
+    expect(await limitOf()).toBe('500');
+    expect((await loc('keys', 'set-limit', keyId, '20000')).stdout).toContain(`${keyId} (active)`);
+    settle();
+    expect(await limitOf()).toBe('20000');
+    expect((await loc('keys', 'set-limit', keyId, '--default')).stdout).toContain('hourly limit: the default (LOC_DEFAULT_HOURLY_LIMIT)');
+    settle();
+    expect(await limitOf()).toBe('1000');
+    expect((await loc('keys', 'set-limit', keyId, '500')).stdout).toContain('hourly limit: 500');
+    for (const args of [[keyId], [keyId, '0'], [keyId, '10', '--default'], [keyId, 'many']]) {
+      const refused = await loc('keys', 'set-limit', ...args);
+      expect({ args, code: refused.code }).toEqual({ args, code: 2 });
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(await loc('keys', 'set-limit', 'key_missing', '10')).toMatchObject({ code: 1, stderr: expect.stringContaining('No API key has the id "key_missing"') });
   });
 
   it('adds and removes origins, in canonical form', async () => {
@@ -188,7 +207,7 @@ describe('loc keys', () => {
   it('removes the last IP range with a warning: the key then accepts any address', async () => {
     expect(await loc('keys', 'ips', 'remove', keyId, '2001:db8::/32')).toEqual({
       code: 0,
-      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any.\n`,
+      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any; hourly limit: 500.\n`,
       stderr: `warning: API key ${keyId} has no IP ranges left and now accepts requests from any IP address.\n`,
     });
     settle();
@@ -242,7 +261,7 @@ describe('values stored before today\'s rules', () => {
     db.prepare('UPDATE api_keys SET origins = ? WHERE id = ?').run(JSON.stringify(['https://shop.example', 'https://*.example']), key.id);
     db.close();
     expect(await locWith({ LOC_DATA_DIR: dir }, 'keys', 'origins', 'remove', key.id, 'https://*.example')).toEqual({
-      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any.\n`, stderr: '',
+      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any; hourly limit: the default (LOC_DEFAULT_HOURLY_LIMIT).\n`, stderr: '',
     });
   });
 });
@@ -378,7 +397,7 @@ describe('a data directory that cannot hold a database', () => {
 describe('--help', () => {
   const commands = [
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
-    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'disable'], ['keys', 'enable'],
+    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
     ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['backup'],
   ];

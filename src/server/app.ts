@@ -104,9 +104,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // One line per request, after the response, at info level; no hook at all when it would log nothing.
+  // It names the key that was counted (its id, never its secret), so an operator can follow a key's
+  // traffic and its 429s.
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info({ req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      const key = request.caller?.key.id;
+      request.log.info({ req: request, ...(key === undefined ? {} : { key }), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     });
   }
 

@@ -22,7 +22,7 @@ describe('request logs', () => {
     const lines: string[] = [];
     const service = await testService({ LOC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
     try {
-      const { secret } = await service.key();
+      const { secret, key } = await service.key();
       const session = json(await service.request({
         method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' },
       }));
@@ -38,8 +38,34 @@ describe('request logs', () => {
       expect(log).not.toContain(token.split('.')[1]);
       const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
       expect(requests).toHaveLength(5);
-      expect(requests[0]).toMatchObject({ req: { method: 'POST', url: '/v1/embed/sessions', ip: '127.0.0.1' }, status: 200, ms: expect.any(Number) });
+      expect(requests[0]).toMatchObject({ req: { method: 'POST', url: '/v1/embed/sessions', ip: '127.0.0.1' }, key: key.id, status: 200, ms: expect.any(Number) });
+      // The key counted, by its id: the session's key for the session's resolve; none for a route without auth.
+      expect(requests.map((entry) => entry.key)).toEqual([key.id, key.id, key.id, undefined, key.id]);
       expect(requests[2].req.url).toBe(`/v1/loc/lookup/US-550M-RQ5L?api_key=${REDACTED}`);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('limit warnings', () => {
+  it('say once per key and hour, at warn level, that a key reached its hourly limit', async () => {
+    const lines: string[] = [];
+    const service = await testService({ LOC_LOG_LEVEL: 'warn', LOC_DEFAULT_HOURLY_LIMIT: '1' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const { secret, key } = await service.key();
+      const lookup = () => service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret } });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await lookup()).statusCode);
+      expect(statuses).toEqual([200, 429, 429, 429]);
+      const warnings = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'hourly limit reached');
+      expect(warnings()).toEqual([expect.objectContaining({ level: 40, key: key.id, limit: 1, resetSeconds: 3000 })]);
+      // The next hour, the next time it runs out.
+      service.clock.advance(3_000_000);
+      await lookup();
+      await lookup();
+      expect(warnings()).toHaveLength(2);
+      expect(lines.join('')).not.toContain(secret);
     } finally {
       await service.close();
     }

@@ -60,6 +60,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
       return found;
     },
     setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),
+    setKeyLimit: async (id: string, hourlyLimit: number | null) => forgetKeys(await store.setKeyLimit(id, hourlyLimit)),
     updateKeyList: async (id: string, list: KeyList, change) => forgetKeys(await store.updateKeyList(id, list, change)),
 
     createSession: (input: NewSession) => store.createSession(input),

@@ -79,6 +79,17 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(await store.setKeyStatus('key_missing', 'active')).toBeNull();
     });
 
+    it("sets a key's own hourly limit and gives it back to the default", async () => {
+      const acme = await partner();
+      const input = newKey(acme.id);
+      const key = await store.createKey(input);
+      expect((await store.setKeyLimit(key.id, 5000))?.hourlyLimit).toBe(5000);
+      expect((await store.findKeyByHash(input.hash))?.key.hourlyLimit).toBe(5000);
+      expect((await store.setKeyLimit(key.id, null))?.hourlyLimit).toBeNull();
+      expect((await store.getKey(key.id))?.hourlyLimit).toBeNull();
+      expect(await store.setKeyLimit('key_missing', 10)).toBeNull();
+    });
+
     it('adds and removes origins and IP ranges without duplicates', async () => {
       const acme = await partner();
       const key = await store.createKey(newKey(acme.id));

@@ -201,6 +201,7 @@ export class SqliteStore implements Store {
           'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?',
       ),
       setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
+      setLimit: db.prepare('UPDATE api_keys SET hourly_limit = ? WHERE id = ?'),
       insertSession: db.prepare(
         'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -300,6 +301,11 @@ export class SqliteStore implements Store {
 
   async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
     await this.run(() => this.q.setStatus.run(status, id));
+    return this.getKey(id);
+  }
+
+  async setKeyLimit(id: string, hourlyLimit: number | null): Promise<ApiKey | null> {
+    await this.run(() => this.q.setLimit.run(hourlyLimit, id));
     return this.getKey(id);
   }
 

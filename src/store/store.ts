@@ -95,6 +95,8 @@ export interface Store {
   /** The key with this secret hash and its account, whatever the key's status. */
   findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
   setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null>;
+  /** Sets the key's own hourly limit, or with null makes it follow the service's default; null when no such key. */
+  setKeyLimit(id: string, hourlyLimit: number | null): Promise<ApiKey | null>;
   /** Adds a value to a list of the key (no duplicates) or removes it; null when no such key. */
   updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null>;
 

@@ -7,12 +7,16 @@ describe('HourlyLimiter', () => {
   it('counts per key within a clock hour and starts again at the next', () => {
     let now = Date.UTC(2030, 0, 1, 5, 59, 30);
     const limiter = new HourlyLimiter(() => now);
-    expect(limiter.take('a', 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 30 });
+    expect(limiter.take('a', 2)).toEqual({ allowed: true, firstRefusal: false, limit: 2, remaining: 1, resetSeconds: 30 });
     expect(limiter.take('a', 2).remaining).toBe(0);
-    expect(limiter.take('a', 2)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 30 });
+    expect(limiter.take('a', 2)).toEqual({ allowed: false, firstRefusal: true, limit: 2, remaining: 0, resetSeconds: 30 });
+    expect(limiter.take('a', 2)).toMatchObject({ allowed: false, firstRefusal: false });
     expect(limiter.take('b', 2).allowed).toBe(true);
     now += 30_000;
-    expect(limiter.take('a', 2)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 3600 });
+    expect(limiter.take('a', 2)).toEqual({ allowed: true, firstRefusal: false, limit: 2, remaining: 1, resetSeconds: 3600 });
+    limiter.take('a', 2);
+    // A new window, a new first refusal.
+    expect(limiter.take('a', 2).firstRefusal).toBe(true);
   });
 
   it('applies a raised limit at once', () => {

@@ -16,6 +16,8 @@ const HOUR_MS = 3_600_000;
 
 export interface Allowance {
   allowed: boolean;
+  /** True for the first request refused in the window: the moment the key ran out. */
+  firstRefusal: boolean;
   limit: number;
   remaining: number;
   /** Seconds until the window resets. */
@@ -26,6 +28,7 @@ export interface Allowance {
 export class HourlyLimiter {
   private window = -1;
   private readonly counts = new Map<string, number>();
+  private readonly refused = new Set<string>();
 
   constructor(private readonly now: () => number) {}
 
@@ -35,12 +38,19 @@ export class HourlyLimiter {
     if (window !== this.window) {
       this.window = window;
       this.counts.clear();
+      this.refused.clear();
     }
     const used = this.counts.get(keyId) ?? 0;
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * HOUR_MS - now) / 1000));
-    if (used >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
+    if (used >= limit) {
+      // Refusals are not counted (a limit raised within the hour applies to what was served), but
+      // the first of the window is remembered.
+      const firstRefusal = !this.refused.has(keyId);
+      this.refused.add(keyId);
+      return { allowed: false, firstRefusal, limit, remaining: 0, resetSeconds };
+    }
     this.counts.set(keyId, used + 1);
-    return { allowed: true, limit, remaining: limit - used - 1, resetSeconds };
+    return { allowed: true, firstRefusal: false, limit, remaining: limit - used - 1, resetSeconds };
   }
 }
 
@@ -66,6 +76,10 @@ export default fp(
         'ratelimit-reset': allowance.resetSeconds,
       });
       if (allowance.allowed) return done();
+      // Once per key and window, whatever the log level short of error: what an operator's alerting watches.
+      if (allowance.firstRefusal) {
+        request.log.warn({ key: caller.key.id, limit: allowance.limit, resetSeconds: allowance.resetSeconds }, 'hourly limit reached');
+      }
       reply.header('retry-after', allowance.resetSeconds);
       done(new LocError(
         'rate_limited',

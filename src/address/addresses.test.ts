@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from '../code/index.ts';
 import { createAddresses } from './addresses.ts';
+import { GEOCODER_MAX_IN_FLIGHT } from './nominatim.ts';
 import { offlineAddress } from './offline.ts';
 
 describe('offline addresses', () => {
@@ -45,7 +46,9 @@ describe('reverse geocoder', () => {
   let server: Server;
   let url: string;
   const requests: IncomingMessage[] = [];
-  let mode: 'ok' | 'slow' | 'fail' | 'sea' = 'ok';
+  let mode: 'ok' | 'slow' | 'fail' | 'sea' | 'held' = 'ok';
+  /** Answers the requests held in mode 'held'. */
+  const held: (() => void)[] = [];
   let clock = 0;
 
   beforeAll(async () => {
@@ -59,6 +62,7 @@ describe('reverse geocoder', () => {
         res.end(JSON.stringify({ display_name: `1 Fake Street (${q.get('lat')}, ${q.get('lon')})` }));
       };
       if (mode === 'slow') setTimeout(send, 500).unref();
+      else if (mode === 'held') held.push(send);
       else send();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,6 +102,27 @@ describe('reverse geocoder', () => {
     expect(await addresses().addressOf(cell)).toBe('near Sausalito, United States');
     mode = 'sea';
     expect(await addresses().addressOf(cell)).toBe('near Sausalito, United States');
+  });
+
+  it(`opens at most ${GEOCODER_MAX_IN_FLIGHT} requests to the geocoder at a time, one per cell; more at once get the offline address`, async () => {
+    mode = 'held';
+    requests.length = 0;
+    const book = createAddresses({ geocoderUrl: url, geocoderTimeoutMs: 10_000, userAgent: 'loc-test', now: () => clock });
+    // As many share pages of distinct codes at once as an anonymous client cares to ask for.
+    const cells = Array.from({ length: 3 * GEOCODER_MAX_IN_FLIGHT }, (_, i) => encode(48.85 + i * 0.001, 2.29));
+    const answers = cells.map((c) => book.addressOf(c));
+    const again = book.addressOf(cells[0]);
+    const beyond = await Promise.all(answers.slice(GEOCODER_MAX_IN_FLIGHT));
+    expect(beyond.every((address) => address.endsWith(', France') && !address.startsWith('1 Fake Street'))).toBe(true);
+    await expect.poll(() => requests.length).toBe(GEOCODER_MAX_IN_FLIGHT);
+    for (const send of held.splice(0)) send();
+    const first = await Promise.all(answers.slice(0, GEOCODER_MAX_IN_FLIGHT));
+    expect(first.every((address) => address.startsWith('1 Fake Street'))).toBe(true);
+    expect(await again).toBe(first[0]);
+    expect(requests).toHaveLength(GEOCODER_MAX_IN_FLIGHT);
+    // Once they are answered, the geocoder is asked again.
+    mode = 'ok';
+    expect(await book.addressOf(cells.at(-1)!)).toMatch(/^1 Fake Street/);
   });
 
   it('falls back when nothing listens', async () => {

@@ -3,6 +3,12 @@
  * addresses, used only when the operator configures one. It must never make the API slow or fail:
  * each call has a timeout, answers are cached per cell, and after a failure the geocoder is left alone
  * for a while — callers fall back to the offline address whenever this answers null.
+ *
+ * Nor may the service become a way to flood it: the share page asks for the address of any code, to
+ * anyone, without a key, so a client asking for many codes at once would otherwise have the service
+ * open a request to the geocoder for each (a thousand concurrent page requests, a thousand outbound
+ * connections). At most `maxInFlight` requests are open at a time, one per cell however many ask for
+ * it; beyond that the answer is null, the offline address, until one finishes.
  */
 
 import { BoundedCache } from '../bounded-cache.ts';
@@ -18,20 +24,23 @@ export interface NominatimOptions {
   cacheSize?: number;
   /** After a failure, skip the geocoder this long. */
   backoffMs?: number;
+  /** Requests open to the geocoder at most; more at once get null. */
+  maxInFlight?: number;
 }
+
+/** Requests open to the geocoder at most, by default: a Nominatim of one's own serves this many at once easily. */
+export const GEOCODER_MAX_IN_FLIGHT = 16;
 
 export type ReverseGeocoder = (cellCode: string, lat: number, lng: number) => Promise<string | null>;
 
 export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
-  const { url, timeoutMs, userAgent, now, cacheSize = 10_000, backoffMs = 30_000 } = options;
+  const { url, timeoutMs, userAgent, now, cacheSize = 10_000, backoffMs = 30_000, maxInFlight = GEOCODER_MAX_IN_FLIGHT } = options;
   const base = url.replace(/\/+$/, '');
   const cache = new BoundedCache<string>(cacheSize);
+  const inFlight = new Map<string, Promise<string | null>>();
   let resumeAt = 0;
 
-  return async (cellCode, lat, lng) => {
-    const cached = cache.get(cellCode);
-    if (cached !== undefined) return cached;
-    if (now() < resumeAt) return null;
+  const ask = async (cellCode: string, lat: number, lng: number): Promise<string | null> => {
     try {
       const query = new URLSearchParams({ format: 'jsonv2', lat: String(lat), lon: String(lng), zoom: '18', addressdetails: '0' });
       const response = await fetch(`${base}/reverse?${query}`, {
@@ -49,5 +58,16 @@ export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
       resumeAt = now() + backoffMs;
       return null;
     }
+  };
+
+  return async (cellCode, lat, lng) => {
+    const cached = cache.get(cellCode);
+    if (cached !== undefined) return cached;
+    const asked = inFlight.get(cellCode);
+    if (asked !== undefined) return asked;
+    if (now() < resumeAt || inFlight.size >= maxInFlight) return null;
+    const answer = ask(cellCode, lat, lng).finally(() => inFlight.delete(cellCode));
+    inFlight.set(cellCode, answer);
+    return answer;
   };
 }

@@ -22,6 +22,7 @@ import generateRoutes from './routes/generate.ts';
 import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
+import securityHeadersPlugin from './plugins/security-headers.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import { VERSION } from './version.ts';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
 
+  await app.register(securityHeadersPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);

@@ -130,7 +130,7 @@ describe('disk faults under a running server', () => {
     expect(await lookupStatus(server, key)).toBe(200);
     expect(await healthStatus(server)).toBe(200);
     expect(server.running).toBe(true);
-    expect(server.output()).toContain(expectedLog);
+    await expect.poll(() => server.output()).toContain(expectedLog);
 
     if (tmpfs) rmSync(ballast);
     else limitFileSize(server.pid, 'unlimited');
@@ -147,7 +147,7 @@ describe('disk faults under a running server', () => {
       const session = await post(server, '/v1/embed/sessions', key, { origin: 'https://shop.example' });
       expect(session.status).toBe(503);
       expect(await lookupStatus(server, key)).toBe(200);
-      expect(server.output()).toContain('SQLITE_IOERR_WRITE');
+      await expect.poll(() => server.output()).toContain('SQLITE_IOERR_WRITE');
     } finally {
       limitFileSize(server.pid, 'unlimited');
     }
@@ -166,7 +166,7 @@ describe('disk faults under a running server', () => {
       expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/busy/) });
       expect(waited).toBeGreaterThanOrEqual(4900);
       expect(await lookupStatus(server, key)).toBe(200);
-      expect(server.output()).toContain('SQLITE_BUSY');
+      await expect.poll(() => server.output()).toContain('SQLITE_BUSY');
     } finally {
       other.exec('COMMIT');
       other.close();

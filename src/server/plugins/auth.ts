@@ -64,6 +64,10 @@ function ipAllowed(key: ApiKey, ip: string): boolean {
   return entry.allows(ip);
 }
 
+/** Why a session whose origin was removed from its key no longer works. */
+export const revokedOrigin = (origin: string): string =>
+  `The origin ${origin} of this embed session is no longer registered for its API key; create a new session.`;
+
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 export default fp(
@@ -106,6 +110,9 @@ export default fp(
       if (!session.accountPartner) {
         throw new LocError('partner_required', 'The account of this embed session is no longer a partner; embed sessions need one.');
       }
+      // The session's origin was allowed by its key when the session was made; removing the origin
+      // from the key ends the session too, as disabling the key does.
+      if (!key.origins.includes(session.origin)) throw new LocError('invalid_session', revokedOrigin(session.origin));
       const origin = single(request.headers.origin);
       if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
         throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${origin}.`);

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
+import { securityHeaders } from './security-headers.ts';
 
 /** Fastify error codes and the catalogue code each becomes. */
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -114,7 +115,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   // A lookup whose code is not validly percent-encoded is a malformed code, not a bad request.
   const badLookup = error.code === 'FST_ERR_BAD_URL' && request.url.startsWith('/v1/loc/lookup/');
   const loc = badLookup ? new LocError('invalid_code', 'The code in the path is not validly URL-encoded.', 'code') : toLocError(error);
-  reply.code(loc.status).send(errorBody(loc));
+  securityHeaders(reply).code(loc.status).send(errorBody(loc));
 }
 
 export default fp(

@@ -18,12 +18,13 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { LocError } from '../../errors.ts';
 import { errorBody } from './errors.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 /** A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. */
 function rawResponse(error: LocError, extraHeaders = ''): string {
   const body = JSON.stringify(errorBody(error));
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `X-Content-Type-Options: nosniff\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** Node's parser error (llhttp) as a catalogue error. */
@@ -57,7 +58,7 @@ export default fp(
         'expectation_failed',
         `The service cannot meet Expect: ${JSON.stringify(String(request.headers.expect).slice(0, 40))}; only 100-continue is supported.`,
       );
-      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', ...SECURITY_HEADERS });
       response.end(JSON.stringify(errorBody(refusal)));
     });
     app.server.on('connect', (_request, socket: Socket) => {

@@ -16,6 +16,8 @@ import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
+import { revokedOrigin } from '../plugins/auth.ts';
+import type { EmbedSession } from '../../store/store.ts';
 
 const SidParams = Type.Object(
   { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },
@@ -42,11 +44,16 @@ const UNKNOWN_SESSION_PAGE = page({
 });
 
 const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /** Whether the session's key still registers its origin (the key itself may be disabled: that is told apart). */
+  const originStillAllowed = async (session: EmbedSession): Promise<boolean> =>
+    (await app.store.getKey(session.keyId))?.origins.includes(session.origin) ?? false;
+
   await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles });
 
   app.get('/embed/frame/:sid', { schema: { hide: true, params: SidParams } }, async (request, reply) => {
     const session = await app.store.getSession(request.params.sid);
-    if (session === null) {
+    // A session whose origin was removed from its key is over: that origin may no longer frame it.
+    if (session === null || !(await originStillAllowed(session))) {
       return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
         .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
     }
@@ -82,6 +89,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
     if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
     if (!session.accountPartner) throw new LocError('partner_required', 'The account of this session is no longer a partner.', 'sid');
+    if (!(await originStillAllowed(session))) throw new LocError('invalid_session', revokedOrigin(session.origin), 'sid');
     // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
     const authorization = request.headers.authorization;
     const token = bearerToken(authorization);

@@ -178,6 +178,30 @@ describe('session tokens', () => {
     expect((await resolveWith(token)).statusCode).toBe(200);
   });
 
+  it('stops working when its origin is removed from its key: no resolve, no frame for that origin, no facts', async () => {
+    const { key, secret: own } = await service.key('acme');
+    const token = await newToken(3600, own);
+    const sid = token.split('.')[0];
+    const frame = () => service.request({ url: `/embed/frame/${sid}` });
+    const facts = () => service.request({ url: `/embed/session/${sid}` });
+    expect((await resolveWith(token, 'https://shop.example')).statusCode).toBe(200);
+    expect((await frame()).headers['content-security-policy']).toContain('frame-ancestors https://shop.example');
+
+    await service.app.store.updateKeyList(key.id, 'origins', { remove: 'https://shop.example' });
+    for (const response of [await resolveWith(token, 'https://shop.example'), await resolveWith(token)]) {
+      expect(response.statusCode).toBe(401);
+      expect(json(response)).toMatchObject({ code: 'invalid_session', message: expect.stringContaining('no longer registered') });
+    }
+    expect(json(await facts())).toMatchObject({ code: 'invalid_session' });
+    const refused = await frame();
+    expect(refused.statusCode).toBe(404);
+    expect(refused.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    await service.app.store.updateKeyList(key.id, 'origins', { add: 'https://shop.example' });
+    expect((await resolveWith(token, 'https://shop.example')).statusCode).toBe(200);
+    expect((await facts()).statusCode).toBe(200);
+  });
+
   it("is refused from a browser origin other than the session's or the service's own", async () => {
     const token = await newToken();
     expect((await resolveWith(token, 'https://shop.example')).statusCode).toBe(200);

@@ -142,8 +142,9 @@ export function readOptions(options: unknown): MountSettings {
     if (typeof o.title !== 'string' || o.title.trim() === '') invalid(at('title'), 'a non-empty string', show(o.title));
     settings.title = o.title;
   }
+  // kindOf: `getSessionToken: session.session_token` is an easy slip, and the message must not carry the token.
   for (const key of CALLBACKS) {
-    if (given(key) && typeof o[key] !== 'function') invalid(at(key), 'a function', show(o[key]));
+    if (given(key) && typeof o[key] !== 'function') invalid(at(key), 'a function', kindOf(o[key]));
     settings[key] = o[key] as never;
   }
   return settings;

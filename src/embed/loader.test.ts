@@ -121,7 +121,13 @@ describe('LOC.mount target', () => {
 
   it('throws on a selector that is not CSS, and on a target that is not an element', () => {
     expect(() => mount({}, '##')).toThrow('LOC.mount: the selector must be valid CSS; received "##".');
-    expect(() => mount({}, 42 as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received number.');
+    expect(() => mount({}, 42 as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received 42.');
+  });
+
+  it('says null, not "object", for the element a lookup did not find', () => {
+    // getElementById before the element exists, or a React ref before it is attached.
+    expect(() => mount({}, null as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received null.');
+    expect(() => mount({}, { current: null } as unknown as string)).toThrow('; received an object.');
   });
 
   it('takes an element as well as a selector', () => {

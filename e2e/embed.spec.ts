@@ -239,3 +239,16 @@ test('destroy() and remount leave exactly one iframe, and a destroyed mount says
 
   expect((await events(page)).map(({ mount, name }) => `${mount} ${name}`)).toEqual([`${first} ready`, `${second} ready`, `${third} ready`, `${third} select`]);
 });
+
+test('a loader loaded from another name of the service (127.0.0.1 for localhost): the map draws, and the network error of a click names the public URL to load it from', async ({ page, stack, newSession }) => {
+  const otherName = stack.service.replace('//localhost:', '//127.0.0.1:');
+  expect(otherName).not.toBe(stack.service);
+  await page.goto(`${stack.pages}/?service=${encodeURIComponent(otherName)}`);
+  const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom, confirm: false });
+
+  await frame.locator('#loc-map').click({ position: { x: view.width / 2, y: view.height / 2 } });
+  const error = await waitForEvent(page, id, 'error');
+  expect(error).toMatchObject({ code: 'network', recoverable: true });
+  expect(error.message).toContain(`This map was loaded from ${otherName}, but the service's public URL (LOC_PUBLIC_URL) is ${stack.service}`);
+});

@@ -46,6 +46,17 @@ describe('the frame’s API client', () => {
     expect(failure.message).toContain('Failed to fetch');
   });
 
+  it('says so when the frame is not on the service’s public URL, the usual reason a running service “cannot be reached”', async () => {
+    vi.stubGlobal('location', { origin: API });
+    expect((await failureOf(new TypeError('Failed to fetch'))).message).toBe('The service could not be reached (Failed to fetch).');
+    // <script src="http://127.0.0.1:8080/embed/loc-embed.js"> with the service's public URL on localhost.
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:8080' });
+    expect((await failureOf(new TypeError('Failed to fetch'))).message).toBe(
+      `The service could not be reached (Failed to fetch). This map was loaded from http://127.0.0.1:8080, but the service's public URL (LOC_PUBLIC_URL) is ${API}: ` +
+        `load loc-embed.js from ${API}, or set LOC_PUBLIC_URL to http://127.0.0.1:8080.`,
+    );
+  });
+
   it('gives a stable code to answers it does not know', async () => {
     expect((await failureOf(new Response('<h1>Bad gateway</h1>', { status: 502 }))).code).toBe('service_unavailable');
     expect((await failureOf(json(422, { success: false, code: 'validation_error', message: 'lat' }))).code).toBe('internal_error');

@@ -47,13 +47,27 @@ export function codeOf(status: number, serverCode: unknown): LocErrorCode {
   return 'internal_error';
 }
 
+/**
+ * Why a reachable service cannot be reached: the frame's calls go to the service's public URL and
+ * count on being same-origin there (the API sends no CORS headers). A loader loaded from another name
+ * of the service — 127.0.0.1 for localhost, an internal host name — opens the frame on that name, the
+ * map draws, and every call fails as if the network were down.
+ */
+function elsewhere(url: string): string {
+  const api = new URL(url).origin;
+  const here = globalThis.location?.origin;
+  return here && here !== api
+    ? ` This map was loaded from ${here}, but the service's public URL (LOC_PUBLIC_URL) is ${api}: load loc-embed.js from ${api}, or set LOC_PUBLIC_URL to ${here}.`
+    : '';
+}
+
 async function request<T>(url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'omit', cache: 'no-store', ...init });
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
-    throw new EmbedFailure('network', `The service could not be reached (${(error as Error)?.message ?? error}).`);
+    throw new EmbedFailure('network', `The service could not be reached (${(error as Error)?.message ?? error}).${elsewhere(url)}`);
   }
   const body = (await response.json().catch(() => null)) as { success?: boolean; code?: unknown; message?: unknown } | null;
   if (response.ok && body) return body as T;

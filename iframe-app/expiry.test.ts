@@ -71,6 +71,8 @@ describe('session expiry', () => {
     expect(renew).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(15_000);
     expect(onExpired).toHaveBeenCalledTimes(1);
+    // Why the session could not go on: the last renewal's failure.
+    expect(onExpired).toHaveBeenCalledWith(new Error('integrator server down'));
     const calls = renew.mock.calls.length;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(renew).toHaveBeenCalledTimes(calls);
@@ -84,6 +86,18 @@ describe('session expiry', () => {
     expect(onExpired).not.toHaveBeenCalled();
     await expect(expiry.renewNow()).resolves.toBe(false);
     expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives no renewal error for a session that ends with its last renewal a success, or with none', async () => {
+    const onExpired = vi.fn();
+    const renew = vi.fn().mockRejectedValueOnce(new Error('once')).mockResolvedValueOnce(T0 + 120_000).mockResolvedValue(T0 + 120_000);
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(45_000 + RENEW_RETRY_MS);
+    expect(renew).toHaveBeenCalledTimes(2);
+    // The next renewal gives the same expiry again: the session ends at T0 + 120 s.
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expect(onExpired).toHaveBeenCalledWith(undefined);
   });
 
   it('ends the session when the service does and nothing can renew it', async () => {

@@ -22,7 +22,11 @@ export interface ExpiryOptions {
   skew: number;
   /** Gets and checks a new session; resolves with its expiry. Absent: the session just ends. */
   renew?: () => Promise<number>;
-  onExpired(): void;
+  /**
+   * The session has ended. `renewalError`: why the last renewal failed, when one was tried and failed —
+   * the integrator's only way to learn that their `getSessionToken` is what let the session run out.
+   */
+  onExpired(renewalError?: unknown): void;
 }
 
 export interface Expiry {
@@ -39,6 +43,7 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
   let issuedAt = now();
   let expired = false;
   let renewing: Promise<boolean> | undefined;
+  let renewalError: unknown;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
   let renewTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -47,7 +52,7 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
     expired = true;
     clearTimeout(renewTimer);
     clearTimeout(expiryTimer);
-    options.onExpired();
+    options.onExpired(renewalError);
   };
 
   const schedule = () => {
@@ -67,12 +72,14 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
     renewing ??= options
       .renew()
       .then((next) => {
+        renewalError = undefined;
         expiresAt = next;
         issuedAt = now();
         schedule();
         return true;
       })
-      .catch(() => {
+      .catch((error: unknown) => {
+        renewalError = error;
         const left = expiresAt - now();
         if (left > 0) renewTimer = setTimeout(() => void renew(), Math.min(RENEW_RETRY_MS, left));
         return false;

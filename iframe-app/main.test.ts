@@ -297,6 +297,47 @@ describe('the map frame', () => {
     expect(frame.host.error).not.toHaveBeenCalled();
   });
 
+  /** Runs a session's minute in 5 s steps, letting the page's answers over the real ports arrive between them. */
+  const liveThrough = async (ms: number) => {
+    for (let t = 0; t < ms; t += 5000) {
+      await vi.advanceTimersByTimeAsync(5000);
+      for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+
+  it('says why renewal failed when the session runs out: getSessionToken gave the session response, not its token', async () => {
+    const frame = await startFrame({ renewable: true }, 60);
+    // fetch(…).then((r) => r.json()) without `.session_token`: the whole response, token and all.
+    frame.host.renew.mockResolvedValue({ session_token: 'sid_2.fresh-secret', expires_at: '2030-01-01T00:15:00Z' });
+    await liveThrough(60_000);
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledTimes(1));
+    const [error] = frame.host.error.mock.calls[0] as [{ code: string; message: string; recoverable: boolean }];
+    expect(error).toMatchObject({ code: 'session_expired', recoverable: false });
+    expect(error.message).toBe(
+      'The session has expired. Renewing it through getSessionToken failed: getSessionToken must resolve with the session_token, "<sid>.<secret>"; ' +
+        'it gave an object with a session_token (pass that field).',
+    );
+    expect(error.message).not.toContain('fresh-secret');
+    expect(frame.host.renew.mock.calls.length).toBeGreaterThan(1);
+  });
+
+  it('passes on the page’s own renewal failure, and a new session for another origin', async () => {
+    const frame = await startFrame({ renewable: true }, 60);
+    frame.host.renew.mockRejectedValue(new Error('my session endpoint answered 500'));
+    await liveThrough(60_000);
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledTimes(1));
+    expect(frame.host.error.mock.calls[0][0].message).toBe('The session has expired. Renewing it through getSessionToken failed: my session endpoint answered 500');
+
+    const other = await startFrame({ renewable: true }, 60);
+    other.host.renew.mockResolvedValue('sid_2.fresh');
+    sessionAnswers.push(...Array.from({ length: 10 }, () => ({ status: 200, body: { origin: 'http://localhost:3000', expires_at: '2030-01-01T00:15:00.000Z' } })));
+    await liveThrough(60_000);
+    await vi.waitFor(() => expect(other.host.error).toHaveBeenCalledTimes(1));
+    expect(other.host.error.mock.calls[0][0].message).toBe(
+      "The session has expired. Renewing it through getSessionToken failed: The new session is for http://localhost:3000, this map's for https://shop.example.",
+    );
+  });
+
   it('acts only on init, setStyle and setView: a GET or SET along a prototype path reads and changes nothing', async () => {
     const frame = await startFrame();
     const [port] = frame.ports;

@@ -5,7 +5,7 @@
  * confirms, or at once with `confirm: false` — a saved selection handed to the page's `onSelect`.
  */
 import type * as L from 'leaflet';
-import { readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import { kindOf, readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
 import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
 import type { LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
 import { EmbedFailure, RECOVERABLE, gridData, resolvePoint, sessionInfo } from './api.ts';
@@ -72,18 +72,22 @@ function start(): void {
     if (!RECOVERABLE[failure.code]) stop(VISITOR_MESSAGES[failure.code]);
   };
 
-  const onExpired = () => {
+  const onExpired = (renewalError?: unknown) => {
     if (stopped) return;
-    void host?.error(new EmbedFailure('session_expired', 'The session has expired.').toJSON());
+    const why = renewalError === undefined ? '' : ` Renewing it through getSessionToken failed: ${(renewalError as Error)?.message ?? renewalError}`;
+    void host?.error(new EmbedFailure('session_expired', `The session has expired.${why}`).toJSON());
     stop(VISITOR_MESSAGES.session_expired);
   };
 
   /** Asks the page for a new token and checks that the service knows it, for this origin. */
   const renewToken = async (): Promise<number> => {
     const next = await host!.renew();
-    if (typeof next !== 'string' || !/^[\w-]+\.[\w-]+$/.test(next)) throw new Error('getSessionToken did not give a session token.');
+    // kindOf, never the value: it may be the token, or a session response holding it.
+    if (typeof next !== 'string' || !/^[\w-]+\.[\w-]+$/.test(next)) {
+      throw new Error(`getSessionToken must resolve with the session_token, "<sid>.<secret>"; it gave ${kindOf(next)}.`);
+    }
     const info = await sessionInfo(config.apiBase, next);
-    if (info.origin !== config.origin) throw new Error('The new session is for another origin.');
+    if (info.origin !== config.origin) throw new Error(`The new session is for ${info.origin}, this map's for ${config.origin}.`);
     token = next;
     return Date.parse(info.expires_at);
   };

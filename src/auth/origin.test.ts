@@ -24,6 +24,13 @@ describe('checkOrigin', () => {
   it('wants https except on localhost', () => {
     expect(reason('http://shop.example')).toMatch(/must use https/);
     expect(reason('http://127.0.0.1:5173')).toMatch(/only for http:\/\/localhost/);
+    expect(reason('http://127.0.0.1:5173')).toBe(
+      'origin must use https (plain http is accepted only for http://localhost:<port>), received "http://127.0.0.1:5173"; did you mean "http://localhost:5173"? ' +
+        'Open your page as http://localhost:5173 too: 127.0.0.1 and localhost are different origins.',
+    );
+    expect(reason('http://[::1]:3000')).toMatch(/did you mean "http:\/\/localhost:3000"\? Open your page as http:\/\/localhost:3000 too: \[::1\] and localhost/);
+    expect(reason('http://127.0.0.1')).toMatch(/did you mean "http:\/\/localhost"\?/);
+    expect(reason('http://shop.example')).not.toMatch(/did you mean/);
     expect(reason('ftp://shop.example')).toMatch(/must use https/);
   });
 

@@ -36,7 +36,11 @@ export function checkOrigin(input: unknown, field = 'origin'): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('must use https');
   if (url.protocol === 'http:' && url.hostname !== 'localhost') {
-    return fail('must use https (plain http is accepted only for http://localhost:<port>)');
+    // A development server on a loopback address: the page can be opened as localhost instead.
+    const loopback = /^127\.\d+\.\d+\.\d+$|^\[::1\]$/.test(url.hostname);
+    const localhost = `http://localhost${url.port ? `:${url.port}` : ''}`;
+    const hint = loopback ? `; did you mean ${JSON.stringify(localhost)}? Open your page as ${localhost} too: ${url.hostname} and localhost are different origins.` : '';
+    return fail('must use https (plain http is accepted only for http://localhost:<port>)', hint);
   }
   if (url.username || url.password) return fail('must not contain credentials');
   if (!HOST.test(url.hostname)) return fail('must have a host name of letters, digits, "-" and "." or an IP address');

@@ -68,8 +68,8 @@ describe('LOC.mount options', () => {
     ['confirm as a string', { confirm: 'yes' }, /options\.confirm must be true or false; received "yes"\./],
     ['a tiny loadTimeout', { loadTimeout: 10 }, /options\.loadTimeout must be milliseconds from 1000 to 300000; received 10\./],
     ['an empty title', { title: '' }, /options\.title must be a non-empty string; received ""\./],
-    ['onSelect not a function', { onSelect: 'handler' }, /options\.onSelect must be a function; received "handler"\./],
-    ['getSessionToken not a function', { getSessionToken: {} }, /options\.getSessionToken must be a function; received \{\}\./],
+    ['onSelect not a function', { onSelect: 'handler' }, /options\.onSelect must be a function; received a string of 7 characters\./],
+    ['getSessionToken not a function', { getSessionToken: {} }, /options\.getSessionToken must be a function; received an object\./],
     ['a misspelt callback', { onselect: () => {} }, /options\.onselect must be one of the known options \(sessionToken, onSelect, .*\); received an unknown option\./],
   ];
 
@@ -98,6 +98,11 @@ describe('LOC.mount options', () => {
       expect(() => mount({ sessionToken } as Partial<LocMountOptions>)).not.toThrow(new RegExp(secret.slice(0, 4)));
     }
     expect(() => LOC.mount('#map', token as unknown as LocMountOptions)).not.toThrow(new RegExp(secret.slice(0, 4)));
+    // The token passed where a callback goes: `getSessionToken: session.session_token`.
+    for (const key of ['getSessionToken', 'onSelect', 'onError', 'onReady']) {
+      expect(() => mount({ [key]: token } as Partial<LocMountOptions>)).toThrow(`options.${key} must be a function; received a string of ${token.length} characters.`);
+    }
+    expect(() => mount({ getSessionToken: { session_token: token } } as unknown as Partial<LocMountOptions>)).not.toThrow(new RegExp(secret.slice(0, 4)));
   });
 
   it('accept both point shapes and fill in the defaults', () => {
@@ -116,7 +121,13 @@ describe('LOC.mount target', () => {
 
   it('throws on a selector that is not CSS, and on a target that is not an element', () => {
     expect(() => mount({}, '##')).toThrow('LOC.mount: the selector must be valid CSS; received "##".');
-    expect(() => mount({}, 42 as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received number.');
+    expect(() => mount({}, 42 as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received 42.');
+  });
+
+  it('says null, not "object", for the element a lookup did not find', () => {
+    // getElementById before the element exists, or a React ref before it is attached.
+    expect(() => mount({}, null as unknown as string)).toThrow('LOC.mount: the target must be a CSS selector or an element; received null.');
+    expect(() => mount({}, { current: null } as unknown as string)).toThrow('; received an object.');
   });
 
   it('takes an element as well as a selector', () => {

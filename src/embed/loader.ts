@@ -7,7 +7,7 @@
  * service's exact origin and with the mount's nonce; the port it hands over is the only channel after
  * that, and the session token travels over it, never in a URL.
  */
-import { readLatLng, readOptions, readStyle, readZoom } from './options.ts';
+import { kindOf, readLatLng, readOptions, readStyle, readZoom } from './options.ts';
 import type { ConnectMessage, FrameInit, FrameStart, HelloMessage, HostCallbacks } from './protocol.ts';
 import type { LocEmbedError, LocErrorCode, LocGlobal, LocHandle } from './public-types.ts';
 import { callFrame } from './wire.ts';
@@ -164,7 +164,7 @@ function findElement(target: unknown): Element {
     return element;
   }
   if ((target as Node | null)?.nodeType !== 1) {
-    throw new TypeError(`LOC.mount: the target must be a CSS selector or an element; received ${typeof target}.`);
+    throw new TypeError(`LOC.mount: the target must be a CSS selector or an element; received ${kindOf(target)}.`);
   }
   return target as Element;
 }

@@ -90,9 +90,10 @@ export function readLatLng(value: unknown, where: string): LatLng {
 /**
  * What a value that may hold a token is, never its content: the token is a credential and error
  * messages end up in logs. `show` would print an array or object holding the token, or the whole
- * session response passed in its place.
+ * session response passed in its place. Also what `LOC.mount` says of a target that is not an element
+ * (`null` from a lookup that found nothing reads as "null", not as typeof's "object").
  */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (typeof value === 'string') return `a string of ${value.length} characters`;
   if (typeof value !== 'object' || value === null) return show(value);
   if (Array.isArray(value)) return 'an array';
@@ -142,8 +143,9 @@ export function readOptions(options: unknown): MountSettings {
     if (typeof o.title !== 'string' || o.title.trim() === '') invalid(at('title'), 'a non-empty string', show(o.title));
     settings.title = o.title;
   }
+  // kindOf: `getSessionToken: session.session_token` is an easy slip, and the message must not carry the token.
   for (const key of CALLBACKS) {
-    if (given(key) && typeof o[key] !== 'function') invalid(at(key), 'a function', show(o[key]));
+    if (given(key) && typeof o[key] !== 'function') invalid(at(key), 'a function', kindOf(o[key]));
     settings[key] = o[key] as never;
   }
   return settings;

@@ -47,6 +47,19 @@ describe('origin rules', () => {
     expect(await outcome('https://shop.example:9443')).toBe('403 origin_not_allowed');
   });
 
+  it('says which origins the key has and how one is added, beside the one it refused', async () => {
+    const response = await createSession({ origin: 'http://localhost:3000' });
+    expect(json(response)).toMatchObject({
+      code: 'origin_not_allowed',
+      field: 'origin',
+      message:
+        `The origin http://localhost:3000 is not registered for the API key ${keyId}; it has: https://shop.example, https://shop.example:8443, ` +
+        `http://localhost:5173, https://localhost:8443. The operator adds one with "loc keys origins add ${keyId} http://localhost:3000".`,
+    });
+    const { secret: bare, key } = await service.key('acme', { origins: [] });
+    expect(json(await createSession({ origin: 'https://shop.example' }, bare)).message).toContain(`${key.id}; it has: none.`);
+  });
+
   it('matches schemes exactly, and refuses http for other hosts', async () => {
     expect(await outcome('https://localhost:5173')).toBe('403 origin_not_allowed');
     expect(await outcome('http://shop.example')).toBe('422 validation_error');

@@ -34,7 +34,14 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const caller = request.caller!;
     const origin = checkOrigin(request.body.origin);
     if (!caller.key.origins.includes(origin)) {
-      throw new LocError('origin_not_allowed', `The origin ${origin} is not registered for the API key ${caller.key.id}.`, 'origin');
+      // What the key has beside what was asked: the caller holds the key, so its origins are theirs to see.
+      const registered = caller.key.origins.length === 0 ? 'none' : caller.key.origins.join(', ');
+      throw new LocError(
+        'origin_not_allowed',
+        `The origin ${origin} is not registered for the API key ${caller.key.id}; it has: ${registered}. ` +
+          `The operator adds one with "loc keys origins add ${caller.key.id} ${origin}".`,
+        'origin',
+      );
     }
     const now = app.now();
     const expiresAt = now + (request.body.ttl ?? DEFAULT_TTL_S) * 1000;

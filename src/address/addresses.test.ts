@@ -61,7 +61,7 @@ describe('reverse geocoder', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ display_name: `1 Fake Street (${q.get('lat')}, ${q.get('lon')})` }));
       };
-      if (mode === 'slow') setTimeout(send, 500).unref();
+      if (mode === 'slow') setTimeout(send, 3_000).unref();
       else if (mode === 'held') held.push(send);
       else send();
     });
@@ -70,7 +70,9 @@ describe('reverse geocoder', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const addresses = () => createAddresses({ geocoderUrl: url, geocoderTimeoutMs: 100, userAgent: 'loc-test', now: () => clock });
+  // Timeouts generous enough for a loaded machine where an answer is expected; the slow geocoder
+  // answers after 3 s, well past the 1 s the timeout test gives it.
+  const addresses = (geocoderTimeoutMs = 5_000) => createAddresses({ geocoderUrl: url, geocoderTimeoutMs, userAgent: 'loc-test', now: () => clock });
   const cell = encode(37.8591, -122.4853);
 
   it('asks the geocoder, identifies itself and caches the answer per cell', async () => {
@@ -88,7 +90,7 @@ describe('reverse geocoder', () => {
   it('falls back to the offline address on a timeout, then leaves the geocoder alone for a while', async () => {
     mode = 'slow';
     requests.length = 0;
-    const book = addresses();
+    const book = addresses(1_000);
     expect(await book.addressOf(cell)).toBe('near Sausalito, United States');
     mode = 'ok';
     expect(await book.addressOf(cell)).toBe('near Sausalito, United States');

@@ -21,6 +21,8 @@ const PAGES = {
     });
     handle.setStyle('biking');
     handle.setView({ lat: 1, lng: 2 });
+    // A token at hand needs no promise.
+    LOC.mount('#other', { sessionToken: 'sid.secret', getSessionToken: () => 'sid3.secret' });
     const frame: HTMLIFrameElement = handle.iframe;
     void frame;
     export {};

@@ -116,8 +116,11 @@ export interface HostCallbacks {
   ready(info: LocReadyInfo): void;
   select(result: LocSelectResult): void;
   error(error: LocEmbedError): void;
-  /** A fresh session token from the integrator's `getSessionToken`; rejects when that fails. */
-  renew(): Promise<string>;
+  /**
+   * A fresh session token from the integrator's `getSessionToken`, as it gave it (a string or a
+   * promise); over the port the frame always gets a promise, which rejects when that fails.
+   */
+  renew(): string | Promise<string>;
 }
 
 /** What the frame exposes over the port. Every call is asynchronous across the channel. */

@@ -114,10 +114,11 @@ export interface LocMountOptions {
   title?: string;
   /**
    * Renews the session before it expires, without a remount: return a fresh `session_token` from your
-   * server (for the same origin). Called about a minute before `expires_at` (a quarter of the lifetime
-   * for short sessions); when it fails the map retries until expiry, then reports `session_expired`.
+   * server (for the same origin), or a promise of it. Called about a minute before `expires_at` (a
+   * quarter of the lifetime for short sessions); when it fails the map retries until expiry, then
+   * reports `session_expired`.
    */
-  getSessionToken?: () => Promise<string>;
+  getSessionToken?: () => string | Promise<string>;
   /** Called when the visitor chooses a point. */
   onSelect?: (result: LocSelectResult) => void;
   /** Called on every embed error, with a stable code. */

@@ -1,6 +1,6 @@
 /** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,19 @@ describe('sqlite store', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     db.close();
+  });
+
+  it('makes a new database readable by its owner only, in a directory made beforehand too, and leaves an existing one as it is', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const store = openSqliteStore(dir);
+    await store.createAccount({ name: 'acme', partner: false, createdAt: 0 });
+    const modes = () => Object.fromEntries(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mode & 0o777]));
+    expect(modes()).toEqual({ [DATABASE_FILE]: 0o600, [`${DATABASE_FILE}-wal`]: 0o600, [`${DATABASE_FILE}-shm`]: 0o600 });
+    await store.close();
+    chmodSync(join(dir, DATABASE_FILE), 0o640);
+    await openSqliteStore(dir).close();
+    expect(statSync(join(dir, DATABASE_FILE)).mode & 0o777).toBe(0o640);
   });
 
   it('syncs every commit to disk (synchronous FULL): an acknowledged write survives a power cut', async () => {

@@ -9,7 +9,7 @@
  * answers 503 and carries on, and the next statement succeeds once the disk does.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '../auth/secrets.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -129,9 +129,11 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenOptions 
     else requireDatabaseFile(dataDir);
   }
   let db: Database.Database | undefined;
+  const file = dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE);
+  const isNew = file !== ':memory:' && !existsSync(file);
   try {
     // fileMustExist: a database removed since requireDatabaseFile looked is not quietly made anew.
-    db = new Database(dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE), { fileMustExist: !create });
+    db = new Database(file, { fileMustExist: !create });
     // Before anything writes (WAL mode writes the header): an empty file, or one no loc ever
     // migrated, is no loc database, and must stay as it was.
     if (!create && db.pragma('user_version', { simple: true }) === 0) {
@@ -145,6 +147,11 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenOptions 
     // that change something pay it; measured in docs/stress.md.
     db.pragma('synchronous = FULL');
     migrate(db);
+    // A new database is the owner's alone, like its directory, whatever the umask or the mode of a
+    // directory made beforehand: it holds the accounts' saved labels and addresses. SQLite gives the
+    // WAL and shared-memory files the database's mode when it makes them again; these two it has
+    // just made. An existing file keeps the mode its operator chose.
+    if (isNew) for (const name of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(name)) chmodSync(name, 0o600);
   } catch (error) {
     db?.close();
     throw translateSqliteError(error);

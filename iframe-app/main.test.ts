@@ -7,7 +7,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderFramePage } from '../src/embed/frame-page.ts';
-import type { FrameApi, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
+import type { FrameApi, FrameConfig, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
 import { hashSecret } from '../src/auth/secrets.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
 import { CONNECT_GRACE_MS } from './channel.ts';
@@ -43,14 +43,14 @@ const ports: MessagePort[] = [];
 const sessionAnswers: Answer[] = [];
 
 /** Renders the frame page, runs the frame script in it, and completes the handshake. */
-async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60): Promise<Frame> {
-  return connectFrame(await openFrame(ttlSeconds), init);
+async function startFrame(init: Partial<FrameInit> = {}, ttlSeconds = 60, refusal?: FrameConfig['refusal']): Promise<Frame> {
+  return connectFrame(await openFrame(ttlSeconds, refusal), init);
 }
 
 type OpenFrame = Omit<Frame, 'api' | 'host' | 'ports'>;
 
 /** Renders the frame page and runs the frame script in it, up to its hello. */
-async function openFrame(ttlSeconds = 60): Promise<OpenFrame> {
+async function openFrame(ttlSeconds = 60, refusal?: FrameConfig['refusal']): Promise<OpenFrame> {
   const html = renderFramePage({
     apiBase: 'https://loc.example',
     origin: 'https://shop.example',
@@ -59,6 +59,7 @@ async function openFrame(ttlSeconds = 60): Promise<OpenFrame> {
     secretHash: hashSecret(TOKEN.split('.')[1]),
     now: new Date(T0),
     styles: resolveStyles({ mode: 'offline' }, 'https://loc.example'),
+    refusal,
   });
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   parsed.querySelectorAll('script[src], link').forEach((node) => node.remove());
@@ -170,6 +171,16 @@ describe('the map frame', () => {
     expect($('loc').classList.contains('loc--stopped')).toBe(true);
     press('Enter');
     expect(resolveCalls(frame)).toHaveLength(0);
+  });
+
+  it('stops before ready, saying why, when the service refused the session as it wrote the page', async () => {
+    const message = 'The API key that created this session is disabled.';
+    const frame = await startFrame({}, 60, { code: 'key_inactive', message });
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith({ code: 'key_inactive', message, recoverable: false }));
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(frame.host.ready).not.toHaveBeenCalled();
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    expect($('loc').textContent).toContain('This map cannot be used right now.');
   });
 
   it('without Web Crypto, asks the service, and stops before ready when it says the token is not the session’s', async () => {

@@ -173,6 +173,8 @@ function start(): void {
       if (token.slice(0, token.indexOf('.')) !== config.sid) {
         return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
       }
+      // Known when the page was written: said now, never after an onReady that would mislead.
+      if (config.refusal) return report(new EmbedFailure(config.refusal.code, config.refusal.message));
       api.setStyle(init.style);
       api.setView(init.center, init.zoom);
       expiry = watchExpiry({

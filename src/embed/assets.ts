@@ -33,7 +33,7 @@ export interface EmbedAssetsOptions {
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
-export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt' | 'secretHash'>;
+export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt' | 'secretHash' | 'refusal'>;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -19,6 +19,8 @@ export interface FramePageInput {
   expiresAt: Date | string;
   /** The stored hash of the session's secret (`EmbedSession.secretHash`); the page carries only its hash. */
   secretHash: string;
+  /** Why the service refuses the session already, if it does (FrameConfig.refusal). */
+  refusal?: FrameConfig['refusal'];
   styles: StyleLayers;
   now?: Date;
 }
@@ -35,6 +37,7 @@ export function frameConfig(input: FramePageInput): FrameConfig {
     now: (input.now ?? new Date()).toISOString(),
     styles: input.styles,
     tokenCheck: tokenCheck(input.secretHash),
+    ...(input.refusal === undefined ? {} : { refusal: input.refusal }),
   };
 }
 

@@ -48,6 +48,11 @@ export interface FrameConfig {
    * the stored hash.
    */
   tokenCheck: string;
+  /**
+   * Set when the service already refused the session as it wrote the page — its key disabled, its
+   * account no longer a partner: the frame reports this at init instead of becoming ready.
+   */
+  refusal?: { code: 'key_inactive' | 'partner_required'; message: string };
 }
 
 /** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */

@@ -49,6 +49,23 @@ describe('the frame page', () => {
     expect(response.headers['content-security-policy']).toContain('frame-ancestors https://shop.example');
   });
 
+  it('tells the frame when the service already refuses the session (its key disabled, its account no partner), so it stops before ready', async () => {
+    const { sid } = await newSession();
+    const configOf = async () => {
+      const body = (await service.request({ method: 'GET', url: `/embed/frame/${sid}` })).body;
+      return JSON.parse(/<script type="application\/json" id="loc-config">([^<]*)<\/script>/.exec(body)![1]) as { refusal?: unknown };
+    };
+    expect((await configOf()).refusal).toBeUndefined();
+    await service.app.store.setKeyStatus(keyId, 'disabled');
+    const disabled = await configOf();
+    await service.app.store.setKeyStatus(keyId, 'active');
+    await service.app.store.setPartner('acme', false);
+    const formerPartner = await configOf();
+    await service.app.store.setPartner('acme', true);
+    expect(disabled.refusal).toEqual({ code: 'key_inactive', message: 'The API key that created this session is disabled.' });
+    expect(formerPartner.refusal).toEqual({ code: 'partner_required', message: 'The account of this session is no longer a partner.' });
+  });
+
   it('is a 404 no page may frame for an unknown session', async () => {
     const response = await service.request({ method: 'GET', url: '/embed/frame/unknownSid123' });
     expect(response.statusCode).toBe(404);

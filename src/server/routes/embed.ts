@@ -6,8 +6,9 @@
  *
  * The frame page carries `Content-Security-Policy: frame-ancestors <the session's origin>`, so only the
  * page the session was made for can show it. It is served for expired sessions too, so the frame can
- * report `session_expired` at once instead of failing to load; unknown sessions get a page no one may
- * frame.
+ * report `session_expired` at once instead of failing to load, and for sessions whose key or partner
+ * status was taken away, with the refusal in its config, so the frame reports it instead of becoming
+ * ready; unknown sessions get a page no one may frame.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -17,6 +18,7 @@ import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 import { revokedOrigin } from '../plugins/auth.ts';
+import type { FrameConfig } from '../../embed/protocol.ts';
 import type { EmbedSession } from '../../store/store.ts';
 
 const SidParams = Type.Object(
@@ -45,6 +47,13 @@ const UNKNOWN_SESSION_PAGE = page({
 
 const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** Whether the session's key still registers its origin (the key itself may be disabled: that is told apart). */
+  /** Why the service no longer serves a session it knows, short of its origin: the facts route and the frame say the same. */
+  const refusalOf = (session: EmbedSession): FrameConfig['refusal'] | null => {
+    if (!session.keyActive) return { code: 'key_inactive', message: 'The API key that created this session is disabled.' };
+    if (!session.accountPartner) return { code: 'partner_required', message: 'The account of this session is no longer a partner.' };
+    return null;
+  };
+
   const originStillAllowed = async (session: EmbedSession): Promise<boolean> =>
     (await app.store.getKey(session.keyId))?.origins.includes(session.origin) ?? false;
 
@@ -57,7 +66,11 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
         .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
     }
-    return reply.sendEmbedFrame({ sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash });
+    const refusal = refusalOf(session);
+    return reply.sendEmbedFrame({
+      sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash,
+      ...(refusal === null ? {} : { refusal }),
+    });
   });
 
   app.get('/embed/session/:sid', {
@@ -87,8 +100,8 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
-    if (!session.keyActive) throw new LocError('key_inactive', "The API key that created this session is disabled.", 'sid');
-    if (!session.accountPartner) throw new LocError('partner_required', 'The account of this session is no longer a partner.', 'sid');
+    const refusal = refusalOf(session);
+    if (refusal) throw new LocError(refusal.code, refusal.message, 'sid');
     if (!(await originStillAllowed(session))) throw new LocError('invalid_session', revokedOrigin(session.origin), 'sid');
     // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
     const authorization = request.headers.authorization;

@@ -173,12 +173,25 @@ describe('lookup', () => {
     expect((await lookup(beta, 'US-550M-RQ5L', { 'if-none-match': '"other"' })).statusCode).toBe(200);
   });
 
-  it('compares If-None-Match as HTTP does: weak tags, lists and * match; no-cache asks afresh', async () => {
+  it('compares If-None-Match as HTTP does: weak tags, lists and * match; no-cache does not skip the comparison', async () => {
     const etag = (await lookup(acme, 'US-550M-RQ5L')).headers.etag as string;
     for (const header of [`W/${etag}`, `"other", ${etag}`, '*']) {
       expect({ header, status: (await lookup(acme, 'US-550M-RQ5L', { 'if-none-match': header })).statusCode }).toEqual({ header, status: 304 });
     }
-    expect((await lookup(acme, 'US-550M-RQ5L', { 'if-none-match': etag, 'cache-control': 'no-cache' })).statusCode).toBe(200);
+    // no-cache asks caches to revalidate with the origin; the origin still compares the validator.
+    expect((await lookup(acme, 'US-550M-RQ5L', { 'if-none-match': etag, 'cache-control': 'no-cache', pragma: 'no-cache' })).statusCode).toBe(304);
+    expect((await lookup(acme, 'US-550M-RQ5L', { 'cache-control': 'no-cache' })).statusCode).toBe(200);
+  });
+
+  it('answers 304 to a revalidation sent with fetch, which adds Cache-Control: no-cache to it', async () => {
+    const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `${address}/v1/loc/lookup/US-550M-RQ5L`;
+    const first = await fetch(url, { headers: { 'x-api-key': acme } });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(url, { headers: { 'x-api-key': acme, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
   });
 
   it('answers invalid_code for a code of any length, without echoing all of it', async () => {

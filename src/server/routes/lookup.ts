@@ -61,9 +61,13 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // and the address a geocoder answers. Cheap to compute, unlike a hash of the whole body.
     const etag = `"${code}.${saved === null ? '0' : saved.createdAt.toString(36)}.${fnv1a(address).toString(36)}"`;
     reply.header('cache-control', `private, max-age=${MAX_AGE_S}`).header('etag', etag).header('vary', 'x-api-key');
-    // fresh: If-None-Match as RFC 9110 compares it — weakly, a list of tags, or `*`.
+    // fresh: If-None-Match as RFC 9110 compares it — weakly, a list of tags, or `*`. Given only that
+    // header: fresh would answer in full to any `Cache-Control: no-cache`, which asks caches on the way
+    // to revalidate with the origin (RFC 9111 §5.2.1.4), not the origin to ignore the validator — and
+    // which fetch (Node's, browsers') adds to every request that carries If-None-Match.
     // No payload at all: send(null), which the 304 schema types, would announce "null"'s 4 bytes.
-    if (fresh(request.headers, { etag })) return reply.code(304).send(undefined as unknown as null);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && fresh({ 'if-none-match': ifNoneMatch }, { etag })) return reply.code(304).send(undefined as unknown as null);
     return {
       success: true as const,
       loc_code: code,

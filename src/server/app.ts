@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
+import { hoistNamedSchemas } from './openapi-components.ts';
 import { redactUrl } from './redact.ts';
 import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
@@ -125,6 +126,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swagger, {
+    // The titled schemas become named models under components/schemas (openapi-components.ts).
+    transformObject: (document) => ('openapiObject' in document ? hoistNamedSchemas(document.openapiObject) : document.swaggerObject),
     openapi: {
       info: {
         title: 'loc API',

@@ -38,7 +38,8 @@ describe('the API reference page', () => {
 
   it('shows what each endpoint returns: the success response described, with its fields and those of its nested objects', () => {
     const lookup = section('get-/v1/loc/lookup/{code}');
-    expect(lookup).toContain('<p>200 response, JSON: The cell of the code, your saved text for it, and links to open it.</p>');
+    // The model's name, as a generated client names its type (components/schemas of /openapi.json).
+    expect(lookup).toContain('<p>200 response, JSON (<code>LookupResult</code>): The cell of the code, your saved text for it, and links to open it.</p>');
     expect(lookup).toContain('<div class="table-scroll" role="region" tabindex="0" aria-label="200 response of GET /v1/loc/lookup/{code}"><table><tr><th>field</th><th>type</th><th>present</th><th>rules</th><th>notes</th></tr>');
     expect(lookup).toContain('<tr><td><code>success</code></td><td>true</td><td>always</td><td></td><td>Always <code>true</code> in a success response.</td></tr>');
     expect(lookup).toContain('<tr><td><code>location</code></td><td>object</td>');

@@ -6,8 +6,11 @@
  */
 import { ERROR_CATALOGUE } from '../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
+import { inlineSchemaRefs } from './openapi-components.ts';
 
 interface Schema {
+  /** The model's name in components/schemas, which a generated client names its type by. */
+  title?: string;
   type?: string | string[];
   properties?: Record<string, Schema>;
   required?: string[];
@@ -137,6 +140,9 @@ function headerTable(name: string, op: Operation): string {
   return scrollTable(`Response headers of ${name}`, `<table><tr><th>header</th><th>with</th><th>value</th><th>notes</th></tr>${cells.join('')}</table>`);
 }
 
+/** The model a schema is, as a generated client names it. */
+const model = (schema: Schema): string => (schema.title === undefined ? '' : ` (<code>${escapeHtml(schema.title)}</code>)`);
+
 function operation(method: string, path: string, op: Operation): string {
   const name = `${method.toUpperCase()} ${path}`;
   const parts = [`<h3 id="${escapeHtml(`${method}-${path}`)}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>`];
@@ -149,14 +155,14 @@ function operation(method: string, path: string, op: Operation): string {
   if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body?.properties) {
-    parts.push('<p>JSON body (unknown fields are refused):</p>');
+    parts.push(`<p>JSON body${model(body)} (unknown fields are refused):</p>`);
     parts.push(fieldTable(`JSON body of ${name}`, fieldsOf(body)));
   }
   // The success responses' fields; the error responses all share the body the Errors section shows.
   for (const [status, response] of Object.entries(op.responses ?? {})) {
     const schema = response.content?.['application/json']?.schema;
     if (!/^2/.test(status) || !schema?.properties) continue;
-    parts.push(`<p>${escapeHtml(status)} response, JSON: ${inlineCode(response.description ?? '')}</p>`);
+    parts.push(`<p>${escapeHtml(status)} response, JSON${model(schema)}: ${inlineCode(response.description ?? '')}</p>`);
     parts.push(fieldTable(`${status} response of ${name}`, fieldsOf(schema), PRESENCE.response));
   }
   const responses = Object.entries(op.responses ?? {}).map(([status, r]) => `<tr><td>${escapeHtml(status)}</td><td>${linkCodes(inlineCode(r.description ?? ''))}</td></tr>`);
@@ -166,7 +172,9 @@ function operation(method: string, path: string, op: Operation): string {
   return parts.join('\n');
 }
 
-export function docsPage(doc: OpenApiDocument): string {
+export function docsPage(document: OpenApiDocument): string {
+  // The models are in components/schemas; the tables show their fields where they are used.
+  const doc = inlineSchemaRefs(document);
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => operation(method, path, op)));
   const errors = Object.entries(ERROR_CATALOGUE)
     .filter(([, spec]) => spec.status !== null)

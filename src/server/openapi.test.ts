@@ -8,25 +8,35 @@ import { validate } from '@readme/openapi-parser';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { SCHEMAS_PATH, inlineSchemaRefs } from './openapi-components.ts';
 import { ANY_ROUTE_ERRORS } from './responses.ts';
 import { json, testService, type TestService } from './testing.ts';
+
+interface Schema {
+  $ref?: string;
+  title?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+}
 
 interface Response {
   description: string;
   headers?: Record<string, { description?: string; schema: { type: string } }>;
-  content?: Record<string, { schema: { properties?: { code?: { type?: string; enum?: string[] } } } }>;
+  content?: Record<string, { schema: Schema & { properties?: { code?: { type?: string; enum?: string[] } } } }>;
 }
 
 interface Operation {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, Response>;
 }
 
 interface Document {
   openapi: string;
   tags?: { name: string; description?: string }[];
+  components: { schemas?: Record<string, Schema> };
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -68,6 +78,7 @@ interface Answer {
   status: number;
   code: string | undefined;
   headers: Record<string, unknown>;
+  body: unknown;
 }
 
 /** Requests the service refuses, by operation, with the code each gets. */
@@ -78,7 +89,7 @@ let answers: Answer[];
 async function ask(id: string, request: InjectOptions): Promise<Answer> {
   const response = await service.request(request);
   const code = response.statusCode >= 400 ? json<{ code: string }>(response).code : undefined;
-  return { id, status: response.statusCode, code, headers: response.headers };
+  return { id, status: response.statusCode, code, headers: response.headers, body: response.body === '' ? undefined : JSON.parse(response.body) };
 }
 
 async function askAll(): Promise<Answer[]> {
@@ -185,6 +196,56 @@ describe('/openapi.json', () => {
     const used = new Set(operations(doc).flatMap(({ operation }) => operation.tags ?? []));
     expect([...used].filter((tag) => !declared.get(tag))).toEqual([]);
     expect([...declared.keys()].sort()).toEqual([...used].sort());
+  });
+});
+
+describe('the models of /openapi.json', () => {
+  const ref = (name: string) => ({ $ref: `${SCHEMAS_PATH}${name}` });
+  const body = (id: string, status?: number): Schema | undefined => {
+    const op = operation(id);
+    return (status === undefined ? op.requestBody : op.responses[status])?.content?.['application/json']?.schema;
+  };
+
+  it('are named under components/schemas, so that a generated client has a LookupResult type rather than a LookupCode200', () => {
+    expect(Object.keys(doc.components.schemas ?? {})).toEqual([
+      'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'LookupLocation', 'LookupResult', 'MapLinks', 'ResolveResult',
+    ]);
+    expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, body(op.operationId!, 200)]))).toEqual({
+      getHealth: ref('Health'),
+      createEmbedSession: ref('EmbedSession'),
+      resolvePoint: ref('ResolveResult'),
+      generateCode: ref('GenerateResult'),
+      lookupCode: ref('LookupResult'),
+      getEmbedSession: ref('EmbedSessionFacts'),
+    });
+    // A request body stays in its operation: a generator reads its fields with a default (ttl, save)
+    // as optional there, and as always present under components/schemas.
+    expect(body('createEmbedSession')).toMatchObject({ type: 'object', properties: { ttl: { default: 900 } } });
+    expect(body('createEmbedSession')!.title).toBeUndefined();
+  });
+
+  it('are shared: resolve and lookup have one CellBounds, and a model names its nested models', () => {
+    const schemas = doc.components.schemas!;
+    expect(schemas.ResolveResult.properties!.cell).toEqual(ref('CellBounds'));
+    expect(schemas.LookupResult.properties!.cell).toEqual(ref('CellBounds'));
+    expect(schemas.LookupResult.properties!.location).toEqual(ref('LookupLocation'));
+    expect(schemas.LookupResult.properties!.maps).toEqual(ref('MapLinks'));
+    expect(JSON.stringify(doc.paths)).not.toContain('"title"');
+  });
+
+  it('describe the real answers: each success above has exactly the fields of its model, nested ones too', () => {
+    const inlined = inlineSchemaRefs(doc);
+    const fieldsOf = (schema: Schema, value: unknown, at: string): string[] => {
+      if (schema.type !== 'object') return [at];
+      const record = value as Record<string, unknown>;
+      const names = [...new Set([...Object.keys(schema.properties ?? {}), ...Object.keys(record)])].sort();
+      return names.flatMap((name) => (schema.properties?.[name] && name in record ? fieldsOf(schema.properties[name], record[name], `${at}.${name}`) : [`${at}.${name} ${name in record ? 'sent, not in the model' : 'in the model, not sent'}`]));
+    };
+    const wrong = answers.filter(({ status }) => status === 200).flatMap(({ id, body: answer }) => {
+      const schema = operations(inlined).find(({ operation }) => operation.operationId === id)!.operation.responses[200].content!['application/json'].schema;
+      return fieldsOf(schema, answer, id).filter((line) => line.includes(' '));
+    });
+    expect(wrong).toEqual([]);
   });
 });
 

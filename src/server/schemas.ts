@@ -15,6 +15,12 @@ const Code = Type.String({ description: 'Location code `CC-XXXX-XXXX`.', example
 const Url = (description: string) => Type.String({ format: 'uri', description });
 
 /*
+ * A `title` names a model: /openapi.json lists the schema under that name in `components/schemas` and
+ * refers to it (openapi-components.ts), so a generated client has a `LookupResult` type, not a
+ * `LookupCode200`. Validation and serialisation ignore it. Only results are named: a request body stays
+ * in its operation, where generators read a field with a `default` (`ttl`, `save`) as optional — under
+ * components/schemas openapi-typescript would make it required.
+ *
  * The fields of the success responses carry descriptions too: /docs lists them, so an integrator can
  * read what each endpoint returns, and a 200 is described by its schema's own description.
  */
@@ -29,7 +35,7 @@ export const CellBounds = Type.Object(
     east: Type.Number({ description: 'Eastern edge, degrees longitude.' }),
     west: Type.Number({ description: 'Western edge, degrees longitude.' }),
   },
-  { description: 'Edges of the 3 m × 3 m cell, degrees.' },
+  { title: 'CellBounds', description: 'Edges of the 3 m × 3 m cell, degrees.' },
 );
 
 export const ErrorBody = Type.Object(
@@ -59,7 +65,7 @@ export const SessionResult = Type.Object(
     expires_at: Type.String({ format: 'date-time', description: 'When the session stops working: mount a new one, or renew it with `getSessionToken`.' }),
     embed_url: Url('The map frame of this session; `LOC.mount` opens it for you.'),
   },
-  { description: 'The session: a token for the page and when it expires.' },
+  { title: 'EmbedSession', description: 'The session: a token for the page and when it expires.' },
 );
 
 export const ResolveRequest = Type.Object(
@@ -83,7 +89,7 @@ export const ResolveResult = Type.Object(
     saved: Type.Boolean({ description: 'True when this call stored the location (`save: true`).' }),
     share_url: ShareUrl,
   },
-  { description: 'The cell that holds the point: its code, centre, bounds and address.' },
+  { title: 'ResolveResult', description: 'The cell that holds the point: its code, centre, bounds and address.' },
 );
 export type ResolveResult = Static<typeof ResolveResult>;
 
@@ -109,7 +115,7 @@ export const GenerateResult = Type.Object(
     label: Type.Union([Type.String(), Type.Null()], { description: 'The label saved with the location, else null.' }),
     country_code: CountryCode,
   },
-  { description: 'The saved location of the cell: the one just created, or with `is_existing` the one stored before.' },
+  { title: 'GenerateResult', description: 'The saved location of the cell: the one just created, or with `is_existing` the one stored before.' },
 );
 
 export const LookupParams = Type.Object({
@@ -123,7 +129,7 @@ export const MapLinks = Type.Object(
     openstreetmap: Url('OpenStreetMap.'),
     geo: Type.String({ description: 'RFC 5870 `geo:` URI, for the device’s own map app.' }),
   },
-  { description: 'Links that open the cell centre in map apps.' },
+  { title: 'MapLinks', description: 'Links that open the cell centre in map apps.' },
 );
 
 export const LookupResult = Type.Object(
@@ -139,13 +145,13 @@ export const LookupResult = Type.Object(
         country_code: CountryCode,
         country_flag: Type.String({ description: 'The flag emoji of `country_code`.', examples: ['🇺🇸'] }),
       },
-      { description: 'The place: the cell centre, and your saved address and label.' },
+      { title: 'LookupLocation', description: 'The place: the cell centre, and your saved address and label.' },
     ),
     cell: CellBounds,
     maps: MapLinks,
     share_url: ShareUrl,
   },
-  { description: 'The cell of the code, your saved text for it, and links to open it.' },
+  { title: 'LookupResult', description: 'The cell of the code, your saved text for it, and links to open it.' },
 );
 
 export const Health = Type.Object(
@@ -154,5 +160,5 @@ export const Health = Type.Object(
     status: Type.Literal('ok', { description: 'Always `ok`: a failing service answers 503.' }),
     version: Type.String({ description: 'The version of the running service.' }),
   },
-  { description: 'The service and its database work.' },
+  { title: 'Health', description: 'The service and its database work.' },
 );

@@ -31,7 +31,7 @@ const SessionFacts = Type.Object(
     origin: Type.String({ description: 'The one page origin that may embed this session.' }),
     expires_at: Type.String({ format: 'date-time', description: 'When the session stops working.' }),
   },
-  { additionalProperties: false, description: 'The session’s origin and when it expires (or expired).' },
+  { title: 'EmbedSessionFacts', additionalProperties: false, description: 'The session’s origin and when it expires (or expired).' },
 );
 
 /** What every answer of the session facts carries (set as the request arrives). */

@@ -31,6 +31,7 @@ describe('the API reference page', () => {
     const labels = [...html.matchAll(/class="table-scroll" role="region" tabindex="0" aria-label="([^"]+)"/g)].map((match) => match[1]);
     expect(labels).toContain('JSON body of POST /v1/embed/sessions');
     expect(labels).toContain('Path parameters of GET /v1/loc/lookup/{code}');
+    expect(labels).toContain('Request headers of GET /v1/loc/lookup/{code}');
     expect(labels).toContain('Responses of GET /v1/loc/lookup/{code}');
     expect(labels).toContain('Error codes');
     expect(new Set(labels).size).toBe(labels.length);

@@ -151,8 +151,10 @@ function operation(method: string, path: string, op: Operation): string {
   const ways = (op.security ?? [{}]).map((requirement) => Object.keys(requirement).map((s) => CREDENTIALS[s] ?? escapeHtml(s)).join(' and ') || 'none');
   const id = op.operationId === undefined ? '' : ` · operationId <code>${escapeHtml(op.operationId)}</code>`;
   parts.push(`<p class="muted">Authentication: ${ways.join(' or ')}${id}</p>`);
-  const params = (op.parameters ?? []).filter((p) => p.in === 'path');
-  if (params.length > 0) parts.push(fieldTable(`Path parameters of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: true }))));
+  for (const [where, label] of [['path', 'Path parameters'], ['header', 'Request headers']] as const) {
+    const params = (op.parameters ?? []).filter((p) => p.in === where);
+    if (params.length > 0) parts.push(fieldTable(`${label} of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: p.required === true }))));
+  }
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body?.properties) {
     parts.push(`<p>JSON body${model(body)} (unknown fields are refused):</p>`);

@@ -199,6 +199,16 @@ describe('/openapi.json', () => {
   });
 });
 
+describe('the parameters of /openapi.json', () => {
+  it('offer If-None-Match on lookup, optional, so that a generated client can revalidate', () => {
+    const parameters = (operation('lookupCode') as Operation & { parameters: { in: string; name: string; required?: boolean }[] }).parameters;
+    expect(parameters.map(({ in: where, name, required }) => ({ where, name, required }))).toEqual([
+      { where: 'path', name: 'code', required: true },
+      { where: 'header', name: 'If-None-Match', required: false },
+    ]);
+  });
+});
+
 describe('the models of /openapi.json', () => {
   const ref = (name: string) => ({ $ref: `${SCHEMAS_PATH}${name}` });
   const body = (id: string, status?: number): Schema | undefined => {

@@ -25,6 +25,14 @@ const CACHE_HEADERS: ResponseHeaders = {
   Vary: { type: 'string', enum: ['x-api-key'], description: 'The answer depends on the key, whose account’s label and address it shows.' },
 };
 
+/** The request headers of a revalidation, as /openapi.json lists them. */
+const CONDITIONAL_HEADERS = Type.Object({
+  'If-None-Match': Type.Optional(Type.String({
+    description: 'The ETag of the answer you hold (or a list of them, or `*`): 304 with no body when it is still current.',
+    examples: ['"US-550M-RQ5L.0.1x2y3z"'],
+  })),
+});
+
 /** 32-bit FNV-1a of a string's UTF-16 units: a fingerprint for the ETag, not a security hash. */
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -34,7 +42,12 @@ function fnv1a(text: string): number {
 
 const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/lookup/:code', {
-    config: { auth: 'key' },
+    config: {
+      auth: 'key',
+      // If-None-Match is a parameter in /openapi.json, so that a generated client offers it, but not in
+      // the route's schema: validating the headers would cost every lookup, and fresh() reads it as sent.
+      swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, headers: CONDITIONAL_HEADERS }, url }),
+    },
     schema: {
       operationId: 'lookupCode',
       tags: ['codes'],

@@ -46,9 +46,12 @@ describe('request bodies', () => {
   });
 
   it('a content type other than JSON: 415 unsupported_media_type', async () => {
-    expect(await result(send('latitude=1&longitude=2', 'application/x-www-form-urlencoded'))).toMatch(/^415 unsupported_media_type: Send the request body as JSON/);
-    expect(await result(send('{"latitude":1,"longitude":2}', 'text/plain'))).toMatch(/^415 unsupported_media_type/);
-    expect(await result(send('{"latitude":1,"longitude":2}', null))).toMatch(/^415 unsupported_media_type/);
+    // What was expected, and what was received.
+    expect(await result(send('latitude=1&longitude=2', 'application/x-www-form-urlencoded'))).toBe(
+      '415 unsupported_media_type: Send the request body as JSON with the header Content-Type: application/json. Received Content-Type "application/x-www-form-urlencoded".',
+    );
+    expect(await result(send('{"latitude":1,"longitude":2}', 'text/plain'))).toMatch(/^415 unsupported_media_type: .* Received Content-Type "text\/plain"\.$/);
+    expect(await result(send('{"latitude":1,"longitude":2}', null))).toMatch(/^415 unsupported_media_type: .* The request has no Content-Type\.$/);
   });
 
   it('JSON with a charset is fine when it is UTF-8', async () => {
@@ -85,7 +88,7 @@ describe('request bodies', () => {
 
   it('a body over 16 KB: 413 payload_too_large', async () => {
     const big = JSON.stringify({ latitude: 1, longitude: 2, address: 'x'.repeat(17 * 1024) });
-    expect(await result(send(big))).toBe('413 payload_too_large: The request body is larger than 16 KB.');
+    expect(await result(send(big))).toBe(`413 payload_too_large: The request body is larger than 16 KB. Received ${big.length} bytes.`);
   });
 
   it('no body at all: 422 naming the body', async () => {

@@ -50,14 +50,32 @@ interface SchemaError {
   parentSchema?: { properties?: Record<string, unknown>; minimum?: number; maximum?: number };
 }
 
-/** Turns any error into the catalogue error it stands for. */
-export function toLocError(error: unknown): LocError {
+/** What a refusal of the body received, from the request's headers: its Content-Type, its length. */
+function received(code: string, headers: FastifyRequest['headers'] | undefined): string {
+  if (headers === undefined) return '';
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const type = headers['content-type'];
+    return type === undefined ? ' The request has no Content-Type.' : ` Received Content-Type ${describeValue(type)}.`;
+  }
+  const length = headers['content-length'];
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' && length !== undefined && /^\d+$/.test(length)) return ` Received ${length} bytes.`;
+  return '';
+}
+
+/**
+ * Turns any error into the catalogue error it stands for. With the request's headers, a refused body's
+ * message also says what was received.
+ */
+export function toLocError(error: unknown, headers?: FastifyRequest['headers']): LocError {
   if (error instanceof LocError) return error;
   if (error instanceof StoreUnavailable) return new LocError('service_unavailable', UNAVAILABLE_MESSAGES[error.reason]);
   const fastifyError = error as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
   if (fastifyError.validation) return validationError(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped) return new LocError(mapped, FASTIFY_MESSAGES[fastifyError.code!] ?? `${ERROR_CATALOGUE[mapped].message} ${fastifyError.message ?? ''}`.trim());
+  if (mapped) {
+    const message = FASTIFY_MESSAGES[fastifyError.code!] ?? `${ERROR_CATALOGUE[mapped].message} ${fastifyError.message ?? ''}`.trim();
+    return new LocError(mapped, `${message}${received(fastifyError.code!, headers)}`);
+  }
   // JSON.parse failures and prototype-poisoning refusals arrive as plain 400s from the body parser.
   if (fastifyError.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(fastifyError.message ?? ''))) {
     return new LocError('invalid_json', `The request body is not valid JSON: ${fastifyError.message}`);
@@ -121,7 +139,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 export default fp(
   async (app) => {
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      const loc = toLocError(error);
+      const loc = toLocError(error, request.headers);
       if (loc.status >= 500) request.log.error({ err: error }, 'request failed');
       reply.code(loc.status).send(errorBody(loc));
     });

@@ -143,7 +143,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       tags: [
         { name: 'codes', description: 'Save a point as a code, and look a code up.' },
         { name: 'embed', description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.' },
-        { name: 'service', description: 'The service itself: health.' },
+        { name: 'health', description: 'Whether the service and its database work.' },
       ],
       components: {
         securitySchemes: {

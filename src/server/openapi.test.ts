@@ -191,6 +191,17 @@ describe('/openapi.json', () => {
     });
   });
 
+  it('tags each operation with a name that makes a good client class (HealthService, not ServiceService)', () => {
+    expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, op.tags]))).toEqual({
+      getHealth: ['health'],
+      createEmbedSession: ['embed'],
+      resolvePoint: ['embed'],
+      generateCode: ['codes'],
+      lookupCode: ['codes'],
+      getEmbedSession: ['embed'],
+    });
+  });
+
   it('declares, with a description, every tag an operation uses', () => {
     const declared = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]));
     const used = new Set(operations(doc).flatMap(({ operation }) => operation.tags ?? []));

@@ -16,7 +16,7 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', {
     schema: {
       operationId: 'getHealth',
-      tags: ['service'],
+      tags: ['health'],
       summary: 'Health check',
       description: 'Answers 200 while the service and its database work, 503 otherwise.',
       response: { 200: withHeaders(Health, NO_STORE), ...errorResponses({ codes: ['service_unavailable'] }) },

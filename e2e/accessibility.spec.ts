@@ -71,3 +71,19 @@ test.describe('axe', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 });
+
+test('the demo page: axe finds nothing, and the boxes that scroll (the code, the callback log) are Tab stops the keyboard scrolls', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(stack.demo);
+  await expect(page.locator('#log li')).not.toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // At 390 px the code is wider than its box: the keyboard reaches the box and scrolls it.
+  const code = page.getByRole('region', { name: 'The code for this map' });
+  await expect(code).toHaveJSProperty('tabIndex', 0);
+  await code.focus();
+  await expect(code).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => code.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+  await expect(page.getByRole('list', { name: 'Callbacks' })).toHaveJSProperty('tabIndex', 0);
+});

@@ -87,3 +87,39 @@ test('the demo page: axe finds nothing, and the boxes that scroll (the code, the
   await expect.poll(() => code.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
   await expect(page.getByRole('list', { name: 'Callbacks' })).toHaveJSProperty('tabIndex', 0);
 });
+
+/** WCAG 1.4.12's text spacing, as a visitor's style sheet sets it (the frame's CSP allows no inline style). */
+const TEXT_SPACING = '* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }';
+
+test('reflow at 320 px (a 1280 px screen at 400 %): the whole panel is inside the frame, the long address whole, also with WCAG text spacing', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  await page.locator('#map').evaluate((element) => void ((element as HTMLElement).style.width = '320px'));
+  // The longest place name the offline geocoder knows near here.
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: { lat: 53.2245, lng: -4.1985 }, zoom: 19 });
+  for (const spacing of [false, true]) {
+    if (spacing) {
+      await frame.evaluate((css) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css);
+        document.adoptedStyleSheets = [sheet];
+      }, TEXT_SPACING);
+    }
+    await frame.locator('#loc-map').click({ position: { x: 160, y: 100 } });
+    await expect(frame.locator('#loc-address')).toHaveText('near Llanfairpwllgwyngyll, United Kingdom');
+    const layout = await frame.evaluate(() => {
+      const box = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+      const address = document.getElementById('loc-address')!;
+      return {
+        width: innerWidth,
+        scrollWidth: document.documentElement.scrollWidth,
+        rights: ['loc-panel', 'loc-code', 'loc-address', 'loc-copy', 'loc-share', 'loc-confirm'].map((id) => [id, Math.ceil(box(id).right)] as const),
+        addressCut: address.scrollWidth > address.clientWidth,
+      };
+    });
+    expect(layout.width).toBe(320);
+    expect(layout.scrollWidth, `no sideways overflow (text spacing ${spacing})`).toBeLessThanOrEqual(320);
+    for (const [id, right] of layout.rights) expect(right, `#${id}'s right edge (text spacing ${spacing})`).toBeLessThanOrEqual(320);
+    expect(layout.addressCut, 'the address is cut short').toBe(false);
+    await expect(frame.getByRole('button', { name: 'Use this location' })).toBeInViewport({ ratio: 1 });
+  }
+});

@@ -123,3 +123,36 @@ test('reflow at 320 px (a 1280 px screen at 400 %): the whole panel is inside th
     await expect(frame.getByRole('button', { name: 'Use this location' })).toBeInViewport({ ratio: 1 });
   }
 });
+
+/** The frame's live regions: explicit ones, the live roles, and `<output>` (an implicit status). */
+const liveRegions = (frame: Frame) =>
+  frame.evaluate(() =>
+    [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log], [role=marquee], [role=timer], output')]
+      .map((element) => `${element.id} ${element.getAttribute('role') ?? element.tagName.toLowerCase()} ${element.getAttribute('aria-live') ?? ''}`.trim()));
+
+test('a screen reader: the map is named and described, each code is announced once by the one polite live region, a problem by the alert', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  await expect(page.locator('#map iframe')).toHaveAccessibleName('Map: choose a location');
+  const map = frame.getByRole('application', { name: 'Map' });
+  await expect(map).toHaveAccessibleDescription(/^Arrow keys move the map under the crosshair .* Escape clears the choice\.$/);
+
+  await page.keyboard.press('Tab');
+  await expect(map).toBeFocused();
+  await page.keyboard.press('Enter');
+  const live = frame.locator('#loc-live');
+  await expect(live).toHaveText(`${HOME.loc_code}, near Paris, France. Press Enter again, or choose “Use this location”, to confirm.`);
+  // Nothing else speaks the code (or "Finding the code…" before it): the panel's text is not live.
+  expect(await liveRegions(frame)).toEqual(['loc-message alert', 'loc-live div polite']);
+  expect(await frame.locator('#loc-panel').ariaSnapshot()).not.toContain('status');
+  await page.keyboard.press('Enter');
+  await expect(live).toHaveText(`Chosen: ${HOME.loc_code}, near Paris, France.`);
+
+  // Open sea: no code there; the alert says so, and focus stays on the map.
+  await frame.evaluate(() => document.getElementById('loc-map')!.blur());
+  await page.evaluate(() => window.locHandles![0].setView({ lat: 45, lng: -30 }, 10));
+  await map.focus();
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('alert')).toHaveText('There are no codes here. Choose a point on land or near the coast.');
+  await expect(map).toBeFocused();
+});

@@ -7,9 +7,10 @@
  * behaviour these tests hold.
  */
 import type { Frame, Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
-import { axeViolations } from './a11y.ts';
+import { axeViolations, contrast, type Rgb } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
 import { mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
 
@@ -155,4 +156,65 @@ test('a screen reader: the map is named and described, each code is announced on
   await page.keyboard.press('Enter');
   await expect(frame.getByRole('alert')).toHaveText('There are no codes here. Choose a point on land or near the coast.');
   await expect(map).toBeFocused();
+});
+
+/** The frame as drawn, for reading pixels. */
+async function frameShot(page: Page): Promise<{ at(x: number, y: number): Rgb; width: number; height: number }> {
+  const png = PNG.sync.read(await page.locator('#map iframe').screenshot());
+  return {
+    width: png.width,
+    height: png.height,
+    at: (x, y) => {
+      const i = (y * png.width + x) * 4;
+      return [png.data[i], png.data[i + 1], png.data[i + 2]];
+    },
+  };
+}
+
+type Shot = Awaited<ReturnType<typeof frameShot>>;
+
+/**
+ * How much focus changed the map's edge: along rows of its right edge (clear of the controls), the
+ * strongest contrast between a pixel without focus and with it, 7 px in; the weakest row counts.
+ */
+function ringChange(before: Shot, after: Shot): number {
+  let weakest = Infinity;
+  for (let y = 120; y <= 280; y += 20) {
+    let strongest = 1;
+    for (let x = after.width - 7; x < after.width; x++) strongest = Math.max(strongest, contrast(before.at(x, y), after.at(x, y)));
+    weakest = Math.min(weakest, strongest);
+  }
+  return weakest;
+}
+
+/** Views where one colour or another of the map is hard to stand out from: a city block (zoom 19) and open sea. */
+const VIEWS = [
+  { name: 'city', center: HOME_CENTER, zoom: 19 },
+  { name: 'sea', center: { lat: 47.5, lng: -6 }, zoom: 9 },
+] as const;
+
+/** Leaves the map without focus, ready for a Tab from the page to give it keyboard focus again. */
+async function unfocus(page: Page, frame: Frame): Promise<void> {
+  await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+test('the focus ring of the map stands out at 3:1 from the tiles of every style, light or dark', async ({ page, stack, newSession }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const map = frame.locator('#loc-map');
+  for (const style of STYLE_NAMES) {
+    await setStyle(page, id, style);
+    for (const view of VIEWS) {
+      await page.evaluate(({ id, view }) => window.locHandles![id - 1].setView(view.center, view.zoom), { id, view });
+      await waitForStyleTiles(frame, style);
+      await unfocus(page, frame);
+      const before = await frameShot(page);
+      await page.keyboard.press('Tab');
+      await expect(map).toBeFocused();
+      const after = await frameShot(page);
+      expect(ringChange(before, after), `focus ring on ${style}, ${view.name}`).toBeGreaterThanOrEqual(3);
+    }
+  }
 });

@@ -218,3 +218,33 @@ test('the focus ring of the map stands out at 3:1 from the tiles of every style,
     }
   }
 });
+
+/** How much focus changed the middle of the map, where the crosshair is: the strongest contrast there. */
+function crosshairChange(before: Shot, after: Shot): number {
+  let strongest = 1;
+  const [cx, cy] = [Math.round(after.width / 2), Math.round(after.height / 2)];
+  for (let y = cy - 16; y <= cy + 16; y++) {
+    for (let x = cx - 16; x <= cx + 16; x++) strongest = Math.max(strongest, contrast(before.at(x, y), after.at(x, y)));
+  }
+  return strongest;
+}
+
+test('forced colours (a dark and a light contrast theme): the keyboard focus on the map, ring and crosshair, is still seen on light and dark tiles', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ forcedColors: 'active', colorScheme, reducedMotion: 'reduce' });
+    for (const style of ['streets', 'satellite'] as const) {
+      await setStyle(page, id, style);
+      await waitForStyleTiles(frame, style);
+      await unfocus(page, frame);
+      const before = await frameShot(page);
+      await page.keyboard.press('Tab');
+      await expect(frame.locator('#loc-map')).toBeFocused();
+      await expect(frame.locator('.loc-crosshair')).toBeVisible();
+      const after = await frameShot(page);
+      expect(ringChange(before, after), `focus ring, ${colorScheme} theme, ${style}`).toBeGreaterThanOrEqual(3);
+      expect(crosshairChange(before, after), `crosshair, ${colorScheme} theme, ${style}`).toBeGreaterThanOrEqual(3);
+    }
+  }
+});

@@ -248,3 +248,54 @@ test('forced colours (a dark and a light contrast theme): the keyboard focus on 
     }
   }
 });
+
+/**
+ * How much of the chosen cell's outline stands out: at each pixel along its four sides, the strongest
+ * contrast that choosing made across a band 4 px either side of the side, and the share of those that
+ * reach 3:1; the weakest side counts. A dashed outline (the preview) reaches it only on its dashes.
+ */
+function outlineShare(before: Shot, after: Shot, box: { x: number; y: number; width: number; height: number }): number {
+  const band = [-4, -3, -2, -1, 0, 1, 2, 3, 4];
+  const across = (point: (d: number) => [number, number]) => Math.max(...band.map((d) => point(d)).map(([x, y]) => contrast(before.at(x, y), after.at(x, y))));
+  const [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height].map((value) => Math.round(value));
+  const share = (along: number[], point: (at: number, d: number) => [number, number]) =>
+    along.filter((at) => across((d) => point(at, d)) >= 3).length / along.length;
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const xs = range(left + 2, right - 2);
+  const ys = range(top + 2, bottom - 2);
+  return Math.min(
+    share(ys, (y, d) => [left + d, y]),
+    share(ys, (y, d) => [right + d, y]),
+    share(xs, (x, d) => [x, top + d]),
+    share(xs, (x, d) => [x, bottom + d]),
+  );
+}
+
+test('the outline of the chosen cell stands out at 3:1 from the tiles of every style, on its dashes while previewed and all round once chosen', async ({ page, stack, newSession }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const iframe = (await page.locator('#map iframe').boundingBox())!;
+  for (const style of STYLE_NAMES) {
+    await setStyle(page, id, style);
+    await waitForStyleTiles(frame, style);
+    await expect(frame.locator('.loc-grid canvas').first()).toBeVisible();
+    await frame.locator('#loc-map').press('Escape');
+    await expect(frame.locator('.loc-cell')).toHaveCount(0);
+    // No crosshair over the cell: the map without keyboard focus, then a click.
+    await unfocus(page, frame);
+    await expect(frame.locator('.loc-crosshair')).toBeHidden();
+    const before = await frameShot(page);
+    await frame.locator('#loc-map').click({ position: MIDDLE });
+    for (const state of ['preview', 'chosen'] as const) {
+      if (state === 'chosen') await frame.getByRole('button', { name: 'Use this location' }).click();
+      await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', state);
+      const cell = (await frame.locator('.loc-cell').boundingBox())!;
+      const inFrame = { x: cell.x - iframe.x, y: cell.y - iframe.y, width: cell.width, height: cell.height };
+      // The map element's centre is in the cell, which is about 15 px wide at zoom 19.
+      expect(inFrame.width).toBeGreaterThan(12);
+      const after = await frameShot(page);
+      expect(outlineShare(before, after, inFrame), `share of the ${state} outline at 3:1 on ${style}`).toBeGreaterThanOrEqual(state === 'preview' ? 0.4 : 0.9);
+    }
+  }
+});

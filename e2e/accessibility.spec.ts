@@ -10,7 +10,7 @@ import type { Frame, Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
-import { axeViolations, contrast, type Rgb } from './a11y.ts';
+import { axeViolations, contrast, parseRgb, type Rgb } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
 import { mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
 
@@ -296,6 +296,32 @@ test('the outline of the chosen cell stands out at 3:1 from the tiles of every s
       expect(inFrame.width).toBeGreaterThan(12);
       const after = await frameShot(page);
       expect(outlineShare(before, after, inFrame), `share of the ${state} outline at 3:1 on ${style}`).toBeGreaterThanOrEqual(state === 'preview' ? 0.4 : 0.9);
+    }
+  }
+});
+
+test('the attributions over the map read at 4.5:1 on every style, light tiles or dark', async ({ page, stack, newSession }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const attribution = frame.locator('.leaflet-control-attribution');
+  for (const style of STYLE_NAMES) {
+    await setStyle(page, id, style);
+    for (const view of VIEWS) {
+      await page.evaluate(({ id, view }) => window.locHandles![id - 1].setView(view.center, view.zoom), { id, view });
+      await waitForStyleTiles(frame, style);
+      const shot = await frameShot(page);
+      const iframe = (await page.locator('#map iframe').boundingBox())!;
+      const box = (await attribution.boundingBox())!;
+      // The background as drawn, in the attribution's padding left of its first word.
+      const background = shot.at(Math.round(box.x - iframe.x + 2), Math.round(box.y - iframe.y + box.height / 2));
+      const colours = await attribution.evaluate((element) => ({
+        text: getComputedStyle(element).color,
+        links: [...element.querySelectorAll('a')].map((link) => getComputedStyle(link).color),
+      }));
+      for (const colour of [colours.text, ...colours.links]) {
+        expect(contrast(parseRgb(colour), background), `${colour} on ${background.join(',')}, ${style}, ${view.name}`).toBeGreaterThanOrEqual(4.5);
+      }
     }
   }
 });

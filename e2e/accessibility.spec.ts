@@ -325,3 +325,24 @@ test('the attributions over the map read at 4.5:1 on every style, light tiles or
     }
   }
 });
+
+test('what the map draws for a choice is hidden from screen readers: the map holds only its controls, no unnamed image', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 16 });
+  const map = frame.getByRole('application', { name: 'Map' });
+  await frame.locator('#loc-map').click({ position: MIDDLE });
+  await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'preview');
+  // At zoom 16 both the outline and the dot are drawn.
+  await expect(frame.locator('.loc-cell')).toHaveCount(1);
+  await expect(frame.locator('.loc-dot')).toHaveCount(1);
+  await expect(map.getByRole('img')).toHaveCount(0);
+  await expect(map).toMatchAriaSnapshot(`
+    - application "Map":
+      - button "Zoom in"
+      - button "Zoom out"
+      - button "Show my location"
+      - link "Leaflet"
+      - text: /Offline map by loc/
+      - link "Natural Earth"
+  `);
+});

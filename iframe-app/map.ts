@@ -31,6 +31,9 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
     attributionControl: false,
   });
   L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>' }).addTo(map);
+  // The chosen cell's outline and dot are drawn in an SVG there, which a screen reader would name as
+  // an unlabelled image inside the map; the panel and the live region say what they show.
+  map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
   return { map, motion: { animate: !reduced } };
 }
 

@@ -346,3 +346,55 @@ test('what the map draws for a choice is hidden from screen readers: the map hol
       - link "Natural Earth"
   `);
 });
+
+/** How the focused element of `frame` shows its focus: its outline, or the map's ring (drawn by ::after). */
+const focusIndicator = (frame: Frame) =>
+  frame.evaluate(() => {
+    const element = document.activeElement as HTMLElement;
+    const own = getComputedStyle(element);
+    const ring = getComputedStyle(element, '::after');
+    return {
+      name: element.getAttribute('aria-label') ?? element.textContent!.trim(),
+      outline: own.outlineStyle !== 'none' ? parseFloat(own.outlineWidth) : 0,
+      ring: ring.content !== 'none' ? parseFloat(ring.borderTopWidth) : 0,
+    };
+  });
+
+test('keyboard only: Tab enters the frame at the map, every stop shows its focus, arrows and Enter choose, Escape clears, and Tab leaves the frame', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const map = frame.locator('#loc-map');
+  const panel = frame.locator('#loc-panel');
+
+  await page.keyboard.press('Tab');
+  await expect(map).toBeFocused();
+  await expect(frame.locator('.loc-crosshair')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  const target = encode(HOME.latitude + (HOME.cell.north - HOME.cell.south), HOME.longitude + (HOME.cell.east - HOME.cell.west));
+  await expect(frame.locator('#loc-code')).toHaveText(target.loc_code);
+  await expect(panel).toHaveAttribute('data-state', 'preview');
+
+  // Every stop, in order, and each shows its focus with a ring at least 2 px wide.
+  const stops: string[] = [];
+  for (let indicator = await focusIndicator(frame); ; ) {
+    expect(Math.max(indicator.outline, indicator.ring), `focus indicator of ${indicator.name}`).toBeGreaterThanOrEqual(2);
+    stops.push(indicator.name);
+    await page.keyboard.press('Tab');
+    if (!(await frame.evaluate(() => document.hasFocus() && document.activeElement !== document.body))) break;
+    indicator = await focusIndicator(frame);
+    expect(stops.length).toBeLessThan(12);
+  }
+  expect(stops).toEqual(['Map', 'Zoom in', 'Zoom out', 'Show my location', 'Leaflet', 'Natural Earth', 'Copy code', `Open ${target.loc_code} in a new tab`, 'Use this location']);
+  // Out of the frame: the keyboard is not trapped in it.
+  expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME');
+
+  // Back in by Shift+Tab, to the last stop; Escape on the map clears the preview.
+  await page.keyboard.press('Shift+Tab');
+  await expect(frame.getByRole('button', { name: 'Use this location' })).toBeFocused();
+  await map.focus();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(frame.locator('.loc-cell')).toHaveCount(0);
+});

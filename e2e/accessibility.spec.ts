@@ -398,3 +398,22 @@ test('keyboard only: Tab enters the frame at the map, every stop shows its focus
   await expect(panel).toBeHidden();
   await expect(frame.locator('.loc-cell')).toHaveCount(0);
 });
+
+test('the zoom buttons are pressed with Space as well as Enter, as buttons are', async ({ page, stack, newSession }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 15 });
+  const zoomOfTiles = () => frame.locator('.leaflet-tile-pane img.leaflet-tile').evaluateAll((tiles) =>
+    [...new Set(tiles.map((tile) => new URL((tile as HTMLImageElement).src).pathname.split('/')[3]))]);
+  await expect.poll(zoomOfTiles).toEqual(['15']);
+  const zoomIn = frame.getByRole('button', { name: 'Zoom in' });
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(zoomIn).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect.poll(zoomOfTiles).toEqual(['16']);
+  await expect(zoomIn).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await expect.poll(zoomOfTiles).toEqual(['15']);
+});

@@ -417,3 +417,19 @@ test('the zoom buttons are pressed with Space as well as Enter, as buttons are',
   await page.keyboard.press('Space');
   await expect.poll(zoomOfTiles).toEqual(['15']);
 });
+
+test('prefers-reduced-motion: the map neither fades tiles nor animates zooms and pans', async ({ page, stack, newSession }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 15 });
+  const map = frame.locator('#loc-map');
+  await expect(map).not.toHaveClass(/leaflet-fade-anim/);
+  await expect(map).not.toHaveClass(/leaflet-zoom-anim/);
+  // A screen step by keyboard (80 px below the grid's zoom) moves the map at once, not over a glide.
+  const pane = frame.locator('.leaflet-map-pane');
+  const left = () => pane.evaluate((element) => new DOMMatrixReadOnly(getComputedStyle(element).transform).m41);
+  const before = await left();
+  await map.focus();
+  await page.keyboard.press('ArrowRight');
+  expect(await left()).toBe(before - 80);
+});

@@ -199,7 +199,7 @@ async function unfocus(page: Page, frame: Frame): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }
 
-test('over the tiles of every style, light or dark: the focus ring of the map stands out at 3:1, the attributions read at 4.5:1', async ({ page, stack, newSession }) => {
+test('over the tiles of every style, light or dark: the focus ring of the map stands out at 3:1, the attributions read at 4.5:1, their links underlined', async ({ page, stack, newSession }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(stack.pages);
   const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
@@ -228,6 +228,8 @@ test('over the tiles of every style, light or dark: the focus ring of the map st
       for (const colour of colours) {
         expect(contrast(parseRgb(colour), background), `attribution ${colour} on ${background.join(',')}, ${style}, ${view.name}`).toBeGreaterThanOrEqual(4.5);
       }
+      // Its links are told from its text by an underline, not by colour alone (WCAG 1.4.1).
+      expect(await attribution.locator('a').evaluateAll((links) => links.map((link) => getComputedStyle(link).textDecorationLine))).toEqual(['underline', 'underline']);
     }
   }
 });

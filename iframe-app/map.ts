@@ -31,7 +31,24 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
     attributionControl: false,
   });
   L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>' }).addTo(map);
+  // The chosen cell's outline and dot are drawn in an SVG there, which a screen reader would name as
+  // an unlabelled image inside the map; the panel and the live region say what they show.
+  map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
+  pressWithSpace(container);
   return { map, motion: { animate: !reduced } };
+}
+
+/**
+ * Leaflet's zoom buttons are links with role="button", which Enter presses but Space — the key that
+ * presses a button, and the one a screen reader user is told to use — did not.
+ */
+function pressWithSpace(container: HTMLElement): void {
+  container.addEventListener('keydown', (event) => {
+    const target = event.target as HTMLElement;
+    if (event.key !== ' ' || target.tagName !== 'A' || target.getAttribute('role') !== 'button') return;
+    event.preventDefault();
+    target.click();
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The panel over the map: the chosen code, its address, Copy / Open / “Use this location”, a message
  * line for problems, and a polite live region that announces each code to screen readers. The markup
- * is in frame.html; this module only fills it.
+ * is in frame.html; this module only fills it. That live region is the only one besides the message
+ * line's alert: the code itself is plain text (an `<output>` would be a second, status, live region
+ * that spoke "Finding the code…" and then the code again, over the announcement).
  */
 import type { LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
 
@@ -38,7 +40,7 @@ export interface Panel {
 export function createPanel(doc: Document): Panel {
   const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
   const panel = $<HTMLElement>('loc-panel');
-  const code = $<HTMLOutputElement>('loc-code');
+  const code = $<HTMLParagraphElement>('loc-code');
   const address = $<HTMLParagraphElement>('loc-address');
   const copy = $<HTMLButtonElement>('loc-copy');
   const share = $<HTMLAnchorElement>('loc-share');

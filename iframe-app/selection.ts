@@ -1,7 +1,8 @@
 /**
  * The chosen cell on the map: its 3 m outline from the `cell` the service returned, dashed while it
- * is a preview and solid once confirmed, and a dot at its centre for zooms at which the outline is
- * smaller than a pixel. It stays until the visitor chooses again or clears it.
+ * is a preview and solid once confirmed, red on a white band that keeps it visible on any tiles, and
+ * a dot at its centre for zooms at which the outline is smaller than a pixel. It stays until the
+ * visitor chooses again or clears it.
  */
 import * as L from 'leaflet';
 import type { LocCell } from '../src/embed/public-types.ts';
@@ -15,13 +16,14 @@ export interface Selection {
 }
 
 export function createSelection(map: L.Map): Selection {
-  const outline = L.rectangle(
-    [
-      [0, 0],
-      [0, 0],
-    ],
-    { interactive: false, className: 'loc-cell', weight: 2 },
-  );
+  const nowhere: L.LatLngBoundsExpression = [
+    [0, 0],
+    [0, 0],
+  ];
+  // A white band under the red outline: red alone is about as light as the satellite style's greens
+  // (1.4:1), the white stands out from them, the red from light maps (WCAG 1.4.11).
+  const halo = L.rectangle(nowhere, { interactive: false, className: 'loc-cell-halo', weight: 4, fill: false });
+  const outline = L.rectangle(nowhere, { interactive: false, className: 'loc-cell', weight: 2 });
   const dot = L.circleMarker([0, 0], { interactive: false, className: 'loc-dot', radius: 6, weight: 2 });
   let shown = false;
 
@@ -34,18 +36,23 @@ export function createSelection(map: L.Map): Selection {
 
   return {
     show(cell, centre, confirmed) {
-      outline.setBounds([
+      const bounds: L.LatLngBoundsExpression = [
         [cell.south, cell.west],
         [cell.north, cell.east],
-      ]);
+      ];
+      halo.setBounds(bounds);
+      outline.setBounds(bounds);
       outline.setStyle({ dashArray: confirmed ? undefined : '4 3' });
       dot.setLatLng(centre);
+      // The halo first, so that the outline is drawn over it.
+      halo.addTo(map);
       outline.addTo(map);
       shown = true;
       updateDot();
     },
     clear() {
       shown = false;
+      halo.remove();
       outline.remove();
       updateDot();
     },

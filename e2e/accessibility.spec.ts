@@ -135,7 +135,7 @@ test('a screen reader: the map is named and described, each code is announced on
   await page.goto(stack.pages);
   const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
   await expect(page.locator('#map iframe')).toHaveAccessibleName('Map: choose a location');
-  const map = frame.getByRole('application', { name: 'Map' });
+  const map = frame.getByRole('application', { name: 'Choose a location' });
   await expect(map).toHaveAccessibleDescription(/^Arrow keys move the map under the crosshair .* Escape clears the choice\.$/);
 
   await page.keyboard.press('Tab');
@@ -146,8 +146,10 @@ test('a screen reader: the map is named and described, each code is announced on
   // Nothing else speaks the code (or "Finding the code…" before it): the panel's text is not live.
   expect(await liveRegions(frame)).toEqual(['loc-message alert', 'loc-live div polite']);
   expect(await frame.locator('#loc-panel').ariaSnapshot()).not.toContain('status');
+  await expect(frame.getByRole('region', { name: 'Previewed location' })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(live).toHaveText(`Chosen: ${HOME.loc_code}, near Paris, France.`);
+  await expect(frame.getByRole('region', { name: 'Chosen location' })).toBeVisible();
 
   // Open sea: no code there; the alert says so, and focus stays on the map.
   await frame.evaluate(() => document.getElementById('loc-map')!.blur());
@@ -318,7 +320,7 @@ test('the outline of the chosen cell stands out at 3:1 from the tiles of every s
 test('what the map draws for a choice is hidden from screen readers: the map holds only its controls, no unnamed image', async ({ page, stack, newSession }) => {
   await page.goto(stack.pages);
   const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 16 });
-  const map = frame.getByRole('application', { name: 'Map' });
+  const map = frame.getByRole('application', { name: 'Choose a location' });
   await frame.locator('#loc-map').click({ position: MIDDLE });
   await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'preview');
   // At zoom 16 both the outline and the dot are drawn.
@@ -326,7 +328,7 @@ test('what the map draws for a choice is hidden from screen readers: the map hol
   await expect(frame.locator('.loc-dot')).toHaveCount(1);
   await expect(map.getByRole('img')).toHaveCount(0);
   await expect(map).toMatchAriaSnapshot(`
-    - application "Map":
+    - application "Choose a location":
       - button "Zoom in"
       - button "Zoom out"
       - button "Show my location"
@@ -375,7 +377,7 @@ test('keyboard only: Tab enters the frame at the map, every stop shows its focus
     indicator = await focusIndicator(frame);
     expect(stops.length).toBeLessThan(12);
   }
-  expect(stops).toEqual(['Map', 'Zoom in', 'Zoom out', 'Show my location', 'Leaflet', 'Natural Earth', 'Copy code', `Open ${target.loc_code} in a new tab`, 'Use this location']);
+  expect(stops).toEqual(['Choose a location', 'Zoom in', 'Zoom out', 'Show my location', 'Leaflet', 'Natural Earth', 'Copy code', `Open ${target.loc_code} in a new tab`, 'Use this location']);
   // Out of the frame: the keyboard is not trapped in it.
   expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME');
 
@@ -386,6 +388,7 @@ test('keyboard only: Tab enters the frame at the map, every stop shows its focus
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
   await expect(frame.locator('.loc-cell')).toHaveCount(0);
+  await expect(frame.locator('#loc-live')).toHaveText('Choice cleared.');
 });
 
 test('the zoom buttons are pressed with Space as well as Enter, as buttons are', async ({ page, stack, newSession }) => {

@@ -143,6 +143,8 @@ function start(): void {
     pending?.abort();
     preview = undefined;
     selection.clear();
+    // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is.
+    if (panel.isShown()) panel.announce('Choice cleared.');
     panel.hide();
   };
 

@@ -32,6 +32,8 @@ export interface Panel {
   /** Shows a message (an error, or null to clear it). */
   message(text: string | null): void;
   announce(text: string): void;
+  /** Whether a result (previewed or chosen) is shown. */
+  isShown(): boolean;
   onConfirm(handler: () => void): void;
   /** Confirms the preview as the button would (the map's Enter on the previewed cell); false when there is none. */
   confirm(): boolean;
@@ -101,6 +103,8 @@ export function createPanel(doc: Document): Panel {
       panel.hidden = false;
       panel.removeAttribute('aria-busy');
       panel.dataset.state = state;
+      // What a screen reader names the region: a preview is not a choice yet.
+      panel.setAttribute('aria-label', state === 'preview' ? 'Previewed location' : 'Chosen location');
       code.textContent = result.loc_code;
       address.textContent = result.address;
       share.href = result.share_url;
@@ -117,6 +121,7 @@ export function createPanel(doc: Document): Panel {
     hide() {
       panel.hidden = true;
     },
+    isShown: () => !panel.hidden,
     message(text) {
       messageLine.hidden = text === null;
       messageLine.textContent = text ?? '';

@@ -90,8 +90,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (id: string, limit: number | undefined, options: { default?: boolean }, command: Command) => {
       if ((limit === undefined) === !options.default) command.error('error: give either a number of requests per hour or --default', { exitCode: 2 });
       await withStore(command, async (store) => {
-        process.stdout.write(`API key ${summary(found(await store.setKeyLimit(id, limit ?? null), id))}.
-`);
+        process.stdout.write(`API key ${summary(found(await store.setKeyLimit(id, limit ?? null), id))}.\n`);
       });
     });
 

@@ -30,6 +30,8 @@ afterAll(async () => {
 const answer = async (request: RawRequest): Promise<string> => {
   const response = await rawRequest(port, request);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  // Like every response of the service (plugins/security-headers.ts), refusals before routing too.
+  expect(response.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
   const body = JSON.parse(response.body.toString('utf8'));
   expect(body.success).toBe(false);
   expect(body.error).toBe(body.message);

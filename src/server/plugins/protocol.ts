@@ -20,11 +20,14 @@ import { LocError } from '../../errors.ts';
 import { errorBody } from './errors.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
+/** The security headers of every response, as raw header lines. */
+const SECURITY_LINES = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+
 /** A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. */
 function rawResponse(error: LocError, extraHeaders = ''): string {
   const body = JSON.stringify(errorBody(error));
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `X-Content-Type-Options: nosniff\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `${SECURITY_LINES}${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** Node's parser error (llhttp) as a catalogue error. */

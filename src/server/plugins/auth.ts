@@ -64,9 +64,25 @@ function ipAllowed(key: ApiKey, ip: string): boolean {
   return entry.allows(ip);
 }
 
-/** Why a session whose origin was removed from its key no longer works. */
-export const revokedOrigin = (origin: string): string =>
-  `The origin ${origin} of this embed session is no longer registered for its API key; create a new session.`;
+/** Why the service refuses a session it knows, whatever the token presented with it. */
+export interface SessionRefusal {
+  code: 'key_inactive' | 'partner_required' | 'invalid_session';
+  message: string;
+}
+
+/**
+ * Whether a known session still works, by what was taken away since it was made: its key disabled,
+ * its account's partner status (sessions are a partner's right, spec §5), its origin removed from the
+ * key. The one check of auth (the session's API calls) and of the embed routes (its frame and facts).
+ */
+export function sessionRefusal(session: EmbedSession, key: ApiKey | null): SessionRefusal | null {
+  if (!session.keyActive || key === null || key.status !== 'active') return { code: 'key_inactive', message: 'The API key that created this session is disabled.' };
+  if (!session.accountPartner) return { code: 'partner_required', message: 'The account of this session is no longer a partner.' };
+  if (!key.origins.includes(session.origin)) {
+    return { code: 'invalid_session', message: `The origin ${session.origin} of this embed session is no longer registered for its API key; create a new session.` };
+  }
+  return null;
+}
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -103,21 +119,14 @@ export default fp(
         throw new LocError('session_expired', `The embed session expired at ${new Date(session.expiresAt).toISOString()}; create a new one.`);
       }
       const key = await app.store.getKey(session.keyId);
-      if (!session.keyActive || key === null || key.status !== 'active') {
-        throw new LocError('key_inactive', 'The API key of this embed session is disabled.');
-      }
-      // Sessions are a partner's right (spec §5): taking it away stops the open maps too, like disabling the key.
-      if (!session.accountPartner) {
-        throw new LocError('partner_required', 'The account of this embed session is no longer a partner; embed sessions need one.');
-      }
-      // The session's origin was allowed by its key when the session was made; removing the origin
-      // from the key ends the session too, as disabling the key does.
-      if (!key.origins.includes(session.origin)) throw new LocError('invalid_session', revokedOrigin(session.origin));
+      const refusal = sessionRefusal(session, key);
+      if (refusal !== null) throw new LocError(refusal.code, refusal.message);
       const origin = single(request.headers.origin);
       if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
         throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${origin}.`);
       }
-      return { via: 'session', key, accountId: session.accountId, session };
+      // No refusal: the key exists (sessionRefusal refuses a missing one).
+      return { via: 'session', key: key!, accountId: session.accountId, session };
     }
 
     app.decorateRequest('caller', null);

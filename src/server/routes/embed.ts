@@ -17,9 +17,7 @@ import { LocError } from '../../errors.ts';
 import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
-import { revokedOrigin } from '../plugins/auth.ts';
-import type { FrameConfig } from '../../embed/protocol.ts';
-import type { EmbedSession } from '../../store/store.ts';
+import { sessionRefusal } from '../plugins/auth.ts';
 
 const SidParams = Type.Object(
   { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },
@@ -46,30 +44,22 @@ const UNKNOWN_SESSION_PAGE = page({
 });
 
 const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  /** Whether the session's key still registers its origin (the key itself may be disabled: that is told apart). */
-  /** Why the service no longer serves a session it knows, short of its origin: the facts route and the frame say the same. */
-  const refusalOf = (session: EmbedSession): FrameConfig['refusal'] | null => {
-    if (!session.keyActive) return { code: 'key_inactive', message: 'The API key that created this session is disabled.' };
-    if (!session.accountPartner) return { code: 'partner_required', message: 'The account of this session is no longer a partner.' };
-    return null;
-  };
-
-  const originStillAllowed = async (session: EmbedSession): Promise<boolean> =>
-    (await app.store.getKey(session.keyId))?.origins.includes(session.origin) ?? false;
-
   await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles });
 
   app.get('/embed/frame/:sid', { schema: { hide: true, params: SidParams } }, async (request, reply) => {
     const session = await app.store.getSession(request.params.sid);
+    const key = session === null ? null : await app.store.getKey(session.keyId);
     // A session whose origin was removed from its key is over: that origin may no longer frame it.
-    if (session === null || !(await originStillAllowed(session))) {
+    if (session === null || !key?.origins.includes(session.origin)) {
       return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
         .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
     }
-    const refusal = refusalOf(session);
+    // A key disabled or a partner no more: the frame says so at init instead of becoming ready (the
+    // origin's refusal, invalid_session, was answered above with the page no one may frame).
+    const refusal = sessionRefusal(session, key);
     return reply.sendEmbedFrame({
       sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash,
-      ...(refusal === null ? {} : { refusal }),
+      ...(refusal === null || refusal.code === 'invalid_session' ? {} : { refusal: { code: refusal.code, message: refusal.message } }),
     });
   });
 
@@ -100,9 +90,8 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const session = await app.store.getSession(request.params.sid);
     if (session === null) throw new LocError('invalid_session', 'This embed session does not exist.', 'sid');
-    const refusal = refusalOf(session);
-    if (refusal) throw new LocError(refusal.code, refusal.message, 'sid');
-    if (!(await originStillAllowed(session))) throw new LocError('invalid_session', revokedOrigin(session.origin), 'sid');
+    const refusal = sessionRefusal(session, await app.store.getKey(session.keyId));
+    if (refusal !== null) throw new LocError(refusal.code, refusal.message, 'sid');
     // The frame sends its token along, so a mangled secret is told at mount, not on the first click.
     const authorization = request.headers.authorization;
     const token = bearerToken(authorization);

@@ -34,7 +34,11 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   let docs: { json: string; html: string } | null = null;
   const documents = (): { json: string; html: string } => {
-    docs ??= { json: JSON.stringify(app.swagger()), html: docsPage(app.swagger() as unknown as OpenApiDocument) };
+    if (docs === null) {
+      // Built once (the models hoisted into components/schemas on the way), then served as text.
+      const document = app.swagger();
+      docs = { json: JSON.stringify(document), html: docsPage(document as unknown as OpenApiDocument) };
+    }
     return docs;
   };
 

@@ -12,7 +12,7 @@ import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { axeViolations, contrast, parseRgb, type Rgb } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
-import { mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles, type MountOptions } from './harness.ts';
+import { mountReady, setStyle, waitForStyleTiles } from './harness.ts';
 
 /** The Eiffel Tower's cell; the map is centred on its centre. */
 const HOME = encode(48.85837, 2.29448);
@@ -20,11 +20,6 @@ const HOME_CENTER = { lat: HOME.latitude, lng: HOME.longitude };
 /** The suite's map element is 800 × 400 px (pages.ts, the loader's default height). */
 const MIDDLE = { x: 400, y: 200 };
 
-async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
-  const id = await mount(page, token, options);
-  await waitForEvent(page, id, 'ready');
-  return { id, frame: await mapFrame(page, id) };
-}
 
 test.describe('axe', () => {
   test('the picker frame: every style, before and after a choice, with and without confirm', async ({ page, stack, newSession }) => {

@@ -4,12 +4,11 @@
  * styles, and the lifecycle of mounts.
  */
 import { createHash } from 'node:crypto';
-import type { Frame, Page } from '@playwright/test';
 import { CONNECT_GRACE_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
-import { destroy, events, mapFrame, mount, setStyle, waitForEvent, waitForEvents, waitForStyleTiles, type MountOptions } from './harness.ts';
+import { destroy, events, mapFrame, mount, mountReady, setStyle, waitForEvent, waitForEvents, waitForStyleTiles } from './harness.ts';
 import { cellBeside, contains, pixelOf, pointAt, type View } from './map-geometry.ts';
 
 /** The spec's loose check, made strict: the codec writes upper case. */
@@ -22,12 +21,6 @@ const HOME_CENTER = { lat: HOME.latitude, lng: HOME.longitude };
 /** The page's map element is 800 px wide (pages.ts) and the default 400 px high. */
 const SIZE = { width: 800, height: 400 };
 
-/** Mounts on the suite's page and waits for onReady; returns the mount's number and its frame. */
-async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
-  const id = await mount(page, token, options);
-  await waitForEvent(page, id, 'ready');
-  return { id, frame: await mapFrame(page, id) };
-}
 
 test.beforeEach(async ({ page, stack }) => {
   await page.goto(stack.pages);

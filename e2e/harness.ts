@@ -91,6 +91,13 @@ export async function mapFrame(page: Page, id: number): Promise<Frame> {
   return frame;
 }
 
+/** Mounts on the suite's page and waits for onReady; returns the mount's number and its frame. */
+export async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
+  const id = await mount(page, token, options);
+  await waitForEvent(page, id, 'ready');
+  return { id, frame: await mapFrame(page, id) };
+}
+
 /**
  * Resolves once every base-map tile in the frame is loaded and belongs to `style` — that is, the
  * switch is complete and no tile of an earlier style is left on screen.

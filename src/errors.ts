@@ -53,6 +53,8 @@ export type HttpErrorCode = { [C in ErrorCode]: (typeof ERROR_CATALOGUE)[C]['sta
 export class LocError extends Error {
   override readonly name = 'LocError';
   readonly status: number;
+  /** Seconds after which a retry may succeed; the server sends it as `Retry-After` (see `retryAfter`). */
+  retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -61,6 +63,12 @@ export class LocError extends Error {
   ) {
     super(message);
     this.status = ERROR_CATALOGUE[code].status ?? 500;
+  }
+
+  /** This error, telling the client when a retry may succeed: `Retry-After`, whole seconds, at least 1. */
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 
   toJSON(): { code: ErrorCode; message: string; field?: string } {

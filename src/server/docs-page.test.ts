@@ -90,7 +90,7 @@ describe('the API reference page', () => {
     expect(lookup).toContain('<div class="table-scroll" role="region" tabindex="0" aria-label="Response headers of GET /v1/loc/lookup/{code}"><table><tr><th>header</th><th>with</th><th>value</th><th>notes</th></tr>');
     expect(lookup).toContain('<tr><td><code>RateLimit-Remaining</code></td><td>all but 401, 403</td><td>integer</td><td>Requests the key has left in this hour.</td></tr>');
     expect(lookup).toContain('<tr><td><code>Cache-Control</code></td><td>200, 304</td><td>&quot;private, max-age=300&quot;</td>');
-    expect(lookup).toContain('<tr><td><code>Retry-After</code></td><td>429</td><td>integer</td>');
+    expect(lookup).toContain('<tr><td><code>Retry-After</code></td><td>429, 503</td><td>integer</td>');
     expect(lookup.match(/<tr><td><code>ETag<\/code><\/td>/g)).toHaveLength(1);
     expect(section('get-/embed/session/{sid}')).toContain('<tr><td><code>Access-Control-Allow-Origin</code></td><td>all</td><td>&quot;*&quot;</td>');
     expect(section('get-/healthz')).toContain('<tr><td><code>Cache-Control</code></td><td>200</td><td>&quot;no-store&quot;</td>');

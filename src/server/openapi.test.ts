@@ -325,7 +325,7 @@ describe('the response headers of /openapi.json', () => {
     expect(successes.filter((success) => !covered.has(success))).toEqual([]);
   });
 
-  it('give the rate limit where the key or session was accepted: every success, no refusal of the key, and Retry-After with 429', () => {
+  it('give the rate limit where the key or session was accepted: every success, no refusal of the key, and Retry-After with 429 and 503', () => {
     for (const { at, operation } of operations(doc)) {
       // A route the rate limit counts requires a credential: none of its ways in is empty.
       const authenticated = operation.security !== undefined && operation.security.every((requirement) => Object.keys(requirement).length > 0);
@@ -336,7 +336,8 @@ describe('the response headers of /openapi.json', () => {
         if (!authenticated) expect(limited, `${at} ${status}`).toBe(false);
         else if (/^[23]/.test(status) || status === '429') expect(limited, `${at} ${status}`).toBe(true);
         else if (status === '401') expect(limited, `${at} ${status}: a refused key has no limit`).toBe(false);
-        expect(names.includes('Retry-After'), `${at} ${status}`).toBe(status === '429');
+        const retries = status === '429' || status === '503' || (status === 'default' && /503 `service_unavailable`/.test(response.description));
+        expect(names.includes('Retry-After'), `${at} ${status}`).toBe(retries);
       }
     }
     expect(Object.keys(operation('lookupCode').responses['403'].headers ?? {})).toEqual([]);

@@ -44,9 +44,15 @@ export const RATE_LIMIT_HEADERS: ResponseHeaders = {
   'RateLimit-Reset': { type: 'integer', minimum: 1, description: 'Seconds until the hour ends and the count starts again.' },
 };
 
+/** With 429 `rate_limited` and with every 503 `service_unavailable` (LocError.retryAfter). */
 const RETRY_AFTER: ResponseHeaders = {
-  'Retry-After': { type: 'integer', minimum: 1, description: 'Seconds until the hour ends: retry then, with backoff and jitter.' },
+  'Retry-After': {
+    type: 'integer',
+    minimum: 1,
+    description: 'Seconds after which a retry may succeed: with 429, until the hour ends; with 503, 1 for a shutdown or a locked database, 60 for a full disk. Retry then, with backoff and jitter.',
+  },
 };
+const RETRIED: HttpErrorCode[] = ['rate_limited', 'service_unavailable'];
 
 export const NO_STORE: ResponseHeaders = {
   'Cache-Control': { type: 'string', enum: ['no-store'], description: 'No cache may keep the answer.' },
@@ -116,7 +122,7 @@ export function errorResponses({ auth, codes, headers = {} }: ErrorResponsesOpti
     const carried: ResponseHeaders[] = [];
     if (answered.some((code) => !BEFORE_ROUTING.includes(code))) carried.push(headers);
     if (auth !== undefined && answered.some((code) => !uncounted.includes(code))) carried.push(RATE_LIMIT_HEADERS);
-    if (answered.includes('rate_limited')) carried.push(RETRY_AFTER);
+    if (answered.some((code) => RETRIED.includes(code))) carried.push(RETRY_AFTER);
     const body = errorBody(answered, description);
     return carried.some((set) => Object.keys(set).length > 0) ? withHeaders(body, ...carried) : body;
   };

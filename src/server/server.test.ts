@@ -156,6 +156,7 @@ describe('closing', () => {
     expect(first).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
     expect(second).toMatch(/connection: close/i);
+    expect(second).toMatch(/retry-after: 1\r\n/i);
     expect(second).toContain('"code":"service_unavailable"');
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -36,10 +36,10 @@ const post = (server: SpawnedServer, path: string, key: string, body: unknown) =
   fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** Status, code and message of a generate for the n-th point. */
-async function generate(server: SpawnedServer, key: string, n: number): Promise<{ status: number; code?: string; message?: string }> {
+async function generate(server: SpawnedServer, key: string, n: number): Promise<{ status: number; code?: string; message?: string; retryAfter: string | null }> {
   const response = await post(server, '/v1/loc/generate', key, { latitude: 45 + n * 0.001, longitude: 4.8, label: `fault ${n}` });
   const body = (await response.json()) as { code?: string; message?: string };
-  return { status: response.status, code: body.code, message: body.message };
+  return { status: response.status, code: body.code, message: body.message, retryAfter: response.headers.get('retry-after') };
 }
 
 const lookupStatus = async (server: SpawnedServer, key: string): Promise<number> =>
@@ -125,7 +125,8 @@ describe('disk faults under a running server', () => {
     }
     const refused = await generate(server, key, 1);
     console.log(`disk full (${tmpfs ? 'tmpfs filled to the last page' : 'file-size limit 0, tmpfs not mountable here'}): ${refused.status} ${refused.code}: ${refused.message}`);
-    expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(expectedMessage) });
+    // A full disk waits for its operator; an I/O error may pass sooner.
+    expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(expectedMessage), retryAfter: tmpfs ? '60' : '10' });
     expect(await generate(server, key, 2)).toMatchObject({ status: 503 });
     expect(await lookupStatus(server, key)).toBe(200);
     expect(await healthStatus(server)).toBe(200);
@@ -143,7 +144,7 @@ describe('disk faults under a running server', () => {
     try {
       const refused = await generate(server, key, 10);
       console.log(`disk refusing writes (file-size limit 0): ${refused.status} ${refused.code}: ${refused.message}`);
-      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/an I\/O error/) });
+      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/an I\/O error/), retryAfter: '10' });
       const session = await post(server, '/v1/embed/sessions', key, { origin: 'https://shop.example' });
       expect(session.status).toBe(503);
       expect(await lookupStatus(server, key)).toBe(200);
@@ -163,7 +164,7 @@ describe('disk faults under a running server', () => {
       const refused = await generate(server, key, 20);
       const waited = performance.now() - started;
       console.log(`database locked elsewhere: ${refused.status} ${refused.code} after ${Math.round(waited)} ms: ${refused.message}`);
-      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/busy/) });
+      expect(refused).toMatchObject({ status: 503, code: 'service_unavailable', message: expect.stringMatching(/busy/), retryAfter: '1' });
       expect(waited).toBeGreaterThanOrEqual(4900);
       expect(await lookupStatus(server, key)).toBe(200);
       await expect.poll(() => server.output()).toContain('SQLITE_BUSY');

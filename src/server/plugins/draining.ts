@@ -20,7 +20,7 @@ export default fp(
     });
     app.addHook('onClose', async () => clearInterval(reaper));
     app.addHook('onRequest', (_request, _reply, done) => {
-      done(closing ? new LocError('service_unavailable', 'The service is shutting down; retry the request.') : undefined);
+      done(closing ? new LocError('service_unavailable', 'The service is shutting down; retry the request.').retryAfter(1) : undefined);
     });
   },
   { name: 'loc-draining', fastify: '5.x' },

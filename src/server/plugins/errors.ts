@@ -31,13 +31,16 @@ const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_BAD_URL: 'The URL is not validly percent-encoded.',
 };
 
-/** What a client is told when the database cannot serve its request; the log has the engine's own words. */
-const UNAVAILABLE_MESSAGES: Readonly<Record<UnavailableReason, string>> = {
-  'disk-full': 'The service cannot store data right now: its disk is full. Retry later.',
-  'read-only': 'The service cannot store data right now: its storage is read-only. Retry later.',
-  'io-error': 'The service cannot read or write its storage right now (an I/O error). Retry later.',
-  busy: "The service's database is busy (locked by another process). Retry shortly.",
-  'cannot-open': 'The service cannot open its database right now. Retry later.',
+/**
+ * What a client is told when the database cannot serve its request (the log has the engine's own
+ * words), and when to retry: a lock passes in moments, a full or broken disk waits for an operator.
+ */
+const UNAVAILABLE: Readonly<Record<UnavailableReason, { message: string; retryAfterSeconds: number }>> = {
+  'disk-full': { message: 'The service cannot store data right now: its disk is full. Retry later.', retryAfterSeconds: 60 },
+  'read-only': { message: 'The service cannot store data right now: its storage is read-only. Retry later.', retryAfterSeconds: 60 },
+  'io-error': { message: 'The service cannot read or write its storage right now (an I/O error). Retry later.', retryAfterSeconds: 10 },
+  busy: { message: "The service's database is busy (locked by another process). Retry shortly.", retryAfterSeconds: 1 },
+  'cannot-open': { message: 'The service cannot open its database right now. Retry later.', retryAfterSeconds: 10 },
 };
 
 /** An ajv error as Fastify hands it over (ajv runs with `verbose`, so `data` and `parentSchema` are set). */
@@ -68,7 +71,10 @@ function received(code: string, headers: FastifyRequest['headers'] | undefined):
  */
 export function toLocError(error: unknown, headers?: FastifyRequest['headers']): LocError {
   if (error instanceof LocError) return error;
-  if (error instanceof StoreUnavailable) return new LocError('service_unavailable', UNAVAILABLE_MESSAGES[error.reason]);
+  if (error instanceof StoreUnavailable) {
+    const { message, retryAfterSeconds } = UNAVAILABLE[error.reason];
+    return new LocError('service_unavailable', message).retryAfter(retryAfterSeconds);
+  }
   const fastifyError = error as Partial<FastifyError> & { validation?: SchemaError[]; validationContext?: string };
   if (fastifyError.validation) return validationError(fastifyError.validation[0], fastifyError.validationContext ?? 'body');
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
@@ -141,6 +147,7 @@ export default fp(
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const loc = toLocError(error, request.headers);
       if (loc.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
       reply.code(loc.status).send(errorBody(loc));
     });
     app.setNotFoundHandler((request, reply) => {

@@ -80,11 +80,10 @@ export default fp(
       if (allowance.firstRefusal) {
         request.log.warn({ key: caller.key.id, limit: allowance.limit, resetSeconds: allowance.resetSeconds }, 'hourly limit reached');
       }
-      reply.header('retry-after', allowance.resetSeconds);
       done(new LocError(
         'rate_limited',
         `The API key ${caller.key.id} has used its ${allowance.limit} requests of this hour; retry in ${allowance.resetSeconds} s.`,
-      ));
+      ).retryAfter(allowance.resetSeconds));
     });
   },
   { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-auth'] },

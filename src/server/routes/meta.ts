@@ -26,7 +26,7 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await app.store.ping();
     } catch (error) {
       request.log.error({ err: error }, 'health check failed');
-      throw new LocError('service_unavailable', 'The database does not answer.');
+      throw new LocError('service_unavailable', 'The database does not answer.').retryAfter(10);
     }
     reply.header('cache-control', 'no-store');
     return { success: true as const, status: 'ok' as const, version: VERSION };

@@ -9,7 +9,7 @@ import { EncodedFile } from './encodings.ts';
 
 async function app(options: Partial<EmbedAssetsOptions> = {}): Promise<FastifyInstance> {
   const instance = Fastify();
-  await instance.register(embedAssets, { publicUrl: 'http://localhost:8080', ...options });
+  await instance.register(embedAssets, { publicUrl: 'http://localhost:8080', tileRendersPerSecond: 20, now: Date.now, ...options });
   // What the session-bound frame route of the server will do, once it has looked the session up.
   instance.get<{ Params: { sid: string } }>('/embed/frame/:sid', (request, reply) =>
     reply.sendEmbedFrame({ sid: request.params.sid, origin: 'http://localhost:5173', expiresAt: '2030-01-01T00:00:00Z', secretHash: 'ab'.repeat(32) }),

@@ -30,6 +30,10 @@ export interface EmbedAssetsOptions {
   publicUrl: string;
   /** Tile providers; `{ mode: 'offline' }` serves `/tiles/{style}/{z}/{x}/{y}.png` from this service. */
   tiles?: TileSettings;
+  /** Offline mode: new tiles drawn per second (tiles/offline.ts). */
+  tileRendersPerSecond: number;
+  /** The service's clock, which refills that budget. */
+  now: () => number;
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
@@ -122,7 +126,12 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     }
 
     if (tileSettings.mode === 'offline') {
-      const tiles = offlineTiles();
+      const tiles = offlineTiles({
+        rendersPerSecond: options.tileRendersPerSecond,
+        now: options.now,
+        // Once per spell of refusals, as the rate limit does: what an operator's alerting watches.
+        onBudgetSpent: () => app.log.warn({ rendersPerSecond: options.tileRendersPerSecond }, 'offline tile budget spent: new tiles get 503 until it refills'),
+      });
       app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', { schema: { hide: true } }, async (request, reply) => {
         const { style, z, x, y } = request.params;
         let body: Buffer;

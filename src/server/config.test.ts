@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       shutdownTimeoutMs: 10000,
       tiles: { mode: 'online', base: {} },
+      tileRendersPerSecond: 20,
     });
   });
 

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { supportedCountries } from '../code/index.ts';
 import { describeValue } from '../errors.ts';
+import { RENDER_BURST_SECONDS } from '../tiles/offline.ts';
 import { tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
 
 export interface Config {
@@ -26,6 +27,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
+  /** Offline mode: new tiles the service may draw per second (tiles/offline.ts). */
+  tileRendersPerSecond: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -94,6 +97,11 @@ export const OPTIONS: Options = {
         throw new ConfigError((error as Error).message);
       }
     },
+  },
+  tileRendersPerSecond: {
+    env: 'LOC_TILE_RENDERS_PER_SECOND', default: '20',
+    doc: `With \`LOC_TILES=offline\`: new tiles the service draws per second, after a first ${RENDER_BURST_SECONDS} s' worth at once; beyond that, 503 with \`Retry-After\` (tiles drawn recently are always served). A tile costs 5–15 ms of the one thread that also answers the API.`,
+    parse: (t, _, __, name) => integer(name, t!, 1, 10_000),
   },
   shutdownTimeoutMs: {
     env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',

@@ -1,7 +1,8 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { STYLE_NAMES } from './style-names.ts';
-import { TILE_SIZE, checkTile, landMask, offlineTiles, renderTile } from './offline.ts';
+import { LocError } from '../errors.ts';
+import { RENDER_BURST_SECONDS, TILE_SIZE, checkTile, landMask, offlineTiles, renderTile } from './offline.ts';
 
 /** The tile at zoom z holding (lat, lng), and the pixel of the point inside it. */
 function locate(lat: number, lng: number, z: number) {
@@ -70,17 +71,15 @@ describe('offline tiles', () => {
     expect(() => renderTile('streets', 2, 0, 4)).toThrow(RangeError);
   });
 
-  it('draw a view of a dozen tiles well under a second, and serve repeats from the cache', () => {
-    const tiles = offlineTiles(64);
-    const start = performance.now();
-    const first = [];
-    for (let x = 0; x < 4; x++) for (let y = 0; y < 3; y++) first.push(tiles.get('biking', 11, 1036 + x, 704 + y));
-    expect(performance.now() - start).toBeLessThan(1000);
-    expect(tiles.get('biking', 11, 1036, 704)).toBe(first[0]);
+  it('serve repeats from the cache', () => {
+    const tiles = offlineTiles({ rendersPerSecond: 20, now: Date.now, cacheSize: 64 });
+    const first = tiles.get('biking', 11, 1036, 704);
+    tiles.get('biking', 11, 1037, 704);
+    expect(tiles.get('biking', 11, 1036, 704)).toBe(first);
   });
 
   it('evict the least recently used tile when the cache is full', () => {
-    const tiles = offlineTiles(2);
+    const tiles = offlineTiles({ rendersPerSecond: 20, now: Date.now, cacheSize: 2 });
     const a = tiles.get('streets', 1, 0, 0);
     const b = tiles.get('streets', 1, 1, 0);
     tiles.get('streets', 1, 0, 0);
@@ -89,5 +88,46 @@ describe('offline tiles', () => {
     const again = tiles.get('streets', 1, 1, 0);
     expect(again).not.toBe(b);
     expect(again.equals(b)).toBe(true);
+  });
+
+  it('draw ten seconds of their budget at once, then refuse new tiles until it refills, still serving the cached ones', () => {
+    let time = 0;
+    let spent = 0;
+    const tiles = offlineTiles({ rendersPerSecond: 1, now: () => time, onBudgetSpent: () => spent++ });
+    const drawn = Array.from({ length: RENDER_BURST_SECONDS }, (_, i) => tiles.get('streets', 4, i, 5));
+    let refusal: unknown;
+    try {
+      tiles.get('streets', 4, 10, 5);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(LocError);
+    expect(refusal).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSeconds: 1 });
+    expect((refusal as LocError).message).toBe(
+      'The service draws at most 1 new map tiles a second and has drawn its share; retry in 1 s. Tiles it drew recently are still served.',
+    );
+    expect(tiles.get('streets', 4, 0, 5)).toBe(drawn[0]);
+    // A tile that cannot exist is told so, and costs nothing.
+    expect(() => tiles.get('streets', 4, 16, 5)).toThrow(RangeError);
+    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    expect(spent).toBe(1);
+
+    time += 500;
+    expect(() => tiles.get('streets', 4, 10, 5)).toThrow(expect.objectContaining({ retryAfterSeconds: 1 }));
+    time += 500;
+    expect(tiles.get('streets', 4, 10, 5)).toBeInstanceOf(Buffer);
+    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    expect(spent).toBe(2);
+    // A clock moved back refills nothing.
+    time -= 60_000;
+    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+  });
+
+  it('refill to ten seconds of the budget at most', () => {
+    let time = 0;
+    const tiles = offlineTiles({ rendersPerSecond: 2, now: () => time });
+    time += 3_600_000;
+    for (let i = 0; i < 2 * RENDER_BURST_SECONDS; i++) tiles.get('traffic', 5, i, 11);
+    expect(() => tiles.get('traffic', 5, 20, 11)).toThrow(expect.objectContaining({ code: 'service_unavailable', retryAfterSeconds: 1 }));
   });
 });

@@ -5,7 +5,8 @@
  * pattern, so a glance tells which style a map shows.
  *
  * Land is filled by an even-odd scanline over the polygons projected to Web Mercator once, at load;
- * a tile costs a few milliseconds, and a small LRU cache keeps the tiles of recent views.
+ * a tile costs 5–15 ms, a small LRU cache keeps the tiles of recent views, and a budget bounds how
+ * many new ones are drawn a second (offlineTiles).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,7 @@ import { PNG } from 'pngjs';
 import { feature } from 'topojson-client';
 import type { MultiPolygon } from 'geojson';
 import type { Topology } from 'topojson-specification';
+import { LocError } from '../errors.ts';
 import { STYLE_NAMES, type StyleName } from './style-names.ts';
 
 export const TILE_SIZE = 256;
@@ -267,9 +269,52 @@ export function renderTile(style: string, z: number, x: number, y: number): Buff
 
 const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
-/** Tiles with an LRU cache in front: a map view asks for the same dozen tiles again and again. */
-export function offlineTiles(cacheSize = 512): { get(style: string, z: number, x: number, y: number): Buffer } {
+/** How many seconds of the sustained rate the service may draw at once (a cold start, a new view). */
+export const RENDER_BURST_SECONDS = 10;
+
+export interface OfflineTileOptions {
+  /**
+   * New tiles drawn per second, sustained (LOC_TILE_RENDERS_PER_SECOND). The route is public and a
+   * tile costs 5–15 ms of the event loop, so without a bound anyone asking for tiles nobody has
+   * asked for before could stall the API; cached tiles are free and always served.
+   */
+  rendersPerSecond: number;
+  /** The service's clock. */
+  now: () => number;
+  /** Called when the budget runs out after having had room: what an operator watches. */
+  onBudgetSpent?: () => void;
+  /** Tiles kept, least recently used dropped first. */
+  cacheSize?: number;
+}
+
+/**
+ * Tiles with an LRU cache in front (a map view asks for the same dozen tiles again and again) and a
+ * token bucket on drawing: up to RENDER_BURST_SECONDS' worth at once, then `rendersPerSecond`. A tile
+ * that would overdraw it is refused with 503 `service_unavailable` and the seconds until a tile can
+ * be drawn again; RangeError for a tile address that does not exist.
+ */
+export function offlineTiles(options: OfflineTileOptions): { get(style: string, z: number, x: number, y: number): Buffer } {
+  const { rendersPerSecond, now, onBudgetSpent, cacheSize = 512 } = options;
   const cache = new Map<string, Buffer>();
+  const burst = rendersPerSecond * RENDER_BURST_SECONDS;
+  let tokens = burst;
+  let filledAt = now();
+  let spent = false;
+  /** Takes one drawing from the bucket: 0, or the seconds until there is one. */
+  const take = (): number => {
+    const time = now();
+    // A clock moved back (tests move theirs) refills nothing rather than draining the bucket.
+    tokens = Math.min(burst, tokens + (Math.max(0, time - filledAt) / 1000) * rendersPerSecond);
+    filledAt = time;
+    if (tokens >= 1) {
+      tokens -= 1;
+      spent = false;
+      return 0;
+    }
+    if (!spent) onBudgetSpent?.();
+    spent = true;
+    return (1 - tokens) / rendersPerSecond;
+  };
   return {
     get(style, z, x, y) {
       const key = `${style}/${z}/${x}/${y}`;
@@ -277,6 +322,14 @@ export function offlineTiles(cacheSize = 512): { get(style: string, z: number, x
       if (tile) {
         cache.delete(key);
       } else {
+        checkTile(style, z, x, y); // a tile that cannot exist costs nothing from the budget
+        const wait = take();
+        if (wait > 0) {
+          throw new LocError(
+            'service_unavailable',
+            `The service draws at most ${rendersPerSecond} new map tiles a second and has drawn its share; retry in ${Math.ceil(wait)} s. Tiles it drew recently are still served.`,
+          ).retryAfter(wait);
+        }
         tile = renderTile(style, z, x, y);
         if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
       }

@@ -146,7 +146,9 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const loc = toLocError(error, request.headers);
-      if (loc.status >= 500) request.log.error({ err: error }, 'request failed');
+      // A LocError is an answer the service chose (a shutdown, a tile budget; its cause, if any, was
+      // logged where it was decided); anything else that ends in 5xx is a failure to look into.
+      if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'request failed');
       if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
       reply.code(loc.status).send(errorBody(loc));
     });

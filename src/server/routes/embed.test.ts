@@ -151,4 +151,27 @@ describe('static files and tiles', () => {
     expect(bad.statusCode).toBe(404);
     expect(json(bad)).toMatchObject({ success: false, code: 'not_found' });
   });
+
+  it('draws no more new tiles than LOC_TILE_RENDERS_PER_SECOND allows: 503 with Retry-After, one warning, cached tiles still served', async () => {
+    const lines: string[] = [];
+    const limited = await testService({ LOC_TILES: 'offline', LOC_TILE_RENDERS_PER_SECOND: '1', LOC_LOG_LEVEL: 'warn' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const tile = (x: number) => limited.request({ method: 'GET', url: `/tiles/satellite/4/${x}/6.png` });
+      for (let x = 0; x < 10; x++) expect((await tile(x)).statusCode, `tile ${x}`).toBe(200);
+      const refused = await tile(10);
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(json(refused)).toMatchObject({ success: false, code: 'service_unavailable', message: expect.stringMatching(/at most 1 new map tiles a second/) });
+      expect((await tile(11)).statusCode).toBe(503);
+      expect((await tile(3)).statusCode).toBe(200);
+      limited.clock.advance(1000);
+      expect((await tile(10)).statusCode).toBe(200);
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(logged.filter((line) => line.msg.startsWith('offline tile budget spent'))).toHaveLength(1);
+      // A refusal the service chose is not a failure: no error line per refused tile.
+      expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -44,7 +44,7 @@ const UNKNOWN_SESSION_PAGE = page({
 });
 
 const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles });
+  await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles, tileRendersPerSecond: app.config.tileRendersPerSecond, now: app.now });
 
   app.get('/embed/frame/:sid', { schema: { hide: true, params: SidParams } }, async (request, reply) => {
     const session = await app.store.getSession(request.params.sid);

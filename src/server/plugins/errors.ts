@@ -17,8 +17,6 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_BAD_URL: 'bad_request',
 };
 
@@ -26,8 +24,6 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
 const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON with the header Content-Type: application/json.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than 16 KB.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
   FST_ERR_BAD_URL: 'The URL is not validly percent-encoded.',
 };
 
@@ -81,10 +77,6 @@ export function toLocError(error: unknown, headers?: FastifyRequest['headers']):
   if (mapped) {
     const message = FASTIFY_MESSAGES[fastifyError.code!] ?? `${ERROR_CATALOGUE[mapped].message} ${fastifyError.message ?? ''}`.trim();
     return new LocError(mapped, `${message}${received(fastifyError.code!, headers)}`);
-  }
-  // JSON.parse failures and prototype-poisoning refusals arrive as plain 400s from the body parser.
-  if (fastifyError.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(fastifyError.message ?? ''))) {
-    return new LocError('invalid_json', `The request body is not valid JSON: ${fastifyError.message}`);
   }
   if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new LocError('bad_request', fastifyError.message || ERROR_CATALOGUE.bad_request.message);

@@ -6,8 +6,10 @@
  * holds: the loader from the service, an element to mount into, and the Content-Security-Policy the
  * integrator guide asks for. Tests mount with `LOC.mount` through `page.evaluate` (harness.ts).
  *
- *   GET /                   the page; `?service=<url>` loads the loader of another loc service, and
- *                           `?forger` adds a frame from the other origin, for the forgery test
+ *   GET /                   the page; `?service=<url>` loads the loader of another loc service,
+ *                           `?forger` adds a frame from the other origin, for the forgery test, and
+ *                           `?isolated` sends it cross-origin isolated (COOP same-origin, COEP
+ *                           require-corp), as a page that uses SharedArrayBuffer must be
  *   GET /forger.html        that frame: an empty page the test scripts
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -68,7 +70,8 @@ export function startPages(serviceUrl: string): Promise<Pages> {
       const service = url.searchParams.get('service') ?? serviceUrl;
       if (!LOCAL_SERVICE.test(service)) return send(400, 'text/plain', `?service must be a loc service on this machine, received ${service}`);
       const page = integratorPage(service, url.searchParams.has('forger') ? `http://127.0.0.1:${port}/forger.html` : null);
-      return send(200, 'text/html', page.html, { 'content-security-policy': page.csp });
+      const isolation: Record<string, string> = url.searchParams.has('isolated') ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
+      return send(200, 'text/html', page.html, { 'content-security-policy': page.csp, ...isolation });
     }
     if (url.pathname === '/page.css') return send(200, 'text/css', STYLESHEET);
     if (url.pathname === '/forger.html') return send(200, 'text/html', '<!doctype html><title>another site</title><p>another site');

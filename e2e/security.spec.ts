@@ -160,3 +160,18 @@ withTileProvider('the session token never reaches a tile server, nor any URL or 
   expect(carriers.map(({ method, url }) => `${method} ${url}`)).toEqual([`POST ${provider.service}/v1/embed/resolve`]);
   expect(carriers[0].headers.authorization).toBe(`Bearer ${token}`);
 });
+
+withTileProvider('a cross-origin isolated page (COOP same-origin, COEP require-corp) embeds the map, whose tiles come from a server that sends no Cross-Origin-Resource-Policy', async ({ page, stack, provider }) => {
+  await page.goto(`${stack.pages}/?service=${provider.service}&isolated`);
+  // The point of such a page: SharedArrayBuffer and precise timers, which only isolation grants.
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  const token = (await createSession({ service: provider.service, apiKey: provider.apiKey, origin: stack.pages })).session_token;
+  const id = await mount(page, token, OPTIONS);
+  await waitForEvent(page, id, 'ready');
+  const frame = await mapFrame(page, id);
+  await waitForStyleTiles(frame, 'streets');
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  // Tiles go without cookies (the frame's COEP is credentialless), as they always could.
+  for (const request of provider.tiles.requests) expect(request.headers).not.toHaveProperty('cookie');
+});

@@ -104,5 +104,11 @@ export function frameHeaders(config: { origin: string; apiBase: string; styles: 
     'permissions-policy': 'geolocation=(self), clipboard-write=(self), camera=(), microphone=(), payment=(), usb=()',
     // The page carries the session's config: never from a cache, never for another visitor.
     'cache-control': 'no-store',
+    // What a cross-origin isolated page (COEP require-corp, for SharedArrayBuffer) asks of a frame it
+    // embeds: a policy of its own and consent to be embedded cross-origin. `credentialless` rather
+    // than require-corp, because tile servers send no Cross-Origin-Resource-Policy: their images then
+    // load without cookies, which tiles never need. On any other page these change nothing.
+    'cross-origin-embedder-policy': 'credentialless',
+    'cross-origin-resource-policy': 'cross-origin',
   };
 }

@@ -118,9 +118,13 @@ describe('offline tiles', () => {
     expect(tiles.get('streets', 4, 10, 5)).toBeInstanceOf(Buffer);
     expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
     expect(spent).toBe(2);
-    // A clock moved back refills nothing.
+    // A clock moved back refills nothing, and coming forward again refills only the time past the last refill.
     time -= 60_000;
     expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    time += 60_000;
+    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    time += 1000;
+    expect(tiles.get('streets', 4, 11, 5)).toBeInstanceOf(Buffer);
   });
 
   it('refill to ten seconds of the budget at most', () => {

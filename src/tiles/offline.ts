@@ -303,9 +303,10 @@ export function offlineTiles(options: OfflineTileOptions): { get(style: string, 
   /** Takes one drawing from the bucket: 0, or the seconds until there is one. */
   const take = (): number => {
     const time = now();
-    // A clock moved back (tests move theirs) refills nothing rather than draining the bucket.
+    // A clock moved back (tests move theirs, NTP may) refills nothing until it has passed the last
+    // refill again, rather than draining the bucket or refilling that stretch twice.
     tokens = Math.min(burst, tokens + (Math.max(0, time - filledAt) / 1000) * rendersPerSecond);
-    filledAt = time;
+    filledAt = Math.max(filledAt, time);
     if (tokens >= 1) {
       tokens -= 1;
       spent = false;

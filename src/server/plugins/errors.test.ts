@@ -45,6 +45,7 @@ describe('request bodies', () => {
   it('malformed JSON: a reason V8 words in a way not known here is kept only when it cannot hold the body', () => {
     expect(jsonRefusal('nul', new SyntaxError('Unexpected end of JSON input'))).toBe('The request body is not valid JSON: Unexpected end of JSON input.');
     expect(jsonRefusal('{"a": x}', new SyntaxError('No JSON at "{"a": x}"'))).toBe('The request body is not valid JSON.');
+    expect(jsonRefusal('{"a": x}', new SyntaxError('Unexpected "{"a": x}" in JSON at position 6'))).toBe('The request body is not valid JSON.');
   });
 
   it('malformed JSON: the refusal never quotes the body, which V8 does in some of its messages', async () => {

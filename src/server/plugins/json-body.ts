@@ -35,7 +35,7 @@ export function jsonRefusal(text: string, error: Error): string {
     return 'The request body has a "__proto__" or "constructor" key, which is refused.';
   }
   const at = AT_POSITION.exec(error.message);
-  if (at) {
+  if (at && !at[1].includes('"')) {
     const position = Math.min(Number(at[2]), text.length);
     const before = text.slice(0, position);
     const line = before.split('\n').length;

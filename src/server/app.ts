@@ -9,6 +9,7 @@ import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
 import { redactUrl } from './redact.ts';
+import { REQUEST_LOG_LEVELS, logRequest } from './request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
@@ -23,6 +24,7 @@ import generateRoutes from './routes/generate.ts';
 import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
+import requestIdPlugin, { declareRequestId, newRequestId } from './plugins/request-id.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
@@ -42,9 +44,6 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export interface LogStream {
   write(line: string): void;
 }
-
-/** Levels at which the per-request line is written. */
-const REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
 
 export interface AppOptions {
   /** The clock; default `Date.now`. Tests inject one they move. */
@@ -76,6 +75,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Fastify's two lines per request are replaced by one (the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
+    genReqId: newRequestId,
     // Requests Node refuses before routing are answered in the catalogue's shape (plugins/protocol.ts),
     // the missing Host header included.
     clientErrorHandler,
@@ -105,17 +105,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Undocumented, but Node's own tests and userland servers rely on it (nodejs/node#36819).
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
-  // One line per request, after the response, at info level; no hook at all when it would log nothing.
-  // It names the key that was counted (its id, never its secret), so an operator can follow a key's
-  // traffic and its 429s.
-  if (REQUEST_LOG_LEVELS.has(config.logLevel)) {
-    app.addHook('onResponse', async (request, reply) => {
-      const key = request.caller?.key.id;
-      request.log.info({ req: request, ...(key === undefined ? {} : { key }), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-    });
-  }
+  // No hook at all when the request line would log nothing (request-log.ts).
+  if (REQUEST_LOG_LEVELS.has(config.logLevel)) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 
   await app.register(securityHeadersPlugin);
+  await app.register(requestIdPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
   await app.register(errorsPlugin);
@@ -126,8 +120,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swagger, {
-    // The titled schemas become named models under components/schemas (openapi-components.ts).
-    transformObject: (document) => ('openapiObject' in document ? hoistNamedSchemas(document.openapiObject) : document.swaggerObject),
+    // The titled schemas become named models under components/schemas (openapi-components.ts), and
+    // every response declares Request-Id (plugins/request-id.ts).
+    transformObject: (document) => ('openapiObject' in document ? declareRequestId(hoistNamedSchemas(document.openapiObject)) : document.swaggerObject),
     openapi: {
       info: {
         title: 'loc API',

@@ -10,6 +10,8 @@ import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
+import { logRequest } from '../request-log.ts';
+import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 
 /** Fastify error codes and the catalogue code each becomes. */
@@ -131,7 +133,9 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   // A lookup whose code is not validly percent-encoded is a malformed code, not a bad request.
   const badLookup = error.code === 'FST_ERR_BAD_URL' && request.url.startsWith('/v1/loc/lookup/');
   const loc = badLookup ? new LocError('invalid_code', 'The code in the path is not validly URL-encoded.', 'code') : toLocError(error);
-  securityHeaders(reply).code(loc.status).send(errorBody(loc));
+  requestIdHeader(request, securityHeaders(reply)).code(loc.status).send(errorBody(loc));
+  // Answered before the hooks, so the onResponse hook that writes the request line does not run.
+  logRequest(request, reply);
 }
 
 export default fp(

@@ -18,16 +18,20 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { LocError } from '../../errors.ts';
 import { errorBody } from './errors.ts';
+import { newRequestId } from './request-id.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 /** The security headers of every response, as raw header lines. */
 const SECURITY_LINES = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
-/** A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. */
-function rawResponse(error: LocError, extraHeaders = ''): string {
+/**
+ * A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. Its
+ * Request-Id is new: no request was routed, but the refusal is logged under that id all the same.
+ */
+function rawResponse(error: LocError, requestId: string, extraHeaders = ''): string {
   const body = JSON.stringify(errorBody(error));
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `${SECURITY_LINES}${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `${SECURITY_LINES}Request-Id: ${requestId}\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** Node's parser error (llhttp) as a catalogue error. */
@@ -44,8 +48,9 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   // A connection the client reset has no one left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const refusal = parserError(error);
-  this.log.debug({ code: error.code, reason: error.reason }, 'request refused before routing');
-  if (socket.writable) socket.write(rawResponse(refusal));
+  const reqId = newRequestId();
+  this.log.debug({ reqId, code: error.code, reason: error.reason }, 'request refused before routing');
+  if (socket.writable) socket.write(rawResponse(refusal, reqId));
   socket.destroy();
 }
 
@@ -61,13 +66,17 @@ export default fp(
         'expectation_failed',
         `The service cannot meet Expect: ${JSON.stringify(String(request.headers.expect).slice(0, 40))}; only 100-continue is supported.`,
       );
-      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', ...SECURITY_HEADERS });
+      const reqId = newRequestId();
+      app.log.debug({ reqId, expect: String(request.headers.expect).slice(0, 40) }, 'request refused before routing');
+      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': reqId, ...SECURITY_HEADERS });
       response.end(JSON.stringify(errorBody(refusal)));
     });
     app.server.on('connect', (_request, socket: Socket) => {
       const refusal = new LocError('method_not_allowed', 'CONNECT is not supported: loc is not a proxy.');
       socket.on('error', () => {});
-      socket.end(rawResponse(refusal, 'Allow: GET, HEAD, POST\r\n'));
+      const reqId = newRequestId();
+      app.log.debug({ reqId, method: 'CONNECT' }, 'request refused before routing');
+      socket.end(rawResponse(refusal, reqId, 'Allow: GET, HEAD, POST\r\n'));
     });
   },
   { name: 'loc-protocol', fastify: '5.x', dependencies: ['loc-errors'] },

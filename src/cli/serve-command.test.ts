@@ -183,6 +183,15 @@ describe('a start that cannot listen', () => {
     expect(await finished(started)).toBe(2);
     expect(started.output()).toBe('error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "5173a". (see --help)\n');
   });
+
+  it('refuses a LOC_DEMO_ORIGIN that is not an origin a key may allow, naming it, before the database is touched (exit 2)', async () => {
+    const started = serve(dataDir, ['--port', '0', '--seed-dev', '--demo'], { LOC_DEMO_ORIGIN: 'http://shop.example' });
+    expect(await finished(started)).toBe(2);
+    expect(started.output()).toBe(
+      'error: LOC_DEMO_ORIGIN must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n',
+    );
+    expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+  });
 });
 
 describe('a signal while loc serve starts', () => {

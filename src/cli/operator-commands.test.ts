@@ -377,6 +377,22 @@ describe('a data directory that cannot hold a database', () => {
     }
   });
 
+  it('was written by a newer loc: every operator command says so in one line, exit 1, and leaves it as it is', async () => {
+    const dir = scratch();
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.pragma('user_version = 99');
+    db.close();
+    const line = `error: cannot open the database in ${dir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'create', '--name', 'globex'], ['keys', 'disable', 'key_x'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+    const after = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(99);
+    expect(after.prepare('SELECT name FROM accounts').pluck().all()).toEqual(['acme']);
+    after.close();
+  });
+
   it('fails while a command works (locked past busy_timeout, 5 s): one line, exit 1', async () => {
     const dir = scratch();
     expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);

@@ -4,6 +4,7 @@
  * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
  * `npm start` stops when npm is signalled.
  */
+import Database from 'better-sqlite3';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
@@ -123,6 +124,19 @@ describe('a start refused before it listens', () => {
     const started = serve(file, ['--port', '0', '--host', '127.0.0.1']);
     expect(await finished(started)).toBe(1);
     expect(started.output()).toBe(`error: cannot open the database in ${file}: ${file} is not a directory\n`);
+  });
+
+  it('on a database written by a newer loc (a downgrade, a restored backup): one line naming it, exit 1', async () => {
+    await finished(run(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { LOC_DATA_DIR: dataDir }));
+    const db = new Database(join(dataDir, DATABASE_FILE));
+    db.pragma('user_version = 99');
+    db.close();
+    const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    expect(await finished(started)).toBe(1);
+    expect(started.output()).toBe(
+      `error: cannot open the database in ${dataDir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`,
+    );
+    expectNothingLeft();
   });
 
   it('on a bad --port or an empty --host, naming the flag rather than the variable it overrides, exit 2', async () => {

@@ -217,6 +217,30 @@ describe('loc keys', () => {
     expect(await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).toMatchObject({ code: 1, stderr: `error: The IP range 127.0.0.0/8 is not on the API key ${keyId}; it has none.\n` });
   });
 
+  it('prints the changed key as JSON with --json, for scripts, from every command that changes a key', async () => {
+    const listed = async () => JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0] as { id: string };
+    const steps: [string[], Record<string, unknown>][] = [
+      [['keys', 'disable', keyId], { status: 'disabled' }],
+      [['keys', 'enable', keyId], { status: 'active' }],
+      [['keys', 'set-limit', keyId, '700'], { hourlyLimit: 700 }],
+      [['keys', 'set-limit', keyId, '500'], { hourlyLimit: 500 }],
+      [['keys', 'origins', 'add', keyId, 'https://json.example'], { origins: ['https://shop.example', 'http://localhost:5173', 'https://json.example'] }],
+      [['keys', 'origins', 'remove', keyId, 'https://json.example'], { origins: ['https://shop.example', 'http://localhost:5173'] }],
+      [['keys', 'ips', 'add', keyId, '192.0.2.0/24'], { ipRanges: ['192.0.2.0/24'] }],
+      [['keys', 'ips', 'remove', keyId, '192.0.2.0/24'], { ipRanges: [] }],
+    ];
+    for (const [args, expected] of steps) {
+      const result = await loc(...args, '--json');
+      expect({ args, code: result.code }).toEqual({ args, code: 0 });
+      const key = JSON.parse(result.stdout);
+      expect(key).toMatchObject({ id: keyId, ...expected });
+      // The same shape as a key of `loc keys list --json`.
+      expect(key).toEqual(await listed());
+    }
+    const account = await loc('accounts', 'set-partner', 'acme', '--on', '--json');
+    expect(JSON.parse(account.stdout)).toEqual(JSON.parse((await loc('accounts', 'list', '--json')).stdout).find((a: { name: string }) => a.name === 'acme'));
+  });
+
   it('answers unknown accounts and keys, and bad options, with one line and a non-zero exit', async () => {
     const cases = await Promise.all([
       loc('keys', 'create', '--account', 'nobody'),
@@ -423,5 +447,13 @@ describe('--help', () => {
       expect({ command: commands[i].join(' '), code: result.code }).toEqual({ command: commands[i].join(' '), code: 0 });
       expect(result.stdout).toContain(`Usage: loc ${commands[i].join(' ')}`);
     });
+  });
+
+  it('says when a running server follows a change: within a second (its key cache), not from the next request', async () => {
+    for (const words of [['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit']]) {
+      const { stdout } = await loc(...words, '--help');
+      expect(stdout.replace(/\s+/g, ' ')).toContain('a running server');
+      expect(stdout.replace(/\s+/g, ' ')).toMatch(/within a second/);
+    }
   });
 });

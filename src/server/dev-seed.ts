@@ -4,10 +4,11 @@
  * fresh clone works without any operator step. The key is written to a file only its owner can read,
  * never printed.
  */
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFAULT_DEMO_PORT, demoOrigin } from '../../demo/server.ts';
 import { issueKey } from '../auth/keys.ts';
+import { hashSecret } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 
@@ -19,7 +20,9 @@ const DEV_HOURLY_LIMIT = 100_000;
 
 /**
  * Seeds an empty database; returns the lines to print either way. The key allows `pageOrigin`, the
- * demo's page; a database seeded before keeps its key as it is.
+ * demo's page; a database seeded before keeps its key as it is, and when that key does not allow
+ * `pageOrigin` (the demo moved to another LOC_DEMO_PORT) a warning says how to allow it: the page
+ * would otherwise load and every map on it fail with origin_not_allowed.
  */
 export async function seedDevelopment(
   store: Store,
@@ -30,7 +33,14 @@ export async function seedDevelopment(
   const file = join(config.dataDir, DEV_KEY_FILE);
   const shown = relative(process.cwd(), file).startsWith('..') ? file : `./${relative(process.cwd(), file)}`;
   if ((await store.listAccounts()).length > 0) {
-    return existsSync(file) ? [`Development API key: in ${shown}`] : [];
+    if (!existsSync(file)) return [];
+    const found = await store.findKeyByHash(hashSecret(readFileSync(file, 'utf8').trim()));
+    if (found === null || found.key.origins.includes(pageOrigin)) return [`Development API key: in ${shown}`];
+    return [
+      `Development API key: in ${shown}`,
+      `warning: that key (${found.key.id}) does not allow ${pageOrigin}, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +
+        `allow it with: loc keys origins add ${found.key.id} ${pageOrigin}`,
+    ];
   }
   const account = await store.createAccount({ name: DEV_ACCOUNT, partner: true, createdAt: now });
   const ownOrigin = new URL(config.publicUrl).origin;

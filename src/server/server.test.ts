@@ -109,6 +109,27 @@ describe('a running server', () => {
     expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
   });
 
+  it('on a later start for a demo on another port, warns that the key does not allow that origin, and how to allow it', async () => {
+    const lines: string[] = [];
+    const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+      seedDevelopment: true, demoOrigin: 'http://localhost:18599', print: (line) => lines.push(line),
+    });
+    await again.close();
+    const [{ id }] = await server.app.store.listKeys((await server.app.store.findAccount('development'))!.id);
+    expect(lines.slice(0, 2)).toEqual([
+      `Development API key: in ${join(dataDir, DEV_KEY_FILE)}`,
+      `warning: that key (${id}) does not allow http://localhost:18599, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +
+        `allow it with: loc keys origins add ${id} http://localhost:18599`,
+    ]);
+    const same: string[] = [];
+    const third = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+      seedDevelopment: true, print: (line) => same.push(line),
+    });
+    await third.close();
+    expect(same[0]).toBe(`Development API key: in ${join(dataDir, DEV_KEY_FILE)}`);
+    expect(same[1]).toMatch(/^loc is listening on /);
+  });
+
   it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);

@@ -20,7 +20,8 @@ const DEV_HOURLY_LIMIT = 100_000;
 
 /**
  * Seeds an empty database; returns the lines to print either way. The key allows `pageOrigin`, the
- * demo's page; a database seeded before keeps its key as it is, and when that key does not allow
+ * demo's page; a database with accounts gets no key (a warning says so), a database seeded before
+ * keeps its key as it is, and when that key does not allow
  * `pageOrigin` (the demo moved to another LOC_DEMO_PORT) a warning says how to allow it: the page
  * would otherwise load and every map on it fail with origin_not_allowed.
  */
@@ -33,7 +34,14 @@ export async function seedDevelopment(
   const file = join(config.dataDir, DEV_KEY_FILE);
   const shown = relative(process.cwd(), file).startsWith('..') ? file : `./${relative(process.cwd(), file)}`;
   if ((await store.listAccounts()).length > 0) {
-    if (!existsSync(file)) return [];
+    // Accounts made with the CLI before the first start: nothing is seeded, and the demo page has no
+    // key to create its sessions with. Say so, rather than leave a page whose every map fails.
+    if (!existsSync(file)) {
+      return [
+        `warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ` +
+          `write the secret of a partner key that allows ${pageOrigin} to ${shown}`,
+      ];
+    }
     const found = await store.findKeyByHash(hashSecret(readFileSync(file, 'utf8').trim()));
     if (found === null || found.key.origins.includes(pageOrigin)) return [`Development API key: in ${shown}`];
     return [

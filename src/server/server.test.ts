@@ -130,6 +130,26 @@ describe('a running server', () => {
     expect(same[1]).toMatch(/^loc is listening on /);
   });
 
+  it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
+    const lines: string[] = [];
+    try {
+      const first = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), { print: () => {} });
+      await first.app.store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+      await first.close();
+      const seeded = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+        seedDevelopment: true, print: (line) => lines.push(line),
+      });
+      await seeded.close();
+      expect(lines[0]).toBe(
+        'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ' +
+          `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);

@@ -85,6 +85,25 @@ describe('a running server', () => {
     expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
   });
 
+  it('on all interfaces without LOC_PUBLIC_URL, warns that its links name localhost; not with LOC_PUBLIC_URL, nor on loopback', async () => {
+    expect(banner.filter((line) => line.startsWith('warning:'))).toEqual([]);
+    for (const [env, warned] of [[{}, true], [{ LOC_PUBLIC_URL: 'https://loc.example' }, false]] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'loc-all-interfaces-'));
+      const lines: string[] = [];
+      const open = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '0.0.0.0', LOC_LOG_LEVEL: 'silent', ...env }), { print: (line) => lines.push(line) });
+      try {
+        const port = new URL(open.url).port;
+        expect(lines.filter((line) => line.startsWith('warning:'))).toEqual(warned ? [
+          `warning: 0.0.0.0:${port} takes connections from other machines, but LOC_PUBLIC_URL is not set: share_url, embed_url ` +
+            `and the embed's script name http://localhost:${port}, which only this machine reaches; set LOC_PUBLIC_URL to the URL clients use`,
+        ] : []);
+      } finally {
+        await open.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it('with PORT=0 and a public URL of its own, keeps that URL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loc-public-url-'));
     const lines: string[] = [];

@@ -9,7 +9,7 @@ import { checkIpRange } from '../auth/ip-range.ts';
 import { issueKey } from '../auth/keys.ts';
 import { checkOrigin } from '../auth/origin.ts';
 import type { ApiKey, KeyList, Store } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
 
 async function accountId(store: Store, name: string): Promise<string> {
   const account = await store.findAccount(name);
@@ -76,6 +76,23 @@ export function registerKeyCommands(program: Command): void {
             list.map((k) => [k.id, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', k.hourlyLimit === null ? 'default' : String(k.hourlyLimit), isoDate(k.createdAt)]),
           );
         }
+      });
+    });
+
+  // A log line names a key by its id only ("hourly limit reached", the request lines): this finds
+  // its account and restrictions without knowing the account first.
+  keys
+    .command('show')
+    .description('show one key and the account it belongs to (never its secret)')
+    .argument('<key-id>', 'the key id, key_…')
+    .option('--json', 'print the key as JSON')
+    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const key = found(await store.getKey(id), id);
+        if (options.json) return printJson(key);
+        const account = await store.getAccount(key.accountId);
+        process.stdout.write(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
+        process.stdout.write(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
       });
     });
 

@@ -217,6 +217,16 @@ describe('loc keys', () => {
     expect(await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).toMatchObject({ code: 1, stderr: `error: The IP range 127.0.0.0/8 is not on the API key ${keyId}; it has none.\n` });
   });
 
+  it('shows one key by its id, as a log line names it, with its account; never its secret', async () => {
+    const shown = await loc('keys', 'show', keyId);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).toMatch(new RegExp(`^API key ${keyId} \\(active\\) origins: https://shop\\.example, http://localhost:5173; .*; label: prod; created \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\.\\nAccount: acme \\(acct_[\\w-]+\\), partner: (yes|no)\\.\\n$`));
+    const json = await loc('keys', 'show', keyId, '--json');
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0]);
+    expect(shown.stdout + json.stdout).not.toContain(secret);
+    expect(await loc('keys', 'show', 'key_missing')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('No API key has the id "key_missing"') });
+  });
+
   it('prints the changed key as JSON with --json, for scripts, from every command that changes a key', async () => {
     const listed = async () => JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0] as { id: string };
     const steps: [string[], Record<string, unknown>][] = [
@@ -273,6 +283,9 @@ describe('values stored before today\'s rules', () => {
     expect(table).toHaveLength(3);
     expect(table[1]).toContain(`${key.id}  active  a\\u000ab\\u001b[31m\\u202e  -`);
     expect(table[2]).toBe('');
+    const shown = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'show', key.id)).stdout.split('\n');
+    expect(shown).toHaveLength(3);
+    expect(shown[0]).toContain('label: a\\u000ab\\u001b[31m\\u202e;');
   });
 
 
@@ -437,7 +450,7 @@ describe('a data directory that cannot hold a database', () => {
 describe('--help', () => {
   const commands = [
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
-    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
+    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
     ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['backup'],
   ];

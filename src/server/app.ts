@@ -107,11 +107,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   // One line per request, after the response, at info level; no hook at all when it would log nothing.
   // It names the key that was counted (its id, never its secret), so an operator can follow a key's
-  // traffic and its 429s.
+  // traffic and its 429s, and a failure's catalogue code, so a 401 or 403 says which refusal it was.
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) {
     app.addHook('onResponse', async (request, reply) => {
       const key = request.caller?.key.id;
-      request.log.info({ req: request, ...(key === undefined ? {} : { key }), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+      const code = request.errorCode;
+      request.log.info({
+        req: request, ...(key === undefined ? {} : { key }), status: reply.statusCode, ...(code === null ? {} : { code }), ms: Math.round(reply.elapsedTime * 10) / 10,
+      }, 'request');
     });
   }
 

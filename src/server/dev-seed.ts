@@ -43,7 +43,15 @@ export async function seedDevelopment(
       ];
     }
     const found = await store.findKeyByHash(hashSecret(readFileSync(file, 'utf8').trim()));
-    if (found === null || found.key.origins.includes(pageOrigin)) return [`Development API key: in ${shown}`];
+    // A database put in place from a backup of another one: the file's key is not in it.
+    if (found === null) {
+      return [
+        `Development API key: in ${shown}`,
+        `warning: that key is not a key of this database (restored from another?), so the demo's sessions fail with invalid_api_key; ` +
+          `write the secret of a partner key that allows ${pageOrigin} to ${shown}`,
+      ];
+    }
+    if (found.key.origins.includes(pageOrigin)) return [`Development API key: in ${shown}`];
     return [
       `Development API key: in ${shown}`,
       `warning: that key (${found.key.id}) does not allow ${pageOrigin}, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +

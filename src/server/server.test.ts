@@ -4,7 +4,7 @@
  * built `loc serve` process that lets an in-flight request finish.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,7 +149,7 @@ describe('a running server', () => {
     expect(same[1]).toMatch(/^loc is listening on /);
   });
 
-  it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none', async () => {
+  it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none, or a key the database lacks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
     const lines: string[] = [];
     try {
@@ -162,6 +162,17 @@ describe('a running server', () => {
       await seeded.close();
       expect(lines[0]).toBe(
         'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ' +
+          `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
+      );
+      // A key file whose key the database does not hold (a database restored from another machine).
+      writeFileSync(join(dir, DEV_KEY_FILE), `loc_${'x'.repeat(43)}\n`);
+      const restored: string[] = [];
+      const again = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+        seedDevelopment: true, print: (line) => restored.push(line),
+      });
+      await again.close();
+      expect(restored[1]).toBe(
+        'warning: that key is not a key of this database (restored from another?), so the demo\'s sessions fail with invalid_api_key; ' +
           `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
       );
     } finally {

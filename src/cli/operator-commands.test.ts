@@ -394,6 +394,16 @@ describe('a data directory without a database (LOC_DATA_DIR wrong or unset)', ()
 });
 
 describe('a data directory that cannot hold a database', () => {
+  it('is on a file system that takes no directories (/proc): accounts create says so in one line, exit 1, and does not hang', async () => {
+    // Node's recursive mkdir loops forever on /proc's ENOENT; the timeout only ends such a loop.
+    const failed = await run(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], {
+      env: { ...process.env, LOC_DATA_DIR: '/proc/loc-data' }, timeout: 15_000,
+    }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: Result) => error);
+    expect(failed).toMatchObject({
+      code: 1, stdout: '', stderr: "error: cannot open the database in /proc/loc-data: ENOENT: no such file or directory, mkdir '/proc/loc-data'\n",
+    });
+  });
+
   it('is a file: every operator command says so in one line and exits 1', async () => {
     const file = join(scratch(), 'not-a-directory');
     writeFileSync(file, '');

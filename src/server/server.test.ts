@@ -95,7 +95,7 @@ describe('a running server', () => {
         const port = new URL(open.url).port;
         expect(lines.filter((line) => line.startsWith('warning:'))).toEqual(warned ? [
           `warning: 0.0.0.0:${port} takes connections from other machines, but LOC_PUBLIC_URL is not set: share_url, embed_url ` +
-            `and the embed's script name http://localhost:${port}, which only this machine reaches; set LOC_PUBLIC_URL to the URL clients use`,
+            `and the embed's script name http://localhost:${port}; set LOC_PUBLIC_URL to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
         ] : []);
       } finally {
         await open.close();

@@ -74,7 +74,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
   if (base === defaultPublicUrl(port) && !isLoopback(config.host)) {
     print(
       `warning: ${hostPort(config.host, port)} takes connections from other machines, but ${OPTIONS.publicUrl.env} is not set: share_url, embed_url ` +
-        `and the embed's script name ${base}, which only this machine reaches; set ${OPTIONS.publicUrl.env} to the URL clients use`,
+        `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
     );
   }
   const held = lock;

@@ -20,10 +20,10 @@ const DEV_HOURLY_LIMIT = 100_000;
 
 /**
  * Seeds an empty database; returns the lines to print either way. The key allows `pageOrigin`, the
- * demo's page; a database with accounts gets no key (a warning says so), a database seeded before
- * keeps its key as it is, and when that key does not allow
- * `pageOrigin` (the demo moved to another LOC_DEMO_PORT) a warning says how to allow it: the page
- * would otherwise load and every map on it fail with origin_not_allowed.
+ * demo's page. A database with accounts gets no key, and a database seeded before keeps its key as it
+ * is; a warning says when the demo then has no working key — none, one the database lacks, or one
+ * that does not allow `pageOrigin` (the demo moved to another LOC_DEMO_PORT) — and what to do: the
+ * page would otherwise load and every map on it fail.
  */
 export async function seedDevelopment(
   store: Store,
@@ -42,7 +42,14 @@ export async function seedDevelopment(
           `write the secret of a partner key that allows ${pageOrigin} to ${shown}`,
       ];
     }
-    const found = await store.findKeyByHash(hashSecret(readFileSync(file, 'utf8').trim()));
+    let secret: string;
+    try {
+      secret = readFileSync(file, 'utf8').trim();
+    } catch {
+      // Not ours to read (another user's file, a directory): the demo will say what it finds.
+      return [`Development API key: in ${shown}`];
+    }
+    const found = await store.findKeyByHash(hashSecret(secret));
     // A database put in place from a backup of another one: the file's key is not in it.
     if (found === null) {
       return [

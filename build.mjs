@@ -1,11 +1,13 @@
 // Builds dist/: the `loc/code` library and the `loc` command (ESM for Node), the frozen table beside
 // them, the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles, and the demo page's script.
-// `--if-missing` skips the work when dist/ is complete, so `npm start` on a fresh clone builds once and
-// later starts stay fast.
+// `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
+// `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
+// an edit) does not run the code from before it.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 const outputs = [
   'dist/code.js',
@@ -20,7 +22,21 @@ const outputs = [
   'dist/demo/demo.js',
 ];
 
-if (process.argv.includes('--if-missing') && outputs.every((file) => existsSync(file))) process.exit(0);
+/** What dist/ is built from; tests are not part of it. */
+const sources = ['src', 'iframe-app', 'demo', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json'];
+
+/** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return path.endsWith('.test.ts') ? 0 : stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+const upToDate = () =>
+  outputs.every((file) => existsSync(file)) && Math.max(...sources.map(newest)) <= Math.min(...outputs.map((file) => statSync(file).mtimeMs));
+
+if (process.argv.includes('--if-missing') && upToDate()) process.exit(0);
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist/tables', { recursive: true });

@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { escapeHtml } from '../src/escape-html.ts';
-import { integer } from '../src/server/config.ts';
+import { checkOrigin } from '../src/auth/origin.ts';
+import { ConfigError, integer } from '../src/server/config.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -55,12 +56,23 @@ export function demoOrigin(port: number): string {
   return `http://localhost:${port}`;
 }
 
-/** The port and origin of the demo page; throws a ConfigError naming LOC_DEMO_PORT when it is not a port. */
+/**
+ * The port and origin of the demo page; throws a ConfigError naming LOC_DEMO_PORT when it is not a
+ * port, or LOC_DEMO_ORIGIN when it is not an origin a key may allow.
+ */
 export function demoAddressFromEnv(env: Record<string, string | undefined>): { port: number; origin: string } {
   const text = env.LOC_DEMO_PORT?.trim() || String(DEFAULT_DEMO_PORT);
   // Not 0: the origin is given to the API (and seeded into the development key) before the page listens.
   const port = integer('LOC_DEMO_PORT', text, 1, 65535);
-  return { port, origin: env.LOC_DEMO_ORIGIN?.trim() || demoOrigin(port) };
+  const origin = env.LOC_DEMO_ORIGIN?.trim();
+  if (!origin) return { port, origin: demoOrigin(port) };
+  // Checked at start, as every setting is: the development key is seeded with it, and a bad one would
+  // otherwise stop the seed with a stack trace, or every session of the page with origin_not_allowed.
+  try {
+    return { port, origin: checkOrigin(origin, 'LOC_DEMO_ORIGIN') };
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 export function demoOptionsFromEnv(env: Record<string, string | undefined>): DemoOptions & { port: number } {

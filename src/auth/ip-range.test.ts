@@ -14,6 +14,14 @@ describe('checkIpRange', () => {
   it.each(['10.0.0.0/33', '2001:db8::/129', '300.1.1.1', 'localhost', '', '10.0.0.0/', 7])('refuses %s', (input) => {
     expect(() => checkIpRange(input)).toThrow(/must be an IPv4 or IPv6 address or CIDR range/);
   });
+
+  // inet_aton's legacy forms would be stored as another network: 010.0.0.1 is octal, 8.0.0.1.
+  it.each(['10.1', '1.2.3', '010.0.0.1', '10.0.0.010/8', '0x7f.0.0.1', '4294967295', '::ffff:0x7f.0.0.1', '::ffff:010.0.0.0/104'])(
+    'refuses the shortened, octal or hexadecimal IPv4 form %s',
+    (input) => {
+      expect(() => checkIpRange(input)).toThrow(/must be an IPv4 or IPv6 address or CIDR range/);
+    },
+  );
 });
 
 describe('ipMatcher', () => {

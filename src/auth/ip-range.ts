@@ -34,7 +34,20 @@ export function ipMatcher(ranges: readonly string[]): (ip: string) => boolean {
   };
 }
 
+/**
+ * An IPv4 address, alone or at the end of an IPv6 one, as four decimal numbers. ipaddr.js also takes
+ * the legacy forms of inet_aton — `10.1` (10.0.0.1), `167772161`, `010.0.0.1` (octal: 8.0.0.1),
+ * `0x7f.1` — so a shortened or zero-padded range (`--ip`, LOC_TRUST_PROXY) would be stored as another
+ * network than the one that was meant.
+ */
+function fourDecimalParts(address: string): boolean {
+  if (!address.includes(':')) return ipaddr.IPv4.isValidFourPartDecimal(address);
+  const tail = address.slice(address.lastIndexOf(':') + 1);
+  return !tail.includes('.') || ipaddr.IPv4.isValidFourPartDecimal(tail);
+}
+
 function parseRange(text: string): Range | null {
+  if (!fourDecimalParts(text.split('/')[0])) return null;
   try {
     if (text.includes('/')) {
       const [address, bits] = ipaddr.parseCIDR(text);

@@ -55,12 +55,14 @@ export function registerAccountCommands(program: Command): void {
     .argument('<name>', 'account name')
     .option('--on', 'make the account a partner')
     .option('--off', 'take partner status away: no new embed sessions, and its open ones stop')
-    .action(async (name: string, options: { on?: boolean; off?: boolean }, command: Command) => {
+    .option('--json', 'print the account afterwards as JSON')
+    .action(async (name: string, options: { on?: boolean; off?: boolean; json?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       await withStore(command, async (store) => {
         const account = await store.setPartner(name, options.on === true);
         if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
-        process.stdout.write(`Account ${describe(account)}.\n`);
+        if (options.json) printJson(account);
+        else process.stdout.write(`Account ${describe(account)}.\n`);
       });
     });
 }

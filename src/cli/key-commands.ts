@@ -1,13 +1,15 @@
 /**
  * `loc keys …`: API keys of an account. A new key is printed once and only its hash is stored;
- * listings never show a secret. Changes reach a running server with its next request.
+ * listings never show a secret. Changes reach a running server within a second (its key cache,
+ * plugins/store.ts). Every command that changes a key prints it afterwards, as a line or, with
+ * `--json`, as `loc keys list --json` shows a key, for scripts.
  */
 import type { Command } from 'commander';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { issueKey } from '../auth/keys.ts';
 import { checkOrigin } from '../auth/origin.ts';
 import type { ApiKey, KeyList, Store } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
 
 async function accountId(store: Store, name: string): Promise<string> {
   const account = await store.findAccount(name);
@@ -19,6 +21,14 @@ function found(key: ApiKey | null, id: string): ApiKey {
   if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
   return key;
 }
+
+/** Prints a key after a change: a summary line for people, the key's JSON for scripts. */
+function printKey(key: ApiKey, json: boolean | undefined): void {
+  if (json) printJson(key);
+  else process.stdout.write(`API key ${summary(key)}.\n`);
+}
+
+const JSON_KEY = 'print the key afterwards as JSON';
 
 const summary = (key: ApiKey): string =>
   `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
@@ -69,28 +79,50 @@ export function registerKeyCommands(program: Command): void {
       });
     });
 
-  for (const [name, status, what] of [['disable', 'disabled', 'refuse the key (and its embed sessions) from the next request on'], ['enable', 'active', 'accept the key again']] as const) {
+  // A log line names a key by its id only ("hourly limit reached", the request lines): this finds
+  // its account and restrictions without knowing the account first.
+  keys
+    .command('show')
+    .description('show one key and the account it belongs to (never its secret)')
+    .argument('<key-id>', 'the key id, key_…')
+    .option('--json', 'print the key as JSON')
+    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const key = found(await store.getKey(id), id);
+        if (options.json) return printJson(key);
+        const account = await store.getAccount(key.accountId);
+        process.stdout.write(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
+        process.stdout.write(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
+      });
+    });
+
+  for (const [name, status, what] of [
+    ['disable', 'disabled', 'refuse the key (and its embed sessions); a running server follows within a second'],
+    ['enable', 'active', 'accept the key again; a running server follows within a second'],
+  ] as const) {
     keys
       .command(name)
       .description(what)
       .argument('<key-id>', 'the key id, key_…')
-      .action(async (id: string, _options: unknown, command: Command) => {
+      .option('--json', JSON_KEY)
+      .action(async (id: string, options: { json?: boolean }, command: Command) => {
         await withStore(command, async (store) => {
-          process.stdout.write(`API key ${summary(found(await store.setKeyStatus(id, status), id))}.\n`);
+          printKey(found(await store.setKeyStatus(id, status), id), options.json);
         });
       });
   }
 
   keys
     .command('set-limit')
-    .description("change a key's hourly limit; a running server applies it from the next request")
+    .description("change a key's hourly limit; a running server applies it within a second")
     .argument('<key-id>', 'the key id, key_…')
     .argument('[n]', 'requests per hour', positiveInteger)
     .option('--default', 'follow LOC_DEFAULT_HOURLY_LIMIT again')
-    .action(async (id: string, limit: number | undefined, options: { default?: boolean }, command: Command) => {
+    .option('--json', JSON_KEY)
+    .action(async (id: string, limit: number | undefined, options: { default?: boolean; json?: boolean }, command: Command) => {
       if ((limit === undefined) === !options.default) command.error('error: give either a number of requests per hour or --default', { exitCode: 2 });
       await withStore(command, async (store) => {
-        process.stdout.write(`API key ${summary(found(await store.setKeyLimit(id, limit ?? null), id))}.\n`);
+        printKey(found(await store.setKeyLimit(id, limit ?? null), id), options.json);
       });
     });
 
@@ -120,10 +152,11 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
       .description(`${action} ${doc}`)
       .argument('<key-id>', 'the key id, key_…')
       .argument(`<${value}>`, doc)
-      .action(async (id: string, text: string, _options: unknown, command: Command) => {
+      .option('--json', JSON_KEY)
+      .action(async (id: string, text: string, options: { json?: boolean }, command: Command) => {
         await withStore(command, async (store) => {
           if (action === 'add') {
-            process.stdout.write(`API key ${summary(found(await store.updateKeyList(id, list, { add: check(text) }), id))}.\n`);
+            printKey(found(await store.updateKeyList(id, list, { add: check(text) }), id), options.json);
             return;
           }
           const values = found(await store.getKey(id), id)[list];
@@ -135,7 +168,7 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
             throw new OperatorError(`The ${noun} ${stored} is not on the API key ${id}; it has ${values.length === 0 ? 'none' : values.join(', ')}.`);
           }
           const key = found(await store.updateKeyList(id, list, { remove: stored }), id);
-          process.stdout.write(`API key ${summary(key)}.\n`);
+          printKey(key, options.json);
           // No ranges is no restriction: the key is open to every address, which must not go unnoticed.
           if (list === 'ipRanges' && key.ipRanges.length === 0) {
             process.stderr.write(`warning: API key ${id} has no IP ranges left and now accepts requests from any IP address.\n`);

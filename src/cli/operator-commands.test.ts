@@ -217,6 +217,41 @@ describe('loc keys', () => {
     expect(await loc('keys', 'ips', 'remove', keyId, '127.0.0.0/8')).toMatchObject({ code: 1, stderr: `error: The IP range 127.0.0.0/8 is not on the API key ${keyId}; it has none.\n` });
   });
 
+  it('shows one key by its id, as a log line names it, with its account; never its secret', async () => {
+    const shown = await loc('keys', 'show', keyId);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).toMatch(new RegExp(`^API key ${keyId} \\(active\\) origins: https://shop\\.example, http://localhost:5173; .*; label: prod; created \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\.\\nAccount: acme \\(acct_[\\w-]+\\), partner: (yes|no)\\.\\n$`));
+    const json = await loc('keys', 'show', keyId, '--json');
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0]);
+    expect(shown.stdout + json.stdout).not.toContain(secret);
+    expect(await loc('keys', 'show', 'key_missing')).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('No API key has the id "key_missing"') });
+  });
+
+  // Ten commands in a row, each a process of its own: more than the default 20 s on a busy machine.
+  it('prints the changed key as JSON with --json, for scripts, from every command that changes a key', { timeout: 60_000 }, async () => {
+    const steps: [string[], Record<string, unknown>][] = [
+      [['keys', 'disable', keyId], { status: 'disabled' }],
+      [['keys', 'enable', keyId], { status: 'active' }],
+      [['keys', 'set-limit', keyId, '700'], { hourlyLimit: 700 }],
+      [['keys', 'set-limit', keyId, '500'], { hourlyLimit: 500 }],
+      [['keys', 'origins', 'add', keyId, 'https://json.example'], { origins: ['https://shop.example', 'http://localhost:5173', 'https://json.example'] }],
+      [['keys', 'origins', 'remove', keyId, 'https://json.example'], { origins: ['https://shop.example', 'http://localhost:5173'] }],
+      [['keys', 'ips', 'add', keyId, '192.0.2.0/24'], { ipRanges: ['192.0.2.0/24'] }],
+      [['keys', 'ips', 'remove', keyId, '192.0.2.0/24'], { ipRanges: [] }],
+    ];
+    let last: unknown;
+    for (const [args, expected] of steps) {
+      const result = await loc(...args, '--json');
+      expect({ args, code: result.code }).toEqual({ args, code: 0 });
+      last = JSON.parse(result.stdout);
+      expect(last).toMatchObject({ id: keyId, ...expected });
+    }
+    // The same shape as a key of `loc keys list --json`.
+    expect(last).toEqual(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)[0]);
+    const account = await loc('accounts', 'set-partner', 'acme', '--on', '--json');
+    expect(JSON.parse(account.stdout)).toEqual(JSON.parse((await loc('accounts', 'list', '--json')).stdout).find((a: { name: string }) => a.name === 'acme'));
+  });
+
   it('answers unknown accounts and keys, and bad options, with one line and a non-zero exit', async () => {
     const cases = await Promise.all([
       loc('keys', 'create', '--account', 'nobody'),
@@ -249,6 +284,9 @@ describe('values stored before today\'s rules', () => {
     expect(table).toHaveLength(3);
     expect(table[1]).toContain(`${key.id}  active  a\\u000ab\\u001b[31m\\u202e  -`);
     expect(table[2]).toBe('');
+    const shown = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'show', key.id)).stdout.split('\n');
+    expect(shown).toHaveLength(3);
+    expect(shown[0]).toContain('label: a\\u000ab\\u001b[31m\\u202e;');
   });
 
 
@@ -357,6 +395,16 @@ describe('a data directory without a database (LOC_DATA_DIR wrong or unset)', ()
 });
 
 describe('a data directory that cannot hold a database', () => {
+  it('is on a file system that takes no directories (/proc): accounts create says so in one line, exit 1, and does not hang', async () => {
+    // Node's recursive mkdir loops forever on /proc's ENOENT; the timeout only ends such a loop.
+    const failed = await run(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], {
+      env: { ...process.env, LOC_DATA_DIR: '/proc/loc-data' }, timeout: 15_000,
+    }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: Result) => error);
+    expect(failed).toMatchObject({
+      code: 1, stdout: '', stderr: "error: cannot open the database in /proc/loc-data: ENOENT: no such file or directory, mkdir '/proc/loc-data'\n",
+    });
+  });
+
   it('is a file: every operator command says so in one line and exits 1', async () => {
     const file = join(scratch(), 'not-a-directory');
     writeFileSync(file, '');
@@ -375,6 +423,22 @@ describe('a data directory that cannot hold a database', () => {
     for (const args of [['accounts', 'list'], ['accounts', 'set-partner', 'acme', '--on'], ['keys', 'disable', 'key_x'], ['keys', 'ips', 'remove', 'key_x', '10.0.0.0/8'], ['backup', join(scratch(), 'copy.db')]]) {
       expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
     }
+  });
+
+  it('was written by a newer loc: every operator command says so in one line, exit 1, and leaves it as it is', async () => {
+    const dir = scratch();
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.pragma('user_version = 99');
+    db.close();
+    const line = `error: cannot open the database in ${dir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`;
+    for (const args of [['accounts', 'list'], ['accounts', 'create', '--name', 'globex'], ['keys', 'disable', 'key_x'], ['backup', join(scratch(), 'copy.db')]]) {
+      expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
+    }
+    const after = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(99);
+    expect(after.prepare('SELECT name FROM accounts').pluck().all()).toEqual(['acme']);
+    after.close();
   });
 
   it('fails while a command works (locked past busy_timeout, 5 s): one line, exit 1', async () => {
@@ -397,7 +461,7 @@ describe('a data directory that cannot hold a database', () => {
 describe('--help', () => {
   const commands = [
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
-    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
+    ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
     ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['backup'],
   ];
@@ -407,5 +471,13 @@ describe('--help', () => {
       expect({ command: commands[i].join(' '), code: result.code }).toEqual({ command: commands[i].join(' '), code: 0 });
       expect(result.stdout).toContain(`Usage: loc ${commands[i].join(' ')}`);
     });
+  });
+
+  it('says when a running server follows a change: within a second (its key cache), not from the next request', async () => {
+    for (const words of [['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit']]) {
+      const { stdout } = await loc(...words, '--help');
+      expect(stdout.replace(/\s+/g, ' ')).toContain('a running server');
+      expect(stdout.replace(/\s+/g, ' ')).toMatch(/within a second/);
+    }
   });
 });

@@ -103,7 +103,7 @@ const UNPRINTABLE = new RegExp(FORBIDDEN.source, 'gu');
  * A cell shown as it is, but for control and bidi characters, written as `\u000a`: a label stored
  * before labels were checked must not break the table into lines or recolour the terminal.
  */
-const printable = (cell: string): string =>
+export const printable = (cell: string): string =>
   cell.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
 /** Rows as aligned columns under a header; `(none)` when there are no rows. */

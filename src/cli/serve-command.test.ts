@@ -4,6 +4,7 @@
  * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
  * `npm start` stops when npm is signalled.
  */
+import Database from 'better-sqlite3';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
@@ -125,6 +126,19 @@ describe('a start refused before it listens', () => {
     expect(started.output()).toBe(`error: cannot open the database in ${file}: ${file} is not a directory\n`);
   });
 
+  it('on a database written by a newer loc (a downgrade, a restored backup): one line naming it, exit 1', async () => {
+    await finished(run(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { LOC_DATA_DIR: dataDir }));
+    const db = new Database(join(dataDir, DATABASE_FILE));
+    db.pragma('user_version = 99');
+    db.close();
+    const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
+    expect(await finished(started)).toBe(1);
+    expect(started.output()).toBe(
+      `error: cannot open the database in ${dataDir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`,
+    );
+    expectNothingLeft();
+  });
+
   it('on a bad --port or an empty --host, naming the flag rather than the variable it overrides, exit 2', async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [['--port', 'abc'], {}, 'error: --port must be an integer from 0 to 65535, received "abc". (see --help)\n'],
@@ -182,6 +196,15 @@ describe('a start that cannot listen', () => {
     const started = serve(dataDir, ['--port', '0', '--demo'], { LOC_DEMO_PORT: '5173a' });
     expect(await finished(started)).toBe(2);
     expect(started.output()).toBe('error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "5173a". (see --help)\n');
+  });
+
+  it('refuses a LOC_DEMO_ORIGIN that is not an origin a key may allow, naming it, before the database is touched (exit 2)', async () => {
+    const started = serve(dataDir, ['--port', '0', '--seed-dev', '--demo'], { LOC_DEMO_ORIGIN: 'http://shop.example' });
+    expect(await finished(started)).toBe(2);
+    expect(started.output()).toBe(
+      'error: LOC_DEMO_ORIGIN must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n',
+    );
+    expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
   });
 });
 

@@ -50,6 +50,9 @@ describe('loadConfig', () => {
     [{ LOC_SUPPORTED_COUNTRIES: 'FR,XX' }, 'LOC_SUPPORTED_COUNTRIES must be a list of covered ISO 3166-1 alpha-2 codes ("XX" is not one), received "FR,XX".'],
     [{ LOC_SUPPORTED_COUNTRIES: ',' }, 'LOC_SUPPORTED_COUNTRIES must be a comma-separated list of country codes such as "FR,DE", received ",".'],
     [{ LOC_TRUST_PROXY: 'true' }, 'LOC_TRUST_PROXY must be a list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, received "true".'],
+    // A hop count as Express takes it, which ipaddr.js would have read as the address 0.0.0.1.
+    [{ LOC_TRUST_PROXY: '1' }, 'LOC_TRUST_PROXY must be a list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, received "1".'],
+    [{ LOC_TRUST_PROXY: '10.0.0.010' }, 'LOC_TRUST_PROXY must be a list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal, received "10.0.0.010".'],
     [{ LOC_DEFAULT_HOURLY_LIMIT: '0' }, 'LOC_DEFAULT_HOURLY_LIMIT must be an integer from 1 to 1000000000, received "0".'],
     [{ LOC_GEOCODER_URL: 'http://geo.example/?key=1' }, 'LOC_GEOCODER_URL must be a URL without query, fragment or credentials, received "http://geo.example/?key=1".'],
     [{ LOC_TILES: 'cached' }, 'LOC_TILES must be "online" or "offline"; received "cached".'],

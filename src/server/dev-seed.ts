@@ -4,10 +4,11 @@
  * fresh clone works without any operator step. The key is written to a file only its owner can read,
  * never printed.
  */
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFAULT_DEMO_PORT, demoOrigin } from '../../demo/server.ts';
 import { issueKey } from '../auth/keys.ts';
+import { hashSecret } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 
@@ -19,7 +20,10 @@ const DEV_HOURLY_LIMIT = 100_000;
 
 /**
  * Seeds an empty database; returns the lines to print either way. The key allows `pageOrigin`, the
- * demo's page; a database seeded before keeps its key as it is.
+ * demo's page. A database with accounts gets no key, and a database seeded before keeps its key as it
+ * is; a warning says when the demo then has no working key — none, one the database lacks, or one
+ * that does not allow `pageOrigin` (the demo moved to another LOC_DEMO_PORT) — and what to do: the
+ * page would otherwise load and every map on it fail.
  */
 export async function seedDevelopment(
   store: Store,
@@ -30,7 +34,36 @@ export async function seedDevelopment(
   const file = join(config.dataDir, DEV_KEY_FILE);
   const shown = relative(process.cwd(), file).startsWith('..') ? file : `./${relative(process.cwd(), file)}`;
   if ((await store.listAccounts()).length > 0) {
-    return existsSync(file) ? [`Development API key: in ${shown}`] : [];
+    // Accounts made with the CLI before the first start: nothing is seeded, and the demo page has no
+    // key to create its sessions with. Say so, rather than leave a page whose every map fails.
+    if (!existsSync(file)) {
+      return [
+        `warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ` +
+          `write the secret of a partner key that allows ${pageOrigin} to ${shown}`,
+      ];
+    }
+    let secret: string;
+    try {
+      secret = readFileSync(file, 'utf8').trim();
+    } catch {
+      // Not ours to read (another user's file, a directory): the demo will say what it finds.
+      return [`Development API key: in ${shown}`];
+    }
+    const found = await store.findKeyByHash(hashSecret(secret));
+    // A database put in place from a backup of another one: the file's key is not in it.
+    if (found === null) {
+      return [
+        `Development API key: in ${shown}`,
+        `warning: that key is not a key of this database (restored from another?), so the demo's sessions fail with invalid_api_key; ` +
+          `write the secret of a partner key that allows ${pageOrigin} to ${shown}`,
+      ];
+    }
+    if (found.key.origins.includes(pageOrigin)) return [`Development API key: in ${shown}`];
+    return [
+      `Development API key: in ${shown}`,
+      `warning: that key (${found.key.id}) does not allow ${pageOrigin}, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +
+        `allow it with: loc keys origins add ${found.key.id} ${pageOrigin}`,
+    ];
   }
   const account = await store.createAccount({ name: DEV_ACCOUNT, partner: true, createdAt: now });
   const ownOrigin = new URL(config.publicUrl).origin;

@@ -48,6 +48,27 @@ describe('request logs', () => {
   });
 });
 
+describe('request logs of failures', () => {
+  it('name the catalogue code, so a 401 or 403 says which refusal it was; successes have none', async () => {
+    const lines: string[] = [];
+    const service = await testService({ LOC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const { secret } = await service.key('acme', { ipRanges: ['192.0.2.0/24'] });
+      await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret }, remoteAddress: '192.0.2.1' });
+      await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret }, remoteAddress: '198.51.100.1' });
+      await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L' });
+      await service.request({ url: '/v1/loc/lookup/nope', headers: { 'x-api-key': secret }, remoteAddress: '192.0.2.1' });
+      await service.request({ url: '/v1/nowhere' });
+      const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+      expect(requests.map((entry) => [entry.status, entry.code])).toEqual([
+        [200, undefined], [403, 'ip_not_allowed'], [401, 'missing_api_key'], [400, 'invalid_code'], [404, 'not_found'],
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('limit warnings', () => {
   it('say once per key and hour, at warn level, that a key reached its hourly limit', async () => {
     const lines: string[] = [];

@@ -4,7 +4,7 @@
  * built `loc serve` process that lets an in-flight request finish.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,25 @@ describe('a running server', () => {
     expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
   });
 
+  it('on all interfaces without LOC_PUBLIC_URL, warns that its links name localhost; not with LOC_PUBLIC_URL, nor on loopback', async () => {
+    expect(banner.filter((line) => line.startsWith('warning:'))).toEqual([]);
+    for (const [env, warned] of [[{}, true], [{ LOC_PUBLIC_URL: 'https://loc.example' }, false]] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'loc-all-interfaces-'));
+      const lines: string[] = [];
+      const open = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '0.0.0.0', LOC_LOG_LEVEL: 'silent', ...env }), { print: (line) => lines.push(line) });
+      try {
+        const port = new URL(open.url).port;
+        expect(lines.filter((line) => line.startsWith('warning:'))).toEqual(warned ? [
+          `warning: 0.0.0.0:${port} takes connections from other machines, but LOC_PUBLIC_URL is not set: share_url, embed_url ` +
+            `and the embed's script name http://localhost:${port}; set LOC_PUBLIC_URL to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
+        ] : []);
+      } finally {
+        await open.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it('with PORT=0 and a public URL of its own, keeps that URL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loc-public-url-'));
     const lines: string[] = [];
@@ -107,6 +126,58 @@ describe('a running server', () => {
     });
     await again.close();
     expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
+  });
+
+  it('on a later start for a demo on another port, warns that the key does not allow that origin, and how to allow it', async () => {
+    const lines: string[] = [];
+    const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+      seedDevelopment: true, demoOrigin: 'http://localhost:18599', print: (line) => lines.push(line),
+    });
+    await again.close();
+    const [{ id }] = await server.app.store.listKeys((await server.app.store.findAccount('development'))!.id);
+    expect(lines.slice(0, 2)).toEqual([
+      `Development API key: in ${join(dataDir, DEV_KEY_FILE)}`,
+      `warning: that key (${id}) does not allow http://localhost:18599, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +
+        `allow it with: loc keys origins add ${id} http://localhost:18599`,
+    ]);
+    const same: string[] = [];
+    const third = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+      seedDevelopment: true, print: (line) => same.push(line),
+    });
+    await third.close();
+    expect(same[0]).toBe(`Development API key: in ${join(dataDir, DEV_KEY_FILE)}`);
+    expect(same[1]).toMatch(/^loc is listening on /);
+  });
+
+  it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none, or a key the database lacks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
+    const lines: string[] = [];
+    try {
+      const first = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), { print: () => {} });
+      await first.app.store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+      await first.close();
+      const seeded = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+        seedDevelopment: true, print: (line) => lines.push(line),
+      });
+      await seeded.close();
+      expect(lines[0]).toBe(
+        'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ' +
+          `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
+      );
+      // A key file whose key the database does not hold (a database restored from another machine).
+      writeFileSync(join(dir, DEV_KEY_FILE), `loc_${'x'.repeat(43)}\n`);
+      const restored: string[] = [];
+      const again = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
+        seedDevelopment: true, print: (line) => restored.push(line),
+      });
+      await again.close();
+      expect(restored[1]).toBe(
+        'warning: that key is not a key of this database (restored from another?), so the demo\'s sessions fail with invalid_api_key; ' +
+          `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {

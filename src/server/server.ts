@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
-import { defaultPublicUrl, type Config } from './config.ts';
+import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
@@ -71,6 +71,12 @@ export async function startServer(requested: Config, options: StartOptions = {})
   print(`loc is listening on ${url} (public URL ${base})`);
   print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
   print(`  share page ${base}/{code}   health ${base}/healthz`);
+  if (base === defaultPublicUrl(port) && !isLoopback(config.host)) {
+    print(
+      `warning: ${hostPort(config.host, port)} takes connections from other machines, but ${OPTIONS.publicUrl.env} is not set: share_url, embed_url ` +
+        `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
+    );
+  }
   const held = lock;
   return {
     app,
@@ -84,6 +90,11 @@ export async function startServer(requested: Config, options: StartOptions = {})
       }
     },
   };
+}
+
+/** Whether `host` is reachable from this machine only, so that the default public URL (localhost) fits it. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** A disk that cannot hold the database: one line that says where and why, not a stack trace. */

@@ -4,6 +4,7 @@
  * edited, a change is a new entry.
  */
 import type Database from 'better-sqlite3';
+import { StoreUnavailable } from './store.ts';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: accounts, keys, embed sessions, saved locations.
@@ -52,7 +53,12 @@ export const MIGRATIONS: readonly string[] = [
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
-    throw new Error(`The database has schema version ${version}, newer than this loc knows (${MIGRATIONS.length}); upgrade loc.`);
+    // Not a bug but the operator's situation (a downgrade, a backup from a newer loc put in place):
+    // StoreUnavailable, which loc serve and the operator commands say in one line, exit 1.
+    throw new StoreUnavailable(
+      'cannot-open',
+      `the database has schema version ${version}, newer than this loc knows (${MIGRATIONS.length}): it was written by a newer loc; run that version, or restore a backup made by this one`,
+    );
   }
   if (version === MIGRATIONS.length) return;
   // Read the version again under the write lock: another process may have migrated meanwhile.

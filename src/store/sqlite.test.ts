@@ -72,6 +72,7 @@ describe('sqlite store', () => {
     const db = new Database(join(dir, DATABASE_FILE));
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
+    expect(() => openSqliteStore(dir)).toThrow(StoreUnavailable);
     expect(() => openSqliteStore(dir)).toThrow(/newer than this loc knows/);
   });
 

@@ -10,7 +10,7 @@
  */
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { newId } from '../auth/secrets.ts';
 import { migrate } from './sqlite-migrations.ts';
 import {
@@ -161,10 +161,27 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenOptions 
 
 function makeDataDir(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDirectories(dataDir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notADirectory(dataDir, error);
     throw translateErrno(error);
+  }
+}
+
+/**
+ * `mkdir -p` with mode 0700. Not Node's `mkdirSync(…, { recursive: true })`: where a file system
+ * answers ENOENT although the parent exists (/proc, /sys/…), Node's loop retries forever at full CPU,
+ * and `loc serve` would hang without a word. Here a second ENOENT is the answer.
+ */
+function makeDirectories(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirectories(dirname(dir));
+    mkdirSync(dir, { mode: 0o700 });
   }
 }
 

@@ -14,6 +14,16 @@ import { logRequest } from '../request-log.ts';
 import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The catalogue code the request was answered with, when it failed: the request log line names it,
+     * so that a 401 or 403 in the log says which refusal it was (key_inactive, ip_not_allowed, …).
+     */
+    errorCode: ErrorCode | null;
+  }
+}
+
 /** Fastify error codes and the catalogue code each becomes. */
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
@@ -133,6 +143,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   // A lookup whose code is not validly percent-encoded is a malformed code, not a bad request.
   const badLookup = error.code === 'FST_ERR_BAD_URL' && request.url.startsWith('/v1/loc/lookup/');
   const loc = badLookup ? new LocError('invalid_code', 'The code in the path is not validly URL-encoded.', 'code') : toLocError(error);
+  request.errorCode = loc.code;
   requestIdHeader(request, securityHeaders(reply)).code(loc.status).send(errorBody(loc));
   // Answered before the hooks, so the onResponse hook that writes the request line does not run.
   logRequest(request, reply);
@@ -140,16 +151,19 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 
 export default fp(
   async (app) => {
+    app.decorateRequest('errorCode', null);
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const loc = toLocError(error, request.headers);
       // A LocError is an answer the service chose (a shutdown, a tile budget; its cause, if any, was
       // logged where it was decided); anything else that ends in 5xx is a failure to look into.
       if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'request failed');
       if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
+      request.errorCode = loc.code;
       reply.code(loc.status).send(errorBody(loc));
     });
     app.setNotFoundHandler((request, reply) => {
       const loc = new LocError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}; see /docs.`);
+      request.errorCode = loc.code;
       reply.code(404).send(errorBody(loc));
     });
   },

@@ -1,0 +1,48 @@
+/**
+ * build.mjs --if-missing, which `npm start` (and the browser suite) run first: it builds dist/ when a
+ * file is missing or when a source is newer than what was built from it, and otherwise does nothing.
+ * Run on a copy of the repository, so that the dist/ the other tests use is never rebuilt under them.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+let copy: string;
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'loc-build-'));
+  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'src', 'iframe-app', 'demo']) {
+    cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+const build = (): void => void execFileSync(process.execPath, ['build.mjs', '--if-missing'], { cwd: copy, stdio: 'pipe' });
+const builtAt = (): number => statSync(join(copy, 'dist/cli.js')).mtimeMs;
+
+/** Gives `file` a modification time `seconds` after the build's, as `git pull` or an edit would. */
+function touchAfterBuild(file: string, seconds: number): void {
+  const time = new Date(builtAt() + seconds * 1000);
+  utimesSync(join(copy, file), time, time);
+}
+
+it('builds what is missing, then leaves a complete, up-to-date dist/ alone', { timeout: 120_000 }, () => {
+  build();
+  const first = builtAt();
+  build();
+  expect(builtAt()).toBe(first);
+});
+
+it('builds again when a source is newer than dist/ (after git pull), but not for a test file', { timeout: 120_000 }, () => {
+  const before = builtAt();
+  touchAfterBuild('src/cli/serve-command.test.ts', 60);
+  build();
+  expect(builtAt()).toBe(before);
+  touchAfterBuild('src/cli/main.ts', 60);
+  build();
+  expect(builtAt()).toBeGreaterThan(before);
+});

@@ -4,10 +4,15 @@
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
 // `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
 // an edit) does not run the code from before it.
+//
+// The build is written to a directory of its own beside dist/ and then moved in file by file, each
+// rename replacing the old file at once: a server, CLI or test suite running from dist/ meanwhile (the
+// vitest suite builds before it runs, and may run beside the browser suite or a second vitest run)
+// never finds a file missing or half written.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const outputs = [
   'dist/code.js',
@@ -38,9 +43,11 @@ const upToDate = () =>
 
 if (process.argv.includes('--if-missing') && upToDate()) process.exit(0);
 
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist/tables', { recursive: true });
-mkdirSync('dist/embed', { recursive: true });
+// At the depth of dist/, so that the source maps' relative paths hold once the files are moved.
+const out = mkdtempSync('.dist-build-');
+process.on('exit', () => rmSync(out, { recursive: true, force: true }));
+mkdirSync(`${out}/tables`, { recursive: true });
+mkdirSync(`${out}/embed`, { recursive: true });
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -65,24 +72,42 @@ const browser = {
 };
 
 await Promise.all([
-  build({ ...node, entryPoints: ['src/code/index.ts'], outfile: 'dist/code.js' }),
-  build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
+  build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
   build({
     ...browser,
     entryPoints: ['src/embed/loader-entry.ts'],
-    outfile: 'dist/embed/loc-embed.js',
+    outfile: `${out}/embed/loc-embed.js`,
     format: 'iife',
     define: { __LOC_VERSION__: JSON.stringify(version) },
   }),
-  build({ ...browser, entryPoints: ['iframe-app/main.ts'], outfile: 'dist/embed/frame.js', format: 'iife', sourcemap: 'linked' }),
+  build({ ...browser, entryPoints: ['iframe-app/main.ts'], outfile: `${out}/embed/frame.js`, format: 'iife', sourcemap: 'linked' }),
   // Leaflet's stylesheet names marker and layer-switcher images the frame never shows; leaving them
   // out keeps them from being inlined into the stylesheet.
-  build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: 'dist/embed/frame.css', loader: { '.png': 'empty' } }),
-  build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: 'dist/demo/demo.js', format: 'iife', sourcemap: 'linked' }),
+  build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: `${out}/embed/frame.css`, loader: { '.png': 'empty' } }),
+  build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
 ]);
-chmodSync('dist/cli.js', 0o755);
-copyFileSync('src/code/tables/v1.bin', 'dist/tables/v1.bin');
-copyFileSync('iframe-app/frame.html', 'dist/embed/frame.html');
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+chmodSync(`${out}/cli.js`, 0o755);
+copyFileSync('src/code/tables/v1.bin', `${out}/tables/v1.bin`);
+copyFileSync('iframe-app/frame.html', `${out}/embed/frame.html`);
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
 // One source for the integrators' declarations: the public types of the embed, emitted by tsc above.
-copyFileSync('dist/types/embed/public-types.d.ts', 'dist/embed/loc-embed.d.ts');
+copyFileSync(`${out}/types/embed/public-types.d.ts`, `${out}/embed/loc-embed.d.ts`);
+
+/** Every file under `dir`, as paths relative to it. */
+const filesIn = (dir) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+
+const built = new Set(filesIn(out));
+for (const file of built) {
+  mkdirSync(dirname(join('dist', file)), { recursive: true });
+  renameSync(join(out, file), join('dist', file));
+}
+// What an earlier build left that this one no longer makes.
+for (const file of filesIn('dist')) if (!built.has(file)) rmSync(join('dist', file), { force: true });
+const emptied = readdirSync('dist', { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory());
+for (const dir of emptied.map((entry) => join(entry.parentPath, entry.name)).sort().reverse()) {
+  if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
+}

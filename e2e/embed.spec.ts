@@ -8,7 +8,7 @@ import { CONNECT_GRACE_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
-import { destroy, events, mapFrame, mount, mountReady, setStyle, waitForEvent, waitForEvents, waitForStyleTiles } from './harness.ts';
+import { countResolves, destroy, events, mapFrame, mount, mountReady, setStyle, waitForEvent, waitForEvents, waitForStyleTiles } from './harness.ts';
 import { cellBeside, contains, pixelOf, pointAt, type View } from './map-geometry.ts';
 
 /** The spec's loose check, made strict: the codec writes upper case. */
@@ -202,7 +202,9 @@ test('a frame that loads after load_timeout shows the visitor that the map stopp
   await page.clock.fastForward(CONNECT_GRACE_MS);
   await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
   await expect(frame.getByRole('alert')).toHaveText('The map did not load in time. Reload the page and try again.');
+  const resolves = await countResolves(frame);
   await frame.locator('#loc-map').click({ position: { x: SIZE.width / 2, y: SIZE.height / 2 } });
+  expect(await resolves(), 'resolves sent by the stopped map').toBe(0);
   await expect(frame.locator('#loc-panel')).toBeHidden();
   expect((await events(page)).map(({ name }) => name)).toEqual(['error']);
 });

@@ -4,6 +4,7 @@
  * taken away with the CLI while its maps are open (final ones). Each test makes its own key with the
  * operator CLI against the running service.
  */
+import { randomUUID } from 'node:crypto';
 import { encode } from '../src/code/index.ts';
 import { expect, test } from './fixtures.ts';
 import { events, mapFrame, mount, waitForEvent, waitForEvents } from './harness.ts';
@@ -44,15 +45,18 @@ test('over the hourly limit: onError rate_limited, recoverable, with retryAfter,
 
 /** What the operator takes away with the CLI while maps are open, and what those maps then report. */
 const WITHDRAWALS = [
-  { what: 'a key disabled', account: 'e2e-disabled', status: 401, code: 'key_inactive', run: (keyId: string) => ['keys', 'disable', keyId] },
+  { what: 'a key disabled', status: 401, code: 'key_inactive', run: (keyId: string) => ['keys', 'disable', keyId] },
   {
-    what: 'an account no longer a partner', account: 'e2e-former-partner', status: 403, code: 'partner_required',
-    run: () => ['accounts', 'set-partner', 'e2e-former-partner', '--off'],
+    what: 'an account no longer a partner', status: 403, code: 'partner_required',
+    run: (_keyId: string, account: string) => ['accounts', 'set-partner', account, '--off'],
   },
 ];
 
-for (const { what, account, status, code, run } of WITHDRAWALS) {
+for (const { what, status, code, run } of WITHDRAWALS) {
   test(`${what} with the CLI: its open map reports ${code} and stops; a new mount is refused at once`, async ({ page, stack }) => {
+    // An account of its own on every run: the suite's service lives for the whole run (and through
+    // --repeat-each), so a fixed name would find the partner status this test took away last time.
+    const account = `e2e-withdrawn-${randomUUID()}`;
     const { apiKey, keyId } = createKey(stack.dataDir, { account, origins: [stack.pages] });
     const newToken = async () => (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token;
     const [open, later] = [await newToken(), await newToken()];
@@ -60,7 +64,7 @@ for (const { what, account, status, code, run } of WITHDRAWALS) {
     const id = await mount(page, open, OPTIONS);
     await waitForEvent(page, id, 'ready');
 
-    cli(stack.dataDir, run(keyId));
+    cli(stack.dataDir, run(keyId, account));
     // The running service sees the change within a second (its key and session cache).
     await expect.poll(async () => (await fetch(`${stack.service}/embed/session/${sidOf(open)}`)).status).toBe(status);
 

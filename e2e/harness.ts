@@ -29,6 +29,7 @@ declare global {
   interface Window {
     locEvents?: Recorded[];
     locHandles?: LocHandle[];
+    locResolves?: number;
   }
 }
 
@@ -89,6 +90,25 @@ export async function mapFrame(page: Page, id: number): Promise<Frame> {
   const frame = await element.asElement()!.contentFrame();
   if (frame === null) throw new Error(`mount ${id} has no frame (destroyed?)`);
   return frame;
+}
+
+/**
+ * Counts, from now on, the calls the map frame makes to the service's resolve, and returns a reader.
+ * A click on the map calls `fetch` within the click's own task, so once Playwright's click has returned
+ * a resolve it started is counted: a test can show that a click asked the service nothing, which the
+ * page's callbacks alone cannot (a stopped frame also drops what the service answers).
+ */
+export async function countResolves(frame: Frame): Promise<() => Promise<number>> {
+  await frame.evaluate(() => {
+    const send = window.fetch;
+    window.locResolves = 0;
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (new URL(url, location.href).pathname === '/v1/embed/resolve') window.locResolves!++;
+      return send(input, init);
+    };
+  });
+  return () => frame.evaluate(() => window.locResolves!);
 }
 
 /** Mounts on the suite's page and waits for onReady; returns the mount's number and its frame. */

@@ -8,7 +8,7 @@ import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { frameWatch, helloWatch, startForging, stopForging, watchForgeries, watchHellos } from './forger.ts';
-import { events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles } from './harness.ts';
+import { countResolves, events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles } from './harness.ts';
 import { createKey, newDataDir, removeDataDir, startService } from './services.ts';
 import { createSession, requestSession, secretOf, sidOf, type Stack } from './stack.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
@@ -59,7 +59,11 @@ test('a token whose secret is wrong: onError invalid_session at mount, never onR
   expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'invalid_session', recoverable: false });
   const frame = await mapFrame(page, id);
   await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
+  // The stopped map asks the service nothing (the page would not hear of it: a stopped frame reports no more).
+  const resolves = await countResolves(frame);
   await frame.locator('#loc-map').click({ position: CENTRE });
+  expect(await resolves(), 'resolves sent by the stopped map').toBe(0);
+  await expect(frame.locator('#loc-panel')).toBeHidden();
   expect((await events(page)).map(({ name }) => name)).toEqual(['error']);
 });
 

@@ -33,8 +33,8 @@ interface Frame {
   api: Remote<FrameApi>;
   host: { [K in keyof HostCallbacks]: ReturnType<typeof vi.fn> };
   fetchMock: ReturnType<typeof vi.fn>;
-  /** Answers for `POST /v1/embed/resolve`, in order. */
-  resolveAnswers: Answer[];
+  /** Answers for `POST /v1/embed/resolve`, in order; a promise holds its request until it settles. */
+  resolveAnswers: (Answer | Promise<Answer>)[];
   ports: MessagePort[];
 }
 
@@ -68,13 +68,13 @@ async function openFrame(ttlSeconds = 60, refusal?: FrameConfig['refusal']): Pro
 
   const parent = { postMessage: vi.fn() };
   Object.defineProperty(window, 'parent', { value: parent, configurable: true });
-  const resolveAnswers: Answer[] = [];
+  const resolveAnswers: (Answer | Promise<Answer>)[] = [];
   const fetchMock = vi.fn(async (url: string) => {
-    const answer: Answer = url.endsWith('/v1/embed/resolve')
+    const answer: Answer = await (url.endsWith('/v1/embed/resolve')
       ? (resolveAnswers.shift() ?? { status: 200, body: RESULT })
       : url.includes('/embed/session/')
         ? (sessionAnswers.shift() ?? { status: 200, body: { origin: 'https://shop.example', expires_at: new Date(Date.now() + 3_600_000).toISOString() } })
-        : { status: 404, body: {} };
+        : { status: 404, body: {} });
     return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -253,6 +253,22 @@ describe('the map frame', () => {
     press('Enter');
     await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true }));
     expect(resolveCalls(frame).map((call) => JSON.parse(call.body as string).save)).toEqual([false, false, true]);
+  });
+
+  it('says it is finding the code while another point is looked up, not "Chosen location" of the point before', async () => {
+    const frame = await startFrame({ confirm: false });
+    frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-panel').dataset.state).toBe('chosen'));
+    let answer: (value: Answer) => void = () => {};
+    frame.resolveAnswers.push(new Promise((resolve) => (answer = resolve)));
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('Finding the code…'));
+    expect($('loc-panel').dataset.state).toBe('busy');
+    expect($('loc-panel').getAttribute('aria-label')).toBe('Finding the code');
+    answer({ status: 200, body: { ...RESULT, saved: true } });
+    await vi.waitFor(() => expect($('loc-panel').dataset.state).toBe('chosen'));
+    expect($('loc-panel').getAttribute('aria-label')).toBe('Chosen location');
   });
 
   it('saves and selects at once with confirm: false', async () => {

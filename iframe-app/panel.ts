@@ -95,6 +95,9 @@ export function createPanel(doc: Document): Panel {
     busy() {
       panel.hidden = false;
       panel.setAttribute('aria-busy', 'true');
+      // Not the state and name of the result before: that point is no longer what the panel shows.
+      panel.dataset.state = 'busy';
+      panel.setAttribute('aria-label', 'Finding the code');
       code.textContent = 'Finding the code…';
       address.textContent = '';
       copy.hidden = share.hidden = confirm.hidden = true;

@@ -52,6 +52,9 @@ const DEFAULT_TTL = 900;
 export const DEFAULT_DEMO_PORT = 5173;
 
 /** The page's origin: where it is served from, and what the development key must allow. */
+/** Every variable the demo reads, in `loc serve --demo` or on its own. */
+export const DEMO_VARIABLES: readonly string[] = ['LOC_DEMO_PORT', 'LOC_DEMO_ORIGIN', 'LOC_API_URL', 'LOC_API_PUBLIC_URL', 'LOC_DEMO_API_KEY', 'LOC_DEMO_KEY_FILE'];
+
 export function demoOrigin(port: number): string {
   return `http://localhost:${port}`;
 }

@@ -75,6 +75,15 @@ const lookup = async (key: string, remoteAddress = '127.0.0.1'): Promise<number>
 const session = async (key: string, origin: string): Promise<number> =>
   (await app.inject({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': key }, payload: { origin } })).statusCode;
 
+describe('a mistyped setting', () => {
+  it('is named on stderr, with the setting it is near, before the command does its work', async () => {
+    const listed = await locWith({ LOC_DATA_DIR: dataDir, LOC_DATADIR: '/srv/loc' }, 'accounts', 'list', '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe('warning: LOC_DATADIR is not a loc setting and is ignored; did you mean LOC_DATA_DIR?\n');
+    expect(JSON.parse(listed.stdout)).toBeInstanceOf(Array);
+  });
+});
+
 describe('loc accounts', () => {
   it('creates, lists and switches partner status', async () => {
     expect(await loc('accounts', 'create', '--name', 'acme')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acme \(acct_[\w-]+\), partner: no\.\n$/) });

@@ -6,8 +6,9 @@
  * is a usage mistake, exit 2; an account or key that does not exist is an error of the work, exit 1.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import { DEMO_VARIABLES } from '../../demo/server.ts';
 import { LocError } from '../errors.ts';
-import { OPTIONS } from '../server/config.ts';
+import { OPTIONS, misspelledSettings } from '../server/config.ts';
 import { FORBIDDEN } from '../text-rules.ts';
 import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, StoreUnavailable } from '../store/store.ts';
@@ -27,6 +28,8 @@ export class OperatorError extends Error {
  * because a mistyped or unset LOC_DATA_DIR would else answer "(none)", or back up an empty database.
  */
 export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>, { create = false } = {}): Promise<void> {
+  // LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word.
+  for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
   const dataDir = operatorDataDir();
   let store: SqliteStore;
   try {

@@ -192,6 +192,17 @@ describe('a start that cannot listen', () => {
     }
   });
 
+  it('names a mistyped setting on stderr, with the setting it is near, and starts anyway', async () => {
+    const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1'], { LOC_PUBLICURL: 'https://loc.example' });
+    try {
+      await started.waitFor(/loc is listening on/);
+      expect(started.output()).toContain('warning: LOC_PUBLICURL is not a loc setting and is ignored; did you mean LOC_PUBLIC_URL?\n');
+    } finally {
+      started.child.kill('SIGTERM');
+      await finished(started);
+    }
+  });
+
   it('refuses a LOC_DEMO_PORT that is not a port, like any setting (exit 2)', async () => {
     const started = serve(dataDir, ['--port', '0', '--demo'], { LOC_DEMO_PORT: '5173a' });
     expect(await finished(started)).toBe(2);

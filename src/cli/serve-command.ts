@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { buildDemoServer, demoAddressFromEnv, DEFAULT_DEMO_PORT } from '../../demo/server.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
+import { buildDemoServer, demoAddressFromEnv, DEFAULT_DEMO_PORT, DEMO_VARIABLES } from '../../demo/server.ts';
+import { ConfigError, loadConfig, misspelledSettings } from '../server/config.ts';
 import { DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { shutdownOnSignal, startServer, type RunningServer } from '../server/server.ts';
 import { listenFailure, StartFailure } from '../server/start-failure.ts';
@@ -35,6 +35,7 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
+      for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
       const signals = shutdownOnSignal(config);
       let server: RunningServer;
       try {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, OPTIONS, loadConfig } from './config.ts';
+import { ConfigError, OPTIONS, loadConfig, misspelledSettings } from './config.ts';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -74,6 +74,22 @@ describe('loadConfig', () => {
     // The flag is at fault even when the variable is bad too: it is the value that would have been used.
     expect(() => loadConfig({ PORT: 'eighty' }, { port: { flag: '--port', value: '70000' } })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, received "70000".'));
     expect(() => loadConfig({}, { host: { flag: '--host', value: ' ' } })).toThrow(new ConfigError('--host must be given a value, received " ".'));
+  });
+});
+
+describe('misspelledSettings', () => {
+  it('warns of a LOC_ variable one or two letters from a setting, and names the setting', () => {
+    expect(misspelledSettings({ LOC_PUBLICURL: 'https://loc.example', LOC_TILE: 'offline', LOC_TILES_STREETS_UR: 'x', LOC_DEMOPORT: '5174' }, ['LOC_DEMO_PORT'])).toEqual([
+      'warning: LOC_PUBLICURL is not a loc setting and is ignored; did you mean LOC_PUBLIC_URL?',
+      'warning: LOC_TILE is not a loc setting and is ignored; did you mean LOC_TILES?',
+      'warning: LOC_TILES_STREETS_UR is not a loc setting and is ignored; did you mean LOC_TILES_STREETS_URL?',
+      'warning: LOC_DEMOPORT is not a loc setting and is ignored; did you mean LOC_DEMO_PORT?',
+    ]);
+  });
+
+  it('leaves alone the settings themselves, variables near none of them, and other prefixes', () => {
+    const env = { LOC_DATA_DIR: '/srv/loc', LOC_TRAFFIC_OVERLAY_ATTRIBUTION: 'x', LOC_STRESS: 'full', LOC_SOMETHING_ELSE: '1', PORTS: '1', HOST: 'x' };
+    expect(misspelledSettings(env)).toEqual([]);
   });
 });
 

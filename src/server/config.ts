@@ -8,7 +8,7 @@ import { checkIpRange } from '../auth/ip-range.ts';
 import { supportedCountries } from '../code/index.ts';
 import { describeValue } from '../errors.ts';
 import { RENDER_BURST_SECONDS } from '../tiles/offline.ts';
-import { tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
+import { TILE_SOURCE_VARIABLES, tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
 
 export interface Config {
   port: number;
@@ -139,6 +139,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     (parsed as Record<string, unknown>)[key] = option.parse(text, parsed, env, flag?.flag ?? option.env);
   }
   return parsed as Config;
+}
+
+/**
+ * Warnings for the `LOC_` variables of `env` that loc does not read but that are one or two letters
+ * away from one it does (`LOC_PUBLICURL`, `LOC_TILE`): a typo is otherwise ignored without a word,
+ * and the service runs on the default — or an operator command acts on the database in ./data. A
+ * variable near no setting is left alone: other tools may have theirs. `known` adds names read
+ * outside OPTIONS (the demo's).
+ */
+export function misspelledSettings(env: Record<string, string | undefined>, known: readonly string[] = []): string[] {
+  const names = [...Object.values(OPTIONS).map((option) => option.env), ...TILE_SOURCE_VARIABLES, ...known];
+  return Object.keys(env)
+    .filter((name) => name.startsWith('LOC_') && !names.includes(name))
+    .flatMap((name) => {
+      const near = names.filter((setting) => editDistance(name, setting) <= 2).sort((a, b) => editDistance(name, a) - editDistance(name, b));
+      return near.length === 0 ? [] : [`warning: ${name} is not a loc setting and is ignored; did you mean ${near[0]}?`];
+    });
+}
+
+/** Levenshtein distance: the insertions, deletions and substitutions that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
 }
 
 function fail(variable: string, expected: string, received: string): never {

@@ -128,6 +128,12 @@ function fromSource(source: TileSource): TileLayerConfig {
   };
 }
 
+/** The prefixes of the tile sources' variables, each read with `_URL` and `_ATTRIBUTION`. */
+const SOURCE_PREFIXES = [...STYLE_NAMES.map((style) => `LOC_TILES_${style.toUpperCase()}`), 'LOC_TRAFFIC_OVERLAY'];
+
+/** Every variable `tileSettingsFromEnv` reads besides LOC_TILES. */
+export const TILE_SOURCE_VARIABLES: readonly string[] = SOURCE_PREFIXES.flatMap((prefix) => [`${prefix}_URL`, `${prefix}_ATTRIBUTION`]);
+
 /** Reads the tile settings from the environment variables listed at the top of this file. */
 export function tileSettingsFromEnv(env: Record<string, string | undefined>): TileSettings {
   const mode = env.LOC_TILES ?? 'online';
@@ -144,11 +150,11 @@ export function tileSettingsFromEnv(env: Record<string, string | undefined>): Ti
     return attribution ? { url, attribution } : { url };
   };
   const base: Partial<Record<StyleName, TileSource>> = {};
-  for (const style of STYLE_NAMES) {
-    const custom = source(`LOC_TILES_${style.toUpperCase()}`);
+  STYLE_NAMES.forEach((style, i) => {
+    const custom = source(SOURCE_PREFIXES[i]);
     if (custom) base[style] = custom;
-  }
-  const trafficOverlay = source('LOC_TRAFFIC_OVERLAY');
+  });
+  const trafficOverlay = source(SOURCE_PREFIXES[STYLE_NAMES.length]);
   return { mode, base, ...(trafficOverlay ? { trafficOverlay } : {}) };
 }
 

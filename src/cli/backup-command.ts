@@ -1,10 +1,12 @@
 /**
  * `loc backup <file>`: a consistent copy of the database of LOC_DATA_DIR, safe while the server runs
- * (SQLite's online backup). Restore by stopping the server and putting the copy in place as loc.db.
+ * (SQLite's online backup), which appears at `<file>` only once complete. Restore by stopping the
+ * server and putting the copy in place as loc.db.
  */
 import type { Command } from 'commander';
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, existsSync, linkSync, openSync, rmSync } from 'node:fs';
+import { constants } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { StoreUnavailable } from '../store/store.ts';
 import { OperatorError, withStore } from './operator-io.ts';
 
@@ -34,26 +36,51 @@ export function registerBackupCommand(program: Command): void {
       // better-sqlite3 trims the name it is given: the copy would land beside the file made here.
       if (target !== target.trim()) command.error(`error: ${JSON.stringify(file)} ends in white space; give another file name`, { exitCode: 2 });
       await withStore(command, async (store) => {
-        // The copy holds key hashes and saved labels: made here first, owner-only (0600) like the data
-        // directory (0700), and exclusively, so an existing file is never written over. SQLite keeps the
-        // mode of a file it writes into.
-        let descriptor: number;
+        if (existsSync(target)) return command.error(`error: ${targetFault('EEXIST', target)}`, { exitCode: 2 });
+        // The copy is written under another name beside `target` and linked to it once complete: a
+        // backup cut short — Ctrl-C, a full disk — never leaves at `target` a file that passes for one
+        // (restored, a truncated copy is a damaged database). The link fails if `target` appeared
+        // meanwhile, so an existing file is still never written over.
+        const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
+        let created = false;
+        const removePartial = () => created && rmSync(partial, { force: true });
+        // Set before the partial file exists: a signal with no handler would end the process at once.
+        const interrupted = (signal: NodeJS.Signals) => {
+          removePartial();
+          process.exit(128 + constants.signals[signal]);
+        };
+        process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
         try {
-          descriptor = openSync(target, 'wx', 0o600);
-        } catch (error) {
-          const fault = targetFault((error as NodeJS.ErrnoException).code, target);
-          if (fault !== undefined) return command.error(`error: ${fault}`, { exitCode: 2 });
-          throw new OperatorError(`cannot create ${target}: ${(error as Error).message}`);
-        }
-        closeSync(descriptor);
-        try {
-          await store.backup(target);
-        } catch (error) {
-          // A half-written or empty file must not pass for a backup.
-          rmSync(target, { force: true });
-          // Reading the database or writing the copy: either way, it is the backup that failed.
-          if (error instanceof StoreUnavailable) throw new OperatorError(`the backup to ${target} failed: ${error.message}`);
-          throw error;
+          // The copy holds key hashes and saved labels: made here first, owner-only (0600) like the data
+          // directory (0700), and exclusively. SQLite keeps the mode of a file it writes into.
+          let descriptor: number;
+          try {
+            descriptor = openSync(partial, 'wx', 0o600);
+          } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            const fault = code === 'EEXIST' ? undefined : targetFault(code, target);
+            if (fault !== undefined) return command.error(`error: ${fault}`, { exitCode: 2 });
+            throw new OperatorError(`cannot create ${partial}: ${(error as Error).message}`);
+          }
+          created = true;
+          closeSync(descriptor);
+          try {
+            await store.backup(partial);
+          } catch (error) {
+            // Reading the database or writing the copy: either way, it is the backup that failed.
+            if (error instanceof StoreUnavailable) throw new OperatorError(`the backup to ${target} failed: ${error.message}`);
+            throw error;
+          }
+          try {
+            linkSync(partial, target);
+          } catch (error) {
+            const fault = targetFault((error as NodeJS.ErrnoException).code, target);
+            if (fault !== undefined) return command.error(`error: ${fault}`, { exitCode: 2 });
+            throw new OperatorError(`cannot create ${target}: ${(error as Error).message}`);
+          }
+        } finally {
+          removePartial();
+          process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
         }
         process.stdout.write(`Backed up the database to ${target}.\n`);
       });

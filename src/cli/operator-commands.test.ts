@@ -4,7 +4,7 @@
  * running server within a second.
  */
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -343,6 +343,24 @@ describe('loc backup', () => {
     ]) {
       expect(await loc('backup', target)).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(new RegExp(`^error: .*${escapeRegExp(message)} \\(see --help\\)\\n$`)) });
     }
+  });
+
+  it('interrupted by Ctrl-C, leaves nothing at the target and no partial copy, and exits 130', async () => {
+    // A database large enough (128 MB of ballast) that the copy takes a while to write.
+    const dir = scratch();
+    expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.exec('CREATE TABLE ballast (b BLOB)');
+    db.prepare('INSERT INTO ballast VALUES (zeroblob(?))').run(128 * 1024 * 1024);
+    db.close();
+    const out = scratch();
+    const child = spawn(process.execPath, ['dist/cli.js', 'backup', join(out, 'copy.db')], { env: { ...process.env, LOC_DATA_DIR: dir }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // The copy under way: its partial file is there. Then the operator presses Ctrl-C.
+    await expect.poll(() => readdirSync(out), { interval: 2, timeout: 10_000 }).toEqual([expect.stringMatching(/^\.copy\.db\.partial-\d+$/)]);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('leaves no file behind when the copy cannot be written (a file size limit of 0)', async () => {

@@ -4,7 +4,7 @@
  * server and putting the copy in place as loc.db.
  */
 import type { Command } from 'commander';
-import { closeSync, existsSync, linkSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StoreUnavailable } from '../store/store.ts';
@@ -24,6 +24,23 @@ function targetFault(code: string | undefined, target: string): string | undefin
     case 'EACCES': case 'EPERM': return `cannot create ${target}: permission denied`;
     default: return undefined;
   }
+}
+
+/**
+ * Gives the complete copy at `partial` the name `target`, never over an existing file: a hard link,
+ * which fails if `target` exists. A file system without hard links (FAT, some network shares; the
+ * partial file was made in this directory, so EPERM there is not a permission) gets a rename after
+ * one more look instead.
+ */
+function publish(partial: string, target: string): void {
+  try {
+    linkSync(partial, target);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') || existsSync(target)) throw error;
+  }
+  renameSync(partial, target);
 }
 
 export function registerBackupCommand(program: Command): void {
@@ -72,7 +89,7 @@ export function registerBackupCommand(program: Command): void {
             throw error;
           }
           try {
-            linkSync(partial, target);
+            publish(partial, target);
           } catch (error) {
             const fault = targetFault((error as NodeJS.ErrnoException).code, target);
             if (fault !== undefined) return command.error(`error: ${fault}`, { exitCode: 2 });

@@ -151,27 +151,25 @@ describe('a running server', () => {
 
   it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none, or a key the database lacks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
-    const lines: string[] = [];
+    const config = loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' });
+    /** What a start with --seed-dev prints. */
+    const seededStart = async (): Promise<string[]> => {
+      const printed: string[] = [];
+      const server = await startServer(config, { seedDevelopment: true, print: (line) => printed.push(line) });
+      await server.close();
+      return printed;
+    };
     try {
-      const first = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), { print: () => {} });
+      const first = await startServer(config, { print: () => {} });
       await first.app.store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
       await first.close();
-      const seeded = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
-        seedDevelopment: true, print: (line) => lines.push(line),
-      });
-      await seeded.close();
-      expect(lines[0]).toBe(
+      expect((await seededStart())[0]).toBe(
         'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ' +
           `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
       );
       // A key file whose key the database does not hold (a database restored from another machine).
       writeFileSync(join(dir, DEV_KEY_FILE), `loc_${'x'.repeat(43)}\n`);
-      const restored: string[] = [];
-      const again = await startServer(loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
-        seedDevelopment: true, print: (line) => restored.push(line),
-      });
-      await again.close();
-      expect(restored[1]).toBe(
+      expect((await seededStart())[1]).toBe(
         'warning: that key is not a key of this database (restored from another?), so the demo\'s sessions fail with invalid_api_key; ' +
           `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
       );

@@ -51,10 +51,10 @@ const DEFAULT_TTL = 900;
 /** Vite's default port: where a developer expects a front end. */
 export const DEFAULT_DEMO_PORT = 5173;
 
-/** The page's origin: where it is served from, and what the development key must allow. */
 /** Every variable the demo reads, in `loc serve --demo` or on its own. */
 export const DEMO_VARIABLES: readonly string[] = ['LOC_DEMO_PORT', 'LOC_DEMO_ORIGIN', 'LOC_API_URL', 'LOC_API_PUBLIC_URL', 'LOC_DEMO_API_KEY', 'LOC_DEMO_KEY_FILE'];
 
+/** The page's origin: where it is served from, and what the development key must allow. */
 export function demoOrigin(port: number): string {
   return `http://localhost:${port}`;
 }

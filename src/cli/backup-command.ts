@@ -60,7 +60,10 @@ export function registerBackupCommand(program: Command): void {
         // meanwhile, so an existing file is still never written over.
         const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}`);
         let created = false;
-        const removePartial = () => created && rmSync(partial, { force: true });
+        // With the journal SQLite keeps beside a file it writes: Ctrl-C leaves it there too.
+        const removePartial = () => {
+          if (created) for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true });
+        };
         // Set before the partial file exists: a signal with no handler would end the process at once.
         const interrupted = (signal: NodeJS.Signals) => {
           removePartial();

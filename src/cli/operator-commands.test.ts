@@ -346,21 +346,30 @@ describe('loc backup', () => {
   });
 
   it('interrupted by Ctrl-C, leaves nothing at the target and no partial copy, and exits 130', async () => {
-    // A database large enough (128 MB of ballast) that the copy takes a while to write.
     const dir = scratch();
     expect((await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
-    const db = new Database(join(dir, DATABASE_FILE));
-    db.exec('CREATE TABLE ballast (b BLOB)');
-    db.prepare('INSERT INTO ballast VALUES (zeroblob(?))').run(128 * 1024 * 1024);
-    db.close();
-    const out = scratch();
-    const child = spawn(process.execPath, ['dist/cli.js', 'backup', join(out, 'copy.db')], { env: { ...process.env, LOC_DATA_DIR: dir }, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    // The copy under way: its partial file is there. Then the operator presses Ctrl-C.
-    await expect.poll(() => readdirSync(out), { interval: 2, timeout: 10_000 }).toEqual([expect.stringMatching(/^\.copy\.db\.partial-\d+$/)]);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(readdirSync(out)).toEqual([]);
+    const database = join(dir, DATABASE_FILE);
+    const db = new Database(database);
+    db.exec('CREATE TABLE ballast (b BLOB); CREATE TABLE churn (n INTEGER)');
+    db.prepare('INSERT INTO ballast VALUES (zeroblob(?))').run(64 * 1024 * 1024);
+    // Another process writing all the while: SQLite's online backup starts over whenever another
+    // connection changes the database, so the copy stays under way until Ctrl-C, however fast the disk.
+    const script = `const d = new (require('better-sqlite3'))(${JSON.stringify(database)}); const add = d.prepare('INSERT INTO churn VALUES (1)'); setInterval(() => add.run(), 1);`;
+    const writer = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    try {
+      await expect.poll(() => db.prepare('SELECT count(*) FROM churn').pluck().get(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const out = scratch();
+      const child = spawn(process.execPath, ['dist/cli.js', 'backup', join(out, 'copy.db')], { env: { ...process.env, LOC_DATA_DIR: dir }, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // The copy is under way: its partial file is there. Then the operator presses Ctrl-C.
+      await expect.poll(() => readdirSync(out), { timeout: 10_000 }).toContainEqual(expect.stringMatching(/^\.copy\.db\.partial-\d+$/));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      writer.kill();
+      db.close();
+    }
   });
 
   it('leaves no file behind when the copy cannot be written (a file size limit of 0)', async () => {

@@ -12,7 +12,7 @@
  * - CONNECT, which Node would answer by closing the connection without a word, gets 405
  *   `method_not_allowed`: loc is not a proxy.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -34,6 +34,13 @@ function rawResponse(error: LocError, requestId: string, extraHeaders = ''): str
     `${SECURITY_LINES}Request-Id: ${requestId}\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/** The Request-Id of a refusal made before routing, under which the refusal is logged (at debug). */
+function refusalId(log: FastifyBaseLogger, details: Record<string, unknown>): string {
+  const reqId = newRequestId();
+  log.debug({ reqId, ...details }, 'request refused before routing');
+  return reqId;
+}
+
 /** Node's parser error (llhttp) as a catalogue error. */
 export function parserError(error: Error & { code?: string; reason?: string }): LocError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
@@ -48,8 +55,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   // A connection the client reset has no one left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const refusal = parserError(error);
-  const reqId = newRequestId();
-  this.log.debug({ reqId, code: error.code, reason: error.reason }, 'request refused before routing');
+  const reqId = refusalId(this.log, { code: error.code, reason: error.reason });
   if (socket.writable) socket.write(rawResponse(refusal, reqId));
   socket.destroy();
 }
@@ -66,17 +72,14 @@ export default fp(
         'expectation_failed',
         `The service cannot meet Expect: ${JSON.stringify(String(request.headers.expect).slice(0, 40))}; only 100-continue is supported.`,
       );
-      const reqId = newRequestId();
-      app.log.debug({ reqId, expect: String(request.headers.expect).slice(0, 40) }, 'request refused before routing');
+      const reqId = refusalId(app.log, { expect: String(request.headers.expect).slice(0, 40) });
       response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': reqId, ...SECURITY_HEADERS });
       response.end(JSON.stringify(errorBody(refusal)));
     });
     app.server.on('connect', (_request, socket: Socket) => {
       const refusal = new LocError('method_not_allowed', 'CONNECT is not supported: loc is not a proxy.');
       socket.on('error', () => {});
-      const reqId = newRequestId();
-      app.log.debug({ reqId, method: 'CONNECT' }, 'request refused before routing');
-      socket.end(rawResponse(refusal, reqId, 'Allow: GET, HEAD, POST\r\n'));
+      socket.end(rawResponse(refusal, refusalId(app.log, { method: 'CONNECT' }), 'Allow: GET, HEAD, POST\r\n'));
     });
   },
   { name: 'loc-protocol', fastify: '5.x', dependencies: ['loc-errors'] },

@@ -38,6 +38,7 @@ describe('security headers', () => {
     ['an unknown frame', () => ({ url: '/embed/frame/nope' })],
     ['the session facts', () => ({ url: `/embed/session/${sid}` })],
     ['the loader', () => ({ url: '/embed/loc-embed.js' })],
+    ['the icon', () => ({ url: '/favicon.svg' })],
   ];
   for (const [name, inject] of cases) {
     it(`${name}: nosniff and a referrer policy`, async () => {

@@ -52,7 +52,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // A session whose origin was removed from its key is over: that origin may no longer frame it.
     if (session === null || !key?.origins.includes(session.origin)) {
       return reply.code(404).type('text/html; charset=utf-8').header('content-security-policy', contentSecurityPolicy({}))
-        .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(UNKNOWN_SESSION_PAGE);
+        .header('cache-control', 'no-store').send(UNKNOWN_SESSION_PAGE);
     }
     // A key disabled or a partner no more: the frame says so at init instead of becoming ready (the
     // origin's refusal, invalid_session, was answered above with the page no one may frame).

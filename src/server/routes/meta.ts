@@ -53,7 +53,7 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The pages link their icon; browsers that ask /favicon.ico on their own are sent to it. Relative,
   // like the pages' link, so a proxy that serves loc under a path prefix keeps working.
   app.get('/favicon.svg', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff')
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(ICON_SVG));
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('favicon.svg', 301));
 };

@@ -1,7 +1,7 @@
 import * as countryCoder from '@rapideditor/country-coder';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BorderIndex } from './border-index.ts';
+import { BorderIndex, valueAt } from './border-index.ts';
 import { territoryOf } from './country.ts';
 import { coverage } from './coverage.ts';
 import { BLOCK_SIZE, colOf, colWest, rowOf, rowSouth } from './grid.ts';
@@ -19,7 +19,11 @@ function indexed(lat: number, lng: number): string | null {
   const north = rowSouth((band + 1) * BLOCK_SIZE);
   const west = colWest(block * BLOCK_SIZE, n);
   const east = colWest(Math.min(n, (block + 1) * BLOCK_SIZE), n);
-  return index.territoryAt(lat, lng, band * table.maxBlocksPerBand + block, south, north, west, east);
+  const codes: (string | null)[] = [];
+  const record: number[] = [];
+  index.record(south, north, west, east, (code) => codes.push(code) - 1, record);
+  const found = valueAt(Float64Array.from(record), 0, lat, lng, -1);
+  return found < 0 ? null : codes[found];
 }
 
 const edges = countryCoder.borders.features

@@ -1,6 +1,6 @@
 /**
  * Border index: country-coder's answer for a point of a mixed block, in a few edge tests instead of
- * a walk over whole country outlines.
+ * a walk over whole country outlines. mixed-blocks.ts keeps one record per block visited.
  *
  * country-coder asks which-polygon, which searches an R-tree of polygon bounding boxes and returns the
  * first polygon, in the tree's traversal order, whose even–odd ray test says "inside". This module
@@ -26,21 +26,18 @@ interface TreeItem {
   props: { id: string };
 }
 
-/** A polygon that may hold points of one block: its box, its code, and its edges near the block. */
-interface Candidate {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-  code: string | null;
-  /** Edges as x1, y1, x2, y2 in which-polygon's argument order (p1 = ring[j], p2 = ring[j − 1]). */
-  edges: Float64Array;
-}
+/**
+ * A block's record, as `record` writes it and `valueAt` reads it: the candidate count, then for each
+ * polygon that may hold points of the block, in tree order, its box (minX, minY, maxX, maxY), the
+ * caller's value for its code, its edge count, and those of its edges that reach the block's band as
+ * x1, y1, x2, y2 in which-polygon's argument order (p1 = ring[j], p2 = ring[j − 1]). One flat run of
+ * numbers, so a look-up reads a few adjacent cache lines instead of chasing objects.
+ */
+const HEADER = 6;
 
 export class BorderIndex {
   private readonly items: TreeItem[];
   private readonly codes: (string | null)[];
-  private readonly blocks = new Map<number, Candidate[]>();
 
   constructor() {
     const features = countryCoder.borders.features.filter((f) => f.geometry);
@@ -56,37 +53,17 @@ export class BorderIndex {
   }
 
   /**
-   * The territory code at (`lat`, `lng`), a point of the block bounded by `south`…`north` and
-   * `west`…`east`; `key` names the block for the cache.
+   * The record of the block bounded by `south`…`north` and `west`…`east`, appended to `out`, in which
+   * each polygon carries `valueOf` its territory code (null for a feature without one).
    */
-  territoryAt(lat: number, lng: number, key: number, south: number, north: number, west: number, east: number): string | null {
-    let candidates = this.blocks.get(key);
-    if (candidates === undefined) {
-      candidates = this.candidates(south, north, west, east);
-      this.blocks.set(key, candidates);
-    }
-    for (let c = 0; c < candidates.length; c++) {
-      const cand = candidates[c];
-      if (cand.minX > lng || cand.minY > lat || cand.maxX < lng || cand.maxY < lat) continue;
-      const e = cand.edges;
-      let inside = false;
-      for (let i = 0; i < e.length; i += 4) {
-        const x1 = e[i];
-        const y1 = e[i + 1];
-        const x2 = e[i + 2];
-        const y2 = e[i + 3];
-        if (y1 > lat !== y2 > lat && lng < ((x2 - x1) * (lat - y1)) / (y2 - y1) + x1) inside = !inside;
-      }
-      if (inside) return cand.code;
-    }
-    return null;
-  }
-
-  private candidates(south: number, north: number, west: number, east: number): Candidate[] {
-    const out: Candidate[] = [];
+  record(south: number, north: number, west: number, east: number, valueOf: (code: string | null) => number, out: number[]): void {
+    const countAt = out.length;
+    out.push(0);
     this.items.forEach((item, rank) => {
       if (item.minX > east || item.maxX < west || item.minY > north || item.maxY < south) return;
-      const edges: number[] = [];
+      out[countAt]++;
+      out.push(item.minX, item.minY, item.maxX, item.maxY, valueOf(this.codes[rank]), 0);
+      const edgeCountAt = out.length - 1;
       for (const ring of item.coords) {
         for (let j = 0, k = ring.length - 1; j < ring.length; k = j++) {
           const [x1, y1] = ring[j];
@@ -95,11 +72,35 @@ export class BorderIndex {
           // edge wholly west of the block crosses no eastward ray from it (with a margin, as the
           // interpolated crossing may land an ulp beyond the edge's end).
           if (Math.max(y1, y2) < south || Math.min(y1, y2) > north || Math.max(x1, x2) < west - WEST_MARGIN) continue;
-          edges.push(x1, y1, x2, y2);
+          out.push(x1, y1, x2, y2);
+          out[edgeCountAt]++;
         }
       }
-      out.push({ minX: item.minX, minY: item.minY, maxX: item.maxX, maxY: item.maxY, code: this.codes[rank], edges: Float64Array.from(edges) });
     });
-    return out;
   }
+}
+
+/**
+ * The value of the first polygon of the record at `offset` that holds (`lat`, `lng`), a point of its
+ * block, or `outside` when none does: which-polygon's bounding-box check and even–odd ray test, with
+ * its arithmetic, over the record's edges.
+ */
+export function valueAt(records: Float64Array, offset: number, lat: number, lng: number, outside: number): number {
+  let p = offset + 1;
+  for (let c = records[offset]; c > 0; c--) {
+    const end = p + HEADER + 4 * records[p + 5];
+    if (!(records[p] > lng || records[p + 1] > lat || records[p + 2] < lng || records[p + 3] < lat)) {
+      let inside = false;
+      for (let i = p + HEADER; i < end; i += 4) {
+        const x1 = records[i];
+        const y1 = records[i + 1];
+        const x2 = records[i + 2];
+        const y2 = records[i + 3];
+        if (y1 > lat !== y2 > lat && lng < ((x2 - x1) * (lat - y1)) / (y2 - y1) + x1) inside = !inside;
+      }
+      if (inside) return records[p + 4];
+    }
+    p = end;
+  }
+  return outside;
 }

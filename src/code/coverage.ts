@@ -18,8 +18,9 @@ const GROUP_MASK = (1 << GROUP_SHIFT) - 1;
  * - a pure entry (this bit set): one country fills the block's run, and the entry holds that country
  *   and the block's number, so encode needs nothing else;
  * - NO_COVERAGE: no country covers the block;
- * - otherwise a mixed entry, the block's run + 1: several countries share the block, and the country
- *   of the cell centre decides.
+ * - otherwise a mixed entry, the block's mixed id + 1: borders or the edge of coverage cross the
+ *   block, and the country of the cell centre decides (mixed-blocks.ts). Mixed ids number the mixed
+ *   blocks 0, 1, 2 … in table order, so per-block data can live in flat arrays instead of a map.
  *
  * The first level has one entry per group of 32 blocks of a band. When one pure run holds the whole
  * group, that entry is the pure entry of the group's first block, and the entry of a block in it is
@@ -42,10 +43,11 @@ export const isPureEntry = (entry: number): boolean => entry >= PURE_ENTRY;
 export const entryCountry = (entry: number): number => (entry & ~PURE_ENTRY) >>> NUMBER_BITS;
 /** Block number of a pure entry. */
 export const entryNumber = (entry: number): number => entry & NUMBER_MASK;
-/** Run of a mixed entry. */
-export const entryRun = (entry: number): number => entry - 1;
+/** Mixed id of a mixed entry. */
+export const entryMixed = (entry: number): number => entry - 1;
 
-const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
+/** The pure entry of block `number` of country `country`. */
+export const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
 
 /** The table of format v1, committed beside this module and never regenerated at run time. */
 export const TABLE_URL = new URL('./tables/v1.bin', import.meta.url);
@@ -81,8 +83,10 @@ export class Coverage {
   private readonly groups: Uint32Array;
   /** Second level: 32 block entries per slot. */
   private readonly blockEntries: Uint32Array;
-  /** Blocks in the widest band: `band * maxBlocksPerBand + block` names a block uniquely. */
+  /** Blocks in the widest band. */
   readonly maxBlocksPerBand: number;
+  /** Per mixed id (see PURE_ENTRY), the run of that block. */
+  readonly mixedRun: Uint32Array;
 
   constructor(data: TableData) {
     this.version = data.version;
@@ -121,9 +125,10 @@ export class Coverage {
     }
     this.runBase = Uint32Array.from(this.baseOffset.subarray(0, runCount), (o) => this.bases[o]);
     if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The block index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
-    const { groups, blockEntries } = this.buildBlockIndex(data);
+    const { groups, blockEntries, mixedRun } = this.buildBlockIndex(data);
     this.groups = groups;
     this.blockEntries = blockEntries;
+    this.mixedRun = mixedRun;
 
     this.countryStart = new Uint32Array(data.countries.length + 1);
     for (let c = 0; c < data.countries.length; c++) this.countryStart[c + 1] = this.countryStart[c] + countryRunCount[c];
@@ -155,7 +160,7 @@ export class Coverage {
   }
 
   /** Both levels of the block index, from the runs: first the groups, then the slots' entries. */
-  private buildBlockIndex(data: TableData): { groups: Uint32Array; blockEntries: Uint32Array } {
+  private buildBlockIndex(data: TableData): { groups: Uint32Array; blockEntries: Uint32Array; mixedRun: Uint32Array } {
     const { bandStart, first, length } = data.runs;
     const end = (run: number): number => first[run] + length[run];
     const groups = new Uint32Array(this.bandGroupStart[data.columns.length]);
@@ -173,6 +178,10 @@ export class Coverage {
       }
     }
     const blockEntries = new Uint32Array(slots << GROUP_SHIFT);
+    let mixedCount = 0;
+    for (let run = 0; run < length.length; run++) if (this.runPure[run] === 0) mixedCount += length[run];
+    const mixedRun = new Uint32Array(mixedCount);
+    let mixed = 0;
     for (let band = 0; band < data.columns.length; band++) {
       for (let run = bandStart[band]; run < bandStart[band + 1]; run++) {
         for (let block = first[run]; block < end(run); block++) {
@@ -181,12 +190,16 @@ export class Coverage {
             block |= GROUP_MASK; // the whole group is pure: on to the next group
             continue;
           }
-          blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)] =
-            this.runPure[run] === 1 ? pureEntry(this.runCountry[run], this.runBase[run] + block - first[run]) : run + 1;
+          if (this.runPure[run] === 1) {
+            blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)] = pureEntry(this.runCountry[run], this.runBase[run] + block - first[run]);
+          } else {
+            mixedRun[mixed] = run;
+            blockEntries[(group << GROUP_SHIFT) | (block & GROUP_MASK)] = ++mixed;
+          }
         }
       }
     }
-    return { groups, blockEntries };
+    return { groups, blockEntries, mixedRun };
   }
 
   classOf(run: number): BlockClass {

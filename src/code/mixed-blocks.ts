@@ -1,0 +1,82 @@
+/**
+ * Mixed blocks: the block entry of a point in a block that borders or the edge of coverage cross,
+ * where the country of the cell centre decides (docs/code-format.md §9).
+ *
+ * The first point of a block builds the block's record of border-index.ts, whose polygons carry the
+ * pure entry of their country's block, or NO_COVERAGE when that country's codes do not cover the
+ * block. Records live in one growing Float64Array, found through a per-mixed-id offset: a look-up is
+ * a few adjacent reads, not the pointer hops of a map of objects and a look-up of the country by name.
+ * The answer is a number like the block index's, so encode's code after it sees one type.
+ *
+ * Records are kept for good, as country-coder's borders never change at run time; if every one of the
+ * 82 697 mixed blocks of format v1 were visited they would hold about 31 MB (a test bounds it).
+ */
+import { BorderIndex, valueAt } from './border-index.ts';
+import { NO_COVERAGE, pureEntry, type Coverage } from './coverage.ts';
+import { BLOCK_SIZE, colWest, rowSouth } from './grid.ts';
+
+/** Numbers the record store starts with; it doubles when full. */
+const INITIAL_CAPACITY = 1 << 16;
+
+export class MixedBlocks {
+  private readonly borders = new BorderIndex();
+  /** Per mixed id, 1 + the offset of its record in `records`; 0 until the block is first visited. */
+  private readonly offsets: Uint32Array;
+  private records: Float64Array;
+  private used = 0;
+
+  constructor(
+    private readonly table: Coverage,
+    capacity = INITIAL_CAPACITY,
+  ) {
+    this.offsets = new Uint32Array(table.mixedRun.length);
+    this.records = new Float64Array(capacity);
+  }
+
+  /**
+   * The entry at (`lat`, `lng`), a cell centre in mixed block `mixed` (block `block` of `band`): the
+   * pure entry of the country whose borders hold it, or NO_COVERAGE.
+   */
+  entryAt(mixed: number, lat: number, lng: number, band: number, block: number): number {
+    let offset = this.offsets[mixed] - 1;
+    // Built before `records` is read: building may replace it with a larger array.
+    if (offset < 0) offset = this.build(mixed, band, block);
+    return valueAt(this.records, offset, lat, lng, NO_COVERAGE);
+  }
+
+  /** Numbers stored in records so far. */
+  get size(): number {
+    return this.used;
+  }
+
+  private build(mixed: number, band: number, block: number): number {
+    const { table } = this;
+    const run = table.mixedRun[mixed];
+    const columns = table.columns[band];
+    const firstRow = band * BLOCK_SIZE;
+    const firstCol = block * BLOCK_SIZE;
+    const record: number[] = [];
+    this.borders.record(
+      rowSouth(firstRow),
+      rowSouth(firstRow + BLOCK_SIZE),
+      colWest(firstCol, columns),
+      colWest(Math.min(columns, firstCol + BLOCK_SIZE), columns),
+      (code) => {
+        const country = code === null ? -1 : table.indexOfCountry(code);
+        const number = country < 0 ? -1 : table.blockNumber(run, country, block);
+        return number < 0 ? NO_COVERAGE : pureEntry(country, number);
+      },
+      record,
+    );
+    if (this.used + record.length > this.records.length) {
+      const grown = new Float64Array(Math.max(2 * this.records.length, this.used + record.length));
+      grown.set(this.records.subarray(0, this.used));
+      this.records = grown;
+    }
+    const offset = this.used;
+    this.records.set(record, offset);
+    this.used += record.length;
+    this.offsets[mixed] = offset + 1;
+    return offset;
+  }
+}

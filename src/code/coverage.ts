@@ -56,6 +56,8 @@ export class Coverage {
   readonly version: number;
   readonly columns: Uint32Array;
   readonly countries: readonly string[];
+  /** The two character codes of each country's code, for writing codes without reading strings. */
+  readonly countryChars: readonly number[];
   readonly classes: readonly BlockClass[];
   private readonly countryIndex: Map<string, number>;
   /** The table's runs, flattened into fields so the hot paths load one typed array each. */
@@ -92,6 +94,7 @@ export class Coverage {
     this.version = data.version;
     this.columns = data.columns;
     this.countries = data.countries;
+    this.countryChars = data.countries.flatMap((code) => [code.charCodeAt(0), code.charCodeAt(1)]);
     this.classes = data.classes;
     this.runFirstBlock = data.runs.first;
     this.runLength = data.runs.length;

@@ -27,9 +27,11 @@ for (let i = 0; i < BASE; i++) DIGIT_VALUE[ALPHABET.charCodeAt(i)] = i;
 /**
  * Character codes of the high and low digit of every two-digit group 00 … ZZ: a code is then written
  * by table look-ups into one String.fromCharCode call, one allocation instead of six concatenations.
+ * Plain arrays of small integers, not typed arrays: TurboFan checks a typed array's buffer for
+ * detachment on every read, and these are eight reads per code.
  */
-const PAIR_HIGH = Uint8Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(Math.floor(i / BASE)));
-const PAIR_LOW = Uint8Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(i % BASE));
+const PAIR_HIGH = Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(Math.floor(i / BASE)));
+const PAIR_LOW = Array.from({ length: BASE * BASE }, (_, i) => ALPHABET.charCodeAt(i % BASE));
 const HYPHEN = 45;
 
 /** The parts of a code. */
@@ -83,17 +85,21 @@ function isCanonical(input: string): boolean {
 
 /** Writes a code from its parts. */
 export function formatCode(parts: CodeParts): string {
-  return writeCode(parts.country, parts.block, parts.row, parts.col);
+  return writeCode(parts.country.charCodeAt(0), parts.country.charCodeAt(1), parts.block, parts.row, parts.col);
 }
 
-/** formatCode without the parts object, for the codec's hot path. */
-export function writeCode(country: string, block: number, row: number, col: number): string {
+/**
+ * formatCode without the parts object or the country string, for the codec's hot path: the country
+ * is given as its two character codes (Coverage.countryChars), as reading them from a string costs a
+ * check of the string's representation each.
+ */
+export function writeCode(first: number, second: number, block: number, row: number, col: number): string {
   // 1296 = 36², the span of two digits, written out so that V8 divides with a multiply (see encode).
   const high = (block / 1296) | 0;
   const low = block - high * 1296;
   return String.fromCharCode(
-    country.charCodeAt(0),
-    country.charCodeAt(1),
+    first,
+    second,
     HYPHEN,
     PAIR_HIGH[high],
     PAIR_LOW[high],

@@ -30,11 +30,11 @@ function targetFault(code: string | undefined, target: string): string | undefin
  * Gives the complete copy at `partial` the name `target`, never over an existing file: a hard link,
  * which fails if `target` exists. A file system without hard links (FAT, some network shares; the
  * partial file was made in this directory, so EPERM there is not a permission) gets a rename after
- * one more look instead.
+ * one more look instead. `link` is there for the test of that fallback, as no such file system is at hand.
  */
-function publish(partial: string, target: string): void {
+export function publish(partial: string, target: string, link: (from: string, to: string) => void = linkSync): void {
   try {
-    linkSync(partial, target);
+    link(partial, target);
     return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -4,7 +4,7 @@
  * table already knows it, in a mixed block the border index answers as country-coder would.
  *
  * encode and decode are hot paths (DESIGN §6 budgets them against open-location-code): no closures,
- * no intermediate objects, typed-array look-ups only.
+ * no intermediate objects, array look-ups only.
  */
 import { LocError, describeValue } from '../errors.ts';
 import { NO_COVERAGE, coverage, entryCountry, entryMixed, entryNumber, isPureEntry, type Coverage } from './coverage.ts';

@@ -85,8 +85,6 @@ export class Coverage {
   private readonly groups: Uint32Array;
   /** Second level: 32 block entries per slot. */
   private readonly blockEntries: Uint32Array;
-  /** Blocks in the widest band. */
-  readonly maxBlocksPerBand: number;
   /** Per mixed id (see PURE_ENTRY), the run of that block. */
   readonly mixedRun: Uint32Array;
 
@@ -121,7 +119,6 @@ export class Coverage {
 
     this.runPure = Uint8Array.from(cls, (c) => (data.classes[c].pure ? 1 : 0));
     this.runCountry = Uint32Array.from(cls, (c) => data.classes[c].members[0]);
-    this.maxBlocksPerBand = blocksInBand(Math.max(...data.columns));
     this.bandGroupStart = new Uint32Array(data.columns.length + 1);
     for (let band = 0; band < data.columns.length; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(data.columns[band]) >>> GROUP_SHIFT) + 1;

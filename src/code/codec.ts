@@ -69,13 +69,17 @@ export function encode(lat: number, lng: number): LocatedCell {
   // called from two places, and encode then took 68 ns instead of 57 in one process out of three.
   if (isPureEntry(entry)) {
     const country = entryCountry(entry);
-    return {
-      loc_code: writeCode(table.countryChars[2 * country], table.countryChars[2 * country + 1], entryNumber(entry), row - band * 1296, col - block * 1296),
+    // The code is written last, into a result already built: across the call that writes it, V8 then
+    // keeps one object instead of the row, the column and the cell's four edges (5 ns, alternated).
+    const result: LocatedCell = {
+      loc_code: '',
       latitude: rowCentre(row),
       longitude: colCentre(col, columns),
       country_code: table.countries[country],
       cell: { north, south, east, west },
     };
+    result.loc_code = writeCode(table.countryChars[2 * country], table.countryChars[2 * country + 1], entryNumber(entry), row - band * 1296, col - block * 1296);
+    return result;
   }
   throw new LocError('unsupported_location', `No country's codes cover ${lat}, ${lng} (open sea, Antarctica, or no country).`);
 }

@@ -52,6 +52,30 @@ test('zoom 0 shows the whole world, from the offline z0 tile, and cannot zoom ou
   await expect(frame.locator('.loc-grid canvas')).toHaveCount(0);
 });
 
+test('below zoom 18 the grid neither draws nor fetches its table, also when the style changes its tone; from 18 a change of tone redraws it', async ({ page, newSession }) => {
+  const gridRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/embed/grid.json')) gridRequests.push(request.url());
+  });
+  const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 12 });
+  await waitForStyleTiles(frame, 'streets');
+  // Satellite draws the grid in its dark tone: the change of tone must not bring the grid up either.
+  await setStyle(page, id, 'satellite');
+  await waitForStyleTiles(frame, 'satellite');
+  await expect(frame.locator('.loc-grid canvas')).toHaveCount(0);
+  expect(gridRequests).toEqual([]);
+  // At zoom 18 it is there, table and all.
+  await page.evaluate(({ id, center }) => window.locHandles![id - 1].setView(center, 18), { id, center: HOME_CENTER });
+  await expect(frame.locator('.loc-grid .leaflet-tile-loaded').first()).toBeAttached();
+  expect(gridRequests).toHaveLength(1);
+  // There, a change of tone redraws it: back to streets, its tiles are drawn anew, in the light tone.
+  const drawn = await frame.locator('.loc-grid canvas').first().elementHandle();
+  await setStyle(page, id, 'streets');
+  await expect.poll(() => drawn!.evaluate((canvas) => canvas.isConnected)).toBe(false);
+  await expect(frame.locator('.loc-grid .leaflet-tile-loaded').first()).toBeAttached();
+  expect(gridRequests).toHaveLength(1);
+});
+
 test('a click previews the cell, "Use this location" gives onSelect with the cell that holds the clicked point', async ({ page, newSession }) => {
   const view: View = { center: HOME_CENTER, zoom: 19, ...SIZE };
   const { id, frame } = await mountReady(page, (await newSession()).session_token, { center: view.center, zoom: view.zoom });

@@ -2,17 +2,19 @@
  * Accessibility (WCAG 2.2 AA) of what loc shows people: axe-core on the picker's frame in every state
  * a visitor meets (each style; nothing chosen, a preview, a choice; with and without confirm), on the
  * share page wide and at 390 px, its 404, /docs and the demo — none may have any violation — and, past
- * what axe can judge, the keyboard, the screen reader's view, reflow at 320 px, forced colours and
- * the contrast of what is drawn over map tiles, measured on screenshots. docs/embed.md §9 describes the
- * behaviour these tests hold.
+ * what axe can judge, the keyboard, the screen reader's view and what it hears of arrow steps and
+ * zooms, reflow at 320 px, forced colours and the contrast of what is drawn over map tiles, measured
+ * on screenshots. docs/embed.md §9 describes the behaviour these tests hold.
  */
 import type { Frame, Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { encode } from '../src/code/index.ts';
 import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { ANNOUNCE_AFTER_MS } from '../iframe-app/crosshair.ts';
 import { axeViolations, contrast, parseRgb, type Rgb } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
 import { mountReady, setStyle, waitForStyleTiles } from './harness.ts';
+import { cellBeside } from './map-geometry.ts';
 
 /** The Eiffel Tower's cell; the map is centred on its centre. */
 const HOME = encode(48.85837, 2.29448);
@@ -20,6 +22,12 @@ const HOME_CENTER = { lat: HOME.latitude, lng: HOME.longitude };
 /** The suite's map element is 800 × 400 px (pages.ts, the loader's default height). */
 const MIDDLE = { x: 400, y: 200 };
 
+declare global {
+  interface Window {
+    /** What the frame's polite live region was given, and when the map got each key (performance.now()). */
+    locSpeech?: { said: { text: string; at: number }[]; keys: number[] };
+  }
+}
 
 test.describe('axe', () => {
   test('the picker frame: every style, before and after a choice, with and without confirm', async ({ page, stack, newSession }) => {
@@ -153,6 +161,79 @@ test('a screen reader: the map is named and described, each code is announced on
   await page.keyboard.press('Enter');
   await expect(frame.getByRole('alert')).toHaveText('There are no codes here. Choose a point on land or near the coast.');
   await expect(map).toBeFocused();
+});
+
+/**
+ * Starts recording, in the frame, each text the polite live region is given (not the clearing before
+ * it) and when each key reached the map; returns a reader of the record.
+ */
+async function recordSpeech(frame: Frame): Promise<() => Promise<NonNullable<Window['locSpeech']>>> {
+  await frame.evaluate(() => {
+    const speech: NonNullable<Window['locSpeech']> = (window.locSpeech = { said: [], keys: [] });
+    const live = document.getElementById('loc-live')!;
+    new MutationObserver(() => {
+      if (live.textContent) speech.said.push({ text: live.textContent, at: performance.now() });
+    }).observe(live, { childList: true, characterData: true, subtree: true });
+    document.getElementById('loc-map')!.addEventListener('keydown', () => speech.keys.push(performance.now()));
+  });
+  return () => frame.evaluate(() => window.locSpeech!);
+}
+
+test('arrow steps at zoom 18 are announced once the keys stop, once, as the burst’s net movement in cells', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 18 });
+  const speech = await recordSpeech(frame);
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  for (const key of ['ArrowUp', 'ArrowUp', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
+
+  const moved = 'Moved 3 cells north and 1 cell west. Enter chooses this cell.';
+  await expect(frame.locator('#loc-live')).toHaveText(moved);
+  const { said, keys } = await speech();
+  expect(said.map(({ text }) => text), 'everything the live region said').toEqual([moved]);
+  expect(keys).toHaveLength(4);
+  expect(said[0].at - keys[3], 'ms from the last key to the announcement').toBeGreaterThanOrEqual(ANNOUNCE_AFTER_MS);
+  // It says where the map is: Enter there previews the cell three north and one west.
+  await page.keyboard.press('Enter');
+  await expect(frame.locator('#loc-code')).toHaveText(cellBeside(HOME, -1, 3).loc_code);
+});
+
+test('a zoom by keyboard or by a zoom button is announced, with the cell steps on the way into zoom 18', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 17 });
+  const live = frame.locator('#loc-live');
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  await page.keyboard.press('+');
+  await expect(live).toHaveText('Zoom 18 of 20. Each arrow now moves one 3 metre cell.');
+  await frame.getByRole('button', { name: 'Zoom out' }).click();
+  await expect(live).toHaveText('Zoom 17 of 20.');
+});
+
+test('a choice or a clear right after arrows wins: the steps before it are never announced over the code or “Choice cleared.”', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const live = frame.locator('#loc-live');
+  const speech = await recordSpeech(frame);
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  for (const key of ['ArrowUp', 'ArrowUp', 'Enter']) await page.keyboard.press(key);
+  const preview = `${cellBeside(HOME, 0, 2).loc_code}, near Paris, France. Press Enter again, or choose “Use this location”, to confirm.`;
+  await expect(live).toHaveText(preview);
+  // The next burst is announced on its own (a burst left pending would have been said by now, or
+  // counted into this one), so nothing came between it and the code.
+  await page.keyboard.press('ArrowRight');
+  await expect(live).toHaveText('Moved 1 cell east. Enter chooses this cell.');
+  for (const key of ['ArrowDown', 'Escape']) await page.keyboard.press(key);
+  await expect(live).toHaveText('Choice cleared.');
+  await page.keyboard.press('ArrowLeft');
+  await expect(live).toHaveText('Moved 1 cell west. Enter chooses this cell.');
+  expect((await speech()).said.map(({ text }) => text)).toEqual([
+    preview,
+    'Moved 1 cell east. Enter chooses this cell.',
+    'Choice cleared.',
+    'Moved 1 cell west. Enter chooses this cell.',
+  ]);
 });
 
 /** The frame as drawn, for reading pixels. */

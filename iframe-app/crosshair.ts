@@ -2,14 +2,23 @@
  * Keyboard use of the map. The map is a Tab stop; while it has keyboard focus a crosshair marks its
  * centre. Arrow keys move the map under the crosshair — from zoom 18 exactly one 3 m cell per press,
  * below that a screen step (four with Shift) — Enter or Space chooses the point at the crosshair, + and
- * − zoom, Escape clears the choice.
+ * − zoom, Escape clears the choice. Once the keys stop, what they did is announced: the net movement
+ * and the zoom reached (move-announcement.ts).
  */
 import type * as L from 'leaflet';
 import type { GridColumns } from './grid-layer.ts';
 import { GRID_MIN_ZOOM, neighbourCentre } from './grid-lines.ts';
+import { burstAnnouncement, type Movement, type StepUnit } from './move-announcement.ts';
 
 /** Screen step of an arrow key below the grid zoom, in px. */
 const PAN_STEP = 80;
+
+/**
+ * How long after the last step or zoom a burst is announced. Longer than the pause before a held key
+ * starts to repeat (500 ms by default on Windows and GNOME, 660 ms under X11), so holding an arrow
+ * down is one burst and one announcement; short enough to follow the last key closely.
+ */
+export const ANNOUNCE_AFTER_MS = 700;
 
 const DIRECTIONS: Record<string, [number, number]> = {
   ArrowUp: [0, 1],
@@ -24,9 +33,16 @@ export interface KeyboardOptions {
   columns: GridColumns;
   choose(point: L.LatLng): void;
   clear(): void;
+  /** Says a burst's movement and zoom, politely. */
+  announce(text: string): void;
 }
 
-export function enableKeyboard(map: L.Map, options: KeyboardOptions): void {
+export interface Keyboard {
+  /** Drops the burst not yet announced: a choice, a clear or the map's stop has something to say instead. */
+  hush(): void;
+}
+
+export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
   const container = map.getContainer();
   // Keys act in the order pressed. A cell step may have to wait for the grid table (the first press
   // at zoom 18 can come before it arrives), and whatever follows — more steps, Enter — waits for it.
@@ -34,10 +50,50 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): void {
   const inTurn = (action: () => unknown): void => {
     queue = queue.then(action).catch(() => undefined);
   };
+
+  // One announcement per burst, not one per key: each step would cut off the one before, and a screen
+  // reader would be saying "moved 1 cell north" while the visitor is three cells further on.
+  let move: Movement | undefined;
+  let zoomFrom: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hush = () => {
+    clearTimeout(timer);
+    move = zoomFrom = undefined;
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // Read when said: an animated zoom has ended by then.
+      const zoom = zoomFrom === undefined ? undefined : { from: zoomFrom, to: map.getZoom(), max: map.getMaxZoom() };
+      const text = burstAnnouncement({ move, zoom });
+      hush();
+      options.announce(text);
+    }, ANNOUNCE_AFTER_MS);
+  };
+  const moved = (unit: StepUnit, [east, north]: [number, number], size: number) => {
+    // Cells and screen steps do not add up: a burst that changed from one to the other counts anew.
+    if (move?.unit !== unit) move = { unit, east: 0, north: 0 };
+    move.east += east * size;
+    move.north += north * size;
+    later();
+  };
+  // Called before the zoom is asked for, so that the burst knows where it started.
+  const zooming = () => {
+    zoomFrom ??= map.getZoom();
+    later();
+  };
+
   const screenStep = (direction: [number, number], shift: boolean): void => {
     const step = shift ? 4 * PAN_STEP : PAN_STEP;
     map.panBy([direction[0] * step, -direction[1] * step], options.motion);
+    moved('step', direction, shift ? 4 : 1);
   };
+
+  // Leaflet's zoom buttons, pressed by mouse or keyboard, are a zoom the visitor asked for, as + and −
+  // are. Captured before the button's own handler zooms.
+  map.zoomControl?.getContainer()?.addEventListener('click', (event) => {
+    if ((event.target as Element).closest('a')) zooming();
+  }, true);
 
   container.addEventListener('keydown', (event) => {
     // Keys pressed on a control inside the map (zoom buttons, attribution links) are theirs.
@@ -48,15 +104,22 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): void {
       inTurn(async () => {
         // Without the table (it failed to load) a screen step still moves the map.
         const columns = await options.columns.get().catch(() => undefined);
-        if (columns) map.panTo(neighbourCentre(map.getCenter().wrap(), direction[0], direction[1], columns), { animate: false });
-        else screenStep(direction, shift);
+        if (!columns) return screenStep(direction, shift);
+        map.panTo(neighbourCentre(map.getCenter().wrap(), direction[0], direction[1], columns), { animate: false });
+        moved('cell', direction, 1);
       });
     } else if (direction) {
       inTurn(() => screenStep(direction, shift));
     } else if (event.key === '+' || event.key === '=') {
-      inTurn(() => map.zoomIn(1, options.motion));
+      inTurn(() => {
+        zooming();
+        map.zoomIn(1, options.motion);
+      });
     } else if (event.key === '-' || event.key === '_') {
-      inTurn(() => map.zoomOut(1, options.motion));
+      inTurn(() => {
+        zooming();
+        map.zoomOut(1, options.motion);
+      });
     } else if (event.key === 'Enter' || event.key === ' ') {
       inTurn(() => options.choose(map.getCenter().wrap()));
     } else if (event.key === 'Escape') {
@@ -66,4 +129,5 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): void {
     }
     event.preventDefault();
   });
+  return { hush };
 }

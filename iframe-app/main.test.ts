@@ -11,6 +11,7 @@ import type { FrameApi, FrameConfig, FrameInit, HostCallbacks } from '../src/emb
 import { hashSecret } from '../src/auth/secrets.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
 import { CONNECT_GRACE_MS } from './channel.ts';
+import { ANNOUNCE_AFTER_MS } from './crosshair.ts';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
 const TOKEN = 'sid_1.secret';
@@ -108,6 +109,12 @@ const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const press = (key: string) => $('loc-map').dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 const resolveCalls = (frame: Frame) =>
   frame.fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/v1/embed/resolve')).map(([, init]) => init as RequestInit);
+
+/**
+ * Moves and zooms at once, as with prefers-reduced-motion: Leaflet times a glide by Date, which these
+ * tests fake and then restore, and a glide under way when a test ends never ends (the run hung).
+ */
+const withoutGlides = () => vi.stubGlobal('matchMedia', () => ({ matches: true }));
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -290,6 +297,41 @@ describe('the map frame', () => {
     press('Enter');
     await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
     expect($('loc-message').hidden).toBe(true);
+  });
+
+  it('announces a burst of arrow steps once the keys stop, and nothing once the map has stopped', async () => {
+    withoutGlides();
+    await startFrame({}, 60);
+    // Zoom 16: screen steps.
+    for (const key of ['ArrowUp', 'ArrowUp', 'ArrowLeft']) press(key);
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS - 1);
+    expect($('loc-live').textContent).toBe('');
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Moved 2 steps north and 1 step west.');
+
+    // A step just before the session ends is not announced after the map stopped, nor one after it.
+    await vi.advanceTimersByTimeAsync(60_000 - ANNOUNCE_AFTER_MS - 99 - 200);
+    press('ArrowRight');
+    await vi.advanceTimersByTimeAsync(200);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    press('ArrowDown');
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS + 100);
+    expect($('loc-live').textContent).toBe('Moved 2 steps north and 1 step west.');
+  });
+
+  it('announces the zooms the visitor asked for (+ and −, the zoom buttons), not those of the page’s setView', async () => {
+    withoutGlides();
+    const frame = await startFrame();
+    await frame.api.setView({ lat: 48.8584, lng: 2.2945 }, 12);
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS + 100);
+    expect($('loc-live').textContent).toBe('');
+    press('+');
+    press('+');
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS + 100);
+    expect($('loc-live').textContent).toBe('Zoom 14 of 20.');
+    (document.querySelector('.leaflet-control-zoom-out') as HTMLElement).click();
+    await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS + 100);
+    expect($('loc-live').textContent).toBe('Zoom 13 of 20.');
   });
 
   it('stops selecting and reports session_expired at expires_at', async () => {

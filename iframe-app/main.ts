@@ -60,6 +60,7 @@ function start(): void {
   const stop = (message: string) => {
     stopped = true;
     pending?.abort();
+    keyboard.hush();
     root.classList.add('loc--stopped');
     panel.message(message);
   };
@@ -104,6 +105,9 @@ function start(): void {
   };
 
   const attempt = async (point: LatLng, save: boolean, done: (result: LocSelectResult) => void) => {
+    // Every choice comes here (click, Enter, Space, confirming): a move announced after it would cut
+    // off the code's.
+    keyboard.hush();
     if (!expiry || stopped || expiry.isExpired()) return;
     pending?.abort();
     const controller = (pending = new AbortController());
@@ -140,6 +144,7 @@ function start(): void {
   });
 
   const clear = () => {
+    keyboard.hush();
     pending?.abort();
     preview = undefined;
     selection.clear();
@@ -158,7 +163,11 @@ function start(): void {
     if (inPreview(point) && panel.confirm()) return;
     void choose(point);
   };
-  enableKeyboard(map, { motion, columns, choose: chooseByKey, clear });
+  // A stopped map still moves, but Enter no longer chooses: its alert is the last thing said.
+  const announceUnlessStopped = (text: string) => {
+    if (!stopped) panel.announce(text);
+  };
+  const keyboard = enableKeyboard(map, { motion, columns, choose: chooseByKey, clear, announce: announceUnlessStopped });
 
   const api: FrameApi = {
     init(init: FrameInit, callbacks: HostCallbacks) {

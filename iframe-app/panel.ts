@@ -1,9 +1,10 @@
 /**
  * The panel over the map: the chosen code, its address, Copy / Open / “Use this location”, a message
- * line for problems, and a polite live region that announces each code to screen readers. The markup
- * is in frame.html; this module only fills it. That live region is the only one besides the message
- * line's alert: the code itself is plain text (an `<output>` would be a second, status, live region
- * that spoke "Finding the code…" and then the code again, over the announcement).
+ * line for problems, and a polite live region that announces each code to screen readers (and, for
+ * crosshair.ts, what the keys did). The markup is in frame.html; this module only fills it. That live
+ * region is the only one besides the message line's alert: the code itself is plain text (an
+ * `<output>` would be a second, status, live region that spoke "Finding the code…" and then the code
+ * again, over the announcement).
  */
 import type { LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
 

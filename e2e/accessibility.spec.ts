@@ -228,11 +228,15 @@ test('a choice or a clear right after arrows wins: the steps before it are never
   await expect(live).toHaveText('Choice cleared.');
   await page.keyboard.press('ArrowLeft');
   await expect(live).toHaveText('Moved 1 cell west. Enter chooses this cell.');
+  // Escape with nothing to clear says nothing, and so takes nothing away: the steps are still said.
+  for (const key of ['ArrowDown', 'Escape']) await page.keyboard.press(key);
+  await expect(live).toHaveText('Moved 1 cell south. Enter chooses this cell.');
   expect((await speech()).said.map(({ text }) => text)).toEqual([
     preview,
     'Moved 1 cell east. Enter chooses this cell.',
     'Choice cleared.',
     'Moved 1 cell west. Enter chooses this cell.',
+    'Moved 1 cell south. Enter chooses this cell.',
   ]);
 });
 

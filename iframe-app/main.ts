@@ -144,12 +144,15 @@ function start(): void {
   });
 
   const clear = () => {
-    keyboard.hush();
     pending?.abort();
     preview = undefined;
     selection.clear();
-    // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is.
-    if (panel.isShown()) panel.announce('Choice cleared.');
+    // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is;
+    // then the keys' pending announcement gives way. With nothing to clear, nothing is said or dropped.
+    if (panel.isShown()) {
+      keyboard.hush();
+      panel.announce('Choice cleared.');
+    }
     panel.hide();
   };
 

@@ -210,6 +210,19 @@ test('a zoom by keyboard or by a zoom button is announced, with the cell steps o
   await expect(live).toHaveText('Zoom 17 of 20.');
 });
 
+test('keys pressed quickly act in turn: + + zooms two levels, and an arrow right after them steps a cell at the zoom they reached', async ({ page, stack, newSession }) => {
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 16 });
+  const live = frame.locator('#loc-live');
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+  // Well within a zoom's 250 ms animation: Leaflet ignores a zoom asked for during another.
+  for (const key of ['+', '+', 'ArrowUp']) await page.keyboard.press(key);
+  await expect(live).toHaveText('Zoom 18 of 20. Each arrow now moves one 3 metre cell. Moved 1 cell north. Enter chooses this cell.');
+  await page.keyboard.press('Enter');
+  await expect(frame.locator('#loc-code')).toHaveText(cellBeside(HOME, 0, 1).loc_code);
+});
+
 test('a choice or a clear right after arrows wins: the steps before it are never announced over the code or “Choice cleared.”', async ({ page, stack, newSession }) => {
   await page.goto(stack.pages);
   const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });

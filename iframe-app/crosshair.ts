@@ -95,31 +95,39 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
     if ((event.target as Element).closest('a')) zooming();
   }, true);
 
+  /**
+   * Zooms by `delta`, and ends when the zoom has: Leaflet ignores a zoom asked for while another is
+   * animating, so a second + pressed within the first's 250 ms was lost, and an arrow pressed then was
+   * taken at the old zoom.
+   */
+  const zoomBy = (delta: number) =>
+    new Promise<void>((done) => {
+      zooming();
+      const target = Math.max(map.getMinZoom(), Math.min(map.getMaxZoom(), map.getZoom() + delta));
+      if (target === map.getZoom()) return done();
+      map.once('zoomend', () => done());
+      map.setZoom(target, options.motion);
+    });
+
   container.addEventListener('keydown', (event) => {
     // Keys pressed on a control inside the map (zoom buttons, attribution links) are theirs.
     if (event.target !== container || event.altKey || event.ctrlKey || event.metaKey) return;
     const direction = DIRECTIONS[event.key];
     const shift = event.shiftKey;
-    if (direction && map.getZoom() >= GRID_MIN_ZOOM) {
+    if (direction) {
+      // At the zoom the step is taken at, which a zoom pressed just before may still be changing.
       inTurn(async () => {
+        if (map.getZoom() < GRID_MIN_ZOOM) return screenStep(direction, shift);
         // Without the table (it failed to load) a screen step still moves the map.
         const columns = await options.columns.get().catch(() => undefined);
         if (!columns) return screenStep(direction, shift);
         map.panTo(neighbourCentre(map.getCenter().wrap(), direction[0], direction[1], columns), { animate: false });
         moved('cell', direction, 1);
       });
-    } else if (direction) {
-      inTurn(() => screenStep(direction, shift));
     } else if (event.key === '+' || event.key === '=') {
-      inTurn(() => {
-        zooming();
-        map.zoomIn(1, options.motion);
-      });
+      inTurn(() => zoomBy(1));
     } else if (event.key === '-' || event.key === '_') {
-      inTurn(() => {
-        zooming();
-        map.zoomOut(1, options.motion);
-      });
+      inTurn(() => zoomBy(-1));
     } else if (event.key === 'Enter' || event.key === ' ') {
       inTurn(() => options.choose(map.getCenter().wrap()));
     } else if (event.key === 'Escape') {

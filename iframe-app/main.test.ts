@@ -110,15 +110,13 @@ const press = (key: string) => $('loc-map').dispatchEvent(new KeyboardEvent('key
 const resolveCalls = (frame: Frame) =>
   frame.fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/v1/embed/resolve')).map(([, init]) => init as RequestInit);
 
-/**
- * Moves and zooms at once, as with prefers-reduced-motion: Leaflet times a glide by Date, which these
- * tests fake and then restore, and a glide under way when a test ends never ends (the run hung).
- */
-const withoutGlides = () => vi.stubGlobal('matchMedia', () => ({ matches: true }));
-
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   vi.setSystemTime(T0);
+  // Every map here moves and zooms at once, as with prefers-reduced-motion: Leaflet times a glide by
+  // Date, which these tests fake and then restore, and a glide under way when a test ends (a failed
+  // assertion, say) never ends: the run hung instead of reporting the failure.
+  vi.stubGlobal('matchMedia', () => ({ matches: true }));
 });
 
 afterEach(() => {
@@ -300,7 +298,6 @@ describe('the map frame', () => {
   });
 
   it('announces a burst of arrow steps once the keys stop, and nothing once the map has stopped', async () => {
-    withoutGlides();
     await startFrame({}, 60);
     // Zoom 16: screen steps.
     for (const key of ['ArrowUp', 'ArrowUp', 'ArrowLeft']) press(key);
@@ -320,7 +317,6 @@ describe('the map frame', () => {
   });
 
   it('announces the zooms the visitor asked for (+ and −, the zoom buttons), not those of the page’s setView', async () => {
-    withoutGlides();
     const frame = await startFrame();
     await frame.api.setView({ lat: 48.8584, lng: 2.2945 }, 12);
     await vi.advanceTimersByTimeAsync(ANNOUNCE_AFTER_MS + 100);

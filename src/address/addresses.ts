@@ -33,7 +33,7 @@ export function createAddresses(options: AddressOptions): Addresses {
   const remote: ReverseGeocoder | null = options.geocoderUrl === null
     ? null
     : nominatimGeocoder({ url: options.geocoderUrl, timeoutMs: options.geocoderTimeoutMs, userAgent: options.userAgent, now: options.now });
-  // The offline answer never changes for a cell: remember it (a kd-tree search costs about 10 µs, as much as the rest of a request).
+  // The offline answer never changes for a cell: remember it (a search costs about 2.4 µs; a cache hit far less).
   const remembered = new BoundedCache<string>(OFFLINE_CACHE_SIZE);
   const offline = async (cell: CellPlace): Promise<string> => {
     let address = remembered.get(cell.loc_code);

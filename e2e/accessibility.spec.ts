@@ -179,12 +179,18 @@ async function recordSpeech(frame: Frame): Promise<() => Promise<NonNullable<Win
   return () => frame.evaluate(() => window.locSpeech!);
 }
 
-test('arrow steps at zoom 18 are announced once the keys stop, once, as the burst’s net movement in cells', async ({ page, stack, newSession }) => {
-  await page.goto(stack.pages);
-  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 18 });
-  const speech = await recordSpeech(frame);
+/** A map over the Eiffel Tower's cell at `zoom`, given keyboard focus by Tab, as a visitor would. */
+async function mapByKeyboard(page: Page, pages: string, token: string, zoom: number): Promise<Frame> {
+  await page.goto(pages);
+  const { frame } = await mountReady(page, token, { center: HOME_CENTER, zoom });
   await page.keyboard.press('Tab');
   await expect(frame.locator('#loc-map')).toBeFocused();
+  return frame;
+}
+
+test('arrow steps at zoom 18 are announced once the keys stop, once, as the burst’s net movement in cells', async ({ page, stack, newSession }) => {
+  const frame = await mapByKeyboard(page, stack.pages, (await newSession()).session_token, 18);
+  const speech = await recordSpeech(frame);
   for (const key of ['ArrowUp', 'ArrowUp', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
 
   const moved = 'Moved 3 cells north and 1 cell west. Enter chooses this cell.';
@@ -199,11 +205,8 @@ test('arrow steps at zoom 18 are announced once the keys stop, once, as the burs
 });
 
 test('a zoom by keyboard or by a zoom button is announced, with the cell steps on the way into zoom 18', async ({ page, stack, newSession }) => {
-  await page.goto(stack.pages);
-  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 17 });
+  const frame = await mapByKeyboard(page, stack.pages, (await newSession()).session_token, 17);
   const live = frame.locator('#loc-live');
-  await page.keyboard.press('Tab');
-  await expect(frame.locator('#loc-map')).toBeFocused();
   await page.keyboard.press('+');
   await expect(live).toHaveText('Zoom 18 of 20. Each arrow now moves one 3 metre cell.');
   await frame.getByRole('button', { name: 'Zoom out' }).click();
@@ -211,11 +214,8 @@ test('a zoom by keyboard or by a zoom button is announced, with the cell steps o
 });
 
 test('keys pressed quickly act in turn: + + zooms two levels, and an arrow right after them steps a cell at the zoom they reached', async ({ page, stack, newSession }) => {
-  await page.goto(stack.pages);
-  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 16 });
+  const frame = await mapByKeyboard(page, stack.pages, (await newSession()).session_token, 16);
   const live = frame.locator('#loc-live');
-  await page.keyboard.press('Tab');
-  await expect(frame.locator('#loc-map')).toBeFocused();
   // Well within a zoom's 250 ms animation: Leaflet ignores a zoom asked for during another.
   for (const key of ['+', '+', 'ArrowUp']) await page.keyboard.press(key);
   await expect(live).toHaveText('Zoom 18 of 20. Each arrow now moves one 3 metre cell. Moved 1 cell north. Enter chooses this cell.');
@@ -224,12 +224,9 @@ test('keys pressed quickly act in turn: + + zooms two levels, and an arrow right
 });
 
 test('a choice or a clear right after arrows wins: the steps before it are never announced over the code or “Choice cleared.”', async ({ page, stack, newSession }) => {
-  await page.goto(stack.pages);
-  const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
+  const frame = await mapByKeyboard(page, stack.pages, (await newSession()).session_token, 19);
   const live = frame.locator('#loc-live');
   const speech = await recordSpeech(frame);
-  await page.keyboard.press('Tab');
-  await expect(frame.locator('#loc-map')).toBeFocused();
   for (const key of ['ArrowUp', 'ArrowUp', 'Enter']) await page.keyboard.press(key);
   const preview = `${cellBeside(HOME, 0, 2).loc_code}, near Paris, France. Press Enter again, or choose “Use this location”, to confirm.`;
   await expect(live).toHaveText(preview);

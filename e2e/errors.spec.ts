@@ -1,8 +1,9 @@
 /**
- * What the operator does to a key reaches maps already in visitors' browsers: a key's hourly limit
- * (a recoverable error: the map keeps working), and a key disabled or an account's partner status
- * taken away with the CLI while its maps are open (final ones). Each test makes its own key with the
- * operator CLI against the running service.
+ * What the operator does to a key reaches maps already in visitors' browsers: the hourly limit of the
+ * key's embed traffic (a recoverable error: the map keeps working), the limit of one session (final
+ * for that session, while the key's own calls go on), and a key disabled or an account's partner
+ * status taken away with the CLI while its maps are open (final ones). Each test makes its own key
+ * with the operator CLI against the running service.
  */
 import { randomUUID } from 'node:crypto';
 import { encode } from '../src/code/index.ts';
@@ -18,12 +19,13 @@ const CENTRE = { x: 400, y: 200 };
 
 const HOUR_MS = 3_600_000;
 
-test('over the hourly limit: onError rate_limited, recoverable, with retryAfter, and the map keeps working', async ({ page, stack }) => {
+test('over the hourly limit of embed traffic: onError rate_limited, recoverable, with retryAfter, and the map keeps working', async ({ page, stack }) => {
   // The limit counts per clock hour: a test that straddled the hour's end would start counting again.
   await expect.poll(() => HOUR_MS - (Date.now() % HOUR_MS), { timeout: 20_000 }).toBeGreaterThan(10_000);
-  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-limited', origins: [stack.pages], hourlyLimit: 2 });
+  // The key itself may make one call an hour — the session — and its visitors one between them.
+  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-limited', origins: [stack.pages], hourlyLimit: 1, embedHourlyLimit: 1 });
   await page.goto(stack.pages);
-  // Request 1 of 2: the session. The frame page and the session check are not the key's requests.
+  // The frame page and the session check are not counted; the session is the key's, not its visitors'.
   const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
   await waitForEvent(page, id, 'ready');
   const frame = await mapFrame(page, id);
@@ -41,6 +43,29 @@ test('over the hourly limit: onError rate_limited, recoverable, with retryAfter,
   // Recoverable: the visitor may try again, and the map asks the service again.
   await frame.locator('#loc-map').click({ position: CENTRE });
   expect((await waitForEvents(page, id, 'error', 2))[1]).toMatchObject({ code: 'rate_limited', recoverable: true });
+});
+
+test("a session that has used its requests: onError session_limit_reached, final for it; the key's own calls go on", async ({ page, stack }) => {
+  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-session-limited', origins: [stack.pages], sessionLimit: 1 });
+  await page.goto(stack.pages);
+  const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
+  await waitForEvent(page, id, 'ready');
+  const frame = await mapFrame(page, id);
+
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'session_limit_reached', recoverable: false });
+  await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
+  await expect(frame.getByRole('alert')).toContainText('This map has looked up as many locations as it may.');
+
+  // The partner's server is not held back by its visitors, and a new session has its own budget.
+  const lookup = await fetch(`${stack.service}/v1/loc/lookup/${HOME.loc_code}`, { headers: { 'x-api-key': apiKey } });
+  expect(lookup.status).toBe(200);
+  const again = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
+  await waitForEvent(page, again, 'ready');
+  await (await mapFrame(page, again)).locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvent(page, again, 'select')).loc_code).toBe(HOME.loc_code);
 });
 
 /** What the operator takes away with the CLI while maps are open, and what those maps then report. */

@@ -114,6 +114,8 @@ export interface KeyRequest {
   account: string;
   origins: string[];
   hourlyLimit?: number;
+  embedHourlyLimit?: number;
+  sessionLimit?: number;
 }
 
 /** Creates a partner account (if needed) and an API key with the CLI; returns the key's secret and id. */
@@ -123,6 +125,8 @@ export function createKey(dataDir: string, request: KeyRequest): { apiKey: strin
   if (!accounts.some((account) => account.name === request.account)) cliJson(dataDir, ['accounts', 'create', '--name', request.account, '--partner']);
   const args = ['keys', 'create', '--account', request.account, ...request.origins.flatMap((origin) => ['--origin', origin])];
   if (request.hourlyLimit !== undefined) args.push('--hourly-limit', String(request.hourlyLimit));
+  if (request.embedHourlyLimit !== undefined) args.push('--embed-hourly-limit', String(request.embedHourlyLimit));
+  if (request.sessionLimit !== undefined) args.push('--session-limit', String(request.sessionLimit));
   const created = cliJson<{ key: { id: string }; api_key: string }>(dataDir, args);
   return { apiKey: created.api_key, keyId: created.key.id };
 }

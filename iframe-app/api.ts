@@ -15,6 +15,7 @@ export const RECOVERABLE: Record<LocErrorCode, boolean> = {
   origin_mismatch: false,
   load_timeout: false,
   rate_limited: true,
+  session_limit_reached: false,
   network: true,
   unsupported_location: true,
   service_unavailable: true,

@@ -100,6 +100,18 @@ describe('session expiry', () => {
     expect(onExpired).toHaveBeenCalledWith(undefined);
   });
 
+  it('replaces a session that has not ended, and keeps it when that fails', async () => {
+    const onExpired = vi.fn();
+    const renew = vi.fn().mockResolvedValueOnce(T0 + 900_000).mockRejectedValueOnce(new Error('no'));
+    const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
+    await expect(expiry.replace()).resolves.toBe(true);
+    await expect(expiry.replace()).resolves.toBe(false);
+    expect(onExpired).not.toHaveBeenCalled();
+    expect(expiry.isExpired()).toBe(false);
+    await expect(watchExpiry({ expiresAt: T0 + 900_000, skew: 0, onExpired }).replace()).resolves.toBe(false);
+    expect(onExpired).not.toHaveBeenCalled();
+  });
+
   it('ends the session when the service does and nothing can renew it', async () => {
     const onExpired = vi.fn();
     const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, onExpired });

@@ -34,6 +34,11 @@ export interface Expiry {
   isExpired(): boolean;
   /** Renews at once (the service said the session ended early); false when it could not. */
   renewNow(): Promise<boolean>;
+  /**
+   * Renews at once although the session has not ended (it has used its requests); false when it could
+   * not, or nothing can renew it: the session then goes on as before.
+   */
+  replace(): Promise<boolean>;
   stop(): void;
 }
 
@@ -101,6 +106,7 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
       expire();
       return false;
     },
+    replace: renew,
     stop() {
       clearTimeout(expiryTimer);
       clearTimeout(renewTimer);

@@ -362,6 +362,40 @@ describe('the map frame', () => {
     expect(frame.host.error).not.toHaveBeenCalled();
   });
 
+  it('stops and reports session_limit_reached when a session has used its requests and nothing can renew it', async () => {
+    const frame = await startFrame();
+    frame.resolveAnswers.push({ status: 429, body: { success: false, code: 'session_limit_reached', message: 'Used up.' } });
+    press('Enter');
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith({ code: 'session_limit_reached', message: 'Used up.', recoverable: false }));
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+    expect($('loc-message').textContent).toBe('This map has looked up as many locations as it may. Reload the page to choose a location.');
+    expect(frame.host.renew).not.toHaveBeenCalled();
+    press('Enter');
+    expect(resolveCalls(frame)).toHaveLength(1);
+  });
+
+  it('renews through the page and retries when a session has used its requests', async () => {
+    const frame = await startFrame({ renewable: true });
+    frame.host.renew.mockResolvedValue('sid_2.fresh');
+    frame.resolveAnswers.push({ status: 429, body: { success: false, code: 'session_limit_reached', message: 'Used up.' } });
+    press('Enter');
+    await vi.waitFor(() => expect($('loc-code').textContent).toBe('FR-0RMB-CQXT'));
+    const calls = resolveCalls(frame);
+    expect(calls).toHaveLength(2);
+    expect(new Headers(calls[1].headers).get('authorization')).toBe('Bearer sid_2.fresh');
+    expect(frame.host.error).not.toHaveBeenCalled();
+  });
+
+  it('reports session_limit_reached, not an expiry, when renewing a spent session fails', async () => {
+    const frame = await startFrame({ renewable: true });
+    frame.host.renew.mockRejectedValue(new Error('my session endpoint answered 500'));
+    frame.resolveAnswers.push({ status: 429, body: { success: false, code: 'session_limit_reached', message: 'Used up.' } });
+    press('Enter');
+    await vi.waitFor(() => expect(frame.host.error).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_limit_reached', recoverable: false })));
+    expect(frame.host.error).toHaveBeenCalledTimes(1);
+    expect($('loc').classList.contains('loc--stopped')).toBe(true);
+  });
+
   /** Runs a session's minute in 5 s steps, letting the page's answers over the real ports arrive between them. */
   const liveThrough = async (ms: number) => {
     for (let t = 0; t < ms; t += 5000) {

@@ -59,6 +59,7 @@ function start(): void {
 
   const stop = (message: string) => {
     stopped = true;
+    expiry?.stop();
     pending?.abort();
     keyboard.hush();
     root.classList.add('loc--stopped');
@@ -93,13 +94,21 @@ function start(): void {
     return Date.parse(info.expires_at);
   };
 
-  /** Resolves with the current token; when the service says the session ended, renews once and retries. */
+  /**
+   * Resolves with the current token. When the service says the session ended, or has used all its
+   * requests, renews once through the page and retries; a spent session that cannot be renewed is
+   * reported as such.
+   */
   const resolve = async (point: LatLng, save: boolean, signal: AbortSignal): Promise<LocSelectResult> => {
     try {
       return await resolvePoint(config.apiBase, token, point, save, signal);
     } catch (error) {
-      if (!(error instanceof EmbedFailure) || error.code !== 'session_expired') throw error;
-      if (!(await expiry!.renewNow())) throw SESSION_ENDED;
+      if (!(error instanceof EmbedFailure)) throw error;
+      if (error.code === 'session_expired') {
+        if (!(await expiry!.renewNow())) throw SESSION_ENDED;
+      } else if (error.code !== 'session_limit_reached' || !(await expiry!.replace())) {
+        throw error;
+      }
       return resolvePoint(config.apiBase, token, point, save, signal);
     }
   };

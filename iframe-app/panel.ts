@@ -17,6 +17,7 @@ export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
   origin_mismatch: 'This map cannot be used on this page.',
   load_timeout: 'The map did not load in time. Reload the page and try again.',
   rate_limited: 'Too many locations were looked up just now. Try again a little later.',
+  session_limit_reached: 'This map has looked up as many locations as it may. Reload the page to choose a location.',
   network: 'The location service cannot be reached. Check the connection and try again.',
   unsupported_location: 'There are no codes here. Choose a point on land or near the coast.',
   service_unavailable: 'The location service is busy. Try again in a moment.',

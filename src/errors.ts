@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   ip_not_allowed: { status: 403, message: 'Requests from this IP address are not allowed for this API key.' },
   // Limits and service
   rate_limited: { status: 429, message: 'The hourly request limit of this API key is used up.' },
+  session_limit_reached: { status: 429, message: 'This embed session has made all the requests one session may make.' },
   service_unavailable: { status: 503, message: 'The service cannot handle the request right now.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   // Reported by the embed only

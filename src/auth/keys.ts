@@ -3,8 +3,9 @@
  * the development seed and the tests all issue keys here, so every key obeys the same rules.
  */
 import { LocError, describeValue } from '../errors.ts';
+import { MAX_LIMIT } from '../limits/budgets.ts';
 import { cleanText } from '../text-rules.ts';
-import type { ApiKey, Store } from '../store/store.ts';
+import type { ApiKey, KeyLimits, Store } from '../store/store.ts';
 import { checkIpRange } from './ip-range.ts';
 import { checkOrigin } from './origin.ts';
 import { hashSecret, newApiKey } from './secrets.ts';
@@ -12,29 +13,48 @@ import { hashSecret, newApiKey } from './secrets.ts';
 /** Longest key label, characters. */
 export const KEY_LABEL_MAX = 100;
 
-export interface KeyRequest {
+export interface KeyRequest extends Partial<KeyLimits> {
   accountId: string;
   origins?: readonly string[];
   ipRanges?: readonly string[];
-  hourlyLimit?: number | null;
   label?: string | null;
   createdAt: number;
+}
+
+/** How each limit is named in messages and as a field. */
+export const LIMIT_NAMES: Record<keyof KeyLimits, { words: string; field: string }> = {
+  hourlyLimit: { words: 'hourly limit', field: 'hourly_limit' },
+  embedHourlyLimit: { words: 'embed hourly limit', field: 'embed_hourly_limit' },
+  sessionLimit: { words: 'session limit', field: 'session_limit' },
+};
+
+/** The limits given, checked (a positive integer, or null for the service's default); absent ones are left out. */
+export function checkLimits(limits: Partial<KeyLimits>): Partial<KeyLimits> {
+  const checked: Partial<KeyLimits> = {};
+  for (const name of Object.keys(LIMIT_NAMES) as (keyof KeyLimits)[]) {
+    const value = limits[name];
+    if (value === undefined) continue;
+    if (value !== null && (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)) {
+      const { words, field } = LIMIT_NAMES[name];
+      throw new LocError('validation_error', `${words} must be an integer from 1 to ${MAX_LIMIT}, received ${describeValue(value)}.`, field);
+    }
+    checked[name] = value;
+  }
+  return checked;
 }
 
 /** Creates a key; the secret is returned once and never stored. Throws `validation_error` on bad input. */
 export async function issueKey(store: Store, request: KeyRequest): Promise<{ key: ApiKey; secret: string }> {
   const origins = [...new Set((request.origins ?? []).map((origin) => checkOrigin(origin)))];
   const ipRanges = [...new Set((request.ipRanges ?? []).map((range) => checkIpRange(range)))];
-  const hourlyLimit = request.hourlyLimit ?? null;
-  if (hourlyLimit !== null && (!Number.isInteger(hourlyLimit) || hourlyLimit < 1)) {
-    throw new LocError('validation_error', `hourly limit must be a positive integer, received ${describeValue(hourlyLimit)}.`, 'hourly_limit');
-  }
+  const { hourlyLimit = null, embedHourlyLimit = null, sessionLimit = null } = checkLimits(request);
   // The rule of location labels: one line, no control or bidi characters. A newline or an escape
   // sequence in a label would break or repaint `loc keys list`.
   const label = cleanText('label', request.label ?? undefined, KEY_LABEL_MAX);
   const secret = newApiKey();
   const key = await store.createKey({
-    accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, createdAt: request.createdAt,
+    accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, embedHourlyLimit, sessionLimit,
+    createdAt: request.createdAt,
   });
   return { key, secret };
 }

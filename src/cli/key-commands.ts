@@ -4,11 +4,11 @@
  * plugins/store.ts). Every command that changes a key prints it afterwards, as a line or, with
  * `--json`, as `loc keys list --json` shows a key, for scripts.
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { issueKey } from '../auth/keys.ts';
 import { checkOrigin } from '../auth/origin.ts';
-import type { ApiKey, KeyList, Store } from '../store/store.ts';
+import type { ApiKey, KeyLimits, KeyList, Store } from '../store/store.ts';
 import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
 
 async function accountId(store: Store, name: string): Promise<string> {
@@ -30,9 +30,31 @@ function printKey(key: ApiKey, json: boolean | undefined): void {
 
 const JSON_KEY = 'print the key afterwards as JSON';
 
+/** Each limit's words and the variable whose default it follows when the key has none. */
+const LIMITS: readonly { name: keyof KeyLimits; words: string; env: string }[] = [
+  { name: 'hourlyLimit', words: 'hourly limit', env: 'LOC_DEFAULT_HOURLY_LIMIT' },
+  { name: 'embedHourlyLimit', words: 'embed hourly limit', env: 'LOC_DEFAULT_EMBED_HOURLY_LIMIT' },
+  { name: 'sessionLimit', words: 'session limit', env: 'LOC_DEFAULT_SESSION_LIMIT' },
+];
+
 const summary = (key: ApiKey): string =>
   `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
-  `hourly limit: ${key.hourlyLimit ?? 'the default (LOC_DEFAULT_HOURLY_LIMIT)'}`;
+  LIMITS.map(({ name, words, env }) => `${words}: ${key[name] ?? `the default (${env})`}`).join('; ');
+
+/**
+ * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
+ * Not null for `default`: commander turns an option's null into ''.
+ */
+function limitOrDefault(text: string): number | 'default' {
+  if (text === 'default') return text;
+  try {
+    return positiveInteger(text);
+  } catch {
+    throw new InvalidArgumentError('expected a positive integer, or default.');
+  }
+}
+
+const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('manage API keys (acts on the database in LOC_DATA_DIR)');
@@ -43,14 +65,17 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--account <name>', 'the account that owns the key')
     .option('--origin <origin>', 'an origin allowed to embed (repeatable), e.g. https://shop.example', collect, [])
     .option('--ip <cidr>', 'an IP range the key may be used from (repeatable), e.g. 203.0.113.0/24', collect, [])
-    .option('--hourly-limit <n>', 'requests per hour (default: LOC_DEFAULT_HOURLY_LIMIT)', positiveInteger)
+    .option('--hourly-limit <n>', 'calls per hour made with the key itself (default: LOC_DEFAULT_HOURLY_LIMIT)', positiveInteger)
+    .option('--embed-hourly-limit <n>', "calls per hour made with the key's embed sessions, all together (default: LOC_DEFAULT_EMBED_HOURLY_LIMIT)", positiveInteger)
+    .option('--session-limit <n>', 'calls one embed session may make over its life (default: LOC_DEFAULT_SESSION_LIMIT)', positiveInteger)
     .option('--label <text>', 'a note for the operator, e.g. "production"')
     .option('--json', 'print the key and its secret as JSON')
-    .action(async (options: { account: string; origin: string[]; ip: string[]; hourlyLimit?: number; label?: string; json?: boolean }, command: Command) => {
+    .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; json?: boolean } & Partial<KeyLimits>, command: Command) => {
       await withStore(command, async (store) => {
         const { key, secret } = await issueKey(store, {
           accountId: await accountId(store, options.account), origins: options.origin, ipRanges: options.ip,
-          hourlyLimit: options.hourlyLimit ?? null, label: options.label ?? null, createdAt: Date.now(),
+          hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
+          label: options.label ?? null, createdAt: Date.now(),
         });
         if (options.json) {
           printJson({ key, api_key: secret });
@@ -71,9 +96,13 @@ export function registerKeyCommands(program: Command): void {
         const list = await store.listKeys(await accountId(store, options.account));
         if (options.json) printJson(list);
         else {
+          const limit = (value: number | null) => (value === null ? 'default' : String(value));
           printTable(
-            ['ID', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'CREATED (UTC)'],
-            list.map((k) => [k.id, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', k.hourlyLimit === null ? 'default' : String(k.hourlyLimit), isoDate(k.createdAt)]),
+            ['ID', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'EMBED HOURLY', 'PER SESSION', 'CREATED (UTC)'],
+            list.map((k) => [
+              k.id, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', limit(k.hourlyLimit),
+              limit(k.embedHourlyLimit), limit(k.sessionLimit), isoDate(k.createdAt),
+            ]),
           );
         }
       });
@@ -114,15 +143,27 @@ export function registerKeyCommands(program: Command): void {
 
   keys
     .command('set-limit')
-    .description("change a key's hourly limit; a running server applies it within a second")
+    .description("change a key's limits; a running server applies them within a second, to what it has counted already")
     .argument('<key-id>', 'the key id, key_…')
-    .argument('[n]', 'requests per hour', positiveInteger)
-    .option('--default', 'follow LOC_DEFAULT_HOURLY_LIMIT again')
+    .argument('[n]', 'calls per hour made with the key itself', positiveInteger)
+    .option('--default', 'the key itself follows LOC_DEFAULT_HOURLY_LIMIT again')
+    .option('--embed-hourly-limit <n|default>', "calls per hour made with the key's embed sessions, all together", limitOrDefault)
+    .option('--session-limit <n|default>', 'calls one embed session may make over its life', limitOrDefault)
     .option('--json', JSON_KEY)
-    .action(async (id: string, limit: number | undefined, options: { default?: boolean; json?: boolean }, command: Command) => {
-      if ((limit === undefined) === !options.default) command.error('error: give either a number of requests per hour or --default', { exitCode: 2 });
+    .action(async (
+      id: string,
+      hourly: number | undefined,
+      options: { default?: boolean; json?: boolean; embedHourlyLimit?: number | 'default'; sessionLimit?: number | 'default' },
+      command: Command,
+    ) => {
+      if (hourly !== undefined && options.default) command.error('error: give either a number of calls per hour or --default, not both', { exitCode: 2 });
+      const limits: Partial<KeyLimits> = { embedHourlyLimit: orNull(options.embedHourlyLimit), sessionLimit: orNull(options.sessionLimit) };
+      if (hourly !== undefined || options.default) limits.hourlyLimit = hourly ?? null;
+      if (Object.values(limits).every((value) => value === undefined)) {
+        command.error('error: give a number of calls per hour, --default, --embed-hourly-limit or --session-limit', { exitCode: 2 });
+      }
       await withStore(command, async (store) => {
-        printKey(found(await store.setKeyLimit(id, limit ?? null), id), options.json);
+        printKey(found(await store.setKeyLimits(id, limits), id), options.json);
       });
     });
 

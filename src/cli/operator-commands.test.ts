@@ -14,7 +14,8 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import type { FastifyInstance } from 'fastify';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
-import { testClock } from '../server/testing.ts';
+import { json, testClock } from '../server/testing.ts';
+import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite.ts';
 
 const run = promisify(execFile);
@@ -124,7 +125,7 @@ describe('loc keys', () => {
 
   it('prints a new key for people, with its id', async () => {
     const created = await loc('keys', 'create', '--account', 'globex');
-    expect(created.stdout).toMatch(/^Created API key key_[\w-]+ \(active\) origins: none; IP ranges: any; hourly limit: the default \(LOC_DEFAULT_HOURLY_LIMIT\)\.\nSecret \(shown this once; only its hash is stored\):\nloc_[\w-]{43}\n$/);
+    expect(created.stdout).toMatch(/^Created API key key_[\w-]+ \(active\) origins: none; IP ranges: any; hourly limit: the default \(LOC_DEFAULT_HOURLY_LIMIT\); embed hourly limit: the default \(LOC_DEFAULT_EMBED_HOURLY_LIMIT\); session limit: the default \(LOC_DEFAULT_SESSION_LIMIT\)\.\nSecret \(shown this once; only its hash is stored\):\nloc_[\w-]{43}\n$/);
   });
 
   it('lists keys without their secrets', async () => {
@@ -165,6 +166,30 @@ describe('loc keys', () => {
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('No API key has the id "key_missing"') });
+  });
+
+  it("sets the limits of a key's embed traffic, per hour and per session, apart from its own; the running server follows", async () => {
+    const session = json(await app.inject({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } }));
+    const resolve = () => app.inject({ method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${session.session_token}` }, payload: { lat: 1.3, lng: 103.8 } });
+    expect((await resolve()).headers['ratelimit-limit']).toBe('500');
+    const set = await loc('keys', 'set-limit', keyId, '--session-limit', '2', '--embed-hourly-limit', '40', '--json');
+    expect(JSON.parse(set.stdout)).toMatchObject({ id: keyId, hourlyLimit: 500, embedHourlyLimit: 40, sessionLimit: 2 });
+    settle();
+    // The session made one request already: its second is its last.
+    expect((await resolve()).headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0' });
+    expect(json(await resolve()).code).toBe('session_limit_reached');
+    const text = await loc('keys', 'set-limit', keyId, '--session-limit', 'default', '--embed-hourly-limit', 'default');
+    expect(text.stdout).toContain(
+      'hourly limit: 500; embed hourly limit: the default (LOC_DEFAULT_EMBED_HOURLY_LIMIT); session limit: the default (LOC_DEFAULT_SESSION_LIMIT).',
+    );
+    settle();
+    expect((await resolve()).statusCode).toBe(200);
+    const refused = await Promise.all([
+      loc('keys', 'set-limit', keyId, '--session-limit', '0'),
+      loc('keys', 'set-limit', keyId, '--embed-hourly-limit', 'lots'),
+    ]);
+    for (const result of refused) expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: option '--[a-z-]+ <n\|default>' argument '\w+' is invalid\. expected a positive integer, or default\. \(see --help\)\n$/) });
+    expect(await loc('keys', 'create', '--account', 'acme', '--session-limit', '0')).toMatchObject({ code: 2 });
   });
 
   it('adds and removes origins, in canonical form', async () => {
@@ -219,7 +244,8 @@ describe('loc keys', () => {
   it('removes the last IP range with a warning: the key then accepts any address', async () => {
     expect(await loc('keys', 'ips', 'remove', keyId, '2001:db8::/32')).toEqual({
       code: 0,
-      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any; hourly limit: 500.\n`,
+      stdout: `API key ${keyId} (active) origins: https://shop.example, http://localhost:5173; IP ranges: any; hourly limit: 500; ` +
+        'embed hourly limit: the default (LOC_DEFAULT_EMBED_HOURLY_LIMIT); session limit: the default (LOC_DEFAULT_SESSION_LIMIT).\n',
       stderr: `warning: API key ${keyId} has no IP ranges left and now accepts requests from any IP address.\n`,
     });
     settle();
@@ -311,7 +337,10 @@ describe('values stored before today\'s rules', () => {
     db.prepare('UPDATE api_keys SET origins = ? WHERE id = ?').run(JSON.stringify(['https://shop.example', 'https://*.example']), key.id);
     db.close();
     expect(await locWith({ LOC_DATA_DIR: dir }, 'keys', 'origins', 'remove', key.id, 'https://*.example')).toEqual({
-      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any; hourly limit: the default (LOC_DEFAULT_HOURLY_LIMIT).\n`, stderr: '',
+      code: 0,
+      stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any; hourly limit: the default (LOC_DEFAULT_HOURLY_LIMIT); ` +
+        'embed hourly limit: the default (LOC_DEFAULT_EMBED_HOURLY_LIMIT); session limit: the default (LOC_DEFAULT_SESSION_LIMIT).\n',
+      stderr: '',
     });
   });
 });
@@ -470,7 +499,7 @@ describe('a data directory that cannot hold a database', () => {
     const db = new Database(join(dir, DATABASE_FILE));
     db.pragma('user_version = 99');
     db.close();
-    const line = `error: cannot open the database in ${dir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`;
+    const line = `error: cannot open the database in ${dir}: the database has schema version 99, newer than this loc knows (${MIGRATIONS.length}): it was written by a newer loc; run that version, or restore a backup made by this one\n`;
     for (const args of [['accounts', 'list'], ['accounts', 'create', '--name', 'globex'], ['keys', 'disable', 'key_x'], ['backup', join(scratch(), 'copy.db')]]) {
       expect({ args, ...(await locWith({ LOC_DATA_DIR: dir }, ...args)) }).toMatchObject({ args, code: 1, stdout: '', stderr: line });
     }

@@ -56,8 +56,13 @@ export type LocErrorCode =
   | 'origin_mismatch'
   /** The map frame did not load within `loadTimeout`. */
   | 'load_timeout'
-  /** The hourly request limit of the API key is used up; the visitor can try again later. */
+  /** The hourly request limit of the API key's embed sessions is used up; the visitor can try again later. */
   | 'rate_limited'
+  /**
+   * The session has made all the requests one session may make. With `getSessionToken` the map renews
+   * the session and carries on; without it, mount again with a new one.
+   */
+  | 'session_limit_reached'
   /** The frame could not reach the service. */
   | 'network'
   /** The chosen point is outside every supported country; the visitor can choose another. */

@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Counters } from '../limits/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
@@ -50,6 +51,8 @@ export interface AppOptions {
   now?: () => number;
   /** A store the caller owns; default: SQLite in `config.dataDir`, closed with the app. */
   store?: Store;
+  /** Where the request limits are counted; default in this process. */
+  counters?: Counters;
   /** Where logs go; default stdout. */
   logStream?: LogStream;
   /** Default REQUEST_TIMEOUT_MS; tests shorten it. */
@@ -118,7 +121,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(storePlugin, { store: options.store });
   await app.register(addressesPlugin);
   await app.register(authPlugin);
-  await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin, { counters: options.counters });
   await app.register(swagger, {
     // The titled schemas become named models under components/schemas (openapi-components.ts), and
     // every response declares Request-Id (plugins/request-id.ts).

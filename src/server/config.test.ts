@@ -15,6 +15,8 @@ describe('loadConfig', () => {
       supportedCountries: null,
       trustProxy: [],
       defaultHourlyLimit: 1000,
+      defaultEmbedHourlyLimit: 10000,
+      defaultSessionLimit: 500,
       geocoderUrl: null,
       geocoderTimeoutMs: 1500,
       logLevel: 'info',

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { checkIpRange } from '../auth/ip-range.ts';
+import { MAX_LIMIT } from '../limits/budgets.ts';
 import { supportedCountries } from '../code/index.ts';
 import { describeValue } from '../errors.ts';
 import { RENDER_BURST_SECONDS } from '../tiles/offline.ts';
@@ -21,6 +22,8 @@ export interface Config {
   /** Proxies whose `X-Forwarded-For` is believed; empty: none, the socket address is the client. */
   trustProxy: string[];
   defaultHourlyLimit: number;
+  defaultEmbedHourlyLimit: number;
+  defaultSessionLimit: number;
   geocoderUrl: string | null;
   geocoderTimeoutMs: number;
   logLevel: string;
@@ -72,8 +75,17 @@ export const OPTIONS: Options = {
     parse: (t, _, __, name) => (t === null ? [] : proxies(name, t)),
   },
   defaultHourlyLimit: {
-    env: 'LOC_DEFAULT_HOURLY_LIMIT', default: '1000', doc: 'Requests per hour of a key created without `--hourly-limit`.',
-    parse: (t, _, __, name) => integer(name, t!, 1, 1_000_000_000),
+    env: 'LOC_DEFAULT_HOURLY_LIMIT', default: '1000', doc: 'Calls per hour made with a key itself (its server’s), for a key without its own `--hourly-limit`.',
+    parse: (t, _, __, name) => integer(name, t!, 1, MAX_LIMIT),
+  },
+  defaultEmbedHourlyLimit: {
+    env: 'LOC_DEFAULT_EMBED_HOURLY_LIMIT', default: '10000',
+    doc: 'Calls per hour made with a key’s embed sessions, all visitors together, for a key without its own `--embed-hourly-limit`; counted apart from the key’s own calls.',
+    parse: (t, _, __, name) => integer(name, t!, 1, MAX_LIMIT),
+  },
+  defaultSessionLimit: {
+    env: 'LOC_DEFAULT_SESSION_LIMIT', default: '500', doc: 'Calls one embed session may make over its whole life, for a key without its own `--session-limit`.',
+    parse: (t, _, __, name) => integer(name, t!, 1, MAX_LIMIT),
   },
   geocoderUrl: {
     env: 'LOC_GEOCODER_URL', default: null, doc: 'Base URL of a Nominatim-compatible reverse geocoder for street addresses. Default: offline addresses only.',

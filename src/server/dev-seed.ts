@@ -15,7 +15,7 @@ import type { Config } from './config.ts';
 export const DEV_ACCOUNT = 'development';
 /** The key file, inside the data directory. */
 export const DEV_KEY_FILE = 'dev-api-key';
-/** Generous, so end-to-end suites never meet the limit. */
+/** Generous, so end-to-end suites never meet the limit, neither with the key nor with the demo's maps. */
 const DEV_HOURLY_LIMIT = 100_000;
 
 /**
@@ -69,7 +69,7 @@ export async function seedDevelopment(
   const ownOrigin = new URL(config.publicUrl).origin;
   const origins = ownOrigin.startsWith('http://localhost') || ownOrigin.startsWith('https://') ? [pageOrigin, ownOrigin] : [pageOrigin];
   const { key, secret } = await issueKey(store, {
-    accountId: account.id, origins, hourlyLimit: DEV_HOURLY_LIMIT, label: 'development (created by npm start)', createdAt: now,
+    accountId: account.id, origins, hourlyLimit: DEV_HOURLY_LIMIT, embedHourlyLimit: DEV_HOURLY_LIMIT, label: 'development (created by npm start)', createdAt: now,
   });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -88,7 +88,7 @@ describe('the API reference page', () => {
   it('gives each endpoint’s response headers once each, with the statuses that carry them (or do not), instead of a column on every status', () => {
     const lookup = section('get-/v1/loc/lookup/{code}');
     expect(lookup).toContain('<div class="table-scroll" role="region" tabindex="0" aria-label="Response headers of GET /v1/loc/lookup/{code}"><table><tr><th>header</th><th>with</th><th>value</th><th>notes</th></tr>');
-    expect(lookup).toContain('<tr><td><code>RateLimit-Remaining</code></td><td>all but 401, 403</td><td>integer</td><td>Requests the key has left in this hour.</td></tr>');
+    expect(lookup).toContain('<tr><td><code>RateLimit-Remaining</code></td><td>all but 401, 403</td><td>integer</td><td>Requests that budget has left.</td></tr>');
     expect(lookup).toContain('<tr><td><code>Cache-Control</code></td><td>200, 304</td><td>&quot;private, max-age=300&quot;</td>');
     expect(lookup).toContain('<tr><td><code>Retry-After</code></td><td>429, 503</td><td>integer</td>');
     expect(lookup.match(/<tr><td><code>ETag<\/code><\/td>/g)).toHaveLength(1);

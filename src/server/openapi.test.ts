@@ -97,10 +97,12 @@ async function askAll(): Promise<Answer[]> {
   const { secret: plain } = await service.key('plain', { partner: false });
   const { secret: fenced } = await service.key('acme', { ipRanges: ['203.0.113.0/24'] });
   const { secret: once } = await service.key('acme', { hourlyLimit: 1 });
+  const { secret: brief } = await service.key('acme', { sessionLimit: 1 });
   const key = { 'x-api-key': secret };
   const post = (url: string, headers: Record<string, string>, payload: unknown): InjectOptions => ({ method: 'POST', url, headers, payload: payload as string });
   const newSession = async () => json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 60 }))).session_token;
   const [session, expiring] = [await newSession(), await newSession()];
+  const capped = json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', { 'x-api-key': brief }, { origin: 'https://shop.example' }))).session_token;
   const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
 
   const successes: [string, InjectOptions][] = [
@@ -111,8 +113,9 @@ async function askAll(): Promise<Answer[]> {
     ['generateCode', post('/v1/loc/generate', key, { latitude: 48.8584, longitude: 2.2945 })],
     ['lookupCode', lookup('US-550M-RQ5L')],
     ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
-    // The one request the key with a limit of one may make, so that it is refused below.
+    // The one request the key with a limit of one may make, so that it is refused below; the same for a session.
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${capped}` }, { lat: 37.8591, lng: -122.4853 })],
   ];
   const out: Answer[] = [];
   for (const [id, request] of successes) out.push(await ask(id, request));
@@ -136,6 +139,7 @@ async function askAll(): Promise<Answer[]> {
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'x'.repeat(17_000) }), 'payload_too_large'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: 'Bearer nope.nope' }, { lat: 0, lng: 0 }), 'invalid_session'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 0, lng: -30 }), 'unsupported_location'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${capped}` }, { lat: 37.8591, lng: -122.4853 }), 'session_limit_reached'],
     ['generateCode', post('/v1/loc/generate', key, { latitude: 91, longitude: 0 }), 'validation_error'],
     ['getEmbedSession', { url: '/embed/session/unknownSid123' }, 'invalid_session'],
     ['getEmbedSession', { url: `/embed/session/${'s'.repeat(65)}` }, 'validation_error'],

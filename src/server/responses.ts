@@ -38,10 +38,13 @@ export const RATE_LIMIT_HEADERS: ResponseHeaders = {
   'RateLimit-Limit': {
     type: 'integer',
     minimum: 1,
-    description: 'Requests the key may make in this clock hour (UTC). Sent with every answer to a request whose key or session was accepted, never with a refusal of the key or session.',
+    description:
+      'Requests allowed by the budget this request drew from: the key’s calls of this clock hour (UTC) for a call made with the key; for ' +
+      'a call made with an embed session, whichever has fewer left of the session’s own budget and the key’s embed budget of this hour. ' +
+      'Sent with every answer to a request whose key or session was accepted, never with a refusal of the key or session.',
   },
-  'RateLimit-Remaining': { type: 'integer', minimum: 0, description: 'Requests the key has left in this hour.' },
-  'RateLimit-Reset': { type: 'integer', minimum: 1, description: 'Seconds until the hour ends and the count starts again.' },
+  'RateLimit-Remaining': { type: 'integer', minimum: 0, description: 'Requests that budget has left.' },
+  'RateLimit-Reset': { type: 'integer', minimum: 1, description: 'Seconds until that budget’s window ends: the end of the hour, or of the session.' },
 };
 
 /** With 429 `rate_limited` and with every 503 `service_unavailable` (LocError.retryAfter). */
@@ -53,6 +56,13 @@ const RETRY_AFTER: ResponseHeaders = {
   },
 };
 const RETRIED: HttpErrorCode[] = ['rate_limited', 'service_unavailable'];
+
+/** What the rate limit refuses with, by the credentials a route accepts: only sessions have a budget of their own. */
+const LIMIT_REFUSALS: Readonly<Record<AuthMode, readonly HttpErrorCode[]>> = {
+  key: ['rate_limited'],
+  partner: ['rate_limited'],
+  'key-or-session': ['rate_limited', 'session_limit_reached'],
+};
 
 export const NO_STORE: ResponseHeaders = {
   'Cache-Control': { type: 'string', enum: ['no-store'], description: 'No cache may keep the answer.' },
@@ -78,7 +88,7 @@ const BEFORE_ROUTING: HttpErrorCode[] = ['bad_request', 'request_timeout', 'expe
 export interface ErrorResponsesOptions {
   /**
    * The route's `config.auth`: adds the codes the auth hook refuses a caller with in that mode, the
-   * rate limit's 429, and the 503 of a database the hook cannot read.
+   * rate limit's 429s, and the 503 of a database the hook cannot read.
    */
   auth?: AuthMode;
   /** The route's own codes: its body's, its handler's. */
@@ -107,7 +117,7 @@ function errorBody(codes: HttpErrorCode[], description: string): TSchema {
  * is a refusal of the key or session (which the rate limit never counts).
  */
 export function errorResponses({ auth, codes, headers = {} }: ErrorResponsesOptions): Record<number | 'default', TSchema> {
-  const own: HttpErrorCode[] = auth === undefined ? codes : [...AUTH_REFUSALS[auth], ...codes, 'rate_limited', 'service_unavailable'];
+  const own: HttpErrorCode[] = auth === undefined ? codes : [...AUTH_REFUSALS[auth], ...codes, ...LIMIT_REFUSALS[auth], 'service_unavailable'];
   const byStatus = new Map<number, HttpErrorCode[]>();
   const add = (code: HttpErrorCode) => {
     const listed = byStatus.get(statusOf(code)) ?? [];

@@ -23,7 +23,7 @@ describe('cachedStore', () => {
     const server = cachedStore(openSqliteStore(dir), { now: () => now, ttlMs: 1000 });
     const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
     const hash = hashSecret(newApiKey());
-    const key = await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: 0 });
+    const key = await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
     expect((await server.findKeyByHash(hash))?.key.status).toBe('active');
     await cli.setKeyStatus(key.id, 'disabled');
     now = 999;
@@ -42,7 +42,7 @@ describe('cachedStore', () => {
     const hash = hashSecret(newApiKey());
     expect(await server.findKeyByHash(hash)).toBeNull();
     const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
-    await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: 0 });
+    await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
     now = 1000;
     expect(await server.findKeyByHash(hash)).not.toBeNull();
     await Promise.all([cli.close(), server.close()]);
@@ -64,6 +64,27 @@ describe('cachedStore', () => {
     expect(writes).toBe(1);
     // Another account's save of the same cell is its own.
     expect((await store.saveLocation({ ...first, accountId: beta.id })).created).toBe(true);
+    expect(writes).toBe(2);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a repeated save that fills in what the cached location lacks, and caches the result', async () => {
+    const dir = tempDir();
+    const inner = openSqliteStore(dir);
+    let writes = 0;
+    const write = inner.saveLocation.bind(inner);
+    inner.saveLocation = (input) => (writes++, write(input));
+    const store = cachedStore(inner, { now: () => 0 });
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+    const bare = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: null, label: null, createdAt: 1 };
+    await store.saveLocation(bare);
+    const labelled = await store.saveLocation({ ...bare, label: 'Gate 3', createdAt: 2 });
+    expect(labelled).toEqual({ location: { ...bare, label: 'Gate 3' }, created: false });
+    expect(writes).toBe(2);
+    expect(await store.findLocation(acme.id, bare.code)).toEqual({ ...bare, label: 'Gate 3' });
+    // The label is there now: another one adds nothing, and needs no write.
+    await store.saveLocation({ ...bare, label: 'Gate 4', createdAt: 3 });
     expect(writes).toBe(2);
     await store.close();
     rmSync(dir, { recursive: true, force: true });

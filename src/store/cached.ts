@@ -8,10 +8,11 @@
  * seconds the operator is promised). Saved locations are written only by the server, through this
  * store, so their cache is exact for a single server per database — the deployment loc supports
  * (its rate-limit counters are per process too) — and a repeated save of a cell it knows is answered
- * from memory: the first save wins and is never edited, so there is nothing to write.
+ * from memory unless it would fill in an address or label the stored location lacks: a save never
+ * changes what is stored, so otherwise there is nothing to write.
  */
 import { BoundedCache } from '../bounded-cache.ts';
-import type { Account, ApiKey, EmbedSession, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
+import type { Account, ApiKey, EmbedSession, KeyLimits, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
 
 export interface CacheOptions {
   now: () => number;
@@ -60,7 +61,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
       return found;
     },
     setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),
-    setKeyLimit: async (id: string, hourlyLimit: number | null) => forgetKeys(await store.setKeyLimit(id, hourlyLimit)),
+    setKeyLimits: async (id: string, limits: Partial<KeyLimits>) => forgetKeys(await store.setKeyLimits(id, limits)),
     updateKeyList: async (id: string, list: KeyList, change) => forgetKeys(await store.updateKeyList(id, list, change)),
 
     createSession: (input: NewSession) => store.createSession(input),
@@ -78,9 +79,11 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
 
     saveLocation: async (input) => {
       const key = locationKey(input.accountId, input.code);
-      // The first save of a cell wins and is never edited: a repeat known here needs no write.
+      // A save only adds what the stored location lacks: a repeat that adds nothing needs no write.
       const known = locations.get(key);
-      if (known) return { location: known, created: false };
+      if (known && !((input.address !== null && known.address === null) || (input.label !== null && known.label === null))) {
+        return { location: known, created: false };
+      }
       const saved = await store.saveLocation(input);
       locations.set(key, saved.location);
       return saved;

@@ -29,7 +29,8 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     });
 
     const newKey = (accountId: string, extra: Partial<NewKey> = {}): NewKey => ({
-      accountId, hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, createdAt: T0, ...extra,
+      accountId, hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
+      sessionLimit: null, createdAt: T0, ...extra,
     });
     const partner = (name = 'acme'): Promise<Account> => store.createAccount({ name, partner: true, createdAt: T0 });
 
@@ -58,9 +59,14 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
 
     it('creates keys, finds them by hash with their account, never by anything else', async () => {
       const acme = await partner();
-      const input = newKey(acme.id, { label: 'shop', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50 });
+      const input = newKey(acme.id, {
+        label: 'shop', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50, embedHourlyLimit: 700, sessionLimit: 20,
+      });
       const key = await store.createKey(input);
-      expect(key).toMatchObject({ accountId: acme.id, label: 'shop', status: 'active', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50 });
+      expect(key).toMatchObject({
+        accountId: acme.id, label: 'shop', status: 'active', origins: ['https://shop.example'], ipRanges: ['10.0.0.0/8'], hourlyLimit: 50,
+        embedHourlyLimit: 700, sessionLimit: 20,
+      });
       expect(key.id).toMatch(/^key_/);
       expect(JSON.stringify(key)).not.toContain(input.hash);
       expect(await store.findKeyByHash(input.hash)).toEqual({ key, account: acme });
@@ -79,15 +85,17 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(await store.setKeyStatus('key_missing', 'active')).toBeNull();
     });
 
-    it("sets a key's own hourly limit and gives it back to the default", async () => {
+    it("sets a key's own limits, each apart, and gives them back to the defaults", async () => {
       const acme = await partner();
       const input = newKey(acme.id);
       const key = await store.createKey(input);
-      expect((await store.setKeyLimit(key.id, 5000))?.hourlyLimit).toBe(5000);
+      expect(await store.setKeyLimits(key.id, { hourlyLimit: 5000 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: null, sessionLimit: null });
       expect((await store.findKeyByHash(input.hash))?.key.hourlyLimit).toBe(5000);
-      expect((await store.setKeyLimit(key.id, null))?.hourlyLimit).toBeNull();
-      expect((await store.getKey(key.id))?.hourlyLimit).toBeNull();
-      expect(await store.setKeyLimit('key_missing', 10)).toBeNull();
+      expect(await store.setKeyLimits(key.id, { embedHourlyLimit: 90, sessionLimit: 3 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: 90, sessionLimit: 3 });
+      expect(await store.setKeyLimits(key.id, { hourlyLimit: null, sessionLimit: null })).toMatchObject({ hourlyLimit: null, embedHourlyLimit: 90, sessionLimit: null });
+      expect(await store.getKey(key.id)).toMatchObject({ hourlyLimit: null, embedHourlyLimit: 90, sessionLimit: null });
+      expect(await store.setKeyLimits(key.id, {})).toMatchObject({ embedHourlyLimit: 90 });
+      expect(await store.setKeyLimits('key_missing', { hourlyLimit: 10 })).toBeNull();
     });
 
     it('adds and removes origins and IP ranges without duplicates', async () => {
@@ -133,7 +141,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(await store.getSession(live.sid)).not.toBeNull();
     });
 
-    it('saves a location once per account and code; the first save wins', async () => {
+    it('saves a location once per account and code; what a save stored is never changed', async () => {
       const acme = await partner();
       const beta = await partner('beta');
       const spot = { code: 'US-550M-RQ5L', latitude: 37.8591, longitude: -122.4853, createdAt: T0 };
@@ -141,11 +149,25 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(first.created).toBe(true);
       const again = await store.saveLocation({ ...spot, accountId: acme.id, address: null, label: 'Other', createdAt: T0 + 5 });
       expect(again).toEqual({ created: false, location: first.location });
+      const bare = await store.saveLocation({ ...spot, accountId: acme.id, address: null, label: null, createdAt: T0 + 6 });
+      expect(bare).toEqual({ created: false, location: first.location });
       const theirs = await store.saveLocation({ ...spot, accountId: beta.id, address: null, label: null });
       expect(theirs.created).toBe(true);
       expect(await store.findLocation(acme.id, spot.code)).toMatchObject({ label: 'Office', address: '1 Bridgeway' });
       expect(await store.findLocation(beta.id, spot.code)).toMatchObject({ label: null, address: null });
       expect(await store.findLocation(acme.id, 'US-0000-0000')).toBeNull();
+    });
+
+    it('fills in the address or label a location was saved without, one at a time, and keeps its first save', async () => {
+      const acme = await partner();
+      const spot = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945 };
+      const bare = await store.saveLocation({ ...spot, address: null, label: null, createdAt: T0 });
+      expect(bare).toMatchObject({ created: true, location: { address: null, label: null, createdAt: T0 } });
+      const labelled = await store.saveLocation({ ...spot, address: null, label: 'Gate 3', createdAt: T0 + 1 });
+      expect(labelled).toEqual({ created: false, location: { ...spot, address: null, label: 'Gate 3', createdAt: T0 } });
+      const addressed = await store.saveLocation({ ...spot, address: 'Champ de Mars', label: 'Gate 4', createdAt: T0 + 2 });
+      expect(addressed).toEqual({ created: false, location: { ...spot, address: 'Champ de Mars', label: 'Gate 3', createdAt: T0 } });
+      expect(await store.findLocation(acme.id, spot.code)).toEqual(addressed.location);
     });
 
     it('creates exactly one location under 50 concurrent saves', async () => {

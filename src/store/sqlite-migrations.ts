@@ -47,6 +47,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, code)
   ) WITHOUT ROWID;
   `,
+  // 2: embed traffic counted apart from server calls: per key and hour, and per session.
+  `
+  ALTER TABLE api_keys ADD COLUMN embed_hourly_limit INTEGER CHECK (embed_hourly_limit > 0);
+  ALTER TABLE api_keys ADD COLUMN session_limit INTEGER CHECK (session_limit > 0);
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

@@ -19,6 +19,7 @@ import {
   type Account,
   type ApiKey,
   type EmbedSession,
+  type KeyLimits,
   type KeyList,
   type KeyStatus,
   type NewKey,
@@ -34,7 +35,7 @@ export const DATABASE_FILE = 'loc.db';
 interface AccountRow { id: string; name: string; partner: number; created_at: number }
 interface KeyRow {
   id: string; account_id: string; label: string | null; status: KeyStatus; origins: string;
-  ip_ranges: string; hourly_limit: number | null; created_at: number;
+  ip_ranges: string; hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; created_at: number;
 }
 interface SessionRow {
   sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
@@ -48,7 +49,8 @@ interface LocationRow {
 const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, partner: r.partner === 1, createdAt: r.created_at });
 const key = (r: KeyRow): ApiKey => ({
   id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: JSON.parse(r.origins),
-  ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, createdAt: r.created_at,
+  ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, embedHourlyLimit: r.embed_hourly_limit,
+  sessionLimit: r.session_limit, createdAt: r.created_at,
 });
 const location = (r: LocationRow): SavedLocation => ({
   accountId: r.account_id, code: r.code, latitude: r.latitude, longitude: r.longitude,
@@ -75,8 +77,9 @@ export function translateSqliteError(error: unknown): unknown {
   return reason === undefined ? error : new StoreUnavailable(reason, `${error.message} (${error.code})`, { cause: error });
 }
 
-const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.created_at';
+const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
+const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
 
 /** What the file system says when the data directory cannot be made, as a reason the service can give. */
 const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
@@ -215,8 +218,8 @@ export class SqliteStore implements Store {
       accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
       setPartner: db.prepare('UPDATE accounts SET partner = ? WHERE name = ?'),
       insertKey: db.prepare(
-        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, created_at) ' +
-          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, created_at) ' +
+          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
       ),
       keyById: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`),
       keysOf: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at, k.id`),
@@ -225,7 +228,6 @@ export class SqliteStore implements Store {
           'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?',
       ),
       setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
-      setLimit: db.prepare('UPDATE api_keys SET hourly_limit = ? WHERE id = ?'),
       insertSession: db.prepare(
         'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -237,6 +239,11 @@ export class SqliteStore implements Store {
       insertLocation: db.prepare(
         'INSERT INTO locations (account_id, code, latitude, longitude, address, label, created_at) ' +
           'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, code) DO NOTHING',
+      ),
+      // Fills in what the stored location lacks, never replaces what it has (Store.saveLocation).
+      fillLocation: db.prepare(
+        'UPDATE locations SET address = coalesce(address, @address), label = coalesce(label, @label) WHERE account_id = @accountId ' +
+          'AND code = @code AND ((address IS NULL AND @address IS NOT NULL) OR (label IS NULL AND @label IS NOT NULL))',
       ),
       location: db.prepare<[string, string], LocationRow>('SELECT * FROM locations WHERE account_id = ? AND code = ?'),
       ping: db.prepare('SELECT 1'),
@@ -295,7 +302,7 @@ export class SqliteStore implements Store {
       const id = newId('key');
       this.q.insertKey.run(
         id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
-        input.hourlyLimit, input.createdAt,
+        input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.createdAt,
       );
       return key(this.q.keyById.get(id)!);
     });
@@ -328,8 +335,13 @@ export class SqliteStore implements Store {
     return this.getKey(id);
   }
 
-  async setKeyLimit(id: string, hourlyLimit: number | null): Promise<ApiKey | null> {
-    await this.run(() => this.q.setLimit.run(hourlyLimit, id));
+  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null> {
+    const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
+    if (given.length > 0) {
+      // Column names from LIMIT_COLUMN only; the values are bound.
+      const sets = given.map((name) => `${LIMIT_COLUMN[name]} = ?`).join(', ');
+      await this.run(() => this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...given.map((name) => limits[name]), id));
+    }
     return this.getKey(id);
   }
 
@@ -371,9 +383,14 @@ export class SqliteStore implements Store {
 
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
     return this.run(() => {
+      // Two statements, each atomic on its own: the insert decides which save was first, and the fill
+      // can only add what is missing, so any interleaving of saves ends the same.
       const { changes } = this.q.insertLocation.run(
         input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt,
       );
+      if (changes === 0 && (input.address !== null || input.label !== null)) {
+        this.q.fillLocation.run({ address: input.address, label: input.label, accountId: input.accountId, code: input.code });
+      }
       return { location: location(this.q.location.get(input.accountId, input.code)!), created: changes === 1 };
     });
   }

@@ -20,7 +20,21 @@ export interface Account {
 
 export type KeyStatus = 'active' | 'disabled';
 
-export interface ApiKey {
+/**
+ * What a key may spend, each null to follow the service's default. Server calls and embed traffic
+ * are counted apart, so that visitors holding session tokens can never use up the budget of the
+ * partner's own server.
+ */
+export interface KeyLimits {
+  /** Calls made with the key itself (its server's), per clock hour. */
+  hourlyLimit: number | null;
+  /** Calls made with the key's embed sessions, all of them together, per clock hour. */
+  embedHourlyLimit: number | null;
+  /** Calls one embed session of the key may make over its whole lifetime. */
+  sessionLimit: number | null;
+}
+
+export interface ApiKey extends KeyLimits {
   /** Public id, `key_…`; the secret itself is never stored. */
   id: string;
   accountId: string;
@@ -30,19 +44,16 @@ export interface ApiKey {
   origins: string[];
   /** CIDR ranges the key may be used from; empty: any address. */
   ipRanges: string[];
-  /** Requests per hour; null: the service default. */
-  hourlyLimit: number | null;
   createdAt: number;
 }
 
-export interface NewKey {
+export interface NewKey extends KeyLimits {
   accountId: string;
   /** SHA-256 of the secret (auth/secrets.ts). */
   hash: string;
   label: string | null;
   origins: string[];
   ipRanges: string[];
-  hourlyLimit: number | null;
   createdAt: number;
 }
 
@@ -66,7 +77,11 @@ export interface EmbedSession {
 
 export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive' | 'accountPartner'>;
 
-/** A location an account saved: its label and address are visible to that account only. */
+/**
+ * A location an account saved: its label and address are visible to calls made with that account's
+ * keys only — never to another account, nor to the account's own embed sessions, whose tokens every
+ * visitor of the partner's page holds.
+ */
 export interface SavedLocation {
   accountId: string;
   code: string;
@@ -95,8 +110,8 @@ export interface Store {
   /** The key with this secret hash and its account, whatever the key's status. */
   findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
   setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null>;
-  /** Sets the key's own hourly limit, or with null makes it follow the service's default; null when no such key. */
-  setKeyLimit(id: string, hourlyLimit: number | null): Promise<ApiKey | null>;
+  /** Sets the limits given (a number, or null to follow the service's default), keeps the others; null when no such key. */
+  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null>;
   /** Adds a value to a list of the key (no duplicates) or removes it; null when no such key. */
   updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null>;
 
@@ -106,8 +121,11 @@ export interface Store {
   deleteSessionsExpiredBefore(time: number): Promise<number>;
 
   /**
-   * Saves a location for an account unless that account already saved the same code. Atomic, also
-   * across processes: of concurrent calls exactly one gets `created: true`, and all get the stored row.
+   * Saves a location for an account. The first save of a code creates it (`created: true`); a later
+   * save of the same code fills in an address or a label the stored location lacks and never changes
+   * one it has, so a save without them (an embed session's) takes nothing from the partner's later
+   * ones. Atomic, also across processes: of concurrent first saves exactly one gets `created: true`,
+   * and all get the stored row as it is after their own save.
    */
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }>;
   findLocation(accountId: string, code: string): Promise<SavedLocation | null>;

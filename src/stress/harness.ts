@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey } from '../auth/keys.ts';
+import { MAX_LIMIT } from '../limits/budgets.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 
 const STRESS_FULL = process.env.LOC_STRESS === 'full';
@@ -27,7 +28,10 @@ export interface KeySpec {
   /** Account name; created as a partner unless `partner` is false. Keys may share an account. */
   account: string;
   partner?: boolean;
+  /** The key's limits; each unlimited for practical purposes (a billion) unless given. */
   hourlyLimit?: number;
+  embedHourlyLimit?: number;
+  sessionLimit?: number;
   origins?: string[];
   /** Seeded disabled (key_inactive). */
   disabled?: boolean;
@@ -54,8 +58,8 @@ export async function seedDataDir(keys: KeySpec[]): Promise<{ dataDir: string; k
       const account = (await store.findAccount(spec.account))
         ?? (await store.createAccount({ name: spec.account, partner: spec.partner ?? true, createdAt: Date.now() }));
       const { key, secret } = await issueKey(store, {
-        accountId: account.id, origins: spec.origins ?? ['https://shop.example'], hourlyLimit: spec.hourlyLimit ?? 1_000_000_000,
-        createdAt: Date.now(),
+        accountId: account.id, origins: spec.origins ?? ['https://shop.example'], hourlyLimit: spec.hourlyLimit ?? MAX_LIMIT,
+        embedHourlyLimit: spec.embedHourlyLimit ?? MAX_LIMIT, sessionLimit: spec.sessionLimit ?? MAX_LIMIT, createdAt: Date.now(),
       });
       if (spec.disabled) await store.setKeyStatus(key.id, 'disabled');
       seeded.push({ id: key.id, accountId: account.id, secret });

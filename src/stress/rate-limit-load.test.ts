@@ -1,10 +1,12 @@
 /**
- * Rate limits under load: two keys with hourly limits of N and N/2, hammered at once by 50 concurrent
- * clients on keep-alive connections with three times their limit, across lookup, resolve and generate
- * — for the first key also the resolves of an embed session it created, which count against it. Exactly
- * the limit succeeds for each key, each RateLimit-Remaining value from limit − 1 down to 0 is handed out
- * once, and every other request is 429 `rate_limited` with RateLimit-Remaining 0 and a Retry-After
- * that points at the end of the clock hour.
+ * Rate limits under load, by 50 concurrent clients on keep-alive connections sending three times each
+ * budget, across lookup, resolve and generate, all shuffled together:
+ * - keys a and b, with hourly limits of N and N/2, calling with the key;
+ * - one session of key a, with a session limit of N/4: its calls never touch a's hourly budget;
+ * - ten sessions of key c, whose embed budget of N/2 an hour holds all of them together.
+ * Exactly each budget succeeds, each RateLimit-Remaining value from limit − 1 down to 0 is handed out
+ * once, and every other request is 429 with RateLimit-Remaining 0: `rate_limited` with a Retry-After
+ * that points at the end of the clock hour, or for the spent session `session_limit_reached` without one.
  */
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +16,11 @@ const LIMIT = scale(300, 3000);
 const CLIENTS = 50;
 const HOUR_MS = 3_600_000;
 
+/** Who sends: a key itself, key a's one session, or key c's ten sessions. */
+type Sender = 'a' | 'b' | 'a-session' | 'c-sessions';
+
 interface Answer {
-  key: 'a' | 'b';
+  key: Sender;
   status: number;
   code: string | undefined;
   remaining: number;
@@ -24,13 +29,25 @@ interface Answer {
 
 let server: SpawnedServer;
 let dataDir: string;
-let keys: { a: string; b: string };
+let keys: { a: string; b: string; c: string };
+
+/** What each sender may pass, and what its refusals are. */
+const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'session_limit_reached' }> = {
+  a: { limit: LIMIT, refusal: 'rate_limited' },
+  b: { limit: LIMIT / 2, refusal: 'rate_limited' },
+  'a-session': { limit: LIMIT / 4, refusal: 'session_limit_reached' },
+  'c-sessions': { limit: LIMIT / 2, refusal: 'rate_limited' },
+};
 
 beforeAll(async () => {
   ensureBuilt();
-  const seeded = await seedDataDir([{ account: 'acme', hourlyLimit: LIMIT }, { account: 'beta', hourlyLimit: LIMIT / 2 }]);
+  const seeded = await seedDataDir([
+    { account: 'acme', hourlyLimit: LIMIT, sessionLimit: LIMIT / 4 },
+    { account: 'beta', hourlyLimit: LIMIT / 2 },
+    { account: 'gamma', embedHourlyLimit: LIMIT / 2 },
+  ]);
   dataDir = seeded.dataDir;
-  keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret };
+  keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret, c: seeded.keys[2].secret };
   server = await SpawnedServer.start(dataDir);
 });
 afterAll(() => dispose(server, dataDir));
@@ -45,10 +62,10 @@ async function clearOfHourEnd(marginMs: number): Promise<void> {
 }
 
 describe('hourly limits under concurrent load', () => {
-  it(`lets exactly the limit through for each key (${LIMIT} and ${LIMIT / 2}), all else 429 with Retry-After`, async () => {
+  it(`lets exactly each budget through (keys ${LIMIT} and ${LIMIT / 2}, a session ${LIMIT / 4}, ten sessions ${LIMIT / 2}), all else 429`, async () => {
     await clearOfHourEnd(scale(10_000, 30_000));
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-    const send = (key: 'a' | 'b', method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
+    const send = (key: Sender, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
       new Promise((resolve, reject) => {
         const outgoing = request(`${server.url}${path}`, { method, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (response) => {
           let text = '';
@@ -64,25 +81,34 @@ describe('hourly limits under concurrent load', () => {
         outgoing.end(body);
       });
 
-    // The session is made with key a, and counts as one of its requests.
-    const created = await fetch(`${server.url}/v1/embed/sessions`, {
-      method: 'POST', headers: { 'x-api-key': keys.a, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'https://shop.example' }),
-    });
-    const token = ((await created.json()) as { session_token: string }).session_token;
+    const newSession = async (secret: string): Promise<string> => {
+      const created = await fetch(`${server.url}/v1/embed/sessions`, {
+        method: 'POST', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'https://shop.example' }),
+      });
+      return ((await created.json()) as { session_token: string }).session_token;
+    };
+    // Key a's session counts as one of a's own calls; its resolves never do.
+    const token = await newSession(keys.a);
+    const tokens = await Promise.all(Array.from({ length: 10 }, () => newSession(keys.c)));
 
     const work: (() => Promise<Answer>)[] = [];
+    const pointOf = (i: number) => JSON.stringify({ lat: 45 + (i % 97) * 0.01, lng: 2 + (i % 89) * 0.01 });
     for (const key of ['a', 'b'] as const) {
       const secret = keys[key];
-      const total = 3 * (key === 'a' ? LIMIT : LIMIT / 2);
-      for (let i = 0; i < total; i++) {
+      for (let i = 0; i < 3 * BUDGETS[key].limit; i++) {
         const point = { lat: 45 + (i % 97) * 0.01, lng: 2 + (i % 89) * 0.01 };
-        switch (i % (key === 'a' ? 4 : 3)) {
+        switch (i % 3) {
           case 0: work.push(() => send(key, 'GET', '/v1/loc/lookup/FR-0RMB-CLY0', { 'x-api-key': secret })); break;
           case 1: work.push(() => send(key, 'POST', '/v1/embed/resolve', { 'x-api-key': secret }, JSON.stringify(point))); break;
-          case 2: work.push(() => send(key, 'POST', '/v1/loc/generate', { 'x-api-key': secret }, JSON.stringify({ latitude: point.lat, longitude: point.lng }))); break;
-          default: work.push(() => send(key, 'POST', '/v1/embed/resolve', { authorization: `Bearer ${token}` }, JSON.stringify(point)));
+          default: work.push(() => send(key, 'POST', '/v1/loc/generate', { 'x-api-key': secret }, JSON.stringify({ latitude: point.lat, longitude: point.lng })));
         }
       }
+    }
+    for (let i = 0; i < 3 * BUDGETS['a-session'].limit; i++) {
+      work.push(() => send('a-session', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${token}` }, pointOf(i)));
+    }
+    for (let i = 0; i < 3 * BUDGETS['c-sessions'].limit; i++) {
+      work.push(() => send('c-sessions', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${tokens[i % tokens.length]}` }, pointOf(i)));
     }
     // Shuffled, so the keys and the endpoints race each other.
     for (let i = work.length - 1; i > 0; i--) {
@@ -99,18 +125,23 @@ describe('hourly limits under concurrent load', () => {
     agent.destroy();
     const secondsToHourEnd = Math.ceil((HOUR_MS - (Date.now() % HOUR_MS)) / 1000);
 
-    for (const key of ['a', 'b'] as const) {
-      const limit = key === 'a' ? LIMIT : LIMIT / 2;
+    for (const key of ['a', 'b', 'a-session', 'c-sessions'] as const) {
+      const { limit, refusal } = BUDGETS[key];
       const mine = answers.filter((answer) => answer.key === key);
       const passed = mine.filter((answer) => answer.status === 200);
       const refused = mine.filter((answer) => answer.status !== 200);
       // Key a's session creation took one of its requests before the hammering began.
       const expected = key === 'a' ? limit - 1 : limit;
-      console.log(`rate limit under load: key ${key} limited to ${limit}/h, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429`);
+      console.log(`rate limit under load: ${key} limited to ${limit}, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429 ${refusal}`);
       expect(passed).toHaveLength(expected);
+      // For key c's sessions the embed budget binds (their own budgets are a billion), so its remaining values are handed out.
       expect(passed.map((answer) => answer.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: expected }, (_, i) => i));
-      expect(refused.every((answer) => answer.status === 429 && answer.code === 'rate_limited' && answer.remaining === 0)).toBe(true);
+      expect(refused.every((answer) => answer.status === 429 && answer.code === refusal && answer.remaining === 0)).toBe(true);
       for (const { retryAfter } of refused) {
+        if (refusal === 'session_limit_reached') {
+          expect(retryAfter).toBeUndefined();
+          continue;
+        }
         expect(Number.isInteger(retryAfter)).toBe(true);
         expect(Math.abs(retryAfter! - secondsToHourEnd)).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
       }

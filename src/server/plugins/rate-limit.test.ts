@@ -1,31 +1,9 @@
-/** Hourly limits per key: headers, 429 with Retry-After, the reset, session traffic, limits per key. */
+/**
+ * Request limits of the service: headers, 429 with Retry-After, the reset, limits per key, and
+ * session traffic counted apart from the key's own calls, per session and per hour.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { T0, json, testService, type TestService } from '../testing.ts';
-import { HourlyLimiter } from './rate-limit.ts';
-
-describe('HourlyLimiter', () => {
-  it('counts per key within a clock hour and starts again at the next', () => {
-    let now = Date.UTC(2030, 0, 1, 5, 59, 30);
-    const limiter = new HourlyLimiter(() => now);
-    expect(limiter.take('a', 2)).toEqual({ allowed: true, firstRefusal: false, limit: 2, remaining: 1, resetSeconds: 30 });
-    expect(limiter.take('a', 2).remaining).toBe(0);
-    expect(limiter.take('a', 2)).toEqual({ allowed: false, firstRefusal: true, limit: 2, remaining: 0, resetSeconds: 30 });
-    expect(limiter.take('a', 2)).toMatchObject({ allowed: false, firstRefusal: false });
-    expect(limiter.take('b', 2).allowed).toBe(true);
-    now += 30_000;
-    expect(limiter.take('a', 2)).toEqual({ allowed: true, firstRefusal: false, limit: 2, remaining: 1, resetSeconds: 3600 });
-    limiter.take('a', 2);
-    // A new window, a new first refusal.
-    expect(limiter.take('a', 2).firstRefusal).toBe(true);
-  });
-
-  it('applies a raised limit at once', () => {
-    const limiter = new HourlyLimiter(() => 0);
-    limiter.take('a', 1);
-    expect(limiter.take('a', 1).allowed).toBe(false);
-    expect(limiter.take('a', 5)).toMatchObject({ allowed: true, remaining: 3 });
-  });
-});
 
 describe('rate limits of the service', () => {
   let service: TestService;
@@ -64,16 +42,80 @@ describe('rate limits of the service', () => {
     expect((await lookup(other)).headers['ratelimit-remaining']).toBe('2');
   });
 
-  it("counts embed-session traffic against the session's key", async () => {
-    const { secret } = await service.key('acme', { hourlyLimit: 3 });
-    const session = json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } }));
-    const resolve = () => service.request({
-      method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${session.session_token}` }, payload: { lat: 1.3, lng: 103.8 },
-    });
-    expect((await resolve()).headers['ratelimit-remaining']).toBe('1');
-    expect((await resolve()).statusCode).toBe(200);
-    expect((await resolve()).statusCode).toBe(429);
-    expect((await lookup(secret)).statusCode).toBe(429);
+  const sessionOf = async (secret: string, ttl = 900): Promise<string> =>
+    json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ttl } }))
+      .session_token as string;
+  const resolveWith = (token: string) => service.request({
+    method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${token}` }, payload: { lat: 1.3, lng: 103.8 },
+  });
+
+  it("never lets session traffic use up the key's own calls: a session spends its own budget and the key's embed budget", async () => {
+    const { secret } = await service.key('acme', { hourlyLimit: 3, sessionLimit: 100 });
+    const token = await sessionOf(secret);
+    // Ten visitor requests, far beyond the three calls an hour the key itself may make.
+    for (let i = 0; i < 10; i++) expect((await resolveWith(token)).statusCode).toBe(200);
+    // The session used one of the key's three: the session itself.
+    const own = await lookup(secret);
+    expect(own.statusCode).toBe(200);
+    expect(own.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '1' });
+  });
+
+  it('caps what one session may make over its life with session_limit_reached, without Retry-After; a new session gets its own', async () => {
+    const { secret } = await service.key('acme', { sessionLimit: 2, embedHourlyLimit: 50 });
+    const token = await sessionOf(secret);
+    const first = await resolveWith(token);
+    // Of two budgets, the headers show the one with fewer requests left: the session's, which ends with the session (900 s).
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '900' });
+    expect((await resolveWith(token)).headers['ratelimit-remaining']).toBe('0');
+    const refused = await resolveWith(token);
+    expect(refused.statusCode).toBe(429);
+    expect(json(refused)).toMatchObject({ success: false, code: 'session_limit_reached', message: expect.stringContaining('create a new session') });
+    expect(refused.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-reset': '900' });
+    expect(refused.headers['retry-after']).toBeUndefined();
+    // The refusal cost the embed budget nothing: 50 − 2 − 1.
+    const fresh = await resolveWith(await sessionOf(secret));
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1' });
+    service.clock.advance(600_000);
+    // The session's budget does not come back with time: only a new session has one.
+    expect((await resolveWith(token)).statusCode).toBe(429);
+    service.clock.advance(T0 - service.clock.now());
+  });
+
+  it("limits all of a key's sessions together per hour with rate_limited and Retry-After, and leaves the key's own calls alone", async () => {
+    const { secret } = await service.key('acme', { hourlyLimit: 5, sessionLimit: 100, embedHourlyLimit: 3 });
+    const tokens = [await sessionOf(secret, 3600), await sessionOf(secret)];
+    const first = await resolveWith(tokens[0]);
+    // Of two budgets, the one with fewer left: the key's embed budget, which resets with the hour.
+    expect(first.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '3000' });
+    await resolveWith(tokens[1]);
+    await resolveWith(tokens[0]);
+    // Visitors who reload for fresh sessions still meet the same hourly budget.
+    const refused = await resolveWith(await sessionOf(secret));
+    expect(refused.statusCode).toBe(429);
+    expect(json(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('embed sessions') });
+    expect(refused.headers).toMatchObject({ 'retry-after': '3000', 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '3000' });
+    // The key made three sessions of its five calls; a lookup is its fourth.
+    const own = await lookup(secret);
+    expect(own.statusCode).toBe(200);
+    expect(own.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-remaining': '1' });
+    service.clock.advance(3_000_000);
+    expect((await resolveWith(tokens[0])).statusCode).toBe(200);
+    service.clock.advance(T0 - service.clock.now());
+  });
+
+  it('follows the service defaults for a key without limits of its own', async () => {
+    const limited = await testService({ LOC_DEFAULT_SESSION_LIMIT: '1', LOC_DEFAULT_EMBED_HOURLY_LIMIT: '7' });
+    try {
+      const { secret } = await limited.key();
+      const token = json(await limited.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } }))
+        .session_token as string;
+      const resolve = () => limited.request({ method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${token}` }, payload: { lat: 1.3, lng: 103.8 } });
+      expect((await resolve()).headers).toMatchObject({ 'ratelimit-limit': '1', 'ratelimit-remaining': '0' });
+      expect(json(await resolve()).code).toBe('session_limit_reached');
+    } finally {
+      await limited.close();
+    }
   });
 
   it('does not count requests that fail authentication', async () => {

@@ -1,89 +1,78 @@
 /**
- * Hourly request limits per API key (DESIGN §4): a fixed window per clock hour (UTC), counted in
- * process. Embed-session traffic counts against the session's key. Every authenticated response
- * carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a refused one is
- * 429 `rate_limited` with `Retry-After`.
+ * Request limits (limits/budgets.ts): every request whose key or session was accepted is counted
+ * against its budgets before it is handled. Its response carries `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset` (seconds) of the budget it drew from — of two, the one
+ * with fewer requests left, and of a refused request, the one used up. A used-up hourly budget is
+ * 429 `rate_limited` with `Retry-After`; a session that has used its budget is 429
+ * `session_limit_reached`, without `Retry-After`: that session gets no more, a new one does.
  *
  * Why not @fastify/rate-limit: its windows run on the wall clock, out of reach of the injected clock
- * that tests move, and the limit here is a property of the key read on each request anyway; a window
- * is one Map entry. A fixed window can let up to twice the limit through across an hour boundary,
- * which an hourly quota tolerates. Counts live in this process: one server per data directory.
+ * that tests move; a request here may draw from two budgets at once, all or nothing; and the limits
+ * are properties of the key, read on each request anyway.
  */
 import fp from 'fastify-plugin';
 import { LocError } from '../../errors.ts';
-
-const HOUR_MS = 3_600_000;
-
-export interface Allowance {
-  allowed: boolean;
-  /** True for the first request refused in the window: the moment the key ran out. */
-  firstRefusal: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the window resets. */
-  resetSeconds: number;
-}
-
-/** Counts requests per key in the current clock hour. */
-export class HourlyLimiter {
-  private window = -1;
-  private readonly counts = new Map<string, number>();
-  private readonly refused = new Set<string>();
-
-  constructor(private readonly now: () => number) {}
-
-  take(keyId: string, limit: number): Allowance {
-    const now = this.now();
-    const window = Math.floor(now / HOUR_MS);
-    if (window !== this.window) {
-      this.window = window;
-      this.counts.clear();
-      this.refused.clear();
-    }
-    const used = this.counts.get(keyId) ?? 0;
-    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * HOUR_MS - now) / 1000));
-    if (used >= limit) {
-      // Refusals are not counted (a limit raised within the hour applies to what was served), but
-      // the first of the window is remembered.
-      const firstRefusal = !this.refused.has(keyId);
-      this.refused.add(keyId);
-      return { allowed: false, firstRefusal, limit, remaining: 0, resetSeconds };
-    }
-    this.counts.set(keyId, used + 1);
-    return { allowed: true, firstRefusal: false, limit, remaining: limit - used - 1, resetSeconds };
-  }
-}
+import { budgetsOf, type KeyBudget } from '../../limits/budgets.ts';
+import { memoryCounters, type Counters } from '../../limits/counters.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    limiter: HourlyLimiter;
+    counters: Counters;
   }
 }
 
-export default fp(
-  async (app) => {
-    const limiter = new HourlyLimiter(app.now);
-    app.decorate('limiter', limiter);
-    // Registered after the auth hook, so `request.caller` is known here. A callback hook: nothing
-    // here waits, and it runs on every request.
-    app.addHook('onRequest', (request, reply, done) => {
-      const caller = request.caller;
-      if (caller === null) return done();
-      const allowance = limiter.take(caller.key.id, caller.key.hourlyLimit ?? app.config.defaultHourlyLimit);
-      reply.headers({
-        'ratelimit-limit': allowance.limit,
-        'ratelimit-remaining': allowance.remaining,
-        'ratelimit-reset': allowance.resetSeconds,
-      });
-      if (allowance.allowed) return done();
-      // Once per key and window, whatever the log level short of error: what an operator's alerting watches.
-      if (allowance.firstRefusal) {
-        request.log.warn({ key: caller.key.id, limit: allowance.limit, resetSeconds: allowance.resetSeconds }, 'hourly limit reached');
-      }
-      done(new LocError(
+/** Seconds until `budget`'s window ends, at least 1. */
+const resetSeconds = (budget: KeyBudget, now: number): number => Math.max(1, Math.ceil((budget.resetsAt - now) / 1000));
+
+/** The answer to a request `budget` refused. */
+function refusal(budget: KeyBudget, now: number): LocError {
+  const wait = resetSeconds(budget, now);
+  switch (budget.kind) {
+    case 'server':
+      return new LocError('rate_limited', `The API key ${budget.keyId} has used its ${budget.limit} requests of this hour; retry in ${wait} s.`).retryAfter(wait);
+    case 'embed':
+      return new LocError(
         'rate_limited',
-        `The API key ${caller.key.id} has used its ${allowance.limit} requests of this hour; retry in ${allowance.resetSeconds} s.`,
-      ).retryAfter(allowance.resetSeconds));
+        `The embed sessions of the API key ${budget.keyId} have used their ${budget.limit} requests of this hour; retry in ${wait} s. ` +
+          'Calls made with the key itself are counted apart.',
+      ).retryAfter(wait);
+    case 'session':
+      return new LocError('session_limit_reached', `This embed session has made all the ${budget.limit} requests one session may make; create a new session.`);
+  }
+}
+
+export interface RateLimitOptions {
+  /** Where counts are kept; default in this process (limits/counters.ts). */
+  counters?: Counters;
+}
+
+export default fp<RateLimitOptions>(
+  async (app, options) => {
+    const counters = options.counters ?? memoryCounters();
+    app.decorate('counters', counters);
+    // Registered after the auth hook, so `request.caller` is known here.
+    app.addHook('onRequest', async (request, reply) => {
+      const caller = request.caller;
+      if (caller === null) return;
+      const now = app.now();
+      const budgets = budgetsOf(caller.key, caller.session, app.config, now);
+      const taken = await counters.take(budgets, now);
+      let shown = taken.spent;
+      if (shown < 0) {
+        shown = 0;
+        for (let i = 1; i < budgets.length; i++) if (taken.remaining[i] < taken.remaining[shown]) shown = i;
+      }
+      const budget = budgets[shown];
+      reply.headers({ 'ratelimit-limit': budget.limit, 'ratelimit-remaining': taken.remaining[shown], 'ratelimit-reset': resetSeconds(budget, now) });
+      if (taken.spent < 0) return;
+      // Once per budget and window, whatever the log level short of error: what an operator's alerting
+      // watches. A single session running out is a visitor's doing, not the partner's: info.
+      if (taken.firstRefusal) {
+        const fields = { key: budget.keyId, budget: budget.kind, limit: budget.limit, resetSeconds: resetSeconds(budget, now) };
+        if (budget.kind === 'session') request.log.info(fields, 'session limit reached');
+        else request.log.warn(fields, budget.kind === 'server' ? 'hourly limit reached' : 'embed hourly limit reached');
+      }
+      throw refusal(budget, now);
     });
   },
   { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-auth'] },

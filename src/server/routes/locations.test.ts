@@ -130,6 +130,49 @@ describe('resolve and save', () => {
   });
 });
 
+describe('what an embed session sees and stores', () => {
+  // Every visitor of the partner's page holds the session token, and anyone can send it with curl.
+  const sessionToken = async (): Promise<string> =>
+    json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': acme }, payload: { origin: 'https://shop.example' } }))
+      .session_token as string;
+  const resolveWith = async (token: string, payload: Record<string, unknown>) =>
+    json(await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${token}` }, payload }));
+
+  it('never sees the address the partner stored with its key, saving or not; the key does', async () => {
+    await generate(acme, { latitude: 60.1699, longitude: 24.9384, address: 'Private delivery door 4B', label: 'Back office' });
+    const token = await sessionToken();
+    for (const save of [false, true]) {
+      const body = await resolveWith(token, { lat: 60.1699, lng: 24.9384, save });
+      expect({ save, address: body.address }).toEqual({ save, address: 'near Helsinki, Finland' });
+      expect(JSON.stringify(body)).not.toMatch(/Private|Back office/);
+    }
+    expect(json(await resolve(acme, { lat: 60.1699, lng: 24.9384 })).address).toBe('Private delivery door 4B');
+    expect(json(await resolve(acme, { lat: 60.1699, lng: 24.9384, save: true })).address).toBe('Private delivery door 4B');
+  });
+
+  it("stores a visitor's save without label or address, so the partner's later generate labels the cell", async () => {
+    const token = await sessionToken();
+    const clicked = await resolveWith(token, { lat: 64.1466, lng: -21.9426, save: true });
+    expect(clicked).toMatchObject({ saved: true, address: 'near Reykjavík, Iceland' });
+    const code = clicked.loc_code as string;
+    const before = await lookup(acme, code);
+    expect(json(before).location).toMatchObject({ label: null, address: 'near Reykjavík, Iceland' });
+
+    const labelled = json(await generate(acme, { latitude: 64.1466, longitude: -21.9426, label: 'Pickup point', address: 'Harbour gate 2' }));
+    expect(labelled).toMatchObject({ loc_code: code, is_existing: true, label: 'Pickup point', address: 'Harbour gate 2' });
+    const after = await lookup(acme, code, { 'if-none-match': before.headers.etag as string });
+    // A cached lookup from before the label is stale: it gets the new answer, not 304.
+    expect(after.statusCode).toBe(200);
+    expect(json(after).location).toMatchObject({ label: 'Pickup point', address: 'Harbour gate 2' });
+
+    // A visitor saving the cell again takes nothing away, and still sees only the public address.
+    expect(await resolveWith(token, { lat: 64.1466, lng: -21.9426, save: true })).toMatchObject({ address: 'near Reykjavík, Iceland' });
+    expect(json(await lookup(acme, code)).location).toMatchObject({ label: 'Pickup point', address: 'Harbour gate 2' });
+    // What a save stored is never replaced: a second label is ignored.
+    expect(json(await generate(acme, { latitude: 64.1466, longitude: -21.9426, label: 'Other' }))).toMatchObject({ is_existing: true, label: 'Pickup point' });
+  });
+});
+
 describe('lookup', () => {
   it('normalises case, spaces, missing hyphens and URL encoding', async () => {
     for (const spelling of ['US-550M-RQ5L', 'us-550m-rq5l', 'US550MRQ5L', 'US%20550M%20RQ5L', '%20us-550m-rq5l%20', 'US-550M-RQ5L%0A']) {

@@ -70,9 +70,9 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const saved = await app.store.findLocation(request.caller!.accountId, code);
     const address = saved?.address ?? (await app.addressBook.addressOf(cell));
     const label = saved?.label ?? null;
-    // What can change for a code: whether this account saved it (a save is never edited afterwards)
-    // and the address a geocoder answers. Cheap to compute, unlike a hash of the whole body.
-    const etag = `"${code}.${saved === null ? '0' : saved.createdAt.toString(36)}.${fnv1a(address).toString(36)}"`;
+    // What can change for a code: the label and address the account stored (a later save can fill in
+    // one that was missing) and the address a geocoder answers. Cheap, unlike a hash of the whole body.
+    const etag = `"${code}.${fnv1a(label ?? '').toString(36)}.${fnv1a(address).toString(36)}"`;
     reply.header('cache-control', `private, max-age=${MAX_AGE_S}`).header('etag', etag).header('vary', 'x-api-key');
     // fresh: If-None-Match as RFC 9110 compares it — weakly, a list of tags, or `*`. Given only that
     // header: fresh would answer in full to any `Cache-Control: no-cache`, which asks caches on the way

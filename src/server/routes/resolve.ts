@@ -1,6 +1,11 @@
 /**
- * `POST /v1/embed/resolve` (spec §4.2): a map click to its cell, code and address, saved for the
- * caller's account when `save` is true. Callable with an API key or with an embed session token.
+ * `POST /v1/embed/resolve`: a map click to its cell, code and address, saved for the caller's account
+ * when `save` is true. Callable with an API key or with an embed session token.
+ *
+ * A session token is held by every visitor of the partner's page, so a call made with one sees only
+ * public data — the code, the cell and the computed address — never the address the partner stored
+ * with its key; and its save stores the cell alone, which a later `generate` of the partner's can
+ * still label (store: a save fills in, never replaces).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
@@ -33,11 +38,13 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           accountId: caller.accountId, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,
           address: null, label: null, createdAt: app.now(),
         })).location
-      : await app.store.findLocation(caller.accountId, cell.loc_code);
+      : null;
+    // What the account stored answers calls made with its key only.
+    const own = caller.via !== 'key' ? null : saved ?? (await app.store.findLocation(caller.accountId, cell.loc_code));
     return {
       success: true as const,
       ...cell,
-      address: saved?.address ?? (await app.addressBook.addressOf(cell)),
+      address: own?.address ?? (await app.addressBook.addressOf(cell)),
       saved: save,
       share_url: shareUrl(app.config, cell.loc_code),
     };

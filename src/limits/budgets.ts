@@ -1,0 +1,49 @@
+/**
+ * Which budgets a request draws from. A call made with an API key — the partner's server, creating
+ * sessions included — draws from the key's hourly budget of server calls. A call made with an embed
+ * session token — a visitor's browser — draws from the session's budget over its whole life and from
+ * the key's hourly budget of embed traffic, never from the server budget: however many visitors hold
+ * tokens, and however many fresh sessions they get by reloading the page, the partner's own calls are
+ * not refused because of them.
+ *
+ * Hourly windows are clock hours (UTC). A fixed window can let up to twice a limit through across an
+ * hour boundary, which an hourly quota tolerates; in exchange a window is one count per key.
+ */
+import type { ApiKey, EmbedSession } from '../store/store.ts';
+import type { Budget } from './counters.ts';
+
+export const HOUR_MS = 3_600_000;
+
+/** Largest limit of any kind: a billion requests, beyond what one key could send in its window. */
+export const MAX_LIMIT = 1_000_000_000;
+
+export type BudgetKind = 'server' | 'embed' | 'session';
+
+export interface KeyBudget extends Budget {
+  kind: BudgetKind;
+  /** The key whose budget it is (a session's: the key that made it). */
+  keyId: string;
+}
+
+/** The service's limits for keys that have none of their own. */
+export interface DefaultLimits {
+  defaultHourlyLimit: number;
+  defaultEmbedHourlyLimit: number;
+  defaultSessionLimit: number;
+}
+
+/**
+ * The budgets of one request: with `session` null, a call made with `key`; else a call made with that
+ * session of `key`. The session's budget comes first: it is the one a single visitor can spend.
+ */
+export function budgetsOf(key: ApiKey, session: EmbedSession | null, defaults: DefaultLimits, now: number): KeyBudget[] {
+  const hour = Math.floor(now / HOUR_MS);
+  const hourEnds = (hour + 1) * HOUR_MS;
+  if (session === null) {
+    return [{ kind: 'server', keyId: key.id, id: `server:${key.id}:${hour}`, limit: key.hourlyLimit ?? defaults.defaultHourlyLimit, resetsAt: hourEnds }];
+  }
+  return [
+    { kind: 'session', keyId: key.id, id: `session:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt },
+    { kind: 'embed', keyId: key.id, id: `embed:${key.id}:${hour}`, limit: key.embedHourlyLimit ?? defaults.defaultEmbedHourlyLimit, resetsAt: hourEnds },
+  ];
+}

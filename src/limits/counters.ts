@@ -1,0 +1,90 @@
+/**
+ * The counter port: every count the service keeps to enforce a limit — a key's server calls per hour,
+ * its embed traffic per hour, one session's calls over its life — goes through `take`, so that one
+ * engine holds them all. `memoryCounters` is the embedded engine: counts live in this process, which
+ * is right for one server per data directory; an engine shared by several processes implements the
+ * same port (one atomic step per request, keyed by the budget's id, forgotten at its `resetsAt`).
+ */
+
+/** One budget a request draws from. */
+export interface Budget {
+  /**
+   * Names the count, unique across budgets and windows: a new window is a new id (`…:<hour>`), so an
+   * engine never resets a count, it only forgets those past their `resetsAt`.
+   */
+  id: string;
+  /** Requests the budget allows in its window. */
+  limit: number;
+  /** When the window ends, ms since the epoch: the count may be forgotten then. */
+  resetsAt: number;
+}
+
+export interface Taken {
+  /** Index in the budgets of the first one already used up; -1 when the request was counted. */
+  spent: number;
+  /** Requests each budget has left after this one (when refused: as they were). */
+  remaining: number[];
+  /** When refused: whether this is the first refusal by the spent budget in its window, the moment it ran out. */
+  firstRefusal: boolean;
+}
+
+export interface Counters {
+  /**
+   * Counts one request against every budget, or against none when any is used up: a refused request
+   * costs nothing, so a limit raised within the window applies to what was served, and a request
+   * refused by one budget does not use up another.
+   */
+  take(budgets: readonly Budget[], now: number): Promise<Taken>;
+}
+
+interface Count {
+  used: number;
+  resetsAt: number;
+  refused: boolean;
+}
+
+/** How often, in the counters' own time, counts past their window are swept out. */
+const SWEEP_EVERY_MS = 60_000;
+
+export interface MemoryCounters extends Counters {
+  /** How many counts are held now: those whose window has ended go within a minute. */
+  readonly size: number;
+}
+
+/** The embedded engine: counts in a Map of this process. A restart starts every count afresh. */
+export function memoryCounters(): MemoryCounters {
+  const counts = new Map<string, Count>();
+  let sweptAt = -Infinity;
+
+  const sweep = (now: number) => {
+    sweptAt = now;
+    for (const [id, count] of counts) if (count.resetsAt <= now) counts.delete(id);
+  };
+
+  const current = (budget: Budget, now: number): Count => {
+    let count = counts.get(budget.id);
+    if (count === undefined || count.resetsAt <= now) {
+      count = { used: 0, resetsAt: budget.resetsAt, refused: false };
+      counts.set(budget.id, count);
+    }
+    return count;
+  };
+
+  return {
+    get size() {
+      return counts.size;
+    },
+    async take(budgets, now) {
+      if (now - sweptAt >= SWEEP_EVERY_MS) sweep(now);
+      const held = budgets.map((budget) => current(budget, now));
+      const spent = held.findIndex((count, i) => count.used >= budgets[i].limit);
+      if (spent >= 0) {
+        const firstRefusal = !held[spent].refused;
+        held[spent].refused = true;
+        return { spent, remaining: held.map((count, i) => Math.max(0, budgets[i].limit - count.used)), firstRefusal };
+      }
+      for (const count of held) count.used++;
+      return { spent: -1, remaining: held.map((count, i) => budgets[i].limit - count.used), firstRefusal: false };
+    },
+  };
+}

@@ -6,11 +6,12 @@
  * with the operator CLI against the running service.
  */
 import { randomUUID } from 'node:crypto';
+import type { Frame, Page } from '@playwright/test';
 import { encode } from '../src/code/index.ts';
 import { expect, test } from './fixtures.ts';
 import { events, mapFrame, mount, waitForEvent, waitForEvents } from './harness.ts';
 import { cli, createKey } from './services.ts';
-import { createSession, sidOf } from './stack.ts';
+import { createSession, sidOf, type Stack } from './stack.ts';
 
 const HOME = encode(52.51628, 13.37770);
 const OPTIONS = { center: { lat: HOME.latitude, lng: HOME.longitude }, zoom: 19, confirm: false };
@@ -19,6 +20,16 @@ const CENTRE = { x: 400, y: 200 };
 
 const HOUR_MS = 3_600_000;
 
+/** Mounts a map with a new session of `apiKey` and chooses the home cell once: the session's first call. */
+async function mountAndChoose(page: Page, stack: Stack, apiKey: string): Promise<{ id: number; frame: Frame }> {
+  const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
+  await waitForEvent(page, id, 'ready');
+  const frame = await mapFrame(page, id);
+  await frame.locator('#loc-map').click({ position: CENTRE });
+  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  return { id, frame };
+}
+
 test('over the hourly limit of embed traffic: onError rate_limited, recoverable, with retryAfter, and the map keeps working', async ({ page, stack }) => {
   // The limit counts per clock hour: a test that straddled the hour's end would start counting again.
   await expect.poll(() => HOUR_MS - (Date.now() % HOUR_MS), { timeout: 20_000 }).toBeGreaterThan(10_000);
@@ -26,12 +37,7 @@ test('over the hourly limit of embed traffic: onError rate_limited, recoverable,
   const { apiKey } = createKey(stack.dataDir, { account: 'e2e-limited', origins: [stack.pages], hourlyLimit: 1, embedHourlyLimit: 1 });
   await page.goto(stack.pages);
   // The frame page and the session check are not counted; the session is the key's, not its visitors'.
-  const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
-  await waitForEvent(page, id, 'ready');
-  const frame = await mapFrame(page, id);
-
-  await frame.locator('#loc-map').click({ position: CENTRE });
-  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  const { id, frame } = await mountAndChoose(page, stack, apiKey);
   await frame.locator('#loc-map').click({ position: CENTRE });
   const [error] = await waitForEvents(page, id, 'error', 1);
   expect(error).toMatchObject({ code: 'rate_limited', recoverable: true });
@@ -48,12 +54,7 @@ test('over the hourly limit of embed traffic: onError rate_limited, recoverable,
 test("a session that has used its requests: onError session_limit_reached, final for it; the key's own calls go on", async ({ page, stack }) => {
   const { apiKey } = createKey(stack.dataDir, { account: 'e2e-session-limited', origins: [stack.pages], sessionLimit: 1 });
   await page.goto(stack.pages);
-  const id = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
-  await waitForEvent(page, id, 'ready');
-  const frame = await mapFrame(page, id);
-
-  await frame.locator('#loc-map').click({ position: CENTRE });
-  expect((await waitForEvent(page, id, 'select')).loc_code).toBe(HOME.loc_code);
+  const { id, frame } = await mountAndChoose(page, stack, apiKey);
   await frame.locator('#loc-map').click({ position: CENTRE });
   expect(await waitForEvent(page, id, 'error')).toMatchObject({ code: 'session_limit_reached', recoverable: false });
   await expect(frame.locator('#loc')).toHaveClass(/loc--stopped/);
@@ -62,10 +63,7 @@ test("a session that has used its requests: onError session_limit_reached, final
   // The partner's server is not held back by its visitors, and a new session has its own budget.
   const lookup = await fetch(`${stack.service}/v1/loc/lookup/${HOME.loc_code}`, { headers: { 'x-api-key': apiKey } });
   expect(lookup.status).toBe(200);
-  const again = await mount(page, (await createSession({ service: stack.service, apiKey, origin: stack.pages })).session_token, OPTIONS);
-  await waitForEvent(page, again, 'ready');
-  await (await mapFrame(page, again)).locator('#loc-map').click({ position: CENTRE });
-  expect((await waitForEvent(page, again, 'select')).loc_code).toBe(HOME.loc_code);
+  await mountAndChoose(page, stack, apiKey);
 });
 
 /** What the operator takes away with the CLI while maps are open, and what those maps then report. */

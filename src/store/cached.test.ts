@@ -7,8 +7,27 @@ import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
 import { storeConformance } from './conformance.ts';
 import { openSqliteStore } from './sqlite.ts';
+import type { Store } from './store.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'loc-cache-'));
+
+/** A cached SQLite store whose saves reaching SQLite are counted; `done` closes and removes it. */
+function countingSaves(): { store: Store; writes: () => number; done: () => Promise<void> } {
+  const dir = tempDir();
+  const inner = openSqliteStore(dir);
+  let writes = 0;
+  const write = inner.saveLocation.bind(inner);
+  inner.saveLocation = (input) => (writes++, write(input));
+  const store = cachedStore(inner, { now: () => 0 });
+  return {
+    store,
+    writes: () => writes,
+    done: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 storeConformance('sqlite behind the request cache', async () => {
   const dir = tempDir();
@@ -50,44 +69,32 @@ describe('cachedStore', () => {
   });
 
   it('answers a repeated save of a cell from memory, unchanged, without writing', async () => {
-    const dir = tempDir();
-    const inner = openSqliteStore(dir);
-    let writes = 0;
-    const write = inner.saveLocation.bind(inner);
-    inner.saveLocation = (input) => (writes++, write(input));
-    const store = cachedStore(inner, { now: () => 0 });
+    const { store, writes, done } = countingSaves();
     const [acme, beta] = await Promise.all(['acme', 'beta'].map((name) => store.createAccount({ name, partner: false, createdAt: 0 })));
     const first = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: 'one', label: 'first', createdAt: 1 };
     expect(await store.saveLocation(first)).toEqual({ location: first, created: true });
     const again = await store.saveLocation({ ...first, label: 'second', createdAt: 2 });
     expect(again).toEqual({ location: first, created: false });
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
     // Another account's save of the same cell is its own.
     expect((await store.saveLocation({ ...first, accountId: beta.id })).created).toBe(true);
-    expect(writes).toBe(2);
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    expect(writes()).toBe(2);
+    await done();
   });
 
   it('writes a repeated save that fills in what the cached location lacks, and caches the result', async () => {
-    const dir = tempDir();
-    const inner = openSqliteStore(dir);
-    let writes = 0;
-    const write = inner.saveLocation.bind(inner);
-    inner.saveLocation = (input) => (writes++, write(input));
-    const store = cachedStore(inner, { now: () => 0 });
+    const { store, writes, done } = countingSaves();
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
     const bare = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: null, label: null, createdAt: 1 };
     await store.saveLocation(bare);
     const labelled = await store.saveLocation({ ...bare, label: 'Gate 3', createdAt: 2 });
     expect(labelled).toEqual({ location: { ...bare, label: 'Gate 3' }, created: false });
-    expect(writes).toBe(2);
+    expect(writes()).toBe(2);
     expect(await store.findLocation(acme.id, bare.code)).toEqual({ ...bare, label: 'Gate 3' });
     // The label is there now: another one adds nothing, and needs no write.
     await store.saveLocation({ ...bare, label: 'Gate 4', createdAt: 3 });
-    expect(writes).toBe(2);
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    expect(writes()).toBe(2);
+    await done();
   });
 
   it('keeps at most maxEntries', async () => {

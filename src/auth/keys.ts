@@ -21,21 +21,21 @@ export interface KeyRequest extends Partial<KeyLimits> {
   createdAt: number;
 }
 
-/** How each limit is named in messages and as a field. */
-export const LIMIT_NAMES: Record<keyof KeyLimits, { words: string; field: string }> = {
-  hourlyLimit: { words: 'hourly limit', field: 'hourly_limit' },
-  embedHourlyLimit: { words: 'embed hourly limit', field: 'embed_hourly_limit' },
-  sessionLimit: { words: 'session limit', field: 'session_limit' },
+/** Each limit of a key: its name in messages and as a field, and the setting whose default it follows. */
+export const KEY_LIMITS: Readonly<Record<keyof KeyLimits, { words: string; field: string; setting: 'defaultHourlyLimit' | 'defaultEmbedHourlyLimit' | 'defaultSessionLimit' }>> = {
+  hourlyLimit: { words: 'hourly limit', field: 'hourly_limit', setting: 'defaultHourlyLimit' },
+  embedHourlyLimit: { words: 'embed hourly limit', field: 'embed_hourly_limit', setting: 'defaultEmbedHourlyLimit' },
+  sessionLimit: { words: 'session limit', field: 'session_limit', setting: 'defaultSessionLimit' },
 };
 
 /** The limits given, checked (a positive integer, or null for the service's default); absent ones are left out. */
 export function checkLimits(limits: Partial<KeyLimits>): Partial<KeyLimits> {
   const checked: Partial<KeyLimits> = {};
-  for (const name of Object.keys(LIMIT_NAMES) as (keyof KeyLimits)[]) {
+  for (const name of Object.keys(KEY_LIMITS) as (keyof KeyLimits)[]) {
     const value = limits[name];
     if (value === undefined) continue;
     if (value !== null && (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)) {
-      const { words, field } = LIMIT_NAMES[name];
+      const { words, field } = KEY_LIMITS[name];
       throw new LocError('validation_error', `${words} must be an integer from 1 to ${MAX_LIMIT}, received ${describeValue(value)}.`, field);
     }
     checked[name] = value;

@@ -6,7 +6,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { checkIpRange } from '../auth/ip-range.ts';
-import { issueKey } from '../auth/keys.ts';
+import { KEY_LIMITS, checkLimits, issueKey } from '../auth/keys.ts';
+import { OPTIONS } from '../server/config.ts';
 import { checkOrigin } from '../auth/origin.ts';
 import type { ApiKey, KeyLimits, KeyList, Store } from '../store/store.ts';
 import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
@@ -30,16 +31,11 @@ function printKey(key: ApiKey, json: boolean | undefined): void {
 
 const JSON_KEY = 'print the key afterwards as JSON';
 
-/** Each limit's words and the variable whose default it follows when the key has none. */
-const LIMITS: readonly { name: keyof KeyLimits; words: string; env: string }[] = [
-  { name: 'hourlyLimit', words: 'hourly limit', env: 'LOC_DEFAULT_HOURLY_LIMIT' },
-  { name: 'embedHourlyLimit', words: 'embed hourly limit', env: 'LOC_DEFAULT_EMBED_HOURLY_LIMIT' },
-  { name: 'sessionLimit', words: 'session limit', env: 'LOC_DEFAULT_SESSION_LIMIT' },
-];
-
 const summary = (key: ApiKey): string =>
   `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
-  LIMITS.map(({ name, words, env }) => `${words}: ${key[name] ?? `the default (${env})`}`).join('; ');
+  (Object.entries(KEY_LIMITS) as [keyof KeyLimits, (typeof KEY_LIMITS)[keyof KeyLimits]][])
+    .map(([name, { words, setting }]) => `${words}: ${key[name] ?? `the default (${OPTIONS[setting].env})`}`)
+    .join('; ');
 
 /**
  * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
@@ -163,7 +159,7 @@ export function registerKeyCommands(program: Command): void {
         command.error('error: give a number of calls per hour, --default, --embed-hourly-limit or --session-limit', { exitCode: 2 });
       }
       await withStore(command, async (store) => {
-        printKey(found(await store.setKeyLimits(id, limits), id), options.json);
+        printKey(found(await store.setKeyLimits(id, checkLimits(limits)), id), options.json);
       });
     });
 

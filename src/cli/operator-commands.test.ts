@@ -190,6 +190,9 @@ describe('loc keys', () => {
     ]);
     for (const result of refused) expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: option '--[a-z-]+ <n\|default>' argument '\w+' is invalid\. expected a positive integer, or default\. \(see --help\)\n$/) });
     expect(await loc('keys', 'create', '--account', 'acme', '--session-limit', '0')).toMatchObject({ code: 2 });
+    expect(await loc('keys', 'set-limit', keyId, '--embed-hourly-limit', '2000000000')).toEqual({
+      code: 2, stdout: '', stderr: 'error: embed hourly limit must be an integer from 1 to 1000000000, received 2000000000. (see --help)\n',
+    });
   });
 
   it('adds and removes origins, in canonical form', async () => {

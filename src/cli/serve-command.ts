@@ -7,8 +7,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildDemoServer, demoAddressFromEnv, DEFAULT_DEMO_PORT, DEMO_VARIABLES } from '../../demo/server.ts';
-import { ConfigError, loadConfig, misspelledSettings } from '../server/config.ts';
+import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEV_KEY_FILE } from '../server/dev-seed.ts';
+import { openLogDestination, type LogDestination } from '../server/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer } from '../server/server.ts';
 import { listenFailure, StartFailure } from '../server/start-failure.ts';
 
@@ -35,40 +36,55 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
+      // The service's own output goes through the log destination. What is written to Node's
+      // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
+      // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
-      const signals = shutdownOnSignal(config);
-      let server: RunningServer;
+      const output = openLogDestination();
       try {
-        server = await startServer(config, { seedDevelopment: options.seedDev, demoOrigin: demoAddress?.origin });
-      } catch (error) {
-        signals.stop();
-        return fail(error);
+        await serve(config, options, demoAddress, output);
+      } finally {
+        await output.close();
       }
-      let demo = null;
-      if (demoAddress !== undefined && options.demo) {
-        const { port, origin } = demoAddress;
-        demo = await buildDemoServer({
-          apiUrl: server.url,
-          publicApiUrl: server.config.publicUrl,
-          origin,
-          keyFile: join(config.dataDir, DEV_KEY_FILE),
-        });
-        try {
-          await demo.listen({ port, host: 'localhost' }).catch((error: unknown) => {
-            throw listenFailure(error, { subject: 'the demo cannot listen', host: 'localhost', port, portSetting: 'set LOC_DEMO_PORT, or start without --demo', hostSetting: null });
-          });
-        } catch (error) {
-          // `--demo` asked for both: an API without its demo page is not the start that was asked
-          // for, and a warning would scroll away under the request log. Stop, and say why.
-          await Promise.all([demo.close(), server.close()]);
-          signals.stop();
-          return fail(error);
-        }
-        process.stdout.write(`  demo       http://localhost:${port}   (the integrator's page: four styles, live options, callback log)\n`);
-      }
-      process.exitCode = await signals.closeOn(server);
-      await demo?.close();
     });
+}
+
+/** Runs the service (and the demo page) until a signal has closed it; the banner and the logs go to `output`. */
+async function serve(config: Config, options: { seedDev: boolean; demo: boolean }, demoAddress: ReturnType<typeof demoAddressFromEnv> | undefined, output: LogDestination): Promise<void> {
+  const print = (line: string): void => output.write(`${line}\n`);
+  const signals = shutdownOnSignal(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { seedDevelopment: options.seedDev, demoOrigin: demoAddress?.origin, logStream: output, print });
+  } catch (error) {
+    signals.stop();
+    return fail(error);
+  }
+  let demo = null;
+  if (demoAddress !== undefined && options.demo) {
+    const { port, origin } = demoAddress;
+    demo = await buildDemoServer({
+      apiUrl: server.url,
+      publicApiUrl: server.config.publicUrl,
+      origin,
+      keyFile: join(config.dataDir, DEV_KEY_FILE),
+    });
+    try {
+      await demo.listen({ port, host: 'localhost' }).catch((error: unknown) => {
+        throw listenFailure(error, { subject: 'the demo cannot listen', host: 'localhost', port, portSetting: 'set LOC_DEMO_PORT, or start without --demo', hostSetting: null });
+      });
+    } catch (error) {
+      // `--demo` asked for both: an API without its demo page is not the start that was asked
+      // for, and a warning would scroll away under the request log. Stop, and say why.
+      await Promise.all([demo.close(), server.close()]);
+      signals.stop();
+      return fail(error);
+    }
+    print(`  demo       http://localhost:${port}   (the integrator's page: four styles, live options, callback log)`);
+  }
+  process.exitCode = await signals.closeOn(server);
+  await demo?.close();
 }
 
 /** A failed start: its one line and exit code 1; anything else is a bug, with its stack. */

@@ -30,26 +30,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../auth/keys.ts';
 import { DATABASE_FILE, openSqliteStore } from '../store/sqlite.ts';
-import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
-
-const post = (server: SpawnedServer, path: string, key: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-/** Status, code and message of a generate for the n-th point. */
-async function generate(server: SpawnedServer, key: string, n: number): Promise<{ status: number; code?: string; message?: string; retryAfter: string | null }> {
-  const response = await post(server, '/v1/loc/generate', key, { latitude: 45 + n * 0.001, longitude: 4.8, label: `fault ${n}` });
-  const body = (await response.json()) as { code?: string; message?: string };
-  return { status: response.status, code: body.code, message: body.message, retryAfter: response.headers.get('retry-after') };
-}
-
-const lookupStatus = async (server: SpawnedServer, key: string): Promise<number> =>
-  (await fetch(`${server.url}/v1/loc/lookup/FR-0RMB-CLY0`, { headers: { 'x-api-key': key } })).status;
-
-const healthStatus = async (server: SpawnedServer): Promise<number> => (await fetch(`${server.url}/healthz`)).status;
-
-/** Sets the file-size limit (bytes, or unlimited) of a running process. */
-const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>
-  void execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:unlimited`]);
+import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, post, seedDataDir } from './harness.ts';
 
 /** Mounts a tmpfs of `size` at `dir`; false when the machine does not let us. */
 function mountTmpfs(dir: string, size: string): boolean {

@@ -2,8 +2,9 @@
  * The spawned server of the stress suites: the built `loc serve` (dist/cli.js) as a child process on a
  * SQLite data directory in a temporary directory, seeded with accounts and keys through the store
  * before it starts, and reached over real sockets only. Its stdout and stderr are captured (the logs
- * the secrets suite greps); it can be stopped with SIGTERM, killed with SIGKILL at any moment, and
- * started again on the same data.
+ * the secrets suite greps), or go where the test says (a file, a pipe, a terminal); it can be stopped
+ * with SIGTERM, killed with SIGKILL at any moment, and started again on the same data. The requests
+ * the fault suites send it are here too.
  *
  * `LOC_STRESS=full` (what `npm run stress` sets) scales every suite from its short variant, part of
  * `npm test`, to the long one the issue asks for; `scale(short, full)` picks the figure.
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { issueKey } from '../auth/keys.ts';
 import { MAX_LIMIT } from '../limits/budgets.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
+import { freePort } from '../../e2e/services.ts';
 
 const STRESS_FULL = process.env.LOC_STRESS === 'full';
 
@@ -70,6 +72,20 @@ export async function seedDataDir(keys: KeySpec[]): Promise<{ dataDir: string; k
   }
 }
 
+/** Where the server's output goes; by default to pipes drained here, whose text `output()` returns. */
+export interface ServerStdio {
+  /** A file descriptor for its stdout instead: a file, a pipe the test holds. */
+  stdout?: number;
+  /** Likewise for its stderr. */
+  stderr?: number;
+  /**
+   * Its stdin, stdout and stderr are a terminal of its own, whose output goes to `stdout`: it runs
+   * under util-linux `script`, which copies from the terminal to there, and stops reading the
+   * terminal while it cannot write.
+   */
+  terminal?: boolean;
+}
+
 export interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -85,8 +101,8 @@ export class SpawnedServer {
   ) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     // Always drained: a child whose pipe fills up blocks on its next log line.
-    child.stdout!.on('data', (chunk: Buffer) => void (this.captured += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => void (this.captured += chunk.toString('utf8')));
+    child.stdout?.on('data', (chunk: Buffer) => void (this.captured += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => void (this.captured += chunk.toString('utf8')));
   }
 
   /** `url` is set once the server said where it listens. */
@@ -94,40 +110,80 @@ export class SpawnedServer {
   port = 0;
 
   /**
-   * Starts `loc serve` on `dataDir` (port chosen by the system, 127.0.0.1 only) and resolves once it
-   * listens. `env` adds to the environment: LOC_LOG_LEVEL defaults to warn.
+   * Starts `loc serve` on `dataDir` (127.0.0.1 only) and resolves once it listens. `env` adds to the
+   * environment: LOC_LOG_LEVEL defaults to warn. With `stdio.stdout` the banner is not read here: the
+   * port is then chosen here, and the server listens once `/healthz` answers.
    */
-  static async start(dataDir: string, env: Record<string, string> = {}): Promise<SpawnedServer> {
-    const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  static async start(dataDir: string, env: Record<string, string> = {}, stdio: ServerStdio = {}): Promise<SpawnedServer> {
+    const { stdout, stderr, terminal = false } = stdio;
+    const port = stdout === undefined ? 0 : await freePort();
+    const serve = [process.execPath, 'dist/cli.js', 'serve', '--port', String(port), '--host', '127.0.0.1'];
+    // `exec`: the server is the child of `script` itself, not of a shell.
+    const [command, ...args] = terminal ? ['script', '--quiet', '--return', '--command', `exec ${serve.map((arg) => `'${arg}'`).join(' ')}`, '/dev/null'] : serve;
+    const child = spawn(command, args, {
       env: { ...process.env, LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // `script` ends its terminal's input at the end of its own: it gets an input that never ends.
+      stdio: [terminal ? 'pipe' : 'ignore', stdout ?? 'pipe', stderr ?? 'pipe'],
     });
     const server = new SpawnedServer(child, dataDir);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`loc serve did not listen within ${START_TIMEOUT_MS} ms:\n${server.captured}`)), START_TIMEOUT_MS);
-      const onData = (): void => {
-        const match = /loc is listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(server.captured);
-        if (match === null) return;
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        server.url = match[1];
-        server.port = Number(match[2]);
-        resolve();
-      };
-      child.stdout!.on('data', onData);
-      void server.exited.then((status) => {
-        clearTimeout(timer);
-        reject(new Error(`loc serve exited (${status.code ?? status.signal}) before listening:\n${server.captured}`));
-      });
-    });
+    const listening = stdout === undefined ? server.bannerPort() : server.healthy(port);
+    let timer: NodeJS.Timeout | undefined;
+    server.port = await Promise.race([
+      listening,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`loc serve did not listen within ${START_TIMEOUT_MS} ms:\n${server.captured}`)), START_TIMEOUT_MS);
+      }),
+      server.exited.then((status): never => {
+        throw new Error(`loc serve exited (${status.code ?? status.signal}) before listening:\n${server.captured}`);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    server.url = `http://127.0.0.1:${server.port}`;
+    if (terminal) server.serverPid = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim());
     return server;
   }
 
-  get pid(): number {
-    return this.child.pid!;
+  /** The port the banner names, once it is out. */
+  private bannerPort(): Promise<number> {
+    return new Promise((resolve) => {
+      const onData = (): void => {
+        const match = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(this.captured);
+        if (match === null) return;
+        this.child.stdout!.off('data', onData);
+        resolve(Number(match[1]));
+      };
+      this.child.stdout!.on('data', onData);
+    });
   }
 
-  /** Everything the server wrote to stdout and stderr so far. */
+  /** `port`, once `/healthz` answers there while the server runs. */
+  private async healthy(port: number): Promise<number> {
+    while (this.running) {
+      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.status, () => 0);
+      if (status === 200) return port;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('loc serve exited before /healthz answered');
+  }
+
+  /** Under `script`, the server's own pid. */
+  private serverPid: number | undefined;
+
+  /** The server's pid. */
+  get pid(): number {
+    return this.serverPid ?? this.child.pid!;
+  }
+
+  /** Whether the server process has ended, reaped or not: under `script`, `exited` waits for `script` too. */
+  get ended(): boolean {
+    try {
+      // The state follows the command name, which is in parentheses; Z: ended, not yet reaped.
+      return readFileSync(`/proc/${this.pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+    } catch {
+      return true;
+    }
+  }
+
+  /** Everything the server wrote so far to the stdout and stderr drained here. */
   output(): string {
     return this.captured;
   }
@@ -145,7 +201,14 @@ export class SpawnedServer {
 
   /** Sends a signal and waits for the process to be gone. */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<ExitStatus> {
-    if (this.running) this.child.kill(signal);
+    if (!this.running) return this.exited;
+    if (this.serverPid === undefined) {
+      this.child.kill(signal);
+    } else {
+      if (!this.ended) process.kill(this.serverPid, signal);
+      // Held up by output nobody reads, `script` would not see the server end.
+      if (signal === 'SIGKILL') this.child.kill(signal);
+    }
     return this.exited;
   }
 
@@ -160,3 +223,23 @@ export async function dispose(server: SpawnedServer | undefined, dataDir: string
   if (server !== undefined) await server.kill('SIGKILL');
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 }
+
+/** A POST of `body` as JSON with the key `key`. */
+export const post = (server: SpawnedServer, path: string, key: string, body: unknown) =>
+  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** Status, code and message of a generate for the n-th point. */
+export async function generate(server: SpawnedServer, key: string, n: number): Promise<{ status: number; code?: string; message?: string; retryAfter: string | null }> {
+  const response = await post(server, '/v1/loc/generate', key, { latitude: 45 + n * 0.001, longitude: 4.8, label: `fault ${n}` });
+  const body = (await response.json()) as { code?: string; message?: string };
+  return { status: response.status, code: body.code, message: body.message, retryAfter: response.headers.get('retry-after') };
+}
+
+export const lookupStatus = async (server: SpawnedServer, key: string): Promise<number> =>
+  (await fetch(`${server.url}/v1/loc/lookup/FR-0RMB-CLY0`, { headers: { 'x-api-key': key } })).status;
+
+export const healthStatus = async (server: SpawnedServer): Promise<number> => (await fetch(`${server.url}/healthz`)).status;
+
+/** Sets the file-size limit (bytes, or unlimited) of a running process: every write past it fails with EFBIG. */
+export const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>
+  void execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:unlimited`]);

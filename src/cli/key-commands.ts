@@ -9,7 +9,8 @@ import { checkIpRange } from '../auth/ip-range.ts';
 import { issueKey } from '../auth/keys.ts';
 import { checkOrigin, originProblem } from '../auth/origin.ts';
 import type { ApiKey, KeyList, Store } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
+import { printable } from '../printable.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
 
 async function accountId(store: Store, name: string): Promise<string> {
   const account = await store.findAccount(name);
@@ -39,7 +40,7 @@ function warnOfRefusedOrigins(key: ApiKey): void {
     const problem = originProblem(origin);
     if (problem === null) continue;
     process.stderr.write(
-      `warning: API key ${key.id} has the origin ${printable(origin)}, for which sessions are refused: an origin ${printable(problem)} ` +
+      `warning: API key ${key.id} has the origin ${printable(origin)}, for which sessions are refused: an origin ${problem} ` +
         `Remove it with: loc keys origins remove ${key.id} ${printable(origin)}\n`,
     );
   }

@@ -244,7 +244,7 @@ const TRAVERSALS = [
   '../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%252e%252e%252f', '....//....//', '..\\..\\windows',
   '..%5c..%5c', '%2e%2e/', '.', '..', '%2e', 'FR-0RMB-CLY0/../../healthz', '%2F%2Fevil.example',
 ];
-const PERCENT_TRICKS = ['%00', '%', '%2', '%zz', '%c0%af', '%e0%80%af', '%ff%fe', '%E0%A4%A', '%u002e', '%F0%9F%98%80', 'FR%2D0RMB%2DCLY0', '%46%52-0RMB-CLY0', 'FR-0RMB-CLY0%00'];
+const PERCENT_TRICKS = ['%00', '%', '%2', '%zz', '%c0%af', '%e0%80%af', '%ff%fe', '%E0%A4%A', '%u002e', '%F0%9F%98%80', 'FR%2D0RMB%2DCLY0', '%46%52-0RMB-CLY0', 'FR-0RMB-CLY0%00', '%E2%80%AE', '%E2%81%A6FR%E2%81%A9', '%C2%AD', '%E2%80%A8', '%C2%85'];
 const SUFFIXES = ['?x=1', '?__proto__[x]=1', '?constructor[prototype][x]=1', '#frag', '/extra', `?${'a'.repeat(200)}`, '/..', '%2f..', '?api_key=loc_x'];
 
 const pathPart: fc.Arbitrary<string> = fc.oneof(

@@ -8,6 +8,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
+import { printablePath } from '../../printable.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
 import { logRequest } from '../request-log.ts';
@@ -23,6 +24,9 @@ declare module 'fastify' {
     errorCode: ErrorCode | null;
   }
 }
+
+/** The most of an unknown path a `not_found` message quotes, in characters. */
+const PATH_SHOWN_MAX = 100;
 
 /** Fastify error codes and the catalogue code each becomes. */
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -162,7 +166,10 @@ export default fp(
       reply.code(loc.status).send(errorBody(loc));
     });
     app.setNotFoundHandler((request, reply) => {
-      const loc = new LocError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}; see /docs.`);
+      // The path as the client could have written it (printable ASCII, cut short): it is theirs to see,
+      // but what they sent must not reorder or hide text in the message.
+      const path = printablePath(request.url.split('?')[0], PATH_SHOWN_MAX);
+      const loc = new LocError('not_found', `There is no ${request.method} ${path}; see /docs.`);
       request.errorCode = loc.code;
       reply.code(404).send(errorBody(loc));
     });

@@ -188,7 +188,7 @@ describe('loc keys', () => {
 
   it('refuses a label with control characters in one line that does not echo them, exit 2', async () => {
     expect(await loc('keys', 'create', '--account', 'acme', '--label', 'a\nb\u001b[31m')).toEqual({
-      code: 2, stdout: '', stderr: 'error: label must be one line of text without control characters; found U+000A at position 1. (see --help)\n',
+      code: 2, stdout: '', stderr: 'error: label must be one line of visible text; found U+000A at position 1, a control character. (see --help)\n',
     });
     expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
   });

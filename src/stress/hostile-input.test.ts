@@ -47,7 +47,8 @@ afterAll(() => dispose(server, dataDir));
 
 /** Code points, as the limits count them. */
 const length = (text: string): number => [...text].length;
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+/** What a stored text never holds: line breakers, bidi embeddings and isolates, invisible characters. */
+const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069\u00ad\u200b\u2060\ufeff\u3164]/u;
 /** What no error message or page echoes: it could hide text or reorder the text around it. */
 const HIDING = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 /** The same in a page, whose lines end in newlines. */
@@ -63,7 +64,7 @@ function describeRequest({ request }: HostileRequest): string {
   return `${request.method} ${request.target.slice(0, 200)} [${head}]${body}`;
 }
 
-/** A stored text as the API promises it: within its limit, one line, no bidi controls. */
+/** A stored text as the API promises it: within its limit, one line, no bidi controls or invisible characters. */
 function expectStoredText(value: unknown, max: number, what: string): void {
   if (value === null) return;
   expect(typeof value, what).toBe('string');

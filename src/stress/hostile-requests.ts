@@ -42,6 +42,7 @@ const ROUTE_PATHS: Record<'generate' | 'resolve' | 'sessions', string> = {
 /** Characters every text rule and every parser has an opinion about. */
 const AWKWARD = [
   '\u0000', '\u0007', '\u001b', '\t', '\n', '\r', '\u007f', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\u00a0',
+  '\u2028', '\u00ad', '\u3164', '\u{e0041}', '\u200d', '\u200f', '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}',
   '\ud800', '\udc00', '\ud83d', '\u0958', '\ufb2c', 'e\u0301', '\u{1f600}', '\u{1f469}\u200d\u{1f4bb}', '\u{10ffff}', '\uffff',
   '"', '\\', '\'', '<script>', '%00', '../', '${x}', '{{x}}', 'é', 'ß', 'İ', '\u0130',
 ];

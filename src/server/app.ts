@@ -8,7 +8,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
-import { redactUrl } from './redact.ts';
+import { REDACTED, redactLine, redactUrl } from './redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
@@ -60,11 +60,13 @@ function loggerOptions(config: Config, stream: LogStream | undefined): FastifySe
   return {
     level: config.logLevel,
     ...(stream === undefined ? {} : { stream }),
-    // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL.
-    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL
+    // (decoded, as the server reads it), nor one quoted anywhere else in a line (redact.ts).
+    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
     },
+    hooks: { streamWrite: redactLine },
   };
 }
 

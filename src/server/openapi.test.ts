@@ -125,7 +125,7 @@ async function askAll(): Promise<Answer[]> {
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': fenced }), 'ip_not_allowed'],
     ['lookupCode', lookup('US-550M-RQ5L', { ...key, origin: 'https://evil.example' }), 'origin_not_allowed'],
     ['lookupCode', lookup('not-a-code'), 'invalid_code'],
-    ['lookupCode', lookup('%E0%A4%A'), 'invalid_code'],
+    ['lookupCode', lookup('%E0%A4%A'), 'bad_request'],
     ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
     ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],

@@ -29,6 +29,7 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import { VERSION } from './version.ts';
+import { declareChallenges } from './www-authenticate.ts';
 
 /** Largest request body accepted (the limit): coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -122,9 +123,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(swagger, {
-    // The titled schemas become named models under components/schemas (openapi-components.ts), and
-    // every response declares Request-Id (plugins/request-id.ts).
-    transformObject: (document) => ('openapiObject' in document ? declareRequestId(hoistNamedSchemas(document.openapiObject)) : document.swaggerObject),
+    // The titled schemas become named models under components/schemas (openapi-components.ts), every
+    // 401 declares its WWW-Authenticate (www-authenticate.ts), and every response Request-Id
+    // (plugins/request-id.ts).
+    transformObject: (document) =>
+      ('openapiObject' in document ? declareRequestId(declareChallenges(hoistNamedSchemas(document.openapiObject))) : document.swaggerObject),
     openapi: {
       info: {
         title: 'loc API',

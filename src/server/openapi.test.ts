@@ -344,4 +344,22 @@ describe('the response headers of /openapi.json', () => {
     // Here 403 is also the body's origin, refused once the key was counted.
     expect(Object.keys(operation('createEmbedSession').responses['403'].headers ?? {})).toEqual([...RATE_LIMIT, 'Request-Id']);
   });
+
+  it('give WWW-Authenticate on every 401, naming the ways in its operation lists, and on no other response', () => {
+    const challenges: Record<string, string[]> = {};
+    for (const { operation: op } of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const header = (response.headers as Record<string, { description: string }> | undefined)?.['WWW-Authenticate'];
+        expect(header !== undefined, `${op.operationId} ${status}`).toBe(status === '401');
+        if (header) challenges[op.operationId!] = ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'].filter((challenge) => header.description.includes(challenge));
+      }
+    }
+    expect(challenges).toEqual({
+      createEmbedSession: ['ApiKey realm="loc", header="x-api-key"'],
+      resolvePoint: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
+      generateCode: ['ApiKey realm="loc", header="x-api-key"'],
+      lookupCode: ['ApiKey realm="loc", header="x-api-key"'],
+      getEmbedSession: ['Bearer realm="loc"'],
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { printablePath, shortened } from '../../printable.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
 import { logRequest } from '../request-log.ts';
+import { wwwAuthenticate } from '../www-authenticate.ts';
 import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -175,6 +176,7 @@ export default fp(
       // logged where it was decided); anything else that ends in 5xx is a failure to look into.
       if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'request failed');
       if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
+      if (loc.status === 401) reply.header('www-authenticate', wwwAuthenticate(request));
       request.errorCode = loc.code;
       reply.code(loc.status).send(errorBody(loc));
     });

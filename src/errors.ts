@@ -3,6 +3,7 @@
  * The codec throws these, the server answers with them, and the embed reports the browser-side ones
  * through `onError`. One list, so a code means the same thing wherever it surfaces.
  */
+import { printable, shortened } from './printable.ts';
 
 export interface ErrorSpec {
   /** HTTP status the server answers with; null for errors that only the embed reports. */
@@ -79,9 +80,15 @@ export class LocError extends Error {
   }
 }
 
-/** Shows a received value in a message: strings quoted, the rest as JSON would write them, NaN kept. */
+/** Longest part of a received string a message quotes, in characters. */
+const QUOTED_MAX = 40;
+
+/**
+ * Shows a received value in a message: strings quoted, cut after QUOTED_MAX characters, with what
+ * could hide or reorder text escaped (printable.ts); the rest as JSON would write them, NaN kept.
+ */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return printable(JSON.stringify(shortened(value, QUOTED_MAX)));
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';

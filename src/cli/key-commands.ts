@@ -7,10 +7,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { KEY_LIMITS, checkLimits, issueKey } from '../auth/keys.ts';
+import { checkOrigin, originProblem } from '../auth/origin.ts';
+import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
-import { checkOrigin } from '../auth/origin.ts';
 import type { ApiKey, KeyLimits, KeyList, Store } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printable, printJson, printTable, withStore } from './operator-io.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
 
 async function accountId(store: Store, name: string): Promise<string> {
   const account = await store.findAccount(name);
@@ -30,6 +31,21 @@ function printKey(key: ApiKey, json: boolean | undefined): void {
 }
 
 const JSON_KEY = 'print the key afterwards as JSON';
+
+/**
+ * Warns, on stderr, of each origin of `key` that the embed no longer accepts (stored under older
+ * rules): sessions for it are refused, so it only needs removing.
+ */
+function warnOfRefusedOrigins(key: ApiKey): void {
+  for (const origin of key.origins) {
+    const problem = originProblem(origin);
+    if (problem === null) continue;
+    process.stderr.write(
+      `warning: API key ${key.id} has the origin ${printable(origin)}, for which sessions are refused: an origin ${problem} ` +
+        `Remove it with: loc keys origins remove ${key.id} ${printable(origin)}\n`,
+    );
+  }
+}
 
 const summary = (key: ApiKey): string =>
   `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
@@ -101,6 +117,7 @@ export function registerKeyCommands(program: Command): void {
             ]),
           );
         }
+        list.forEach(warnOfRefusedOrigins);
       });
     });
 
@@ -114,10 +131,13 @@ export function registerKeyCommands(program: Command): void {
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
         const key = found(await store.getKey(id), id);
-        if (options.json) return printJson(key);
-        const account = await store.getAccount(key.accountId);
-        process.stdout.write(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
-        process.stdout.write(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
+        if (options.json) printJson(key);
+        else {
+          const account = await store.getAccount(key.accountId);
+          process.stdout.write(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
+          process.stdout.write(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
+        }
+        warnOfRefusedOrigins(key);
       });
     });
 

@@ -216,7 +216,7 @@ describe('loc keys', () => {
 
   it('refuses a label with control characters in one line that does not echo them, exit 2', async () => {
     expect(await loc('keys', 'create', '--account', 'acme', '--label', 'a\nb\u001b[31m')).toEqual({
-      code: 2, stdout: '', stderr: 'error: label must be one line of text without control characters; found U+000A at position 1. (see --help)\n',
+      code: 2, stdout: '', stderr: 'error: label must be one line of visible text; found U+000A at position 1, a control character. (see --help)\n',
     });
     expect(JSON.parse((await loc('keys', 'list', '--account', 'acme', '--json')).stdout)).toHaveLength(1);
   });
@@ -330,6 +330,29 @@ describe('values stored before today\'s rules', () => {
     expect(shown[0]).toContain('label: a\\u000ab\\u001b[31m\\u202e;');
   });
 
+
+  it('an origin browsers cannot match is refused when added, flagged by list and show, and removed as written', async () => {
+    const dir = scratch();
+    await locWith({ LOC_DATA_DIR: dir }, 'accounts', 'create', '--name', 'acme');
+    const added = await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--origin', 'https://a_b.example');
+    expect(added).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: origin must not have "_" in its host name, received "https:\/\/a_b.example"; browsers cannot match it/) });
+    const { key } = JSON.parse((await locWith({ LOC_DATA_DIR: dir }, 'keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--json')).stdout);
+    // As the key commands stored such origins before the rule.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare('UPDATE api_keys SET origins = ? WHERE id = ?').run(JSON.stringify(['https://shop.example', 'https://a_b.example']), key.id);
+    db.close();
+    const warning =
+      `warning: API key ${key.id} has the origin https://a_b.example, for which sessions are refused: an origin must not have "_" in its host name; ` +
+      'browsers cannot match it in the map frame\'s frame-ancestors, so no page there could show the map. Serve the page under a host name without "_". ' +
+      `Remove it with: loc keys origins remove ${key.id} https://a_b.example\n`;
+    for (const args of [['list', '--account', 'acme'], ['show', key.id], ['show', key.id, '--json']]) {
+      const listed = await locWith({ LOC_DATA_DIR: dir }, 'keys', ...args);
+      expect(listed, args.join(' ')).toMatchObject({ code: 0, stdout: expect.stringContaining('https://a_b.example'), stderr: warning });
+    }
+    expect(await locWith({ LOC_DATA_DIR: dir }, 'keys', 'origins', 'remove', key.id, 'https://a_b.example')).toEqual({
+      code: 0, stdout: `API key ${key.id} (active) origins: https://shop.example; IP ranges: any; hourly limit: the default (LOC_DEFAULT_HOURLY_LIMIT).\n`, stderr: '',
+    });
+  });
 
   it('an origin with a wildcard is removed as it was written, though it would not pass the check any more', async () => {
     const dir = scratch();

@@ -9,7 +9,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { DEMO_VARIABLES } from '../../demo/server.ts';
 import { LocError } from '../errors.ts';
 import { OPTIONS, misspelledSettings } from '../server/config.ts';
-import { FORBIDDEN } from '../text-rules.ts';
+import { printable } from '../printable.ts';
 import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
 import { StoreConflict, StoreUnavailable } from '../store/store.ts';
 
@@ -98,16 +98,6 @@ export function positiveInteger(text: string): number {
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
-
-/** The characters text rules refuse, anywhere in a cell. */
-const UNPRINTABLE = new RegExp(FORBIDDEN.source, 'gu');
-
-/**
- * A cell shown as it is, but for control and bidi characters, written as `\u000a`: a label stored
- * before labels were checked must not break the table into lines or recolour the terminal.
- */
-export const printable = (cell: string): string =>
-  cell.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
 /** Rows as aligned columns under a header; `(none)` when there are no rows. */
 export function printTable(header: string[], table: string[][]): void {

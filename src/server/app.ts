@@ -9,7 +9,7 @@ import type { Counters } from '../limits/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
-import { redactUrl } from './redact.ts';
+import { REDACTED, redactLine, redactUrl } from './redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
@@ -30,6 +30,7 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import { VERSION } from './version.ts';
+import { declareChallenges } from './www-authenticate.ts';
 
 /** Largest request body accepted (the limit): coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -63,11 +64,13 @@ function loggerOptions(config: Config, stream: LogStream | undefined): FastifySe
   return {
     level: config.logLevel,
     ...(stream === undefined ? {} : { stream }),
-    // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL.
-    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL
+    // (decoded, as the server reads it), nor one quoted anywhere else in a line (redact.ts).
+    redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
     },
+    hooks: { streamWrite: redactLine },
   };
 }
 
@@ -123,9 +126,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin);
   await app.register(rateLimitPlugin, { counters: options.counters });
   await app.register(swagger, {
-    // The titled schemas become named models under components/schemas (openapi-components.ts), and
-    // every response declares Request-Id (plugins/request-id.ts).
-    transformObject: (document) => ('openapiObject' in document ? declareRequestId(hoistNamedSchemas(document.openapiObject)) : document.swaggerObject),
+    // The titled schemas become named models under components/schemas (openapi-components.ts), every
+    // 401 declares its WWW-Authenticate (www-authenticate.ts), and every response Request-Id
+    // (plugins/request-id.ts).
+    transformObject: (document) =>
+      ('openapiObject' in document ? declareRequestId(declareChallenges(hoistNamedSchemas(document.openapiObject))) : document.swaggerObject),
     openapi: {
       info: {
         title: 'loc API',

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFAULT_DEMO_PORT, demoOrigin } from '../../demo/server.ts';
 import { issueKey } from '../auth/keys.ts';
+import { originProblem } from '../auth/origin.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
@@ -67,7 +68,9 @@ export async function seedDevelopment(
   }
   const account = await store.createAccount({ name: DEV_ACCOUNT, partner: true, createdAt: now });
   const ownOrigin = new URL(config.publicUrl).origin;
-  const origins = ownOrigin.startsWith('http://localhost') || ownOrigin.startsWith('https://') ? [pageOrigin, ownOrigin] : [pageOrigin];
+  // Only where the embed rules accept it: an origin no page could frame the map from (plain http other
+  // than localhost, an IPv6 address) is left out rather than stopping the start.
+  const origins = originProblem(ownOrigin) === null ? [pageOrigin, ownOrigin] : [pageOrigin];
   const { key, secret } = await issueKey(store, {
     accountId: account.id, origins, hourlyLimit: DEV_HOURLY_LIMIT, embedHourlyLimit: DEV_HOURLY_LIMIT, label: 'development (created by npm start)', createdAt: now,
   });

@@ -1,6 +1,6 @@
 /** Logs: one JSON line per request, and never a key or a session token, wherever the client put it. */
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactUrl } from './redact.ts';
+import { REDACTED, redactLine, redactUrl } from './redact.ts';
 import { json, testService } from './testing.ts';
 
 describe('redactUrl', () => {
@@ -11,9 +11,42 @@ describe('redactUrl', () => {
     expect(redactUrl(`/x/loc_${'a'.repeat(43)}/y`)).toBe(`/x/${REDACTED}/y`);
     expect(redactUrl(`/x?q=${'s'.repeat(22)}.${'t'.repeat(43)}`)).toBe(`/x?q=${REDACTED}`);
     // A secret without what makes its shape: a key without loc_, a token's secret without its sid.
-    expect(redactUrl(`/embed/session/${'t'.repeat(43)}`)).toBe(`/embed/session/${REDACTED}`);
-    expect(redactUrl(`/v1/loc/lookup/${'k'.repeat(43)}?page=2`)).toBe(`/v1/loc/lookup/${REDACTED}?page=2`);
+    expect(redactUrl(`/embed/session/${'tT'.repeat(21)}t`)).toBe(`/embed/session/${REDACTED}`);
+    expect(redactUrl(`/v1/loc/lookup/${'K'.repeat(43)}?page=2`)).toBe(`/v1/loc/lookup/${REDACTED}?page=2`);
     expect(redactUrl(`/embed/frame/${'s'.repeat(22)}`)).toBe(`/embed/frame/${'s'.repeat(22)}`);
+  });
+
+  it('redacts what holds a secret once decoded, as the server reads the URL', () => {
+    const key = `loc_${'K'.repeat(43)}`;
+    const everyByte = (text: string): string => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    // Every few characters encoded: no run of the raw URL is secret-shaped.
+    const split = key.replace(/(.{6})/g, '$1%4B').slice(0, -3);
+    expect(redactUrl(`/v1/loc/lookup/${split}`)).toBe(`/v1/loc/lookup/${REDACTED}`);
+    expect(redactUrl(`/v1/loc/lookup/${everyByte(key)}?page=2`)).toBe(`/v1/loc/lookup/${REDACTED}?page=2`);
+    expect(redactUrl(`/x/${everyByte(everyByte(key))}`)).toBe(`/x/${REDACTED}`);
+    expect(redactUrl(`/x?q=${everyByte(`${'s'.repeat(22)}.${'t'.repeat(43)}`)}&page=2`)).toBe(`/x?q=${REDACTED}&page=2`);
+    expect(redactUrl(`/x?${everyByte('api_key')}=abc`)).toBe(`/x?${everyByte('api_key')}=${REDACTED}`);
+    expect(redactUrl(`/x?${everyByte(key)}`)).toBe(`/x?${REDACTED}`);
+    // What holds no secret is logged as it was sent, encoding and all.
+    expect(redactUrl('/v1/loc/lookup/US%20550M%20RQ5L?q=%E2%80%AE')).toBe('/v1/loc/lookup/US%20550M%20RQ5L?q=%E2%80%AE');
+    expect(redactUrl('/v1/loc/lookup/%E0%A4%A?q=%zz')).toBe('/v1/loc/lookup/%E0%A4%A?q=%zz');
+  });
+});
+
+describe('redactLine', () => {
+  it('redacts a secret in any field of a finished line, passes over JSON escapes, and keeps the line JSON', () => {
+    const key = `loc_${'K'.repeat(43)}`;
+    const line = `${JSON.stringify({ level: 50, reqId: 'req_9f86d081884c7d659a2feaa0', key: 'key_IrUUVrbB15gI0nd0wHKX3Q', msg: `bad key\n${key}`, err: { message: `"${'s'.repeat(22)}.${'t'.repeat(43)}"\u0000${'X'.repeat(43)}` } })}\n`;
+    const redacted = redactLine(line);
+    expect(JSON.parse(redacted)).toEqual({
+      level: 50, reqId: 'req_9f86d081884c7d659a2feaa0', key: 'key_IrUUVrbB15gI0nd0wHKX3Q', msg: `bad key\n${REDACTED}`, err: { message: `"${REDACTED}"\u0000${REDACTED}` },
+    });
+    expect(redacted.endsWith('\n')).toBe(true);
+  });
+
+  it('leaves what is long but no secret readable: a lower-case host name, a digest, ids', () => {
+    const line = `${JSON.stringify({ hostname: 'location-code-service-api-production-6f7d8b9c4-abcde', sha256: 'ab'.repeat(32), reqId: 'req_9f86d081884c7d659a2feaa0', key: 'key_IrUUVrbB15gI0nd0wHKX3Q', time: 1795701729303 })}\n`;
+    expect(redactLine(line)).toBe(line);
   });
 });
 
@@ -32,15 +65,23 @@ describe('request logs', () => {
       await service.request({ url: `/v1/embed/sessions/${token}` });
       await service.request({ url: `/v1/loc/lookup/${secret}`, headers: { 'x-api-key': secret } });
 
+      // Percent-encoded, byte by byte: the raw URL has no secret-shaped run, the decoded one is the key.
+      await service.request({ url: `/v1/loc/lookup/${[...Buffer.from(secret)].map((byte) => `%${byte.toString(16)}`).join('')}`, headers: { 'x-api-key': secret } });
+      // A line that quotes a key elsewhere than in the URL, as an error's message might.
+      service.app.log.error({ err: new Error(`refused ${secret}`) }, `could not use ${token}`);
+
       const log = lines.join('');
       expect(log).not.toContain(secret);
       expect(log).not.toContain(token);
       expect(log).not.toContain(token.split('.')[1]);
+      expect(decodeURIComponent(log)).not.toContain(secret);
+      expect(lines.map((line) => JSON.parse(line)).find((entry) => entry.level === 50)).toMatchObject({ msg: `could not use ${REDACTED}`, err: { message: `refused ${REDACTED}` } });
       const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
-      expect(requests).toHaveLength(5);
+      expect(requests).toHaveLength(6);
       expect(requests[0]).toMatchObject({ req: { method: 'POST', url: '/v1/embed/sessions', ip: '127.0.0.1' }, key: key.id, status: 200, ms: expect.any(Number) });
       // The key counted, by its id: the session's key for the session's resolve; none for a route without auth.
-      expect(requests.map((entry) => entry.key)).toEqual([key.id, key.id, key.id, undefined, key.id]);
+      expect(requests.map((entry) => entry.key)).toEqual([key.id, key.id, key.id, undefined, key.id, key.id]);
+      expect(requests[5].req.url).toBe(`/v1/loc/lookup/${REDACTED}`);
       expect(requests[2].req.url).toBe(`/v1/loc/lookup/US-550M-RQ5L?api_key=${REDACTED}`);
     } finally {
       await service.close();

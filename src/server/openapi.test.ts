@@ -128,7 +128,7 @@ async function askAll(): Promise<Answer[]> {
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': fenced }), 'ip_not_allowed'],
     ['lookupCode', lookup('US-550M-RQ5L', { ...key, origin: 'https://evil.example' }), 'origin_not_allowed'],
     ['lookupCode', lookup('not-a-code'), 'invalid_code'],
-    ['lookupCode', lookup('%E0%A4%A'), 'invalid_code'],
+    ['lookupCode', lookup('%E0%A4%A'), 'bad_request'],
     ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
     ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
@@ -347,5 +347,23 @@ describe('the response headers of /openapi.json', () => {
     expect(Object.keys(operation('lookupCode').responses['403'].headers ?? {})).toEqual(['Request-Id']);
     // Here 403 is also the body's origin, refused once the key was counted.
     expect(Object.keys(operation('createEmbedSession').responses['403'].headers ?? {})).toEqual([...RATE_LIMIT, 'Request-Id']);
+  });
+
+  it('give WWW-Authenticate on every 401, naming the ways in its operation lists, and on no other response', () => {
+    const challenges: Record<string, string[]> = {};
+    for (const { operation: op } of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const header = (response.headers as Record<string, { description: string }> | undefined)?.['WWW-Authenticate'];
+        expect(header !== undefined, `${op.operationId} ${status}`).toBe(status === '401');
+        if (header) challenges[op.operationId!] = ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'].filter((challenge) => header.description.includes(challenge));
+      }
+    }
+    expect(challenges).toEqual({
+      createEmbedSession: ['ApiKey realm="loc", header="x-api-key"'],
+      resolvePoint: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
+      generateCode: ['ApiKey realm="loc", header="x-api-key"'],
+      lookupCode: ['ApiKey realm="loc", header="x-api-key"'],
+      getEmbedSession: ['Bearer realm="loc"'],
+    });
   });
 });

@@ -178,6 +178,19 @@ describe('a running server', () => {
     }
   });
 
+  it("leaves the service's own origin out of the development key when no page there could frame the map", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
+    try {
+      const config = loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://[::1]:8443' });
+      const seeded = await startServer(config, { seedDevelopment: true, print: () => {} });
+      const keys = await seeded.app.store.listKeys((await seeded.app.store.findAccount('development'))!.id);
+      await seeded.close();
+      expect(keys.map((key) => key.origins)).toEqual([['http://localhost:5173']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);

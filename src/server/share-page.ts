@@ -9,6 +9,7 @@
  * images come from those tile servers, and otherwise only its icon and the blank of tiles out of view.
  */
 import { countryFlag, type LocatedCell } from '../code/index.ts';
+import { printable, shortened } from '../printable.ts';
 import { layerOrigins, type TileLayerConfig } from '../tiles/styles.ts';
 import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';
@@ -140,12 +141,19 @@ ${tiles.join('\n')}
  */
 export const EXAMPLE_CODE = 'FR-0RMB-CLY0';
 
-/** The friendly page for a path that is not a code, or a code of no cell. */
+/** The most of a mistyped path the 404 page shows, in characters. */
+const SHOWN_MAX = 60;
+
+/**
+ * The friendly page for a path that is not a code, or a code of no cell. The path is the visitor's
+ * (or whoever made the link), so it is shown cut short, with what could hide or reorder text escaped,
+ * and isolated (`<bdi>`): right-to-left letters in it cannot reorder the sentence around it.
+ */
 export function notFoundPage(input: string, wellFormed: boolean): string {
-  const shown = escapeHtml(input.length > 60 ? `${input.slice(0, 60)}…` : input);
+  const shown = escapeHtml(printable(shortened(input, SHOWN_MAX)));
   const why = wellFormed
-    ? `<p><span class="code">${shown}</span> looks like a location code, but no place has it. Check it for a mistyped letter or digit.</p>`
-    : `<p><span class="code">${shown}</span> is not a location code. Codes look like <a class="code" href="/${EXAMPLE_CODE}">${EXAMPLE_CODE}</a>: two letters, then two groups of four letters or digits.</p>`;
+    ? `<p><bdi class="code">${shown}</bdi> looks like a location code, but no place has it. Check it for a mistyped letter or digit.</p>`
+    : `<p><bdi class="code">${shown}</bdi> is not a location code. Codes look like <a class="code" href="/${EXAMPLE_CODE}">${EXAMPLE_CODE}</a>: two letters, then two groups of four letters or digits.</p>`;
   return page({
     title: 'No such location · loc',
     head: '<meta name="robots" content="noindex">',

@@ -47,7 +47,12 @@ afterAll(() => dispose(server, dataDir));
 
 /** Code points, as the limits count them. */
 const length = (text: string): number => [...text].length;
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+/** What a stored text never holds: line breakers, bidi embeddings and isolates, invisible characters. */
+const FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069\u00ad\u200b\u2060\ufeff\u3164]/u;
+/** What no error message or page echoes: it could hide text or reorder the text around it. */
+const HIDING = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+/** The same in a page, whose lines end in newlines. */
+const HIDING_IN_PAGE = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|[^\P{Cc}\n]/u;
 const CODE = /^[A-Z]{2}-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 /** Pages answer HTML, their 404s too: the share page (any single path segment) and the embed frame. */
 const PAGE = /^\/([^/?#]*|embed\/frame\/[^?#]*)([?#].*)?$/;
@@ -59,7 +64,7 @@ function describeRequest({ request }: HostileRequest): string {
   return `${request.method} ${request.target.slice(0, 200)} [${head}]${body}`;
 }
 
-/** A stored text as the API promises it: within its limit, one line, no bidi controls. */
+/** A stored text as the API promises it: within its limit, one line, no bidi controls or invisible characters. */
 function expectStoredText(value: unknown, max: number, what: string): void {
   if (value === null) return;
   expect(typeof value, what).toBe('string');
@@ -76,6 +81,7 @@ function checkResponse({ route, request }: HostileRequest, response: RawResponse
   if (response.status >= 400) {
     if (type.startsWith('text/html')) {
       expect(PAGE.test(request.target), `an HTML error from an API route: ${what}`).toBe(true);
+      expect(HIDING_IN_PAGE.test(response.body.toString('utf8')), `a hiding character echoed: ${what}`).toBe(false);
       return null;
     }
     expect(isJson, `error content type ${JSON.stringify(type)}: ${what}`).toBe(true);
@@ -86,6 +92,7 @@ function checkResponse({ route, request }: HostileRequest, response: RawResponse
     expect(ERROR_CATALOGUE[body.code as ErrorCode]?.status, `${what}: code ${body.code}`).toBe(response.status);
     expect(typeof body.message === 'string' && body.message.length > 0, what).toBe(true);
     expect(body.error, what).toBe(body.message);
+    expect(HIDING.test(body.message), `a hiding character echoed: ${what}`).toBe(false);
     return body.code as ErrorCode;
   }
   if (response.status >= 200 && response.status < 300 && isJson && request.method !== 'HEAD' && ['generate', 'resolve', 'lookup'].includes(route)) {

@@ -42,6 +42,7 @@ const ROUTE_PATHS: Record<'generate' | 'resolve' | 'sessions', string> = {
 /** Characters every text rule and every parser has an opinion about. */
 const AWKWARD = [
   '\u0000', '\u0007', '\u001b', '\t', '\n', '\r', '\u007f', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\u00a0',
+  '\u2028', '\u00ad', '\u3164', '\u{e0041}', '\u200d', '\u200f', '\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}',
   '\ud800', '\udc00', '\ud83d', '\u0958', '\ufb2c', 'e\u0301', '\u{1f600}', '\u{1f469}\u200d\u{1f4bb}', '\u{10ffff}', '\uffff',
   '"', '\\', '\'', '<script>', '%00', '../', '${x}', '{{x}}', 'é', 'ß', 'İ', '\u0130',
 ];
@@ -244,7 +245,7 @@ const TRAVERSALS = [
   '../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%252e%252e%252f', '....//....//', '..\\..\\windows',
   '..%5c..%5c', '%2e%2e/', '.', '..', '%2e', 'FR-0RMB-CLY0/../../healthz', '%2F%2Fevil.example',
 ];
-const PERCENT_TRICKS = ['%00', '%', '%2', '%zz', '%c0%af', '%e0%80%af', '%ff%fe', '%E0%A4%A', '%u002e', '%F0%9F%98%80', 'FR%2D0RMB%2DCLY0', '%46%52-0RMB-CLY0', 'FR-0RMB-CLY0%00'];
+const PERCENT_TRICKS = ['%00', '%', '%2', '%zz', '%c0%af', '%e0%80%af', '%ff%fe', '%E0%A4%A', '%u002e', '%F0%9F%98%80', 'FR%2D0RMB%2DCLY0', '%46%52-0RMB-CLY0', 'FR-0RMB-CLY0%00', '%E2%80%AE', '%E2%81%A6FR%E2%81%A9', '%C2%AD', '%E2%80%A8', '%C2%85'];
 const SUFFIXES = ['?x=1', '?__proto__[x]=1', '?constructor[prototype][x]=1', '#frag', '/extra', `?${'a'.repeat(200)}`, '/..', '%2f..', '?api_key=loc_x'];
 
 const pathPart: fc.Arbitrary<string> = fc.oneof(

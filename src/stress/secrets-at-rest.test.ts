@@ -41,6 +41,7 @@ beforeAll(async () => {
   server = await SpawnedServer.start(dataDir, { LOC_LOG_LEVEL: 'trace' });
 
   const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
+  const percentEncoded = (text: string): string => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
   const json = (key: string, body: unknown): RequestInit => ({
     method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body),
   });
@@ -63,6 +64,8 @@ beforeAll(async () => {
     `/v1/loc/lookup/FR-0RMB-CLY0?api_key=${key}`, `/v1/loc/lookup/FR-0RMB-CLY0?q=${key}`, `/v1/loc/lookup/${key}`, `/${key}`,
     `/v1/loc/lookup/FR-0RMB-CLY0?session=${token}`, `/embed/frame/${token}`, `/embed/session/${token}`, `/${token}`,
     `/embed/session/${tokenSecret}`, `/v1/loc/lookup/${key.slice(4)}`, `/healthz?token=${tokenSecret}`,
+    // Percent-encoded: no run of the raw URL is shaped like a secret, the decoded one is the secret.
+    `/v1/loc/lookup/${percentEncoded(key)}`, `/${percentEncoded(token)}`, `/healthz?q=${percentEncoded(tokenSecret)}`,
   ]) {
     await call(path, { headers: { 'x-api-key': key } });
   }
@@ -92,6 +95,8 @@ describe('secrets at rest', () => {
     expect(log.match(/"msg":"request"/g)?.length).toBeGreaterThanOrEqual(18);
     expect(log).toContain('[redacted]');
     for (const needle of needles()) expect(log.includes(needle), `a secret in the logs: ${needle.slice(0, 8)}…`).toBe(false);
+    const decoded = log.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('latin1'));
+    for (const needle of needles()) expect(decoded.includes(needle), `a percent-encoded secret in the logs: ${needle.slice(0, 8)}…`).toBe(false);
   });
 
   it('neither does the database once the server stopped, nor a backup of it', async () => {

@@ -102,3 +102,65 @@ describe('behind a trusted proxy', () => {
     expect(await via('10.0.0.2', '198.51.100.1')).toBe(403);
   });
 });
+
+describe('WWW-Authenticate on every 401', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await testService();
+  });
+  afterAll(() => service.close());
+
+  const KEY = 'ApiKey realm="loc", header="x-api-key"';
+  const BEARER = 'Bearer realm="loc"';
+  const REFUSED = `${BEARER}, error="invalid_token"`;
+
+  /** Status, code and challenge of a request. */
+  const challenge = async (method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}): Promise<string> => {
+    const response = await service.request({ method, url, headers, ...(method === 'POST' ? { payload: { lat: 1.3, lng: 103.8 } } : {}) });
+    return `${response.statusCode} ${json(response).code} ${response.headers['www-authenticate']}`;
+  };
+
+  it('names the key on routes that take a key, whatever the refusal', async () => {
+    const { key, secret } = await service.key();
+    expect(await challenge('GET', LOOKUP)).toBe(`401 missing_api_key ${KEY}`);
+    expect(await challenge('GET', LOOKUP, { 'x-api-key': 'sk_live_123' })).toBe(`401 invalid_api_key ${KEY}`);
+    expect(await challenge('GET', LOOKUP, { authorization: 'Bearer x.y' })).toBe(`401 missing_api_key ${KEY}`);
+    expect(await challenge('POST', '/v1/embed/sessions', {})).toBe(`401 missing_api_key ${KEY}`);
+    await service.app.store.setKeyStatus(key.id, 'disabled');
+    expect(await challenge('GET', LOOKUP, { 'x-api-key': secret })).toBe(`401 key_inactive ${KEY}`);
+  });
+
+  it('names both ways in where a session token is accepted too, and says when the token sent was refused (RFC 6750)', async () => {
+    const { key, secret } = await service.key();
+    const token = json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } })).session_token as string;
+    const resolve = (headers: Record<string, string>) => challenge('POST', '/v1/embed/resolve', headers);
+    expect(await resolve({})).toBe(`401 missing_api_key ${KEY}, ${BEARER}`);
+    expect(await resolve({ 'x-api-key': 'sk_live_123' })).toBe(`401 invalid_api_key ${KEY}, ${BEARER}`);
+    // The key is what counts when both are sent: it was refused, not the token.
+    expect(await resolve({ 'x-api-key': 'sk_live_123', authorization: `Bearer ${token}` })).toBe(`401 invalid_api_key ${KEY}, ${BEARER}`);
+    expect(await resolve({ authorization: 'Bearer nope.nope' })).toBe(`401 invalid_session ${KEY}, ${REFUSED}`);
+    await service.app.store.setKeyStatus(key.id, 'disabled');
+    expect(await resolve({ authorization: `Bearer ${token}` })).toBe(`401 key_inactive ${KEY}, ${REFUSED}`);
+    await service.app.store.setKeyStatus(key.id, 'active');
+    service.clock.advance(3_600_000);
+    expect(await resolve({ authorization: `Bearer ${token}` })).toBe(`401 session_expired ${KEY}, ${REFUSED}`);
+  });
+
+  it('names the session token on the session facts, where it is optional', async () => {
+    const { secret } = await service.key();
+    const token = json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } })).session_token as string;
+    const [sid] = token.split('.');
+    expect(await challenge('GET', '/embed/session/unknownSid123')).toBe(`401 invalid_session ${BEARER}`);
+    expect(await challenge('GET', `/embed/session/${sid}`, { authorization: `Bearer ${sid}.wrong` })).toBe(`401 invalid_session ${REFUSED}`);
+    expect((await service.request({ url: `/embed/session/${sid}` })).headers['www-authenticate']).toBeUndefined();
+  });
+
+  it('is sent with no other status', async () => {
+    const { secret } = await service.key('acme', { ipRanges: ['192.0.2.0/24'] });
+    for (const response of [
+      await service.request({ url: LOOKUP, headers: { 'x-api-key': secret }, remoteAddress: '192.0.2.1' }),
+      await service.request({ url: LOOKUP, headers: { 'x-api-key': secret }, remoteAddress: '198.51.100.1' }),
+      await service.request({ url: '/v1/loc/lookup/nope', headers: { 'x-api-key': secret }, remoteAddress: '192.0.2.1' }),
+    ]) expect(response.headers['www-authenticate'], String(response.statusCode)).toBeUndefined();
+  });
+});

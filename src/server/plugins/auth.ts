@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ipMatcher } from '../../auth/ip-range.ts';
 import { bearerToken, hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
-import { LocError, type HttpErrorCode } from '../../errors.ts';
+import { LocError, describeValue, type HttpErrorCode } from '../../errors.ts';
 import type { ApiKey, EmbedSession } from '../../store/store.ts';
 
 export type AuthMode = 'key' | 'partner' | 'key-or-session';
@@ -103,7 +103,7 @@ export default fp(
       // A key in a browser is a leaked key: a request that carries an Origin must come from one of the key's origins.
       const origin = single(request.headers.origin);
       if (origin !== undefined && !key.origins.includes(origin)) {
-        throw new LocError('origin_not_allowed', `The origin ${JSON.stringify(origin)} is not registered for the API key ${key.id}; keep API keys on your server.`);
+        throw new LocError('origin_not_allowed', `The origin ${describeValue(origin)} is not registered for the API key ${key.id}; keep API keys on your server.`);
       }
       if (mode === 'partner' && !account.partner) {
         throw new LocError('partner_required', `The account of the API key ${key.id} is not a partner; only partners can create embed sessions.`);
@@ -123,7 +123,7 @@ export default fp(
       if (refusal !== null) throw new LocError(refusal.code, refusal.message);
       const origin = single(request.headers.origin);
       if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
-        throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${origin}.`);
+        throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${describeValue(origin)}.`);
       }
       // No refusal: the key exists (sessionRefusal refuses a missing one).
       return { via: 'session', key: key!, accountId: session.accountId, session };

@@ -159,13 +159,44 @@ describe('routing', () => {
     });
   });
 
+  it('an unknown path is quoted as printable ASCII, and only its first 100 characters', async () => {
+    expect(json(await service.request({ url: '/v1/x\u202Ey\u2066z' })).message).toBe('There is no GET /v1/x%E2%80%AEy%E2%81%A6z; see /docs.');
+    const long = json(await service.request({ url: `/v1/${'a'.repeat(5000)}?q=1` }));
+    expect(long.message).toBe(`There is no GET /v1/${'a'.repeat(96)}…; see /docs.`);
+  });
+
   it('a known path with another method: 404 not_found', async () => {
     expect(json(await service.request({ method: 'DELETE', url: '/v1/loc/generate' })).code).toBe('not_found');
   });
 
-  it('a path that is not valid percent-encoding: 400, never 500', async () => {
-    expect(json(await service.request({ url: '/v1/whatever/%E0%A4%A' })).code).toBe('bad_request');
-    expect(json(await service.request({ url: '/v1/loc/lookup/%E0%A4%A', headers: { 'x-api-key': secret } })).code).toBe('invalid_code');
+  // Routing decodes the path, so this is answered before any route and its key: the same on every path.
+  it('a path that is not valid percent-encoding: 400 bad_request on every path, lookup too, saying where', async () => {
+    const refused = 'The path is not validly percent-encoded';
+    expect(await result(service.request({ url: '/v1/whatever/%E0%A4%A' }))).toBe(`400 bad_request: ${refused}: "%A" is not % followed by two hexadecimal digits.`);
+    for (const [code, why] of [['%E0%A4%A', '"%A" is not %'], ['%zz', '"%zz" is not %'], ['%', '"%" is not %'], ['US%E0%A4-550M', 'the bytes %E0%A4 are not UTF-8']]) {
+      for (const headers of [{ 'x-api-key': secret }, {}]) {
+        const response = await service.request({ url: `/v1/loc/lookup/${code}`, headers });
+        expect(response.statusCode, code).toBe(400);
+        expect(json(response), code).toMatchObject({ code: 'bad_request', message: expect.stringContaining(`${refused}: ${why}`) });
+        expect(json(response).field, code).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('what a message quotes of the request', () => {
+  // Each could otherwise reverse the message around it, or hide what was sent.
+  it('escapes controls, bidi and invisible characters in a quoted value, whether from the path, the body or a header', async () => {
+    const lookup = json(await service.request({ url: '/v1/loc/lookup/%E2%80%AEab%C2%AD%E2%80%A8', headers: { 'x-api-key': secret } }));
+    expect(lookup).toMatchObject({ code: 'invalid_code', message: 'Expected a code like FR-1A2B-3C4D, received "\\u202eab\\u00ad\\u2028".' });
+    const body = json(await send(JSON.stringify({ latitude: '\u2067north\u2069', longitude: 2 })));
+    expect(body).toMatchObject({ code: 'validation_error', message: 'latitude must be a number, received "\\u2067north\\u2069".' });
+    const origin = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret, origin: 'https://a\u0085b\u00ad.example' } }));
+    expect(origin.message).toMatch(/^The origin "https:\/\/a\\u0085b\\u00ad\.example" is not registered/);
+    const encoding = json(await service.request({
+      method: 'POST', url: '/v1/loc/generate', payload: '{}', headers: { 'x-api-key': secret, 'content-type': 'application/json', 'content-encoding': 'gzip\u0085\u00ad' },
+    }));
+    expect(encoding.message).toBe('Send the request body uncompressed; Content-Encoding "gzip\\u0085\\u00ad" is not supported.');
   });
 });
 

@@ -8,9 +8,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
+import { printablePath, shortened } from '../../printable.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
 import { logRequest } from '../request-log.ts';
+import { wwwAuthenticate } from '../www-authenticate.ts';
 import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -24,19 +26,20 @@ declare module 'fastify' {
   }
 }
 
+/** The most of an unknown path a `not_found` message quotes, in characters. */
+const PATH_SHOWN_MAX = 100;
+
 /** Fastify error codes and the catalogue code each becomes. */
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
-  FST_ERR_BAD_URL: 'bad_request',
 };
 
 /** Messages that say more than Fastify's for the same condition. */
 const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON with the header Content-Type: application/json.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is larger than 16 KB.',
-  FST_ERR_BAD_URL: 'The URL is not validly percent-encoded.',
 };
 
 /**
@@ -135,14 +138,29 @@ export function errorBody(error: LocError): ErrorBody {
   return body;
 }
 
+/** What a path that is not validly percent-encoded is told: where the encoding goes wrong. */
+function badEncoding(path: string): LocError {
+  const refuse = (why: string) => new LocError('bad_request', `The path is not validly percent-encoded${why}`);
+  const lone = /%(?![0-9A-Fa-f]{2})/.exec(path);
+  if (lone !== null) return refuse(`: ${JSON.stringify(printablePath(path.slice(lone.index, lone.index + 3), 3))} is not % followed by two hexadecimal digits.`);
+  for (const [escapes] of path.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+    try {
+      decodeURIComponent(escapes);
+    } catch {
+      return refuse(`: the bytes ${shortened(escapes, 30)} are not UTF-8.`);
+    }
+  }
+  return refuse('.');
+}
+
 /**
- * The handler of errors raised before routing (a path that is not validly percent-encoded), which
- * Fastify takes as its `frameworkErrors` option rather than from `setErrorHandler`.
+ * The handler of errors raised before routing, which Fastify takes as its `frameworkErrors` option
+ * rather than from `setErrorHandler`: a path that is not validly percent-encoded. Routing needs the
+ * path decoded, so this comes before any route — and before its key is checked — and is the same
+ * answer on every path, lookup's included: 400 `bad_request`, saying where the encoding goes wrong.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  // A lookup whose code is not validly percent-encoded is a malformed code, not a bad request.
-  const badLookup = error.code === 'FST_ERR_BAD_URL' && request.url.startsWith('/v1/loc/lookup/');
-  const loc = badLookup ? new LocError('invalid_code', 'The code in the path is not validly URL-encoded.', 'code') : toLocError(error);
+  const loc = error.code === 'FST_ERR_BAD_URL' ? badEncoding(request.url.split('?')[0]) : toLocError(error);
   request.errorCode = loc.code;
   requestIdHeader(request, securityHeaders(reply)).code(loc.status).send(errorBody(loc));
   // Answered before the hooks, so the onResponse hook that writes the request line does not run.
@@ -158,11 +176,15 @@ export default fp(
       // logged where it was decided); anything else that ends in 5xx is a failure to look into.
       if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'request failed');
       if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
+      if (loc.status === 401) reply.header('www-authenticate', wwwAuthenticate(request));
       request.errorCode = loc.code;
       reply.code(loc.status).send(errorBody(loc));
     });
     app.setNotFoundHandler((request, reply) => {
-      const loc = new LocError('not_found', `There is no ${request.method} ${request.url.split('?')[0]}; see /docs.`);
+      // The path as the client could have written it (printable ASCII, cut short): it is theirs to see,
+      // but what they sent must not reorder or hide text in the message.
+      const path = printablePath(request.url.split('?')[0], PATH_SHOWN_MAX);
+      const loc = new LocError('not_found', `There is no ${request.method} ${path}; see /docs.`);
       request.errorCode = loc.code;
       reply.code(404).send(errorBody(loc));
     });

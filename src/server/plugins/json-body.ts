@@ -16,7 +16,7 @@
 import { isUtf8 } from 'node:buffer';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
-import { LocError } from '../../errors.ts';
+import { LocError, describeValue } from '../../errors.ts';
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
@@ -53,11 +53,11 @@ export default fp(
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
       const encoding = request.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-        return done(new LocError('unsupported_media_type', `Send the request body uncompressed; Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported.`), undefined);
+        return done(new LocError('unsupported_media_type', `Send the request body uncompressed; Content-Encoding ${describeValue(encoding)} is not supported.`), undefined);
       }
       const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1];
       if (charset !== undefined && !UTF8.test(charset)) {
-        return done(new LocError('unsupported_media_type', `Send the request body as JSON in UTF-8; charset=${JSON.stringify(charset.slice(0, 40))} is not supported.`), undefined);
+        return done(new LocError('unsupported_media_type', `Send the request body as JSON in UTF-8; charset=${describeValue(charset)} is not supported.`), undefined);
       }
       const bytes = body as Buffer;
       if (!isUtf8(bytes)) return done(new LocError('invalid_json', 'The request body is not valid UTF-8.'), undefined);

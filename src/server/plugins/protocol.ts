@@ -16,7 +16,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { LocError } from '../../errors.ts';
+import { LocError, describeValue } from '../../errors.ts';
 import { errorBody } from './errors.ts';
 import { newRequestId } from './request-id.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
@@ -70,7 +70,7 @@ export default fp(
     app.server.on('checkExpectation', (request, response) => {
       const refusal = new LocError(
         'expectation_failed',
-        `The service cannot meet Expect: ${JSON.stringify(String(request.headers.expect).slice(0, 40))}; only 100-continue is supported.`,
+        `The service cannot meet Expect: ${describeValue(String(request.headers.expect))}; only 100-continue is supported.`,
       );
       const reqId = refusalId(app.log, { expect: String(request.headers.expect).slice(0, 40) });
       response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': reqId, ...SECURITY_HEADERS });

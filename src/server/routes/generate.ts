@@ -18,7 +18,7 @@ const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Generate (save) a code',
       description:
         `Saves the cell of the point for your account. \`address\` (≤ ${ADDRESS_MAX} characters) and \`label\` ` +
-        `(≤ ${LABEL_MAX}) are one line of text each, without control characters; blank counts as absent. ` +
+        `(≤ ${LABEL_MAX}) are one line of visible text each: no control, line separator, bidi embedding or invisible format character; blank counts as absent. ` +
         'A second call for the same cell returns the stored location unchanged, with `is_existing: true`.',
       security: [{ apiKey: [] }],
       body: GenerateRequest,

@@ -84,7 +84,8 @@ describe('address and label rules', () => {
   });
 
   it('refuses control characters, newlines and bidi overrides', async () => {
-    expect(await outcome({ label: 'two\nlines' })).toBe('422 label: label must be one line of text without control characters; found U+000A at position 3.');
+    expect(await outcome({ label: 'two\nlines' })).toBe('422 label: label must be one line of visible text; found U+000A at position 3, a control character.');
+    expect(await outcome({ address: 'one\u2028two' })).toBe('422 address: address must be one line of visible text; found U+2028 at position 3, a line or paragraph separator.');
     expect(await outcome({ label: 'tab\there' })).toMatch(/U\+0009/);
     expect(await outcome({ address: 'evil\u202Etxt.exe' })).toMatch(/^422 address: .*U\+202E/);
     expect(await outcome({ label: 'bell\u0007' })).toMatch(/U\+0007/);
@@ -95,7 +96,7 @@ describe('address and label rules', () => {
       method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': acme, 'content-type': 'application/json' },
       payload: '{"latitude":48.2,"longitude":11.5,"label":"\\ud800x"}',
     });
-    expect(json(response)).toMatchObject({ code: 'validation_error', field: 'label', message: 'label contains a broken character (an unpaired UTF-16 surrogate).' });
+    expect(json(response)).toMatchObject({ code: 'validation_error', field: 'label', message: 'label must be one line of visible text; found U+D800 at position 0, half of a broken character (an unpaired UTF-16 surrogate).' });
   });
 
   it('trims, normalises to NFC, and treats blank as absent', async () => {

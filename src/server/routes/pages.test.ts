@@ -79,6 +79,13 @@ describe('share page', () => {
     expect(long.body).toContain(`${'a'.repeat(60)}…`);
   });
 
+  it('shows a mistyped path on its 404 page escaped where it could hide or reorder text, and isolated from the sentence', async () => {
+    const page = await service.request({ url: '/%E2%80%AEabc%C2%AD%E2%81%A6%D7%A9%D7%9C%D7%95%D7%9D' });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('<bdi class="code">\\u202eabc\\u00ad\\u2066שלום</bdi> is not a location code.');
+    expect(page.body).not.toMatch(/[\p{Cf}\p{Zl}\p{Zp}]/u);
+  });
+
   it('escapes what it echoes', async () => {
     const response = await service.request({ url: `/${encodeURIComponent('<script>alert(1)</script>')}` });
     expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -82,6 +82,21 @@ describe('origin rules', () => {
     expect(await outcome('https://SHOP.example')).toBe('422 validation_error');
   });
 
+  it('refuses an origin browsers cannot match in frame-ancestors, also one the key has from older rules, and says why', async () => {
+    // Stored through the store, as the key commands stored such origins before the rule.
+    await service.app.store.updateKeyList(keyId, 'origins', { add: 'https://a_b.example' });
+    await service.app.store.updateKeyList(keyId, 'origins', { add: 'https://[2001:db8::1]' });
+    for (const [origin, why] of [['https://a_b.example', 'must not have "_" in its host name'], ['https://[2001:db8::1]', 'must not be an IPv6 address']]) {
+      const response = await createSession({ origin });
+      expect(response.statusCode, origin).toBe(422);
+      expect(json(response)).toMatchObject({
+        code: 'validation_error',
+        field: 'origin',
+        message: expect.stringMatching(new RegExp(`^origin ${why.replace(/[[\]]/g, '\\$&')}, received .*browsers cannot match it in the map frame's frame-ancestors`)),
+      });
+    }
+  });
+
   it('wants a string origin', async () => {
     const response = await createSession({ origin: 42 });
     expect(response.statusCode).toBe(422);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
 
@@ -134,7 +135,7 @@ describe('a start refused before it listens', () => {
     const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
     expect(await finished(started)).toBe(1);
     expect(started.output()).toBe(
-      `error: cannot open the database in ${dataDir}: the database has schema version 99, newer than this loc knows (1): it was written by a newer loc; run that version, or restore a backup made by this one\n`,
+      `error: cannot open the database in ${dataDir}: the database has schema version 99, newer than this loc knows (${MIGRATIONS.length}): it was written by a newer loc; run that version, or restore a backup made by this one\n`,
     );
     expectNothingLeft();
   });

@@ -42,10 +42,20 @@ export function registerServeCommand(program: Command): void {
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
       const output = openLogDestination();
+      let failure: StartFailure | undefined;
       try {
         await serve(config, options, demoAddress, output);
+      } catch (error) {
+        // A failed start is one line for the operator; anything else is a bug, with its stack.
+        if (!(error instanceof StartFailure)) throw error;
+        failure = error;
       } finally {
         await output.close();
+      }
+      // After the banner is out: the reason a start failed is the last line the operator sees.
+      if (failure !== undefined) {
+        process.stderr.write(`error: ${failure.message}\n`);
+        process.exitCode = 1;
       }
     });
 }
@@ -59,7 +69,7 @@ async function serve(config: Config, options: { seedDev: boolean; demo: boolean 
     server = await startServer(config, { seedDevelopment: options.seedDev, demoOrigin: demoAddress?.origin, logStream: output, print });
   } catch (error) {
     signals.stop();
-    return fail(error);
+    throw error;
   }
   let demo = null;
   if (demoAddress !== undefined && options.demo) {
@@ -79,17 +89,10 @@ async function serve(config: Config, options: { seedDev: boolean; demo: boolean 
       // for, and a warning would scroll away under the request log. Stop, and say why.
       await Promise.all([demo.close(), server.close()]);
       signals.stop();
-      return fail(error);
+      throw error;
     }
     print(`  demo       http://localhost:${port}   (the integrator's page: four styles, live options, callback log)`);
   }
   process.exitCode = await signals.closeOn(server);
   await demo?.close();
-}
-
-/** A failed start: its one line and exit code 1; anything else is a bug, with its stack. */
-function fail(error: unknown): void {
-  if (!(error instanceof StartFailure)) throw error;
-  process.stderr.write(`error: ${error.message}\n`);
-  process.exitCode = 1;
 }

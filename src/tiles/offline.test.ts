@@ -3,9 +3,11 @@
  * in front of them, and closing. A worker is held in the middle of a drawing through the inspector
  * (src/workers/testing.ts): that is how a test knows the workers are busy, without timing anything.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
+import { WORKER_NICE_INCREMENT } from '../workers/pool.ts';
 import { watchWorkers, type WorkerWatch } from '../workers/testing.ts';
 import { PENDING_PER_WORKER, RENDER_BURST_SECONDS, TILE_WORKERS, offlineTiles, type OfflineTileOptions, type OfflineTiles } from './offline.ts';
 
@@ -40,6 +42,18 @@ describe('offline tiles', () => {
   it('are drawn by a worker as 256 px PNG images', async () => {
     const png = PNG.sync.read(await tiles().get('streets', 0, 0, 0));
     expect([png.width, png.height]).toEqual([256, 256]);
+  });
+
+  it('are drawn in threads that yield the processor to the API: nice +10 (Linux)', async () => {
+    /** The nice value in a /proc stat line (its 19th field). */
+    const nice = (path: string) => Number(readFileSync(path, 'utf8').split(') ')[1].split(' ')[16]);
+    const main = nice('/proc/self/stat');
+    const lowered = () => readdirSync('/proc/self/task').filter((tid) => nice(`/proc/self/task/${tid}/stat`) === main + WORKER_NICE_INCREMENT).length;
+    const before = lowered();
+    await tiles().get('streets', 1, 1, 1);
+    // Each worker, and any thread it starts (from the sources, tsx's loader).
+    expect(lowered()).toBeGreaterThanOrEqual(before + TILE_WORKERS);
+    expect(nice('/proc/self/stat')).toBe(main);
   });
 
   it('serve repeats from the cache', async () => {

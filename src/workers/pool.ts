@@ -17,6 +17,15 @@ import type { Piscina } from 'piscina';
 /** This module is running as TypeScript, not from the build. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
+/**
+ * How much lower than the thread that answers the API the workers run (nice(2), per thread on Linux;
+ * through piscina's optional @napi-rs/nice, a no-op where that is missing): on a busy machine the
+ * kernel gives a request the core before a worker's task, which may wait. Threads a worker starts
+ * inherit it; libuv's thread pool, which the API uses too, was started by the main thread's own module
+ * loading long before.
+ */
+export const WORKER_NICE_INCREMENT = 10;
+
 export interface WorkerPoolOptions {
   /** Threads kept, started with the pool and replaced when one stops. */
   threads: number;
@@ -37,5 +46,5 @@ export function workerEntry(source: URL): { filename: string; execArgv: string[]
 /** A pool of `threads` workers running the entry `source` (see workerEntry). `destroy()` ends them. */
 export async function workerPool(source: URL, { threads }: WorkerPoolOptions): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads });
+  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads, niceIncrement: WORKER_NICE_INCREMENT });
 }

@@ -35,7 +35,7 @@ export interface WorkerPoolOptions {
  * The file a worker runs for the entry whose source is `source` (a `.ts` URL made beside the module
  * that uses it), and the loader it needs.
  */
-export function workerEntry(source: URL): { filename: string; execArgv: string[] } {
+function workerEntry(source: URL): { filename: string; execArgv: string[] } {
   if (FROM_SOURCES) {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     return { filename: fileURLToPath(source), execArgv: ['--import', tsx] };

@@ -33,10 +33,8 @@ export interface WorkerWatch {
   stopped(): Promise<string>;
   /** Removes the breakpoints and lets every stopped worker go on. */
   release(): Promise<void>;
-  /** Ends a stopped worker as a crash would: `process.exit(code)` inside it. */
+  /** Ends a stopped worker as a crash would, `process.exit(code)` inside it; resolves once its thread has ended. */
   crash(worker: string, code: number): Promise<void>;
-  /** Resolves once that worker's thread has ended. */
-  ended(worker: string): Promise<void>;
   /** Every watched worker that is still running. */
   running(): string[];
   /** Lets every worker go and stops watching. */
@@ -83,6 +81,8 @@ export async function watchWorkers(): Promise<WorkerWatch> {
     if (worker === undefined) return;
     worker.alive = false;
     worker.pausedAt = null;
+    // A command it will never answer fails rather than hang the test.
+    for (const reply of [...worker.replies.values()]) reply({ error: { message: 'the worker ended' } });
     worker.end();
     changed();
   });
@@ -156,7 +156,6 @@ export async function watchWorkers(): Promise<WorkerWatch> {
       void send(worker, 'Debugger.resume').catch(() => undefined);
       await worker.ended;
     },
-    ended: (id) => named(id).ended,
     running: () => alive().map((worker) => worker.sessionId),
     async close() {
       await watch.release();

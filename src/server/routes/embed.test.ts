@@ -216,6 +216,7 @@ describe('offline tiles, drawn off the event loop', () => {
     const watch = await watchWorkers();
     // The workers of the other services of this file.
     const others = watch.running();
+    let closing: Promise<void> | undefined;
     try {
       expect((await crashing.request({ method: 'GET', url: '/tiles/biking/1/1/0.png' })).statusCode).toBe(200);
       await watch.breakAt(...DRAWING);
@@ -235,11 +236,12 @@ describe('offline tiles, drawn off the event loop', () => {
       const replaced = watch.running().filter((running) => !others.includes(running));
       expect(replaced).not.toContain(worker);
       expect(replaced).toHaveLength(TILE_WORKERS);
-      await crashing.close();
+      closing = crashing.close();
       await expect.poll(() => watch.running(), { message: 'tile workers still running after the app closed' }).toEqual(others);
+      await closing;
     } finally {
       await watch.close();
-      await crashing.close();
+      if (!closing) await crashing.close();
     }
   });
 });

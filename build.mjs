@@ -1,4 +1,5 @@
-// Builds dist/: the `loc/code` library and the `loc` command (ESM for Node), the frozen table beside
+// Builds dist/: the `loc/code` library and the `loc` command (ESM for Node), the entries of the
+// command's worker threads beside it (src/workers/pool.ts finds them there), the frozen table beside
 // them, the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles, and the demo page's script.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
@@ -17,6 +18,7 @@ import { dirname, join, relative } from 'node:path';
 const outputs = [
   'dist/code.js',
   'dist/cli.js',
+  'dist/tile-worker.js',
   'dist/tables/v1.bin',
   'dist/types/code/index.d.ts',
   'dist/embed/loc-embed.js',
@@ -74,6 +76,7 @@ const browser = {
 await Promise.all([
   build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...node, entryPoints: ['src/tiles/tile-worker.ts'], outfile: `${out}/tile-worker.js` }),
   build({
     ...browser,
     entryPoints: ['src/embed/loader-entry.ts'],

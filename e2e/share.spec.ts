@@ -11,7 +11,7 @@ import { expect, test } from './fixtures.ts';
 /** The Eiffel Tower's cell (the README's example): on land, so the offline tiles around it are land. */
 const EIFFEL = encode(48.8584, 2.2945);
 
-/** The offline streets style's land colour (src/tiles/offline.ts). */
+/** The offline streets style's land colour (src/tiles/draw.ts). */
 const LAND = [242, 239, 233];
 /** The map box's own background (html.ts, --panel), which shows wherever no tile covers it. */
 const BOX = [246, 248, 250];

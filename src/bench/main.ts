@@ -9,6 +9,7 @@ import { benchApi, measureStartup } from './api.ts';
 import { bundleRows } from './bundle.ts';
 import { benchCodec } from './codec.ts';
 import { benchMount } from './embed.ts';
+import { benchTileFlood } from './tiles.ts';
 import { markdownTable, meetsBudget, throughputChart, type BenchRow } from './report.ts';
 
 const README = new URL('../../README.md', import.meta.url);
@@ -25,6 +26,7 @@ const step = async (name: string, work: () => BenchRow[] | Promise<BenchRow[]>):
 await step('codec', () => benchCodec());
 await step('bundle sizes', () => bundleRows());
 await step('API', () => benchApi());
+await step('API during a flood of new tiles', async () => [await benchTileFlood()]);
 await step('start-up', async () => [await measureStartup()]);
 await step('embed mount', () => benchMount());
 

@@ -2,7 +2,7 @@
  * `loc serve` and `npm start` as an operator runs them: the built CLI (and npm) as child processes on
  * temporary data directories. A start that cannot listen says why in one line; a signal during the
  * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
- * `npm start` stops when npm is signalled.
+ * offline tiles come from the built tile worker; `npm start` stops when npm is signalled.
  */
 import Database from 'better-sqlite3';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -299,6 +299,28 @@ describe('loc serve --demo', () => {
       expect(session.status).toBe(200);
       server.child.kill('SIGTERM');
       expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('loc serve with offline tiles', () => {
+  it('draws them with its built tile worker, and exits 0 on SIGTERM with the worker started', async () => {
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1'], { LOC_LOG_LEVEL: 'info' });
+    try {
+      const port = Number((await server.waitFor(/loc is listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+      // The detailed land outline too, which the worker loads on the first tile of zoom 6 or more.
+      for (const path of ['streets/2/2/1', 'satellite/9/259/176']) {
+        const tile = await fetch(`http://127.0.0.1:${port}/tiles/${path}.png`);
+        expect(tile.status, path).toBe(200);
+        expect(tile.headers.get('content-type')).toBe('image/png');
+        expect((await tile.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      }
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+      expect(server.output()).toContain('"msg":"closed"');
+      expect(server.output()).not.toMatch(/"level":[56]0/);
     } finally {
       server.child.kill('SIGKILL');
     }

@@ -131,12 +131,14 @@ export const embedAssets = fp<EmbedAssetsOptions>(
         now: options.now,
         // Once per spell of refusals, as the rate limit does: what an operator's alerting watches.
         onBudgetSpent: () => app.log.warn({ rendersPerSecond: options.tileRendersPerSecond }, 'offline tile budget spent: new tiles get 503 until it refills'),
+        onDrawFailed: (cause) => app.log.error({ err: cause }, 'an offline tile worker failed to draw a tile (503); the worker is replaced'),
       });
+      app.addHook('onClose', () => tiles.close());
       app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', { schema: { hide: true } }, async (request, reply) => {
         const { style, z, x, y } = request.params;
         let body: Buffer;
         try {
-          body = tiles.get(style, Number(z), Number(x), Number(y));
+          body = await tiles.get(style, Number(z), Number(x), Number(y));
         } catch (error) {
           if (error instanceof RangeError) return notFound(reply, error.message);
           throw error;

@@ -112,7 +112,7 @@ export const OPTIONS: Options = {
   },
   tileRendersPerSecond: {
     env: 'LOC_TILE_RENDERS_PER_SECOND', default: '20',
-    doc: `With \`LOC_TILES=offline\`: new tiles the service draws per second, after a first ${RENDER_BURST_SECONDS} s' worth at once; beyond that, 503 with \`Retry-After\` (tiles drawn recently are always served). A tile costs 5–15 ms of the one thread that also answers the API.`,
+    doc: `With \`LOC_TILES=offline\`: new tiles the service draws per second, after a first ${RENDER_BURST_SECONDS} s' worth at once; beyond that, 503 with \`Retry-After\` (tiles drawn recently are always served). Tiles are drawn in worker threads, never in the thread that answers the API.`,
     parse: (t, _, __, name) => integer(name, t!, 1, 10_000),
   },
   shutdownTimeoutMs: {

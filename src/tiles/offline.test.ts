@@ -1,137 +1,162 @@
+/**
+ * The tile service with its real worker threads: the cache, the budget and the bound on waiting tiles
+ * in front of them, and closing. A worker is held in the middle of a drawing through the inspector
+ * (src/workers/testing.ts): that is how a test knows the workers are busy, without timing anything.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
-import { STYLE_NAMES } from './style-names.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
-import { RENDER_BURST_SECONDS, TILE_SIZE, checkTile, landMask, offlineTiles, renderTile } from './offline.ts';
+import { WORKER_NICE_INCREMENT } from '../workers/pool.ts';
+import { watchWorkers, type WorkerWatch } from '../workers/testing.ts';
+import { PENDING_PER_WORKER, RENDER_BURST_SECONDS, TILE_WORKERS, offlineTiles, type OfflineTileOptions, type OfflineTiles } from './offline.ts';
 
-/** The tile at zoom z holding (lat, lng), and the pixel of the point inside it. */
-function locate(lat: number, lng: number, z: number) {
-  const world = TILE_SIZE * 2 ** z;
-  const px = ((lng + 180) / 360) * world;
-  const phi = (lat * Math.PI) / 180;
-  const py = ((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * world;
-  return { x: Math.floor(px / TILE_SIZE), y: Math.floor(py / TILE_SIZE), col: Math.floor(px % TILE_SIZE), row: Math.floor(py % TILE_SIZE) };
+/** Where the workers stop: the first statement of drawing a tile. */
+const DRAWING = ['renderTile', /\/tiles\/draw\.ts$/] as const;
+
+const opened: OfflineTiles[] = [];
+let watch: WorkerWatch | undefined;
+afterEach(async () => {
+  await watch?.close();
+  watch = undefined;
+  await Promise.all(opened.splice(0).map((tiles) => tiles.close()));
+});
+
+function tiles(options: Partial<OfflineTileOptions> = {}): OfflineTiles {
+  const service = offlineTiles({ rendersPerSecond: 20, now: Date.now, ...options });
+  opened.push(service);
+  return service;
 }
 
-function pixel(style: string, lat: number, lng: number, z: number): number[] {
-  const at = locate(lat, lng, z);
-  const png = PNG.sync.read(renderTile(style, z, at.x, at.y));
-  const o = (at.row * png.width + at.col) * 4;
-  return [...png.data.subarray(o, o + 3)];
+/** The error a promise rejects with; fails if it resolves. */
+async function refusal(promise: Promise<unknown>): Promise<LocError> {
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(outcome, 'refused').toBeInstanceOf(LocError);
+  return outcome as LocError;
 }
-
-const PLACES = {
-  paris: [48.8566, 2.3522],
-  centralAustralia: [-25, 134],
-  midAtlantic: [30, -40],
-  pacific: [0, -150],
-} as const;
 
 describe('offline tiles', () => {
-  it('are 256 px PNG images', () => {
-    const png = PNG.sync.read(renderTile('streets', 0, 0, 0));
+  it('are drawn by a worker as 256 px PNG images', async () => {
+    const png = PNG.sync.read(await tiles().get('streets', 0, 0, 0));
     expect([png.width, png.height]).toEqual([256, 256]);
   });
 
-  it('tell land from sea at known places, for every style and at low and high zoom', () => {
-    for (const style of STYLE_NAMES) {
-      for (const z of [3, 9]) {
-        const land = [pixel(style, ...PLACES.paris, z), pixel(style, ...PLACES.centralAustralia, z)];
-        const sea = [pixel(style, ...PLACES.midAtlantic, z), pixel(style, ...PLACES.pacific, z)];
-        const distance = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-        for (const l of land) for (const s of sea) expect(distance(l, s), `${style} z${z}`).toBeGreaterThan(40);
-      }
-    }
+  it('are drawn in threads that yield the processor to the API: nice +10 (Linux)', async () => {
+    /** The nice value in a /proc stat line (its 19th field). */
+    const nice = (path: string) => Number(readFileSync(path, 'utf8').split(') ')[1].split(' ')[16]);
+    const main = nice('/proc/self/stat');
+    const lowered = () => readdirSync('/proc/self/task').filter((tid) => nice(`/proc/self/task/${tid}/stat`) === main + WORKER_NICE_INCREMENT).length;
+    const before = lowered();
+    await tiles().get('streets', 1, 1, 1);
+    // Each worker, and any thread it starts (from the sources, tsx's loader).
+    expect(lowered()).toBeGreaterThanOrEqual(before + TILE_WORKERS);
+    expect(nice('/proc/self/stat')).toBe(main);
   });
 
-  it('mark land in the mask where land is, across the antimeridian too', () => {
-    const inMask = (lat: number, lng: number, z: number) => {
-      const at = locate(lat, lng, z);
-      return landMask(z, at.x, at.y)[at.row * TILE_SIZE + at.col];
-    };
-    expect(inMask(...PLACES.paris, 5)).toBe(1);
-    expect(inMask(...PLACES.midAtlantic, 5)).toBe(0);
-    expect(inMask(66.5, 179.5, 6)).toBe(1); // Chukotka, whose outline crosses 180°
-    expect(inMask(66.5, -179.5, 6)).toBe(1);
-    expect(inMask(-80, 0, 4)).toBe(1); // Antarctica, closed along the pole
-    expect(inMask(-60, 0, 4)).toBe(0);
+  it('serve repeats from the cache', async () => {
+    const service = tiles({ cacheSize: 64 });
+    const first = await service.get('biking', 11, 1036, 704);
+    await service.get('biking', 11, 1037, 704);
+    expect(await service.get('biking', 11, 1036, 704)).toBe(first);
   });
 
-  it('differ between styles', () => {
-    const tiles = STYLE_NAMES.map((style) => PNG.sync.read(renderTile(style, 2, 2, 1)).data);
-    for (let a = 0; a < tiles.length; a++) for (let b = a + 1; b < tiles.length; b++) expect(tiles[a].equals(tiles[b])).toBe(false);
-  });
-
-  it('reject a bad style, zoom or tile address with a message that shows it', () => {
-    expect(() => checkTile('night', 1, 0, 0)).toThrow(/one of streets, satellite, traffic, biking; received "night"/);
-    expect(() => checkTile('streets', 21, 0, 0)).toThrow(/z must be an integer from 0 to 20; received 21/);
-    expect(() => checkTile('streets', 1.5, 0, 0)).toThrow(RangeError);
-    expect(() => checkTile('streets', 2, 4, 0)).toThrow(/from 0 to 3 at zoom 2; received 4, 0/);
-    expect(() => checkTile('streets', 2, 0, -1)).toThrow(RangeError);
-    expect(() => renderTile('streets', 2, 0, 4)).toThrow(RangeError);
-  });
-
-  it('serve repeats from the cache', () => {
-    const tiles = offlineTiles({ rendersPerSecond: 20, now: Date.now, cacheSize: 64 });
-    const first = tiles.get('biking', 11, 1036, 704);
-    tiles.get('biking', 11, 1037, 704);
-    expect(tiles.get('biking', 11, 1036, 704)).toBe(first);
-  });
-
-  it('evict the least recently used tile when the cache is full', () => {
-    const tiles = offlineTiles({ rendersPerSecond: 20, now: Date.now, cacheSize: 2 });
-    const a = tiles.get('streets', 1, 0, 0);
-    const b = tiles.get('streets', 1, 1, 0);
-    tiles.get('streets', 1, 0, 0);
-    tiles.get('streets', 1, 1, 1);
-    expect(tiles.get('streets', 1, 0, 0)).toBe(a);
-    const again = tiles.get('streets', 1, 1, 0);
+  it('evict the least recently used tile when the cache is full', async () => {
+    const service = tiles({ cacheSize: 2 });
+    const a = await service.get('streets', 1, 0, 0);
+    const b = await service.get('streets', 1, 1, 0);
+    await service.get('streets', 1, 0, 0);
+    await service.get('streets', 1, 1, 1);
+    expect(await service.get('streets', 1, 0, 0)).toBe(a);
+    const again = await service.get('streets', 1, 1, 0);
     expect(again).not.toBe(b);
     expect(again.equals(b)).toBe(true);
   });
 
-  it('draw ten seconds of their budget at once, then refuse new tiles until it refills, still serving the cached ones', () => {
+  it('draw ten seconds of their budget at once, then refuse new tiles until it refills, still serving the cached ones', async () => {
     let time = 0;
     let spent = 0;
-    const tiles = offlineTiles({ rendersPerSecond: 1, now: () => time, onBudgetSpent: () => spent++ });
-    const drawn = Array.from({ length: RENDER_BURST_SECONDS }, (_, i) => tiles.get('streets', 4, i, 5));
-    let refusal: unknown;
-    try {
-      tiles.get('streets', 4, 10, 5);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(LocError);
-    expect(refusal).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSeconds: 1 });
-    expect((refusal as LocError).message).toBe(
+    const service = tiles({ rendersPerSecond: 1, now: () => time, onBudgetSpent: () => spent++ });
+    const drawn = await Promise.all(Array.from({ length: RENDER_BURST_SECONDS }, (_, i) => service.get('streets', 4, i, 5)));
+    const refused = await refusal(service.get('streets', 4, 10, 5));
+    expect(refused).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSeconds: 1 });
+    expect(refused.message).toBe(
       'The service draws at most 1 new map tiles a second and has drawn its share; retry in 1 s. Tiles it drew recently are still served.',
     );
-    expect(tiles.get('streets', 4, 0, 5)).toBe(drawn[0]);
+    expect(await service.get('streets', 4, 0, 5)).toBe(drawn[0]);
     // A tile that cannot exist is told so, and costs nothing.
-    expect(() => tiles.get('streets', 4, 16, 5)).toThrow(RangeError);
-    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    await expect(service.get('streets', 4, 16, 5)).rejects.toThrow(RangeError);
+    await refusal(service.get('streets', 4, 11, 5));
     expect(spent).toBe(1);
 
     time += 500;
-    expect(() => tiles.get('streets', 4, 10, 5)).toThrow(expect.objectContaining({ retryAfterSeconds: 1 }));
+    expect(await refusal(service.get('streets', 4, 10, 5))).toMatchObject({ retryAfterSeconds: 1 });
     time += 500;
-    expect(tiles.get('streets', 4, 10, 5)).toBeInstanceOf(Buffer);
-    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    expect(await service.get('streets', 4, 10, 5)).toBeInstanceOf(Buffer);
+    await refusal(service.get('streets', 4, 11, 5));
     expect(spent).toBe(2);
     // A clock moved back refills nothing, and coming forward again refills only the time past the last refill.
     time -= 60_000;
-    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    await refusal(service.get('streets', 4, 11, 5));
     time += 60_000;
-    expect(() => tiles.get('streets', 4, 11, 5)).toThrow(LocError);
+    await refusal(service.get('streets', 4, 11, 5));
     time += 1000;
-    expect(tiles.get('streets', 4, 11, 5)).toBeInstanceOf(Buffer);
+    expect(await service.get('streets', 4, 11, 5)).toBeInstanceOf(Buffer);
   });
 
-  it('refill to ten seconds of the budget at most', () => {
+  it('refill to ten seconds of the budget at most', async () => {
     let time = 0;
-    const tiles = offlineTiles({ rendersPerSecond: 2, now: () => time });
+    const service = tiles({ rendersPerSecond: 2, now: () => time });
     time += 3_600_000;
-    for (let i = 0; i < 2 * RENDER_BURST_SECONDS; i++) tiles.get('traffic', 5, i, 11);
-    expect(() => tiles.get('traffic', 5, 20, 11)).toThrow(expect.objectContaining({ code: 'service_unavailable', retryAfterSeconds: 1 }));
+    await Promise.all(Array.from({ length: 2 * RENDER_BURST_SECONDS }, (_, i) => service.get('traffic', 5, i, 11)));
+    expect(await refusal(service.get('traffic', 5, 20, 11))).toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 1 });
+  });
+
+  it('draw a tile once, and take one drawing from the budget, however many ask for it at the same time', async () => {
+    const service = tiles({ rendersPerSecond: 1, now: () => 0 });
+    const asked = Array.from({ length: RENDER_BURST_SECONDS }, (_, i) => [service.get('satellite', 5, i, 12), service.get('satellite', 5, i, 12)]);
+    for (const [first, second] of asked) expect(await second).toBe(await first);
+    await refusal(service.get('satellite', 5, 10, 12));
+  });
+});
+
+describe('offline tiles while the workers are busy', () => {
+  it('keep at most PENDING_PER_WORKER tiles a worker waiting to be drawn; beyond, 503 with Retry-After', async () => {
+    watch = await watchWorkers();
+    const service = tiles({ rendersPerSecond: TILE_WORKERS * PENDING_PER_WORKER });
+    await service.get('streets', 0, 0, 0);
+    await watch.breakAt(...DRAWING);
+    const pending = TILE_WORKERS * PENDING_PER_WORKER;
+    /** The i-th of the tiles of zoom 5, row by row. */
+    const tile = (i: number) => service.get('streets', 5, i % 32, Math.floor(i / 32));
+    const waiting = Array.from({ length: pending }, (_, i) => tile(i));
+    await watch.stopped();
+    const busy = await refusal(tile(pending));
+    expect(busy).toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 1 });
+    expect(busy.message).toBe(`The service has ${pending} new map tiles waiting to be drawn; retry in 1 s. Tiles it drew recently are still served.`);
+    // A tile already waiting is not a new one: it waits with the others.
+    const again = tile(0);
+    await watch.release();
+    expect(await again).toBe(await waiting[0]);
+    await Promise.all(waiting);
+    expect(await tile(pending)).toBeInstanceOf(Buffer);
+  });
+
+  it('refuse the tiles still being drawn when closed, and end every worker', async () => {
+    watch = await watchWorkers();
+    const service = tiles();
+    await service.get('streets', 0, 0, 0);
+    await watch.breakAt(...DRAWING);
+    const drawing = service.get('streets', 2, 1, 1);
+    await watch.stopped();
+    const closing = service.close();
+    expect(await refusal(drawing)).toMatchObject({ code: 'service_unavailable', message: 'The service is shutting down; retry the request.' });
+    // A stopped thread ends once it runs again.
+    await watch.release();
+    await closing;
+    await expect.poll(() => watch!.running()).toEqual([]);
+    expect(await refusal(service.get('streets', 2, 2, 1))).toMatchObject({ code: 'service_unavailable' });
   });
 });

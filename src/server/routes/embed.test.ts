@@ -1,8 +1,13 @@
 /**
  * The embed's routes on the real service: the session-bound frame page and its headers, the public
- * session facts, the static files and offline tiles.
+ * session facts, the static files and offline tiles — drawn by worker threads, which a test holds in
+ * the middle of a drawing, or crashes, through the inspector (src/workers/testing.ts).
  */
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from '../../code/index.ts';
+import { TILE_WORKERS } from '../../tiles/offline.ts';
+import { watchWorkers } from '../../workers/testing.ts';
 import { json, testService, type TestService } from '../testing.ts';
 
 let service: TestService;
@@ -172,6 +177,71 @@ describe('static files and tiles', () => {
       expect(logged.filter((line) => line.level >= 50)).toEqual([]);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('offline tiles, drawn off the event loop', () => {
+  /** Where a tile worker stops when the test holds it: the first statement of drawing a tile. */
+  const DRAWING = ['renderTile', /\/tiles\/draw\.ts$/] as const;
+
+  it('leave the API answering while a tile worker is held in the middle of drawing a new tile', async () => {
+    const watch = await watchWorkers();
+    try {
+      expect((await service.request({ method: 'GET', url: '/tiles/streets/1/0/0.png' })).statusCode).toBe(200);
+      await watch.breakAt(...DRAWING);
+      let answered = false;
+      const tile = service.request({ method: 'GET', url: '/tiles/streets/6/32/21.png' }).then((response) => {
+        answered = true;
+        return response;
+      });
+      await watch.stopped();
+      const lookup = await service.request({ method: 'GET', url: `/v1/loc/lookup/${encode(48.8584, 2.2945).loc_code}`, headers: { 'x-api-key': secret } });
+      expect(lookup.statusCode).toBe(200);
+      expect((await service.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      expect((await service.request({ method: 'GET', url: '/tiles/streets/1/0/0.png' })).statusCode).toBe(200);
+      expect(answered, 'the tile answered while its worker was held').toBe(false);
+      await watch.release();
+      const drawn = await tile;
+      expect(drawn.statusCode).toBe(200);
+      expect(PNG.sync.read(drawn.rawPayload).width).toBe(256);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('answer 503 with Retry-After when a worker crashes while drawing, log the cause, draw the next with a new worker, and end with the app', async () => {
+    const lines: string[] = [];
+    const crashing = await testService({ LOC_TILES: 'offline', LOC_LOG_LEVEL: 'warn' }, { logStream: { write: (line) => void lines.push(line) } });
+    const watch = await watchWorkers();
+    // The workers of the other services of this file.
+    const others = watch.running();
+    let closing: Promise<void> | undefined;
+    try {
+      expect((await crashing.request({ method: 'GET', url: '/tiles/biking/1/1/0.png' })).statusCode).toBe(200);
+      await watch.breakAt(...DRAWING);
+      const tile = crashing.request({ method: 'GET', url: '/tiles/biking/3/4/2.png' });
+      const worker = await watch.stopped();
+      await watch.crash(worker, 7);
+      const refused = await tile;
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(json(refused)).toMatchObject({ success: false, code: 'service_unavailable', message: 'The map tile could not be drawn this time; retry in 1 s.' });
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } });
+      expect(logged.filter((line) => line.level >= 50)).toMatchObject([
+        { msg: 'an offline tile worker failed to draw a tile (503); the worker is replaced', err: { message: 'worker exited with code: 7' } },
+      ]);
+      const again = await crashing.request({ method: 'GET', url: '/tiles/biking/3/4/2.png' });
+      expect(again.statusCode).toBe(200);
+      const replaced = watch.running().filter((running) => !others.includes(running));
+      expect(replaced).not.toContain(worker);
+      expect(replaced).toHaveLength(TILE_WORKERS);
+      closing = crashing.close();
+      await expect.poll(() => watch.running(), { message: 'tile workers still running after the app closed' }).toEqual(others);
+      await closing;
+    } finally {
+      await watch.close();
+      if (!closing) await crashing.close();
     }
   });
 });

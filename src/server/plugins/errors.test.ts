@@ -55,6 +55,11 @@ describe('request bodies', () => {
     expect(refused).not.toContain('secret');
   });
 
+  it('malformed JSON: the token V8 quotes is escaped when it could hide or reorder text (a NUL, a bidi control)', async () => {
+    expect(await result(send('\u0000"origin": 1}'))).toBe("400 invalid_json: The request body is not valid JSON: Unexpected token '\\u0000'.");
+    expect(await result(send('\u202e{}'))).toBe("400 invalid_json: The request body is not valid JSON: Unexpected token '\\u202e'.");
+  });
+
   it('an empty JSON body: 400 invalid_json', async () => {
     expect(await result(send(''))).toBe('400 invalid_json: The request body is empty; send a JSON object.');
   });

@@ -17,6 +17,7 @@ import { isUtf8 } from 'node:buffer';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { LocError, describeValue } from '../../errors.ts';
+import { printable } from '../../printable.ts';
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
@@ -40,11 +41,12 @@ export function jsonRefusal(text: string, error: Error): string {
     const before = text.slice(0, position);
     const line = before.split('\n').length;
     const column = position - before.lastIndexOf('\n');
-    return `The request body is not valid JSON: ${at[1]} at line ${line}, column ${column}.`;
+    return `The request body is not valid JSON: ${printable(at[1])} at line ${line}, column ${column}.`;
   }
   const token = UNEXPECTED_TOKEN.exec(error.message);
   const reason = token ? token[1] : /^[\w ,']{1,80}$/.test(error.message) ? error.message : null;
-  return reason === null ? 'The request body is not valid JSON.' : `The request body is not valid JSON: ${reason}.`;
+  // The token V8 quotes is a character of the body: escaped when it could hide or reorder text.
+  return reason === null ? 'The request body is not valid JSON.' : `The request body is not valid JSON: ${printable(reason)}.`;
 }
 
 export default fp(

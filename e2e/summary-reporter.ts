@@ -1,6 +1,6 @@
 /**
  * Ends the browser suite with one plain line, `playwright: N passed, N failed`, that any CI can read
- * without parsing Playwright's own summary (src/test-setup/summary-reporter.ts does the same for
+ * without parsing Playwright's own summary (test/setup/summary-reporter.ts does the same for
  * vitest). A test that passed only on a retry counts as failed: the suite runs without retries.
  */
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';

@@ -14,7 +14,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import type { FastifyInstance } from 'fastify';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
-import { json, testClock } from '../server/testing.ts';
+import { json, testClock } from '../../test/support/service.ts';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite.ts';
 

@@ -3,7 +3,7 @@
  * contract names, produced by the real service, with the error body of §7.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from './testing.ts';
+import { json, testService, type TestService } from '../../test/support/service.ts';
 
 let service: TestService;
 let secret: string;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from './testing.ts';
+import { json, testService, type TestService } from '../../test/support/service.ts';
 
 const API_MD = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 

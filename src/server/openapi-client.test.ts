@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testService, type TestService } from './testing.ts';
+import { testService, type TestService } from '../../test/support/service.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const API_MD = readFileSync(join(HERE, '../../docs/api.md'), 'utf8');

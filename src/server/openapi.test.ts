@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
 import { SCHEMAS_PATH, inlineSchemaRefs } from './openapi-components.ts';
 import { ANY_ROUTE_ERRORS } from './responses.ts';
-import { json, testService, type TestService } from './testing.ts';
+import { json, testService, type TestService } from '../../test/support/service.ts';
 
 interface Schema {
   $ref?: string;

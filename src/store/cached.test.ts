@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
-import { storeConformance } from './conformance.ts';
+import { storeConformance } from '../../test/conformance/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
 

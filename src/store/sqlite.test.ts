@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeConformance } from './conformance.ts';
+import { storeConformance } from '../../test/conformance/store.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE, openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
 import { StoreUnavailable } from './store.ts';
@@ -164,7 +164,7 @@ describe('a machine at fault', () => {
     const store = openSqliteStore(tempDir());
     const account = await store.createAccount({ name: 'acme', partner: true, createdAt: 1 });
     // The store's own connection is private; capping its pages is the one way to make SQLite itself
-    // answer SQLITE_FULL in-process (src/stress/faults.test.ts fills a real disk under a running server).
+    // answer SQLITE_FULL in-process (test/stress/faults.test.ts fills a real disk under a running server).
     const db = (store as unknown as { db: Database.Database }).db;
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);

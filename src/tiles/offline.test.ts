@@ -1,14 +1,14 @@
 /**
  * The tile service with its real worker threads: the cache, the budget and the bound on waiting tiles
  * in front of them, and closing. A worker is held in the middle of a drawing through the inspector
- * (src/workers/testing.ts): that is how a test knows the workers are busy, without timing anything.
+ * (test/support/worker-inspector.ts): that is how a test knows the workers are busy, without timing anything.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
 import { WORKER_NICE_INCREMENT } from '../workers/pool.ts';
-import { watchWorkers, type WorkerWatch } from '../workers/testing.ts';
+import { watchWorkers, type WorkerWatch } from '../../test/support/worker-inspector.ts';
 import { PENDING_PER_WORKER, RENDER_BURST_SECONDS, TILE_WORKERS, offlineTiles, type OfflineTileOptions, type OfflineTiles } from './offline.ts';
 
 /** Where the workers stop: the first statement of drawing a tile. */

@@ -3,7 +3,7 @@
  * address counts as the client's (X-Forwarded-For only behind a named proxy), and keys in browsers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../testing.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 
 const LOOKUP = '/v1/loc/lookup/US-550M-RQ5L';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { StoreUnavailable } from '../../store/store.ts';
-import { json, testService, type TestService } from '../testing.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 import { toLocError } from './errors.ts';
 import { jsonRefusal } from './json-body.ts';
 

@@ -7,10 +7,10 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, type RawRequest } from '../../stress/raw-http.ts';
+import { rawRequest, type RawRequest } from '../../../test/stress/raw-http.ts';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
-import { testService } from '../testing.ts';
+import { testService } from '../../../test/support/service.ts';
 import { parserError } from './protocol.ts';
 
 let dataDir: string;

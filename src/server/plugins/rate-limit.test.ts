@@ -3,7 +3,7 @@
  * session traffic counted apart from the key's own calls, per session and per hour.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { T0, json, testService, type TestService } from '../testing.ts';
+import { T0, json, testService, type TestService } from '../../../test/support/service.ts';
 
 describe('rate limits of the service', () => {
   let service: TestService;

@@ -1,6 +1,6 @@
 /** Every answer names its request in `Request-Id`, the id its log lines carry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testService, type TestService } from '../testing.ts';
+import { testService, type TestService } from '../../../test/support/service.ts';
 import { newRequestId } from './request-id.ts';
 
 const lines: string[] = [];

@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../testing.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 
 let service: TestService;
 let apiKey: string;

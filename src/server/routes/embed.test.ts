@@ -1,14 +1,14 @@
 /**
  * The embed's routes on the real service: the session-bound frame page and its headers, the public
  * session facts, the static files and offline tiles — drawn by worker threads, which a test holds in
- * the middle of a drawing, or crashes, through the inspector (src/workers/testing.ts).
+ * the middle of a drawing, or crashes, through the inspector (test/support/worker-inspector.ts).
  */
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../code/index.ts';
 import { TILE_WORKERS } from '../../tiles/offline.ts';
-import { watchWorkers } from '../../workers/testing.ts';
-import { json, testService, type TestService } from '../testing.ts';
+import { watchWorkers } from '../../../test/support/worker-inspector.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 
 let service: TestService;
 let secret: string;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../code/index.ts';
 import { ERROR_CATALOGUE } from '../../errors.ts';
-import { json, testService, type TestService } from '../testing.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 
 let service: TestService;
 

@@ -3,7 +3,7 @@
  * token may do afterwards — until it expires (controlled clock) or its key is disabled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../testing.ts';
+import { json, testService, type TestService } from '../../../test/support/service.ts';
 
 let service: TestService;
 let secret: string;

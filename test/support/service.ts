@@ -6,10 +6,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueKey, type KeyRequest } from '../auth/keys.ts';
-import type { Account, ApiKey } from '../store/store.ts';
-import { buildApp, type AppOptions } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
+import { issueKey, type KeyRequest } from '../../src/auth/keys.ts';
+import type { Account, ApiKey } from '../../src/store/store.ts';
+import { buildApp, type AppOptions } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
 
 /** 2030-01-01T00:10:00Z: ten minutes into an hour, so rate-limit windows have a known reset. */
 export const T0 = Date.UTC(2030, 0, 1, 0, 10);

@@ -13,15 +13,15 @@
  * that a burst of other work on the machine, which can stall one spell for a tenth of a second, moves
  * neither.
  *
- * Run alone with `node --import tsx src/bench/tiles.ts`; `npm run bench` includes it.
+ * Run alone with `node --import tsx bench/tiles.ts`; `npm run bench` includes it.
  */
 import { execFileSync } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { ROOT, createKey, newDataDir, removeDataDir, startService } from '../../e2e/services.ts';
-import { encode } from '../code/index.ts';
-import { OPTIONS } from '../server/config.ts';
-import { STYLE_NAMES } from '../tiles/style-names.ts';
+import { ROOT, createKey, newDataDir, removeDataDir, startService } from '../e2e/services.ts';
+import { encode } from '../src/code/index.ts';
+import { OPTIONS } from '../src/server/config.ts';
+import { STYLE_NAMES } from '../src/tiles/style-names.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Lookups sent per second, in both spells. */

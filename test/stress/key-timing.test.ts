@@ -18,12 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueKey } from '../auth/keys.ts';
-import { hashSecret, newApiKey } from '../auth/secrets.ts';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store } from '../store/store.ts';
+import { issueKey } from '../../src/auth/keys.ts';
+import { hashSecret, newApiKey } from '../../src/auth/secrets.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { Store } from '../../src/store/store.ts';
 import { scale } from './harness.ts';
 
 const LOOKUP = '/v1/loc/lookup/FR-0RMB-CLY0';

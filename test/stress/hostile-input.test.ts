@@ -1,7 +1,7 @@
 /**
  * Hostile input (the issue's first section): at least 10 000 generated requests (100 000 under
  * `npm run stress`) across every endpoint of the built server, byte for byte over real sockets
- * (src/stress/hostile-requests.ts says what they hold). For every request: an answer within 5 s (no
+ * (test/stress/hostile-requests.ts says what they hold). For every request: an answer within 5 s (no
  * hang), no 5xx, every error in the catalogue's shape (`success: false`, a catalogue `code` whose
  * status is the response's, `message`, `error`), HTML only from the two page routes, and successes
  * that keep the documented limits of what was stored. Afterwards the server is still running and
@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/errors.ts';
 import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir } from './harness.ts';
 import { hostileRequest, type Credentials, type HostileRequest } from './hostile-requests.ts';
 import { rawRequest, type RawResponse } from './raw-http.ts';

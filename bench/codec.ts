@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { OpenLocationCode } from 'open-location-code';
 import ngeohash from 'ngeohash';
 import { cellToLatLng, latLngToCell } from 'h3-js';
-import { decode, encode } from '../code/index.ts';
+import { decode, encode } from '../src/code/index.ts';
 import type { BenchRow } from './report.ts';
 
 const require = createRequire(import.meta.url);

@@ -3,12 +3,12 @@
  * mixed, with several keys and an embed session — one key with a small hourly limit, so the expected
  * 429s are part of the mix. It reports every status, connection errors and timeouts, latency
  * percentiles, and the server's resident memory after a warm-up, at its peak during the run, and
- * after it. src/stress/load.test.ts asserts on it (3 s in `npm test`, 20 s under `npm run stress`);
- * `node --import tsx src/stress/load.ts [seconds]` runs it alone and prints the figures.
+ * after it. test/stress/load.test.ts asserts on it (3 s in `npm test`, 20 s under `npm run stress`);
+ * `node --import tsx test/stress/load.ts [seconds]` runs it alone and prints the figures.
  */
 import autocannon from 'autocannon';
 import { pathToFileURL } from 'node:url';
-import { encode } from '../code/index.ts';
+import { encode } from '../../src/code/index.ts';
 import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
 
 export interface LoadOptions {

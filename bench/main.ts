@@ -12,9 +12,9 @@ import { benchMount } from './embed.ts';
 import { benchTileFlood } from './tiles.ts';
 import { markdownTable, meetsBudget, throughputChart, type BenchRow } from './report.ts';
 
-const README = new URL('../../README.md', import.meta.url);
-const REPORT = new URL('../../docs/benchmarks.md', import.meta.url);
-const CHART = new URL('../../docs/benchmarks.svg', import.meta.url);
+const README = new URL('../README.md', import.meta.url);
+const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
+const CHART = new URL('../docs/benchmarks.svg', import.meta.url);
 const README_START = '<!-- bench:start -->';
 const README_END = '<!-- bench:end -->';
 

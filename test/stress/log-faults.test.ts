@@ -14,8 +14,8 @@
 import { openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DROPPED_MESSAGE } from '../server/log-destination.ts';
-import { NamedPipe } from './named-pipe.ts';
+import { DROPPED_MESSAGE } from '../../src/server/log-destination.ts';
+import { NamedPipe } from '../support/named-pipe.ts';
 import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, seedDataDir, type ExitStatus } from './harness.ts';
 
 /** Short, so that a server that cannot stop fails the test well within its time. */

@@ -3,8 +3,8 @@
  * adapter's test file calls `storeConformance('name', open)`; `open` gives a fresh, empty store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashSecret, newApiKey, newSessionToken } from '../auth/secrets.ts';
-import { StoreConflict, type Account, type NewKey, type Store } from './store.ts';
+import { hashSecret, newApiKey, newSessionToken } from '../../src/auth/secrets.ts';
+import { StoreConflict, type Account, type NewKey, type Store } from '../../src/store/store.ts';
 
 export interface OpenedStore {
   store: Store;

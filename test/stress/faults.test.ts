@@ -28,8 +28,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueKey } from '../auth/keys.ts';
-import { DATABASE_FILE, openSqliteStore } from '../store/sqlite.ts';
+import { issueKey } from '../../src/auth/keys.ts';
+import { DATABASE_FILE, openSqliteStore } from '../../src/store/sqlite.ts';
 import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, post, seedDataDir } from './harness.ts';
 
 /** Mounts a tmpfs of `size` at `dir`; false when the machine does not let us. */

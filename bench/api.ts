@@ -4,7 +4,7 @@
  * that returns a constant JSON body, both in child processes, loaded by autocannon from this process
  * with the same settings in the same run. Also the time from spawning `loc serve` to listening.
  *
- * Run alone with `node --import tsx src/bench/api.ts`; `npm run bench` includes it.
+ * Run alone with `node --import tsx bench/api.ts`; `npm run bench` includes it.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { issueKey } from '../auth/keys.ts';
-import { encode } from '../code/index.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { issueKey } from '../src/auth/keys.ts';
+import { encode } from '../src/code/index.ts';
+import { openSqliteStore } from '../src/store/sqlite.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Seconds each target is loaded, per round. */

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret, newApiKey } from '../auth/secrets.ts';
+import { hashSecret, newApiKey } from '../../src/auth/secrets.ts';
 import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
 import { rawRequest } from './raw-http.ts';
 

@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../server/testing.ts';
+import { json, testService, type TestService } from '../support/service.ts';
 import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir } from './harness.ts';
 import { rawRequest } from './raw-http.ts';
 

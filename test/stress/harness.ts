@@ -13,9 +13,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueKey } from '../auth/keys.ts';
-import { MAX_LIMIT } from '../limits/budgets.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { issueKey } from '../../src/auth/keys.ts';
+import { MAX_LIMIT } from '../../src/limits/budgets.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { freePort } from '../../e2e/services.ts';
 
 const STRESS_FULL = process.env.LOC_STRESS === 'full';

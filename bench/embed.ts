@@ -11,7 +11,7 @@
  * then timed in turn, each round alternating which goes first; the medians are compared.
  *
  * The browser and the servers are the browser suite's (e2e/chromium.ts, e2e/services.ts).
- * Run alone with `node --import tsx src/bench/embed.ts`; `npm run bench` includes it.
+ * Run alone with `node --import tsx bench/embed.ts`; `npm run bench` includes it.
  */
 import { chromium, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -19,8 +19,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
-import { ROOT, createKey, freePort, newDataDir, removeDataDir, startService } from '../../e2e/services.ts';
+import { chromiumLaunchOptions } from '../e2e/chromium.ts';
+import { ROOT, createKey, freePort, newDataDir, removeDataDir, startService } from '../e2e/services.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Timed rounds, each one mount of ours and one bare map. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { embedDir } from '../src/embed/files.ts';
+import { embedDir } from '../src/server/embed/files.ts';
 import type { BenchRow } from './report.ts';
 
 /** Budget of `loc-embed.js`, minified and gzipped. */

@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, createKey, newDataDir, removeDataDir, startService } from '../e2e/services.ts';
 import { encode } from '../src/code/index.ts';
 import { OPTIONS } from '../src/server/config.ts';
-import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Lookups sent per second, in both spells. */

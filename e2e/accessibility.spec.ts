@@ -9,7 +9,7 @@
 import type { Frame, Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { encode } from '../src/code/index.ts';
-import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { ANNOUNCE_AFTER_MS } from '../iframe-app/crosshair.ts';
 import { axeViolations, contrast, parseRgb, type Rgb } from './a11y.ts';
 import { expect, test } from './fixtures.ts';

@@ -4,7 +4,7 @@
  * session — and logs every callback. The tests read that log, as a person would.
  */
 import type { Frame, Page } from '@playwright/test';
-import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { waitForStyleTiles } from './harness.ts';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { CONNECT_GRACE_MS } from '../iframe-app/channel.ts';
 import { encode } from '../src/code/index.ts';
-import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { countResolves, destroy, events, mapFrame, mount, mountReady, setStyle, waitForEvent, waitForEvents, waitForStyleTiles } from './harness.ts';
 import { cellBeside, contains, pixelOf, pointAt, type View } from './map-geometry.ts';

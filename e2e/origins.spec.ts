@@ -13,7 +13,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { originProblem } from '../src/auth/origin.ts';
-import { frameHeaders } from '../src/embed/frame-page.ts';
+import { frameHeaders } from '../src/server/embed/frame-page.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect, test } from './fixtures.ts';

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { encode } from '../src/code/index.ts';
-import { STYLE_NAMES } from '../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { frameWatch, helloWatch, startForging, stopForging, watchForgeries, watchHellos } from './forger.ts';
 import { countResolves, events, mapFrame, mount, setStyle, waitForEvent, waitForStyleTiles } from './harness.ts';

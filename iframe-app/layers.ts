@@ -6,7 +6,7 @@
 import * as L from 'leaflet';
 import { MAX_ZOOM } from '../src/embed/options.ts';
 import type { LocStyle } from '../src/embed/public-types.ts';
-import type { StyleLayers } from '../src/tiles/styles.ts';
+import type { StyleLayers } from '../src/embed/protocol.ts';
 
 /** Styles drawn from imagery, whose dark tones need light grid lines. */
 export const DARK_STYLES: ReadonlySet<LocStyle> = new Set(['satellite']);

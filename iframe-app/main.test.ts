@@ -6,7 +6,7 @@
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderFramePage } from '../src/embed/frame-page.ts';
+import { renderFramePage } from '../src/server/embed/frame-page.ts';
 import type { FrameApi, FrameConfig, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
 import { hashSecret } from '../src/auth/secrets.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';

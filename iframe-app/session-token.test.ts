@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../src/auth/secrets.ts';
-import { tokenCheck } from '../src/embed/frame-page.ts';
+import { tokenCheck } from '../src/server/embed/frame-page.ts';
 import { tokenMatches } from './session-token.ts';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,7 +1,7 @@
 /**
  * The frame's own check of the token the page hands it, against the `tokenCheck` the service wrote
  * into the frame page: SHA-256 of the hex SHA-256 of the token's secret, as the service computes it
- * from the hash it stores (src/embed/frame-page.ts). It takes well under a millisecond, so `onReady`
+ * from the hash it stores (src/server/embed/frame-page.ts). It takes well under a millisecond, so `onReady`
  * waits for it at no cost, and a token cut short or mangled on its way is `invalid_session` before
  * `onReady`. Web Crypto exists only in secure contexts (https, localhost): elsewhere the answer is
  * null, and the frame asks the service instead.

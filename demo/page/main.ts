@@ -4,7 +4,7 @@
  * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
-import { STYLE_NAMES } from '../../src/tiles/style-names.ts';
+import { STYLE_NAMES } from '../../src/embed/style-names.ts';
 import { changesOf, readControls } from './controls.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
 import { integratorSnippet, type SnippetOptions } from './snippet.ts';

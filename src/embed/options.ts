@@ -3,7 +3,7 @@
  * once with a message that shows what was expected and what was received — the first thing an
  * integrator sees when a mount goes wrong, so it names the option and the bad value.
  */
-import { STYLE_NAMES } from '../tiles/style-names.ts';
+import { STYLE_NAMES } from './style-names.ts';
 import type { LatLng } from './protocol.ts';
 import type { LocMountOptions, LocStyle } from './public-types.ts';
 

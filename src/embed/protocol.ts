@@ -16,8 +16,8 @@
  */
 import type { ProxyMarked } from 'comlink';
 import type { ErrorCode } from '../errors.ts';
-import type { StyleLayers } from '../tiles/styles.ts';
 import type { LocEmbedError, LocErrorCode, LocReadyInfo, LocSelectResult, LocStyle } from './public-types.ts';
+import type { StyleName } from './style-names.ts';
 
 export type * from './public-types.ts';
 
@@ -158,3 +158,25 @@ export interface WireMessage {
 
 /** The answer to a `WireMessage`. */
 export type WireReply = WireValue & { id: string };
+
+/** One tile layer, as the frame hands it to Leaflet. */
+export interface TileLayerConfig {
+  /** URL template with `{z}`, `{x}`, `{y}`, and optionally `{s}` (a subdomain) and `{r}` (`@2x` on hi-dpi). */
+  url: string;
+  /** Attribution, HTML; shown in the map's corner. */
+  attribution: string;
+  /** Highest zoom the provider has tiles for; the map scales them up beyond it. */
+  maxNativeZoom: number;
+  /** Letters that replace `{s}`. */
+  subdomains?: string;
+  /**
+   * What the tile server may learn of the frame's URL. Never more than the service's origin: the frame
+   * URL names the session, and the token never appears in any URL at all.
+   */
+  referrerPolicy: 'no-referrer' | 'strict-origin';
+  /** Drawn over the base layers (with this opacity) rather than under them. */
+  overlay?: { opacity: number };
+}
+
+/** Every style's layers, bottom first. */
+export type StyleLayers = Record<StyleName, TileLayerConfig[]>;

@@ -15,6 +15,7 @@ import addressesPlugin from './plugins/addresses.ts';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import drainingPlugin from './plugins/draining.ts';
+import { embedAssets } from './embed/assets.ts';
 import embedRoutes from './routes/embed.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
 import jsonBodyPlugin from './plugins/json-body.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
     },
   });
+  await app.register(embedAssets, { publicUrl: config.publicUrl, tiles: config.tiles, tileRendersPerSecond: config.tileRendersPerSecond, now: app.now });
   await app.register(metaRoutes);
   await app.register(sessionRoutes);
   await app.register(resolveRoutes);

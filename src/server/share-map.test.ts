@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decode, type CellBounds } from '../code/index.ts';
-import { DEFAULT_LAYERS, type TileLayerConfig } from '../tiles/styles.ts';
+import type { TileLayerConfig } from '../embed/protocol.ts';
+import { DEFAULT_LAYERS } from '../tiles/styles.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAP_ZOOM, mapLayout, tileUrl, type MapTile } from './share-map.ts';
 
 const STREETS = DEFAULT_LAYERS.streets;

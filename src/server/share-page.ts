@@ -10,7 +10,8 @@
  */
 import { countryFlag, type LocatedCell } from '../code/index.ts';
 import { printable, shortened } from '../printable.ts';
-import { layerOrigins, type TileLayerConfig } from '../tiles/styles.ts';
+import type { TileLayerConfig } from '../embed/protocol.ts';
+import { layerOrigins } from '../tiles/styles.ts';
 import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout, type MapTile } from './share-map.ts';

@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { STYLE_NAMES } from './style-names.ts';
+import { STYLE_NAMES } from '../embed/style-names.ts';
 import { TILE_SIZE, landMask, renderTile } from './draw.ts';
 import { checkTile } from './tile-address.ts';
 

@@ -14,7 +14,7 @@ import { PNG } from 'pngjs';
 import { feature } from 'topojson-client';
 import type { MultiPolygon } from 'geojson';
 import type { Topology } from 'topojson-specification';
-import type { StyleName } from './style-names.ts';
+import type { StyleName } from '../embed/style-names.ts';
 import { checkTile } from './tile-address.ts';
 
 export const TILE_SIZE = 256;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STYLE_NAMES } from './style-names.ts';
+import { STYLE_NAMES } from '../embed/style-names.ts';
 import { DEFAULT_LAYERS, layerOrigins, resolveStyles, tileOrigins, tileSettingsFromEnv } from './styles.ts';
 
 describe('map styles', () => {

@@ -12,31 +12,10 @@
  *   LOC_TRAFFIC_OVERLAY_ATTRIBUTION   its attribution (HTML)
  */
 import { escapeHtml } from '../escape-html.ts';
-import { STYLE_NAMES, type StyleName } from './style-names.ts';
+import type { StyleLayers, TileLayerConfig } from '../embed/protocol.ts';
+import { STYLE_NAMES, type StyleName } from '../embed/style-names.ts';
 
 export type TileMode = 'online' | 'offline';
-
-/** One tile layer, as the frame hands it to Leaflet. */
-export interface TileLayerConfig {
-  /** URL template with `{z}`, `{x}`, `{y}`, and optionally `{s}` (a subdomain) and `{r}` (`@2x` on hi-dpi). */
-  url: string;
-  /** Attribution, HTML; shown in the map's corner. */
-  attribution: string;
-  /** Highest zoom the provider has tiles for; the map scales them up beyond it. */
-  maxNativeZoom: number;
-  /** Letters that replace `{s}`. */
-  subdomains?: string;
-  /**
-   * What the tile server may learn of the frame's URL. Never more than the service's origin: the frame
-   * URL names the session, and the token never appears in any URL at all.
-   */
-  referrerPolicy: 'no-referrer' | 'strict-origin';
-  /** Drawn over the base layers (with this opacity) rather than under them. */
-  overlay?: { opacity: number };
-}
-
-/** Every style's layers, bottom first. */
-export type StyleLayers = Record<StyleName, TileLayerConfig[]>;
 
 const OSM = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 

@@ -2,7 +2,7 @@
  * A tile's address — style, zoom, column, row — and its check. Apart from the drawing (draw.ts), which
  * only the tile worker loads: the service checks an address before it spends anything on the tile.
  */
-import { STYLE_NAMES, type StyleName } from './style-names.ts';
+import { STYLE_NAMES, type StyleName } from '../embed/style-names.ts';
 
 /** Highest zoom served, the map's own highest. */
 export const MAX_TILE_ZOOM = 20;

@@ -4,7 +4,7 @@
  * was handed over.
  */
 import { renderTile } from './draw.ts';
-import type { StyleName } from './style-names.ts';
+import type { StyleName } from '../embed/style-names.ts';
 
 /** What the service hands a worker: the tile to draw. */
 export interface TileTask {

@@ -1,6 +1,6 @@
 /**
- * The embed's routes on the service: its static files and offline tiles (src/embed/assets.ts), the
- * session-bound frame page `GET /embed/frame/{sid}` — the `embed_url` of a session — and the public
+ * The embed's session routes on the service (its static files and offline tiles are the assets plugin's,
+ * server/embed/assets.ts): the session-bound frame page `GET /embed/frame/{sid}` — the `embed_url` of a session — and the public
  * facts of a session, `GET /embed/session/{sid}`, that the loader and the frame check (the frame
  * with its token, which the loader never sends: it would cost the page a CORS preflight).
  *
@@ -14,7 +14,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { embedAssets } from '../../embed/assets.ts';
 import { contentSecurityPolicy, page } from '../html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 import { sessionRefusal } from '../plugins/auth.ts';
@@ -44,7 +43,6 @@ const UNKNOWN_SESSION_PAGE = page({
 });
 
 const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(embedAssets, { publicUrl: app.config.publicUrl, tiles: app.config.tiles, tileRendersPerSecond: app.config.tileRendersPerSecond, now: app.now });
 
   app.get('/embed/frame/:sid', { schema: { hide: true, params: SidParams } }, async (request, reply) => {
     const session = await app.store.getSession(request.params.sid);

@@ -9,15 +9,13 @@ import fresh from 'fresh';
 import { createHash } from 'node:crypto';
 import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
-import { resolveStyles } from '../../tiles/styles.ts';
 import { shareUrl } from '../locate.ts';
 import { NOT_FOUND_PAGE_CSP, notFoundPage, sharePage, sharePageCsp } from '../share-page.ts';
 
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The map uses the tile layers the embed's frame uses for its `streets` style, resolved from the same
-  // settings as the embed's assets plugin does (whose decoration stays inside the embed routes' scope):
-  // in offline mode, tiles from this service alone.
-  const layers = resolveStyles(app.config.tiles, app.config.publicUrl).streets;
+  // The map uses the tile layers the embed's frame uses for its `streets` style: in offline mode, tiles
+  // from this service alone.
+  const layers = app.embedStyles.streets;
   const csp = sharePageCsp(layers);
 
   app.get('/:code', {

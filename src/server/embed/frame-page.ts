@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { escapeHtml } from '../escape-html.ts';
+import { escapeHtml } from '../../escape-html.ts';
 import { embedDir } from './files.ts';
-import type { FrameConfig } from './protocol.ts';
-import { tileOrigins, type StyleLayers } from '../tiles/styles.ts';
+import type { FrameConfig } from '../../embed/protocol.ts';
+import type { StyleLayers } from '../../embed/protocol.ts';
+import { tileOrigins } from '../../tiles/styles.ts';
 
 /** What the route knows about the session; `now` defaults to this server's clock. */
 export interface FramePageInput {

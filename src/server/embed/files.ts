@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 // Paths rather than `new URL(…, import.meta.url)`, which Vite rewrites into asset URLs in DOM tests.
 const here = dirname(fileURLToPath(import.meta.url));
-const CANDIDATES = [join(here, '../../dist/embed/'), join(here, 'embed/')];
+const CANDIDATES = [join(here, '../../../dist/embed/'), join(here, 'embed/')];
 
 /** The directory of the built embed files, with a trailing slash; throws when there is none. */
 export function embedDir(): string {

@@ -1,9 +1,9 @@
 import { JSDOM } from 'jsdom';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../iframe-app/config.ts';
-import { hashSecret } from '../auth/secrets.ts';
-import { resolveStyles } from '../tiles/styles.ts';
+import { readConfig } from '../../../iframe-app/config.ts';
+import { hashSecret } from '../../auth/secrets.ts';
+import { resolveStyles } from '../../tiles/styles.ts';
 import { frameConfig, frameHeaders, renderFramePage, scriptSafeJson } from './frame-page.ts';
 
 const styles = resolveStyles({ mode: 'online' }, 'https://loc.example');

@@ -2,7 +2,7 @@
  * The names of the map styles. Apart from styles.ts (their tile layers) so that the loader can check
  * `options.style` without shipping a single provider URL.
  */
-import type { LocStyle } from '../embed/public-types.ts';
+import type { LocStyle } from './public-types.ts';
 
 /** Every style, the default first. */
 export const STYLE_NAMES = ['streets', 'satellite', 'traffic', 'biking'] as const satisfies readonly LocStyle[];

@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BANDS, BLOCK_SIZE } from '../code/grid.ts';
+import { BANDS, BLOCK_SIZE } from '../../code/grid.ts';
 import { embedAssets, type EmbedAssetsOptions } from './assets.ts';
 import { EncodedFile } from './encodings.ts';
 

@@ -14,16 +14,18 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { coverage } from '../code/coverage.ts';
-import { BLOCK_SIZE } from '../code/grid.ts';
-import { FORMAT_VERSION } from '../code/cells.ts';
-import { ERROR_CATALOGUE } from '../errors.ts';
-import { offlineTiles } from '../tiles/offline.ts';
-import { resolveStyles, type StyleLayers, type TileSettings } from '../tiles/styles.ts';
+import { coverage } from '../../code/coverage.ts';
+import { BLOCK_SIZE } from '../../code/grid.ts';
+import { FORMAT_VERSION } from '../../code/cells.ts';
+import { ERROR_CATALOGUE, LocError } from '../../errors.ts';
+import { offlineTiles } from '../../tiles/offline.ts';
+import type { StyleLayers } from '../../embed/protocol.ts';
+import { resolveStyles, type TileSettings } from '../../tiles/styles.ts';
+import { errorBody } from '../plugins/errors.ts';
 import { EncodedFile } from './encodings.ts';
 import { embedDir } from './files.ts';
 import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';
-import type { GridData } from './protocol.ts';
+import type { GridData } from '../../embed/protocol.ts';
 
 export interface EmbedAssetsOptions {
   /** The service's public base URL, e.g. `https://loc.example`: offline tile URLs and the frame's API base. */
@@ -88,8 +90,7 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: Asset, cache 
 
 /** The catalogue's 404, in the service's error shape, naming what was wrong with the tile address. */
 function notFound(reply: FastifyReply, detail: string): FastifyReply {
-  const message = `${ERROR_CATALOGUE.not_found.message} ${detail}`;
-  return reply.code(404).send({ success: false, code: 'not_found', message, error: message });
+  return reply.code(404).send(errorBody(new LocError('not_found', `${ERROR_CATALOGUE.not_found.message} ${detail}`)));
 }
 
 export const embedAssets = fp<EmbedAssetsOptions>(

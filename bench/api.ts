@@ -7,14 +7,16 @@
  * Run alone with `node --import tsx bench/api.ts`; `npm run bench` includes it.
  */
 import autocannon from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { issueKey } from '../src/auth/keys.ts';
 import { encode } from '../src/code/index.ts';
+import { READY_MESSAGE } from '../src/server/ready-line.ts';
 import { openSqliteStore } from '../src/store/sqlite.ts';
+import { spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 /** Seconds each target is loaded, per round. */
@@ -38,40 +40,27 @@ const bodies = ${JSON.stringify(bodies)};
 app.get('/', async () => ({ success: true, hello: 'world' }));
 app.get('/same/:i', async (request, reply) => reply.type('application/json; charset=utf-8').send(bodies[Number(request.params.i)]));
 await app.listen({ port: 0, host: '127.0.0.1' });
-console.log('listening on http://127.0.0.1:' + app.server.address().port);
+// The ready line loc serve writes (src/server/ready-line.ts), so that one wait serves both.
+const url = 'http://127.0.0.1:' + app.server.address().port;
+console.log(JSON.stringify({ msg: ${JSON.stringify(READY_MESSAGE)}, url, publicUrl: url }));
 `;
 
 interface Server {
   url: string;
-  process: ChildProcess;
+  process: Spawned;
   startMs: number;
 }
 
-/** Spawns a server and waits for its "listening on <url>" line. */
-function spawnServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
+/** Spawns a server (node with `args`) and waits for its ready line. */
+async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<Server> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
-        resolve({ url: match[1], process: child, startMs: performance.now() - started });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
-  });
+  const server = spawnProcess(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url } = await server.ready();
+  return { url, process: server, startMs: performance.now() - started };
 }
 
-function stop(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.process.removeAllListeners('exit');
-    server.process.once('exit', () => resolve());
-    server.process.kill('SIGTERM');
-  });
+async function stop(server: Server): Promise<void> {
+  await server.process.stop();
 }
 
 const build = (): void => void execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
@@ -118,9 +107,9 @@ function cpuMs(pid: number): number | null {
 }
 
 async function load(options: autocannon.Options, server?: Server): Promise<Measure> {
-  const before = server ? cpuMs(server.process.pid!) : null;
+  const before = server ? cpuMs(server.process.child.pid!) : null;
   const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, duration: DURATION_S, ...options });
-  const after = server ? cpuMs(server.process.pid!) : null;
+  const after = server ? cpuMs(server.process.child.pid!) : null;
   const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
   return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuUs };
 }

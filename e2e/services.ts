@@ -3,15 +3,14 @@
  * operator CLI against that directory (accounts and keys, exactly as an operator makes them), and the
  * demo integrator. Each runs as its own process on a free port and is stopped by the caller.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DATABASE_FILE } from '../src/store/sqlite.ts';
+import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 
-/** The repository root: the CLI and the demo are started from here. */
-export const ROOT = resolve(import.meta.dirname, '..');
+export { ROOT, freePort };
 
 /** Longest wait for a process to say it listens; a cold start takes about a second. */
 const START_TIMEOUT_MS = 30_000;
@@ -25,64 +24,24 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** A port nothing listens on right now (the kernel's choice; the caller binds it at once). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
 /**
- * The environment for a child: this one without any loc setting (a developer's shell may set
- * LOC_PUBLIC_URL or PORT for their own server), plus the given ones.
+ * `spawned`, once `ready` resolves with its URL, within START_TIMEOUT_MS; stopped and refused when it
+ * is not ready by then.
  */
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('LOC_') && name !== 'PORT' && name !== 'HOST') env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-/** Spawns `node …args` and resolves once its output matches `ready`; its output is kept for errors. */
-function spawnUntil(name: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Running> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
-  };
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => {
-      void stop();
-      fail(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
-    }, START_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      // Keep draining both pipes: a child blocked on a full pipe would stop answering requests.
-      child.stdout.resume();
-      done({ url: match[1], stop });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      fail(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${output}`));
-    });
+async function runningOnce(name: string, spawned: Spawned, ready: () => Promise<string>): Promise<Running> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_done, fail) => {
+    timer = setTimeout(() => fail(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${spawned.output()}`)), START_TIMEOUT_MS);
   });
+  try {
+    const url = await Promise.race([ready(), late]);
+    return { url, stop: async () => void (await spawned.stop(STOP_TIMEOUT_MS)) };
+  } catch (error) {
+    await spawned.stop(STOP_TIMEOUT_MS);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A fresh data directory for one service; the caller removes it with `removeDataDir`. */
@@ -137,8 +96,8 @@ export function createKey(dataDir: string, request: KeyRequest): { apiKey: strin
  */
 export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
-  const args = ['dist/cli.js', 'serve', '--port', String(port), '--host', 'localhost'];
-  return spawnUntil('loc serve', args, { LOC_DATA_DIR: dataDir, LOC_TILES: 'offline', LOC_LOG_LEVEL: 'warn', ...env }, /public URL (http:\/\/\S+)\)/);
+  const server = spawnLoc(['serve', '--port', String(port), '--host', 'localhost'], { env: { LOC_DATA_DIR: dataDir, LOC_TILES: 'offline', LOC_LOG_LEVEL: 'warn', ...env } });
+  return runningOnce('loc serve', server, async () => (await server.ready()).publicUrl);
 }
 
 /**
@@ -147,9 +106,8 @@ export async function startService(dataDir: string, env: Record<string, string> 
  * integrator's own server would be, rather than through `loc serve --demo`.
  */
 export function startDemo(port: number, apiUrl: string, apiKey: string): Promise<Running> {
-  return spawnUntil('the demo', ['--import', 'tsx', 'demo/main.ts'], {
-    LOC_API_URL: apiUrl,
-    LOC_DEMO_API_KEY: apiKey,
-    LOC_DEMO_PORT: String(port),
-  }, /loc demo: (http:\/\/\S+)/);
+  const demo = spawnProcess(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
+    env: { LOC_API_URL: apiUrl, LOC_DEMO_API_KEY: apiKey, LOC_DEMO_PORT: String(port) },
+  });
+  return runningOnce('the demo', demo, async () => (await demo.waitFor(/loc demo: (http:\/\/\S+)/))[1]);
 }

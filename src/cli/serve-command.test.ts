@@ -5,7 +5,7 @@
  * offline tiles come from the built tile worker; `npm start` stops when npm is signalled.
  */
 import Database from 'better-sqlite3';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,75 +15,25 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
-
-/** This environment without any loc setting a developer's shell may hold, plus `extra`. */
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('LOC_') && name !== 'PORT' && name !== 'HOST') env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-interface Spawned {
-  child: ChildProcess;
-  output: () => string;
-  /** Its exit code, once it exited. */
-  exited: Promise<number | null>;
-  /** Once its output is complete: its pipes are closed, also by any process it left behind. */
-  closed: Promise<void>;
-  /** Resolves with the match once the output (stdout and stderr) matches `pattern`; rejects if the process exits first. */
-  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Spawned {
-  const child = spawn(command, args, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
-  let output = '';
-  const listeners = new Set<() => void>();
-  const collect = (chunk: Buffer) => {
-    output += chunk;
-    for (const listener of listeners) listener();
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
-        const match = pattern.exec(output);
-        if (match === null) return;
-        listeners.delete(check);
-        resolve(match);
-      };
-      listeners.add(check);
-      check();
-      void closed.then(() => reject(new Error(`exited before printing ${pattern}:\n${output}`)));
-    });
-  return { child, output: () => output, exited, closed, waitFor };
-}
+import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../../test/support/loc-process.ts';
 
 /** Its exit code, once its output is complete. */
 async function finished(spawned: Spawned): Promise<number | null> {
   await spawned.closed;
-  return spawned.exited;
+  return (await spawned.exited).code;
 }
 
+/** The port of the server's ready line. */
+const readyPort = async (server: Spawned): Promise<number> => Number(new URL((await server.ready()).url).port);
+
 const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, ['dist/cli.js', 'serve', ...args], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env });
+  spawnLoc(['serve', ...args], { env: { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env } });
 
 /** A port something listens on, on `host`, until closed. */
 async function occupy(host: string): Promise<{ port: number; server: Server }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return { port: (server.address() as { port: number }).port, server };
-}
-
-/** A port nothing listens on right now (the kernel's choice; the caller binds it at once). */
-async function freePort(): Promise<number> {
-  const { port, server } = await occupy('127.0.0.1');
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const isAlive = (pid: number): boolean => {
@@ -128,7 +78,7 @@ describe('a start refused before it listens', () => {
   });
 
   it('on a database written by a newer loc (a downgrade, a restored backup): one line naming it, exit 1', async () => {
-    await finished(run(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { LOC_DATA_DIR: dataDir }));
+    await finished(spawnLoc(['accounts', 'create', '--name', 'acme'], { env: { LOC_DATA_DIR: dataDir } }));
     const db = new Database(join(dataDir, DATABASE_FILE));
     db.pragma('user_version = 99');
     db.close();
@@ -196,7 +146,7 @@ describe('a start that cannot listen', () => {
   it('names a mistyped setting on stderr, with the setting it is near, and starts anyway', async () => {
     const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1'], { LOC_PUBLICURL: 'https://loc.example' });
     try {
-      await started.waitFor(/loc is listening on/);
+      await started.ready();
       expect(started.output()).toContain('warning: LOC_PUBLICURL is not a loc setting and is ignored; did you mean LOC_PUBLIC_URL?\n');
     } finally {
       started.child.kill('SIGTERM');
@@ -237,12 +187,10 @@ describe('a signal while loc serve starts', () => {
 });
 
 describe('one server per data directory', () => {
-  const listening = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/;
-
   it('refuses a second server while the first runs, not the operator commands; starts again once it stopped', async () => {
     const first = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
     try {
-      const port = Number((await first.waitFor(listening))[1]);
+      const port = await readyPort(first);
       const lockFile = join(dataDir, LOCK_FILE);
       expect(readFileSync(lockFile, 'utf8')).toBe(`${first.child.pid}\n`);
 
@@ -254,7 +202,7 @@ describe('one server per data directory', () => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
       // Operator commands are meant to run beside the server.
-      const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { env: childEnv({ LOC_DATA_DIR: dataDir }) });
+      const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }) });
       expect(stdout).toMatch(/^Created account acme/);
 
       first.child.kill('SIGTERM');
@@ -262,7 +210,7 @@ describe('one server per data directory', () => {
       expect(existsSync(lockFile)).toBe(false);
 
       const third = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
-      await third.waitFor(listening);
+      await third.ready();
       third.child.kill('SIGTERM');
       expect(await finished(third)).toBe(0);
     } finally {
@@ -276,7 +224,7 @@ describe('one server per data directory', () => {
     writeFileSync(join(dataDir, LOCK_FILE), `${gone.pid}\n`);
     const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1']);
     try {
-      await server.waitFor(listening);
+      await server.ready();
       expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${server.child.pid}\n`);
       server.child.kill('SIGTERM');
       expect(await finished(server)).toBe(0);
@@ -309,7 +257,7 @@ describe('loc serve with offline tiles', () => {
   it('draws them with its built tile worker, and exits 0 on SIGTERM with the worker started', async () => {
     const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1'], { LOC_LOG_LEVEL: 'info' });
     try {
-      const port = Number((await server.waitFor(/loc is listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+      const port = await readyPort(server);
       // The detailed land outline too, which the worker loads on the first tile of zoom 6 or more.
       for (const path of ['streets/2/2/1', 'satellite/9/259/176']) {
         const tile = await fetch(`http://127.0.0.1:${port}/tiles/${path}.png`);
@@ -331,13 +279,14 @@ describe('npm start', () => {
   /** Starts `npm start` on the temporary directory, a port of the system's choice and a free demo port. */
   async function npmStart(options: { detached?: boolean } = {}) {
     const demoPort = await freePort();
-    const npm = run('npm', ['start'], {
-      LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_DEMO_PORT: String(demoPort), LOC_TILES: 'offline', LOC_LOG_LEVEL: 'info',
-    }, options);
+    const npm = spawnProcess('npm', ['start'], {
+      env: { LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_DEMO_PORT: String(demoPort), LOC_TILES: 'offline', LOC_LOG_LEVEL: 'info' },
+      detached: options.detached,
+    });
     const [, demoUrl] = await npm.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
-    const apiPort = Number((await npm.waitFor(/loc is listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
-    // The server's own pid, from its log lines: under npm it is not the child we spawned.
-    const serverPid = Number((await npm.waitFor(/"pid":(\d+)/))[1]);
+    // The server's own pid: under npm it is not the child we spawned.
+    const { url, pid: serverPid } = await npm.ready();
+    const apiPort = Number(new URL(url).port);
     return { npm, demoPort, demoUrl, apiPort, serverPid };
   }
 
@@ -356,7 +305,7 @@ describe('npm start', () => {
     expect(serverPid).not.toBe(npm.child.pid);
 
     npm.child.kill('SIGTERM');
-    expect(await npm.exited).toBe(0);
+    expect((await npm.exited).code).toBe(0);
     expect(isAlive(serverPid)).toBe(false);
     expect(await refused(apiPort)).toBe(true);
     expect(await refused(demoPort)).toBe(true);

@@ -3,7 +3,6 @@
  * the frame uses it, concurrent generates, a client that half-closes, and a graceful shutdown of the
  * built `loc serve` process that lets an in-flight request finish.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import { loadConfig } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { LOCK_FILE } from './server-lock.ts';
+import { readyIn, spawnLoc } from '../../test/support/loc-process.ts';
 
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
 async function rawConnection(
@@ -83,6 +83,12 @@ describe('a running server', () => {
     expect(port).not.toBe('0');
     expect(server.config.publicUrl).toBe(`http://localhost:${port}`);
     expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
+  });
+
+  it('ends its banner with a line for programs, whatever the log level: JSON with the address and the public URL', () => {
+    const ready = JSON.parse(banner.at(-1)!) as Record<string, unknown>;
+    expect(ready).toMatchObject({ msg: 'listening', url: server.url, publicUrl: server.config.publicUrl, pid: process.pid, level: 30 });
+    expect(readyIn(banner.join('\n'))).toEqual({ url: server.url, publicUrl: server.config.publicUrl, pid: process.pid });
   });
 
   it('on all interfaces without LOC_PUBLIC_URL, warns that its links name localhost; not with LOC_PUBLIC_URL, nor on loopback', async () => {
@@ -280,20 +286,8 @@ describe('a client that half-closes after its request', () => {
 describe('graceful shutdown of loc serve', () => {
   it('on SIGTERM finishes the in-flight request, closes the database and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'loc-shutdown-'));
-    const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1', '--seed-dev'], {
-      env: { ...process.env, LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk;
-        const match = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-        if (match) resolve(Number(match[1]));
-      });
-      child.on('exit', () => reject(new Error(`exited early: ${output}`)));
-    });
+    const server = spawnLoc(['serve', '--port', '0', '--host', '127.0.0.1', '--seed-dev'], { env: { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'info' } });
+    const port = Number(new URL((await server.ready()).url).port);
     const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
     // One full request first: the server answers before the signal comes.
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -304,15 +298,15 @@ describe('graceful shutdown of loc serve', () => {
     const connection = await rawConnection(port);
     connection.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`);
     await connection.received(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
-    child.kill('SIGTERM');
-    await new Promise<void>((resolve) => child.stdout.on('data', () => output.includes('shutting down') && resolve()));
+    server.child.kill('SIGTERM');
+    await server.waitFor(/shutting down/);
     connection.write(body.slice(10));
     await connection.closed;
 
     expect(connection.response()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
     expect(connection.response()).toContain('"is_existing":false');
-    expect(await exited).toBe(0);
-    expect(output).toContain('"msg":"closed"');
+    expect((await server.exited).code).toBe(0);
+    expect(server.output()).toContain('"msg":"closed"');
     expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
     rmSync(dataDir, { recursive: true, force: true });

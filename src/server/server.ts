@@ -11,6 +11,7 @@ import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
+import { readyLine } from './ready-line.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
@@ -77,6 +78,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
         `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
     );
   }
+  print(readyLine(url, base));
   const held = lock;
   return {
     app,

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { issueKey } from '../../src/auth/keys.ts';
 import { MAX_LIMIT } from '../../src/limits/budgets.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { freePort } from '../../e2e/services.ts';
+import { freePort, readyIn } from '../support/loc-process.ts';
 
 const STRESS_FULL = process.env.LOC_STRESS === 'full';
 
@@ -111,7 +111,7 @@ export class SpawnedServer {
 
   /**
    * Starts `loc serve` on `dataDir` (127.0.0.1 only) and resolves once it listens. `env` adds to the
-   * environment: LOC_LOG_LEVEL defaults to warn. With `stdio.stdout` the banner is not read here: the
+   * environment: LOC_LOG_LEVEL defaults to warn. With `stdio.stdout` the ready line is not read here: the
    * port is then chosen here, and the server listens once `/healthz` answers.
    */
   static async start(dataDir: string, env: Record<string, string> = {}, stdio: ServerStdio = {}): Promise<SpawnedServer> {
@@ -126,7 +126,7 @@ export class SpawnedServer {
       stdio: [terminal ? 'pipe' : 'ignore', stdout ?? 'pipe', stderr ?? 'pipe'],
     });
     const server = new SpawnedServer(child, dataDir);
-    const listening = stdout === undefined ? server.bannerPort() : server.healthy(port);
+    const listening = stdout === undefined ? server.readyPort() : server.healthy(port);
     let timer: NodeJS.Timeout | undefined;
     server.port = await Promise.race([
       listening,
@@ -142,14 +142,14 @@ export class SpawnedServer {
     return server;
   }
 
-  /** The port the banner names, once it is out. */
-  private bannerPort(): Promise<number> {
+  /** The port of the ready line, once it is out. */
+  private readyPort(): Promise<number> {
     return new Promise((resolve) => {
       const onData = (): void => {
-        const match = /loc is listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(this.captured);
-        if (match === null) return;
+        const ready = readyIn(this.captured);
+        if (ready === null) return;
         this.child.stdout!.off('data', onData);
-        resolve(Number(match[1]));
+        resolve(Number(new URL(ready.url).port));
       };
       this.child.stdout!.on('data', onData);
     });

@@ -1,0 +1,13 @@
+/**
+ * The line that says a started server is ready, for programs rather than people: the banner's last,
+ * written whatever the log level, in the shape of the log lines that follow it. A supervisor, a test or
+ * a script waits for it instead of reading the banner: the address to call and the public URL.
+ */
+import { hostname } from 'node:os';
+
+/** The line's `msg`. */
+export const READY_MESSAGE = 'listening';
+
+export function readyLine(url: string, publicUrl: string): string {
+  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: hostname(), msg: READY_MESSAGE, url, publicUrl });
+}

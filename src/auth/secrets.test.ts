@@ -1,6 +1,6 @@
 /** Keys, session tokens and ids: shape, entropy and hashing. */
 import { describe, expect, it } from 'vitest';
-import { hashSecret, looksLikeApiKey, newApiKey, newId, newSessionToken, parseSessionToken, sameHash } from './secrets.ts';
+import { hashSecret, looksLikeApiKey, newApiKey, newSessionToken, parseSessionToken, sameHash } from './secrets.ts';
 
 describe('secrets', () => {
   it('makes API keys with the loc_ prefix and 256 random bits', () => {
@@ -10,10 +10,6 @@ describe('secrets', () => {
     expect(newApiKey()).not.toBe(key);
     expect(looksLikeApiKey('loc_short')).toBe(false);
     expect(looksLikeApiKey(`sk_${key.slice(3)}`)).toBe(false);
-  });
-
-  it('makes public ids with a prefix', () => {
-    expect(newId('key')).toMatch(/^key_[A-Za-z0-9_-]{22}$/);
   });
 
   it('makes session tokens <sid>.<secret> and parses them back', () => {

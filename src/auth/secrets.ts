@@ -1,11 +1,12 @@
 /**
- * Secrets and identifiers: API keys, embed session tokens, and the public ids that name records.
+ * Secrets: API keys and embed session tokens.
  *
  * A secret is shown once and stored only as its SHA-256 hash. Secrets carry 32 random bytes, so a
  * fast hash is enough (nothing to brute-force, unlike a password) and lets the service find a key by
  * its hash with an index on every request.
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomId } from '../store/ids.ts';
 
 /** Every API key starts with this, so scanners and people recognise a leaked one. */
 export const API_KEY_PREFIX = 'loc_';
@@ -13,15 +14,7 @@ export const API_KEY_PREFIX = 'loc_';
 /** Random bytes in a key or a session secret: 256 bits. */
 const SECRET_BYTES = 32;
 
-/** Random bytes in a public id (record ids, the session id in the frame URL): 128 bits. */
-const ID_BYTES = 16;
-
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
-/** A new public id such as `key_3q2-…`; unguessable, so an id in a URL reveals nothing to enumerate. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(ID_BYTES).toString('base64url')}`;
-}
 
 /** A new API key, `loc_` + 43 base64url characters. */
 export function newApiKey(): string {
@@ -49,7 +42,7 @@ export function sameHash(a: string, b: string): boolean {
 
 /** A new embed session token `<sid>.<secret>`: the sid is public (it names the frame), the secret is not. */
 export function newSessionToken(): { sid: string; secret: string; token: string } {
-  const sid = randomBytes(ID_BYTES).toString('base64url');
+  const sid = randomId();
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
   return { sid, secret, token: `${sid}.${secret}` };
 }

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { StoreUnavailable } from '../store/store.ts';
+import { StoreUnavailable, canBackUp } from '../store/store.ts';
 import { OperatorError, withStore } from './operator-io.ts';
 
 /**
@@ -53,6 +53,7 @@ export function registerBackupCommand(program: Command): void {
       // better-sqlite3 trims the name it is given: the copy would land beside the file made here.
       if (target !== target.trim()) command.error(`error: ${JSON.stringify(file)} ends in white space; give another file name`, { exitCode: 2 });
       await withStore(command, async (store) => {
+        if (!canBackUp(store)) throw new OperatorError('this database engine makes no backups through loc; use its own backup tools');
         if (existsSync(target)) return command.error(`error: ${targetFault('EEXIST', target)}`, { exitCode: 2 });
         // The copy is written under another name beside `target` and linked to it once complete: a
         // backup cut short — Ctrl-C, a full disk — never leaves at `target` a file that passes for one

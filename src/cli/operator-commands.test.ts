@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
 import { json, testClock } from '../../test/support/service.ts';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
-import { DATABASE_FILE } from '../store/sqlite.ts';
+import { DATABASE_FILE } from '../store/sqlite-files.ts';
 
 const run = promisify(execFile);
 let dataDir: string;

@@ -10,8 +10,8 @@ import { DEMO_VARIABLES } from '../../demo/server.ts';
 import { LocError } from '../errors.ts';
 import { OPTIONS, misspelledSettings } from '../server/config.ts';
 import { printable } from '../printable.ts';
-import { NoDatabase, openSqliteStore, type SqliteStore } from '../store/sqlite.ts';
-import { StoreConflict, StoreUnavailable } from '../store/store.ts';
+import { openStore } from '../store/open-store.ts';
+import { NoDatabase, StoreConflict, StoreUnavailable, type BackupCapable, type Store } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
 export class OperatorError extends Error {
@@ -27,11 +27,11 @@ export class OperatorError extends Error {
  * then said so on stderr; otherwise a data directory without one is refused and nothing is created,
  * because a mistyped or unset LOC_DATA_DIR would else answer "(none)", or back up an empty database.
  */
-export async function withStore(command: Command, work: (store: SqliteStore) => Promise<void>, { create = false } = {}): Promise<void> {
+export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false } = {}): Promise<void> {
   // LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word.
   for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
   const dataDir = operatorDataDir();
-  let store: SqliteStore;
+  let store: Store & Partial<BackupCapable>;
   try {
     store = openOperatorStore(dataDir, create);
   } catch (error) {
@@ -51,13 +51,13 @@ export async function withStore(command: Command, work: (store: SqliteStore) => 
   }
 }
 
-function openOperatorStore(dataDir: string, create: boolean): SqliteStore {
+function openOperatorStore(dataDir: string, create: boolean): Store & Partial<BackupCapable> {
   try {
-    return openSqliteStore(dataDir, { create: false });
+    return openStore({ dataDir }, { create: false });
   } catch (error) {
     if (!(create && error instanceof NoDatabase)) throw error;
   }
-  const store = openSqliteStore(dataDir);
+  const store = openStore({ dataDir });
   process.stderr.write(`note: created a new database in ${dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`);
   return store;
 }

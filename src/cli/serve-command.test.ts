@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
-import { DATABASE_FILE } from '../store/sqlite.ts';
+import { DATABASE_FILE } from '../store/sqlite-files.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
 import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../../test/support/loc-process.ts';
 

@@ -51,7 +51,7 @@ export interface LogStream {
 export interface AppOptions {
   /** The clock; default `Date.now`. Tests inject one they move. */
   now?: () => number;
-  /** A store the caller owns; default: SQLite in `config.dataDir`, closed with the app. */
+  /** A store the caller owns; default: the configured one (store/open-store.ts), closed with the app. */
   store?: Store;
   /** Where the request limits are counted; default in this process. */
   counters?: Counters;

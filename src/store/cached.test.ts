@@ -7,6 +7,7 @@ import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
 import { storeConformance } from '../../test/conformance/store.ts';
 import { openSqliteStore } from './sqlite.ts';
+import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import type { Store } from './store.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'loc-cache-'));
@@ -31,7 +32,17 @@ function countingSaves(): { store: Store; writes: () => number; done: () => Prom
 
 storeConformance('sqlite behind the request cache', async () => {
   const dir = tempDir();
-  return { store: cachedStore(openSqliteStore(dir), { now: () => 0 }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const inner = openSqliteStore(dir);
+  let now = 0;
+  const ttlMs = 1000;
+  return {
+    store: cachedStore(inner, { now: () => now, ttlMs }),
+    second: openSqliteStore(dir),
+    // What another store wrote shows once the reads kept here have expired.
+    settle: () => void (now += ttlMs),
+    fill: sqliteFill(inner),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 });
 
 describe('cachedStore', () => {

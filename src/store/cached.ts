@@ -3,20 +3,19 @@
  * session, an account's saved location — is kept in memory, so a request seldom reaches the database.
  *
  * Consistency: writes made through this store update or drop the cached entries at once. Writes made
- * by another process (the operator CLI disabling a key, adding an origin) are seen when a key or
- * session entry expires, `ttlMs` after it was read (one second by default: well inside the five
- * seconds the operator is promised). Saved locations are written only by the server, through this
- * store, so their cache is exact for a single server per database — the deployment loc supports
- * (its rate-limit counters are per process too) — and a repeated save of a cell it knows is answered
- * from memory unless it would fill in an address or label the stored location lacks: a save never
- * changes what is stored, so otherwise there is nothing to write.
+ * through another store on the same database — the operator CLI disabling a key or adding an origin,
+ * another server saving a location — are seen when the entry expires, `ttlMs` after it was read (one
+ * second by default: well inside the five seconds the operator is promised). That holds for every
+ * entry, "not saved" and "no such key" included. A repeated save of a cell known here is answered
+ * from memory unless it would fill in an address or label the location lacks: a save never changes
+ * what is stored, so otherwise there is nothing to write.
  */
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Account, ApiKey, EmbedSession, KeyLimits, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
 
 export interface CacheOptions {
   now: () => number;
-  /** How long a key or session read may be reused. */
+  /** How long a read may be reused. */
   ttlMs?: number;
   /** Most entries per cache; the oldest are dropped first. */
   maxEntries?: number;
@@ -80,20 +79,20 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     saveLocation: async (input) => {
       const key = locationKey(input.accountId, input.code);
       // A save only adds what the stored location lacks: a repeat that adds nothing needs no write.
-      const known = locations.get(key);
+      const known = locations.get(key, now());
       if (known && !((input.address !== null && known.address === null) || (input.label !== null && known.label === null))) {
         return { location: known, created: false };
       }
       const saved = await store.saveLocation(input);
-      locations.set(key, saved.location);
+      locations.set(key, saved.location, now() + ttlMs);
       return saved;
     },
     findLocation: async (accountId, code) => {
       const key = locationKey(accountId, code);
-      const cached = locations.get(key);
+      const cached = locations.get(key, now());
       if (cached !== undefined) return cached;
       const location = await store.findLocation(accountId, code);
-      locations.set(key, location);
+      locations.set(key, location, now() + ttlMs);
       return location;
     },
 

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeConformance } from '../../test/conformance/store.ts';
+import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
-import { DATABASE_FILE, openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
+import { DATABASE_FILE } from './sqlite-files.ts';
+import { openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
 import { StoreUnavailable } from './store.ts';
 
 /** Temporary directories made by this file, removed when it ends. */
@@ -20,7 +22,8 @@ afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 storeConformance('sqlite', async () => {
   const dir = tempDir();
-  return { store: openSqliteStore(dir), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  const store = openSqliteStore(dir);
+  return { store, second: openSqliteStore(dir), settle: () => {}, fill: sqliteFill(store), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 });
 
 describe('sqlite store', () => {
@@ -90,7 +93,7 @@ describe('sqlite store', () => {
     const blank = tempDir();
     writeFileSync(join(blank, DATABASE_FILE), '');
     for (const [dir, why] of [[missing, 'the directory does not exist'], [empty, `the directory has no ${DATABASE_FILE}`], [blank, `its ${DATABASE_FILE} holds no loc schema`]]) {
-      expect(() => openSqliteStore(dir, { create: false })).toThrow(expect.objectContaining({ name: 'NoDatabase', dataDir: dir, why }));
+      expect(() => openSqliteStore(dir, { create: false })).toThrow(expect.objectContaining({ name: 'NoDatabase', where: dir, why }));
     }
     expect(existsSync(missing)).toBe(false);
     expect(readdirSync(empty)).toEqual([]);
@@ -110,7 +113,7 @@ describe('sqlite store', () => {
 describe('a machine at fault', () => {
   it('turns SQLite errors of a full, read-only, failing or locked disk into StoreUnavailable, keeping the cause', () => {
     const cases = {
-      SQLITE_FULL: 'disk-full', SQLITE_READONLY: 'read-only', SQLITE_READONLY_DBMOVED: 'read-only', SQLITE_IOERR: 'io-error',
+      SQLITE_FULL: 'full', SQLITE_READONLY: 'read-only', SQLITE_READONLY_DBMOVED: 'read-only', SQLITE_IOERR: 'io-error',
       SQLITE_IOERR_WRITE: 'io-error', SQLITE_IOERR_FSYNC: 'io-error', SQLITE_BUSY: 'busy', SQLITE_BUSY_SNAPSHOT: 'busy',
       SQLITE_LOCKED: 'busy', SQLITE_CANTOPEN: 'cannot-open',
     };
@@ -159,28 +162,4 @@ describe('a machine at fault', () => {
       expect(translateSqliteError(error)).toBe(error);
     }
   });
-
-  it('reports a full database as disk-full from any method, and works again once there is room', async () => {
-    const store = openSqliteStore(tempDir());
-    const account = await store.createAccount({ name: 'acme', partner: true, createdAt: 1 });
-    // The store's own connection is private; capping its pages is the one way to make SQLite itself
-    // answer SQLITE_FULL in-process (test/stress/faults.test.ts fills a real disk under a running server).
-    const db = (store as unknown as { db: Database.Database }).db;
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    db.pragma(`max_page_count = ${pages}`);
-    const save = (i: number) => store.saveLocation({
-      accountId: account.id, code: `FR-0000-${String(i).padStart(4, '0')}`, latitude: 1, longitude: 2, address: 'x'.repeat(2000), label: null, createdAt: 1,
-    });
-    const failure = await (async () => {
-      for (let i = 0; i < 100; i++) await save(i);
-      return null;
-    })().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StoreUnavailable);
-    expect(failure).toMatchObject({ reason: 'disk-full' });
-    expect(await store.findAccount('acme')).toMatchObject({ id: account.id });
-    db.pragma(`max_page_count = ${pages + 1000}`);
-    expect((await save(1000)).created).toBe(true);
-    await (store as SqliteStore).close();
-  });
 });
-

@@ -9,14 +9,17 @@
  * answers 503 and carries on, and the next statement succeeds once the disk does.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { newId } from '../auth/secrets.ts';
+import { chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { newId } from './ids.ts';
+import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { migrate } from './sqlite-migrations.ts';
 import {
+  NoDatabase,
   StoreConflict,
   StoreUnavailable,
   type Account,
+  type BackupCapable,
   type ApiKey,
   type EmbedSession,
   type KeyLimits,
@@ -24,13 +27,12 @@ import {
   type KeyStatus,
   type NewKey,
   type NewSession,
+  type OpenStoreOptions,
   type SavedLocation,
   type Store,
   type UnavailableReason,
 } from './store.ts';
 
-/** The database file inside the data directory. */
-export const DATABASE_FILE = 'loc.db';
 
 interface AccountRow { id: string; name: string; partner: number; created_at: number }
 interface KeyRow {
@@ -59,7 +61,7 @@ const location = (r: LocationRow): SavedLocation => ({
 
 /** SQLite's result codes of a machine at fault; an extended code (`SQLITE_IOERR_WRITE`) counts as its primary one. */
 const UNAVAILABLE: Readonly<Record<string, UnavailableReason>> = {
-  SQLITE_FULL: 'disk-full',
+  SQLITE_FULL: 'full',
   SQLITE_READONLY: 'read-only',
   SQLITE_IOERR: 'io-error',
   SQLITE_BUSY: 'busy',
@@ -81,56 +83,14 @@ const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_rang
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
 
-/** What the file system says when the data directory cannot be made, as a reason the service can give. */
-const ERRNO_REASONS: Readonly<Record<string, UnavailableReason>> = {
-  ENOSPC: 'disk-full', EROFS: 'read-only', EIO: 'io-error', EACCES: 'cannot-open', EPERM: 'cannot-open', ENOENT: 'cannot-open', ENOTDIR: 'cannot-open',
-};
-
-/** A file-system error about the data directory as StoreUnavailable when it is the machine's doing; otherwise unchanged. */
-function translateErrno(error: unknown): unknown {
-  const reason = ERRNO_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
-  return reason === undefined ? error : new StoreUnavailable(reason, (error as Error).message, { cause: error });
-}
-
-/**
- * A data directory that exists but is a file (or anything else but a directory). Node's own words,
- * "EEXIST: file already exists, mkdir", read as if all were well; this says what is wrong.
- */
-const notADirectory = (dataDir: string, cause?: unknown): StoreUnavailable =>
-  new StoreUnavailable('cannot-open', `${dataDir} is not a directory`, { cause });
-
-/**
- * The data directory holds no loc database, and the caller asked not to create one: most likely
- * LOC_DATA_DIR names the wrong directory. `why` says what was found instead.
- */
-export class NoDatabase extends Error {
-  override readonly name = 'NoDatabase';
-
-  constructor(readonly dataDir: string, readonly why: string) {
-    super(`there is no loc database in ${dataDir} (${why})`);
-  }
-}
-
-export interface OpenOptions {
-  /**
-   * Create the data directory and the database when they are missing (the server's start). With
-   * false, only an existing loc database is opened and nothing is created; anything else is
-   * NoDatabase, so that a mistyped LOC_DATA_DIR cannot leave an empty database behind. Default true.
-   */
-  create?: boolean;
-}
-
 /**
  * Opens the database in `dataDir`, migrating it as needed and, unless `create: false`, creating it
  * (and the directory) first; `:memory:` for a throwaway one.
  * A disk that cannot hold it — full, read-only, failing — is a StoreUnavailable, so that `loc serve`
  * can refuse to start with one line instead of a stack trace.
  */
-export function openSqliteStore(dataDir: string, { create = true }: OpenOptions = {}): SqliteStore {
-  if (dataDir !== ':memory:') {
-    if (create) makeDataDir(dataDir);
-    else requireDatabaseFile(dataDir);
-  }
+export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOptions = {}): SqliteStore {
+  if (dataDir !== ':memory:') prepareDataDir(dataDir, create);
   let db: Database.Database | undefined;
   const file = dataDir === ':memory:' ? ':memory:' : join(dataDir, DATABASE_FILE);
   const isNew = file !== ':memory:' && !existsSync(file);
@@ -162,52 +122,7 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenOptions 
   return new SqliteStore(db);
 }
 
-function makeDataDir(dataDir: string): void {
-  try {
-    makeDirectories(dataDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notADirectory(dataDir, error);
-    throw translateErrno(error);
-  }
-}
-
-/**
- * `mkdir -p` with mode 0700. Not Node's `mkdirSync(…, { recursive: true })`: where a file system
- * answers ENOENT although the parent exists (/proc, /sys/…), Node's loop retries forever at full CPU,
- * and `loc serve` would hang without a word. Here a second ENOENT is the answer.
- */
-function makeDirectories(dir: string): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
-    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
-    makeDirectories(dirname(dir));
-    mkdirSync(dir, { mode: 0o700 });
-  }
-}
-
-/** Throws NoDatabase unless `dataDir` is a directory with a database file in it; creates nothing. */
-function requireDatabaseFile(dataDir: string): void {
-  let directory;
-  try {
-    directory = statSync(dataDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NoDatabase(dataDir, 'the directory does not exist');
-    throw translateErrno(error);
-  }
-  if (!directory.isDirectory()) throw notADirectory(dataDir);
-  try {
-    statSync(join(dataDir, DATABASE_FILE));
-  } catch (error) {
-    // Only a file that is not there means no database; a directory we may not read is another story.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NoDatabase(dataDir, `the directory has no ${DATABASE_FILE}`);
-    throw translateErrno(error);
-  }
-}
-
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, BackupCapable {
   private readonly q;
 
   constructor(private readonly db: Database.Database) {

@@ -135,18 +135,55 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * What some engines can do besides the port: write a consistent copy of the whole database to a file,
+ * also while a server uses it (`loc backup`). An engine on another machine leaves backups to its own tools.
+ */
+export interface BackupCapable {
+  backup(file: string): Promise<void>;
+}
+
+export function canBackUp(store: Store): store is Store & BackupCapable {
+  return typeof (store as Partial<BackupCapable>).backup === 'function';
+}
+
+export interface OpenStoreOptions {
+  /**
+   * Create the database when there is none (the server's start, the first `loc accounts create`).
+   * With false only an existing loc database is opened: anything else is NoDatabase, so that a
+   * mistyped setting cannot leave an empty database behind. Default true.
+   */
+  create?: boolean;
+}
+
+/**
+ * The place the configuration names holds no loc database, and the caller asked not to create one:
+ * most likely the setting names the wrong place. `why` says what was found instead.
+ */
+export class NoDatabase extends Error {
+  override readonly name = 'NoDatabase';
+
+  constructor(readonly where: string, readonly why: string) {
+    super(`there is no loc database in ${where} (${why})`);
+  }
+}
+
 /** A unique value (account name) is already taken. */
 export class StoreConflict extends Error {
   override readonly name = 'StoreConflict';
 }
 
-/** Why the database cannot serve a request right now. */
-export type UnavailableReason = 'disk-full' | 'read-only' | 'io-error' | 'busy' | 'cannot-open';
+/**
+ * Why the database cannot serve a request right now, in any engine's terms: its storage is full or
+ * read-only, reading or writing failed, another holder keeps it busy, it cannot be opened, or (a
+ * database on another machine) it cannot be reached.
+ */
+export type UnavailableReason = 'full' | 'read-only' | 'io-error' | 'busy' | 'cannot-open' | 'unreachable';
 
 /**
- * The database cannot serve the request right now — its disk is full or read-only, an I/O error, a lock
- * held elsewhere — a condition of the machine, not of the request, that can pass without a restart.
- * Adapters throw it for their engine's errors of that kind; the server answers 503 with the reason.
+ * The database cannot serve the request right now — a condition of where it runs, not of the request,
+ * that can pass without a restart. Adapters throw it for their engine's errors of that kind, with the
+ * engine's own words as the message; the server answers 503 with the reason.
  */
 export class StoreUnavailable extends Error {
   override readonly name = 'StoreUnavailable';

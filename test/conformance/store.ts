@@ -1,14 +1,28 @@
 /**
  * The store conformance suite: what every adapter of the store port must do, written once. An
- * adapter's test file calls `storeConformance('name', open)`; `open` gives a fresh, empty store.
+ * adapter's test file calls `storeConformance('name', open)`; `open` gives a fresh, empty database
+ * with the store under test on it and a second store on the same database, as another process (the
+ * operator CLI, another server) would hold. What a test only needs to exist is written through the
+ * second store, so the store under test reads it from the database rather than recalling its own
+ * writes; and the second store is how the suite checks that two of them agree.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey, newSessionToken } from '../../src/auth/secrets.ts';
-import { StoreConflict, type Account, type NewKey, type Store } from '../../src/store/store.ts';
+import { StoreConflict, StoreUnavailable, type Account, type NewKey, type SavedLocation, type Store } from '../../src/store/store.ts';
 
 export interface OpenedStore {
+  /** The store under test. */
   store: Store;
-  /** Releases what `open` made (temporary files); the suite closes the store itself. */
+  /** Another store on the same database. */
+  second: Store;
+  /**
+   * Lets what the second store wrote reach the store under test: nothing to do for a store that reads
+   * the database each time; for one that keeps reads a while, the passing of that while.
+   */
+  settle: () => void;
+  /** Makes the database refuse writes as a full one does, and accept them again. */
+  fill: { begin: () => void; end: () => void };
+  /** Releases what `open` made (temporary files); the suite closes both stores itself. */
   dispose?: () => Promise<void> | void;
 }
 
@@ -18,13 +32,14 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
   describe(`store conformance: ${adapter}`, () => {
     let opened: OpenedStore;
     let store: Store;
+    let second: Store;
 
     beforeEach(async () => {
       opened = await open();
-      store = opened.store;
+      ({ store, second } = opened);
     });
     afterEach(async () => {
-      await store.close();
+      await Promise.all([store.close(), second.close()]);
       await opened.dispose?.();
     });
 
@@ -32,10 +47,16 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       accountId, hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
       sessionLimit: null, createdAt: T0, ...extra,
     });
-    const partner = (name = 'acme'): Promise<Account> => store.createAccount({ name, partner: true, createdAt: T0 });
+    /** A partner account, seeded through the second store. */
+    const partner = (name = 'acme'): Promise<Account> => second.createAccount({ name, partner: true, createdAt: T0 });
+    /** A key of `accountId`, seeded through the second store. */
+    const seededKey = (accountId: string) => second.createKey(newKey(accountId));
+    const spotOf = (accountId: string, code = 'FR-0RMB-CLY0', extra: Partial<SavedLocation> = {}): SavedLocation => ({
+      accountId, code, latitude: 48.8584, longitude: 2.2945, address: null, label: null, createdAt: T0, ...extra,
+    });
 
     it('creates, finds and lists accounts', async () => {
-      const acme = await partner();
+      const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
       expect(acme).toMatchObject({ name: 'acme', partner: true, createdAt: T0 });
       expect(acme.id).toMatch(/^acct_/);
       await store.createAccount({ name: 'beta', partner: false, createdAt: T0 + 1 });
@@ -45,9 +66,9 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect((await store.listAccounts()).map((a) => a.name)).toEqual(['acme', 'beta']);
     });
 
-    it('refuses a second account with the same name', async () => {
+    it('refuses a second account with the same name, also one another store made', async () => {
       await partner();
-      await expect(partner()).rejects.toBeInstanceOf(StoreConflict);
+      await expect(store.createAccount({ name: 'acme', partner: false, createdAt: T0 })).rejects.toBeInstanceOf(StoreConflict);
     });
 
     it('switches the partner flag', async () => {
@@ -78,7 +99,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     it('disables and enables a key, and a disabled key is still found (to answer key_inactive)', async () => {
       const acme = await partner();
       const input = newKey(acme.id);
-      const key = await store.createKey(input);
+      const key = await second.createKey(input);
       expect((await store.setKeyStatus(key.id, 'disabled'))?.status).toBe('disabled');
       expect((await store.findKeyByHash(input.hash))?.key.status).toBe('disabled');
       expect((await store.setKeyStatus(key.id, 'active'))?.status).toBe('active');
@@ -88,7 +109,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     it("sets a key's own limits, each apart, and gives them back to the defaults", async () => {
       const acme = await partner();
       const input = newKey(acme.id);
-      const key = await store.createKey(input);
+      const key = await second.createKey(input);
       expect(await store.setKeyLimits(key.id, { hourlyLimit: 5000 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: null, sessionLimit: null });
       expect((await store.findKeyByHash(input.hash))?.key.hourlyLimit).toBe(5000);
       expect(await store.setKeyLimits(key.id, { embedHourlyLimit: 90, sessionLimit: 3 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: 90, sessionLimit: 3 });
@@ -100,7 +121,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
 
     it('adds and removes origins and IP ranges without duplicates', async () => {
       const acme = await partner();
-      const key = await store.createKey(newKey(acme.id));
+      const key = await seededKey(acme.id);
       await store.updateKeyList(key.id, 'origins', { add: 'https://a.example' });
       await store.updateKeyList(key.id, 'origins', { add: 'https://a.example' });
       await store.updateKeyList(key.id, 'origins', { add: 'http://localhost:5173' });
@@ -114,7 +135,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
 
     it('keeps sessions with their key and account, and reports a disabled key and a former partner', async () => {
       const acme = await partner();
-      const key = await store.createKey(newKey(acme.id));
+      const key = await seededKey(acme.id);
       const { sid, secret } = newSessionToken();
       await store.createSession({ sid, secretHash: hashSecret(secret), keyId: key.id, origin: 'https://shop.example', createdAt: T0, expiresAt: T0 + 900_000 });
       const session = await store.getSession(sid);
@@ -131,7 +152,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
 
     it('forgets expired sessions only', async () => {
       const acme = await partner();
-      const key = await store.createKey(newKey(acme.id));
+      const key = await seededKey(acme.id);
       const old = newSessionToken();
       const live = newSessionToken();
       await store.createSession({ sid: old.sid, secretHash: hashSecret(old.secret), keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 60_000 });
@@ -179,6 +200,47 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       );
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.location.label)).size).toBe(1);
+    });
+
+    it('sees what another store on the same database wrote, once settled: a key disabled, a location saved where there was none', async () => {
+      const acme = await partner();
+      const input = newKey(acme.id);
+      const key = await second.createKey(input);
+      expect((await store.findKeyByHash(input.hash))?.key.status).toBe('active');
+      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toBeNull();
+      await second.setKeyStatus(key.id, 'disabled');
+      await second.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: 'Gate 3' }));
+      opened.settle();
+      expect((await store.findKeyByHash(input.hash))?.key.status).toBe('disabled');
+      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toMatchObject({ label: 'Gate 3' });
+      // And the other way round, without waiting: the second store reads the database.
+      await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L', { address: '1 Bridgeway' }));
+      expect(await second.findLocation(acme.id, 'US-550M-RQ5L')).toMatchObject({ address: '1 Bridgeway' });
+    });
+
+    it('creates exactly one location when two stores save it first at the same time', async () => {
+      const acme = await partner();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? store : second).saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: `try ${i}`, createdAt: T0 + i }))));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.location.label)).size).toBe(1);
+    });
+
+    it('refuses writes with StoreUnavailable while the database is full, keeps reading, loses nothing, and writes again once there is room', async () => {
+      const acme = await partner();
+      await store.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: 'kept' }));
+      opened.fill.begin();
+      const refusal = await (async () => {
+        for (let i = 0; i < 200; i++) await store.saveLocation(spotOf(acme.id, `FR-0000-${String(i).padStart(4, '0')}`, { address: 'x'.repeat(2000) }));
+        return null;
+      })().catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(StoreUnavailable);
+      expect(refusal).toMatchObject({ reason: 'full' });
+      expect(await store.findAccount('acme')).toMatchObject({ id: acme.id });
+      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toMatchObject({ label: 'kept' });
+      opened.fill.end();
+      expect((await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L'))).created).toBe(true);
+      await expect(store.ping()).resolves.toBeUndefined();
     });
 
     it('answers a ping and closes', async () => {

@@ -29,7 +29,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/auth/keys.ts';
-import { DATABASE_FILE, openSqliteStore } from '../../src/store/sqlite.ts';
+import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, post, seedDataDir } from './harness.ts';
 
 /** Mounts a tmpfs of `size` at `dir`; false when the machine does not let us. */
@@ -96,7 +97,7 @@ describe('disk faults under a running server', () => {
     let expectedLog: string;
     if (tmpfs) {
       fillDisk(ballast);
-      expectedMessage = /its disk is full/;
+      expectedMessage = /its storage is full/;
       expectedLog = 'SQLITE_FULL';
     } else {
       // No mount here: let the server's own files grow by nothing more.

@@ -213,9 +213,9 @@ describe('toLocError', () => {
   });
 
   it('answers 503 with the reason when the database cannot serve: the client may retry', () => {
-    const full = toLocError(new StoreUnavailable('disk-full', 'database or disk is full (SQLITE_FULL)'));
+    const full = toLocError(new StoreUnavailable('full', 'database or disk is full (SQLITE_FULL)'));
     expect({ code: full.code, status: full.status, message: full.message, retryAfterSeconds: full.retryAfterSeconds }).toEqual({
-      code: 'service_unavailable', status: 503, message: 'The service cannot store data right now: its disk is full. Retry later.', retryAfterSeconds: 60,
+      code: 'service_unavailable', status: 503, message: 'The service cannot store data right now: its storage is full. Retry later.', retryAfterSeconds: 60,
     });
     expect(toLocError(new StoreUnavailable('read-only', 'attempt to write a readonly database (SQLITE_READONLY)')).message).toMatch(/read-only/);
     const busy = toLocError(new StoreUnavailable('busy', 'database is locked (SQLITE_BUSY)'));

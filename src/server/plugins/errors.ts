@@ -44,14 +44,16 @@ const FASTIFY_MESSAGES: Readonly<Record<string, string>> = {
 
 /**
  * What a client is told when the database cannot serve its request (the log has the engine's own
- * words), and when to retry: a lock passes in moments, a full or broken disk waits for an operator.
+ * words), and when to retry: a busy database passes in moments, full or broken storage waits for an
+ * operator, a database out of reach for its network.
  */
 const UNAVAILABLE: Readonly<Record<UnavailableReason, { message: string; retryAfterSeconds: number }>> = {
-  'disk-full': { message: 'The service cannot store data right now: its disk is full. Retry later.', retryAfterSeconds: 60 },
+  full: { message: 'The service cannot store data right now: its storage is full. Retry later.', retryAfterSeconds: 60 },
   'read-only': { message: 'The service cannot store data right now: its storage is read-only. Retry later.', retryAfterSeconds: 60 },
   'io-error': { message: 'The service cannot read or write its storage right now (an I/O error). Retry later.', retryAfterSeconds: 10 },
-  busy: { message: "The service's database is busy (locked by another process). Retry shortly.", retryAfterSeconds: 1 },
+  busy: { message: "The service's database is busy. Retry shortly.", retryAfterSeconds: 1 },
   'cannot-open': { message: 'The service cannot open its database right now. Retry later.', retryAfterSeconds: 10 },
+  unreachable: { message: 'The service cannot reach its database right now. Retry later.', retryAfterSeconds: 10 },
 };
 
 /** An ajv error as Fastify hands it over (ajv runs with `verbose`, so `data` and `parentSchema` are set). */

@@ -1,11 +1,11 @@
 /**
- * The store plugin: opens the SQLite store in the data directory (unless one is injected), puts the
+ * The store plugin: opens the configured store (store/open-store.ts; unless one is injected), puts the
  * request cache in front of it (store/cached.ts), sweeps expired embed sessions every hour, and
  * closes the database when the app closes.
  */
 import fp from 'fastify-plugin';
 import { cachedStore } from '../../store/cached.ts';
-import { openSqliteStore } from '../../store/sqlite.ts';
+import { openStore } from '../../store/open-store.ts';
 import type { Store } from '../../store/store.ts';
 
 declare module 'fastify' {
@@ -18,18 +18,18 @@ const HOUR_MS = 3_600_000;
 
 /**
  * How long a key or session read is reused: a change made with the CLI reaches the running server
- * within this time (the issue allows five seconds).
+ * within this time (operators are promised five seconds).
  */
 export const KEY_CACHE_MS = 1000;
 
 export interface StorePluginOptions {
-  /** A store owned by the caller, who also closes it; default: SQLite in `config.dataDir`. */
+  /** A store owned by the caller, who also closes it; default: the configured one. */
   store?: Store;
 }
 
 export default fp<StorePluginOptions>(
   async (app, options) => {
-    const own = options.store ?? openSqliteStore(app.config.dataDir);
+    const own = options.store ?? openStore(app.config);
     const store = cachedStore(own, { now: app.now, ttlMs: KEY_CACHE_MS });
     app.decorate('store', store);
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
+import { embedDir } from './embed/files.ts';
 import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { readyLine } from './ready-line.ts';
@@ -36,6 +37,13 @@ export interface RunningServer {
 
 export async function startServer(requested: Config, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // The embed's built files are read on their first request: a server without them would start and
+  // fail its first map. Said now, in one line.
+  try {
+    embedDir();
+  } catch (error) {
+    throw new StartFailure((error as Error).message);
+  }
   const config = await withRealPort(requested);
   // The address index is built in a worker thread while the app is built, and is ready before the
   // first request: no request waits for it.

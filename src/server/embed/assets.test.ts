@@ -1,4 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +20,22 @@ async function app(options: Partial<EmbedAssetsOptions> = {}): Promise<FastifyIn
   await instance.ready();
   return instance;
 }
+
+describe('embed assets without a browser build', () => {
+  it('register all the same, read the build on the first request for it, and answer the rest meanwhile', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'loc-no-build-'));
+    const instance = await app({ filesDir: `${empty}/`, tiles: { mode: 'offline' } });
+    try {
+      // Tiles and styles need no build; a file of the build is a fault of the installation (500).
+      expect((await instance.inject('/tiles/streets/0/0/0.png')).statusCode).toBe(200);
+      expect(instance.embedStyles.streets[0].url).toBe('http://localhost:8080/tiles/streets/{z}/{x}/{y}.png');
+      expect((await instance.inject('/embed/loc-embed.js')).statusCode).toBe(500);
+    } finally {
+      await instance.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('embed assets', () => {
   let online: FastifyInstance;

@@ -36,6 +36,8 @@ export interface EmbedAssetsOptions {
   tileRendersPerSecond: number;
   /** The service's clock, which refills that budget. */
   now: () => number;
+  /** The directory of the built embed files, with a trailing slash; default the build's (files.ts). */
+  filesDir?: string;
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
@@ -73,6 +75,29 @@ function asset(body: Buffer, type: string, cache: string, { crossOrigin = false,
   return { file: new EncodedFile({ body, etag, encoding: null }, compress), type, cache, crossOrigin };
 }
 
+/** What the embed serves at `/embed/<name>`. */
+const BUILT_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'frame.js', 'frame.css', 'frame.js.map', 'grid.json'] as const;
+
+/** The built files as served, and the version of the frame's script and styles that its page links. */
+function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], Asset>; version: string; page: string } {
+  const read = (name: string) => readFileSync(`${dir}${name}`);
+  const frameJs = read('frame.js');
+  const frameCss = read('frame.css');
+  // One version for both files: the page links them together.
+  const version = createHash('sha256').update(frameJs).update(frameCss).digest('base64url').slice(0, 12);
+  const files = {
+    'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
+    'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
+    'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
+    'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
+    // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of
+    // Brotli at every start.
+    'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
+    'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
+  };
+  return { files, version, page: readFileSync(`${dir}frame.html`, 'utf8') };
+}
+
 /** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
 export function gridJson(): GridData {
   return { format: FORMAT_VERSION, rowsPerBand: BLOCK_SIZE, columns: Array.from(coverage().columns) };
@@ -95,35 +120,25 @@ function notFound(reply: FastifyReply, detail: string): FastifyReply {
 
 export const embedAssets = fp<EmbedAssetsOptions>(
   async (app, options) => {
-    const dir = embedDir();
-    const read = (name: string) => readFileSync(`${dir}${name}`);
-    const frameJs = read('frame.js');
-    const frameCss = read('frame.css');
-    // One version for both files: the page links them together.
-    const version = createHash('sha256').update(frameJs).update(frameCss).digest('base64url').slice(0, 12);
-    const files: Record<string, Asset> = {
-      'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-      'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-      'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
-      'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
-      // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of
-      // Brotli at every start.
-      'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
-      'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
-    };
-    app.decorate('prepareEmbedEncodings', () => Promise.all(Object.values(files).map((file) => file.file.prepare())).then(() => undefined));
+    // Read on first use, not at registration: an app built for API tests needs no browser build, and
+    // `loc serve` checks the build is there before it starts (server.ts).
+    let built: ReturnType<typeof readBundle> | undefined;
+    const bundle = () => (built ??= readBundle(options.filesDir ?? embedDir()));
+    app.decorate('prepareEmbedEncodings', () => Promise.all(Object.values(bundle().files).map((file) => file.file.prepare())).then(() => undefined));
     // In the background: the first visitors after a start get the files as they are, not a wait.
     app.addHook('onListen', async () => void app.prepareEmbedEncodings());
     const tileSettings = options.tiles ?? { mode: 'online' };
     const styles = resolveStyles(tileSettings, options.publicUrl);
     app.decorate('embedStyles', styles);
 
-    for (const [name, file] of Object.entries(files)) {
+    for (const name of BUILT_FILES) {
       // Files, not API: kept out of the OpenAPI document (docs/embed.md lists them).
-      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, { schema: { hide: true } }, async (request, reply) =>
+      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, { schema: { hide: true } }, async (request, reply) => {
+        const { files, version } = bundle();
+        const file = files[name];
         // A stale `?v=` (a page rendered before a deploy) gets the new file, but must not pin it for a year.
-        send(request, reply, file, file.cache === IMMUTABLE && request.query.v !== version ? REVALIDATE : file.cache),
-      );
+        return send(request, reply, file, file.cache === IMMUTABLE && request.query.v !== version ? REVALIDATE : file.cache);
+      });
     }
 
     if (tileSettings.mode === 'offline') {
@@ -155,7 +170,8 @@ export const embedAssets = fp<EmbedAssetsOptions>(
 
     app.decorateReply('sendEmbedFrame', function sendEmbedFrame(this: FastifyReply, session: EmbedFrameSession) {
       const input: FramePageInput = { ...session, apiBase: options.publicUrl, styles };
-      return this.headers(frameHeaders(frameConfig(input))).send(renderFramePage(input, version));
+      const { version, page } = bundle();
+      return this.headers(frameHeaders(frameConfig(input))).send(renderFramePage(input, version, page));
     });
   },
   { name: 'loc-embed-assets', fastify: '5.x' },

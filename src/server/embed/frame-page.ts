@@ -28,6 +28,11 @@ export interface FramePageInput {
 
 let template: string | undefined;
 
+/** The built `frame.html`, read once. */
+function builtTemplate(): string {
+  return (template ??= readFileSync(`${embedDir()}frame.html`, 'utf8'));
+}
+
 /** The config the frame reads, in canonical form (no trailing slash, ISO dates). */
 export function frameConfig(input: FramePageInput): FrameConfig {
   return {
@@ -61,18 +66,18 @@ export function scriptSafeJson(value: unknown): string {
 
 
 /**
- * The frame page. `assetVersion` (the assets plugin's content hash) goes into the script and style
- * URLs, so browsers may cache those for good and still pick up a new build at once.
+ * The frame page from `page`, the built `frame.html`. `assetVersion` (the assets plugin's content hash)
+ * goes into the script and style URLs, so browsers may cache those for good and still pick up a new
+ * build at once.
  */
-export function renderFramePage(input: FramePageInput, assetVersion = ''): string {
-  template ??= readFileSync(`${embedDir()}frame.html`, 'utf8');
+export function renderFramePage(input: FramePageInput, assetVersion = '', page = builtTemplate()): string {
   const config = frameConfig(input);
   const fill: Record<string, string> = {
     assets: escapeHtml(`${config.apiBase}/embed`),
     version: escapeHtml(encodeURIComponent(assetVersion)),
     config: scriptSafeJson(config),
   };
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fill[name]);
+  return page.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fill[name]);
 }
 
 /**

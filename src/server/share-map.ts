@@ -9,7 +9,7 @@
  * whatever the box's width.
  */
 import type { CellBounds } from '../code/index.ts';
-import type { TileLayerConfig } from '../embed/protocol.ts';
+import type { TileLayerConfig } from '../embed/frame-contract.ts';
 import { PAGE_MAX_WIDTH_PX, PAGE_PADDING_X_PX } from './html.ts';
 
 export const TILE_SIZE = 256;

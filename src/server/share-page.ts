@@ -10,7 +10,7 @@
  */
 import { countryFlag, type LocatedCell } from '../code/index.ts';
 import { printable, shortened } from '../printable.ts';
-import type { TileLayerConfig } from '../embed/protocol.ts';
+import type { TileLayerConfig } from '../embed/frame-contract.ts';
 import { layerOrigins } from '../tiles/styles.ts';
 import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
 import { mapLinks } from './locate.ts';

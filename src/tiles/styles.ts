@@ -12,7 +12,7 @@
  *   LOC_TRAFFIC_OVERLAY_ATTRIBUTION   its attribution (HTML)
  */
 import { escapeHtml } from '../escape-html.ts';
-import type { StyleLayers, TileLayerConfig } from '../embed/protocol.ts';
+import type { StyleLayers, TileLayerConfig } from '../embed/frame-contract.ts';
 import { STYLE_NAMES, type StyleName } from '../embed/style-names.ts';
 
 export type TileMode = 'online' | 'offline';

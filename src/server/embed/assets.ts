@@ -19,13 +19,13 @@ import { BLOCK_SIZE } from '../../code/grid.ts';
 import { FORMAT_VERSION } from '../../code/cells.ts';
 import { ERROR_CATALOGUE, LocError } from '../../errors.ts';
 import { offlineTiles } from '../../tiles/offline.ts';
-import type { StyleLayers } from '../../embed/protocol.ts';
+import type { StyleLayers } from '../../embed/frame-contract.ts';
 import { resolveStyles, type TileSettings } from '../../tiles/styles.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { EncodedFile } from './encodings.ts';
 import { embedDir } from './files.ts';
 import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';
-import type { GridData } from '../../embed/protocol.ts';
+import type { GridData } from '../../embed/frame-contract.ts';
 
 export interface EmbedAssetsOptions {
   /** The service's public base URL, e.g. `https://loc.example`: offline tile URLs and the frame's API base. */

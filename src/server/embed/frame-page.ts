@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { escapeHtml } from '../../escape-html.ts';
 import { embedDir } from './files.ts';
-import type { FrameConfig } from '../../embed/protocol.ts';
-import type { StyleLayers } from '../../embed/protocol.ts';
+import type { FrameConfig } from '../../embed/frame-contract.ts';
+import type { StyleLayers } from '../../embed/frame-contract.ts';
 import { tileOrigins } from '../../tiles/styles.ts';
 
 /** What the route knows about the session; `now` defaults to this server's clock. */

@@ -1,0 +1,63 @@
+/**
+ * The import boundaries of the tree, checked by `npm test` (`npm run boundaries`). docs/architecture.md
+ * draws the parts; these rules keep them apart:
+ *
+ * - what ships (src/) never imports the demo, the tests, the benchmarks or the browser suite;
+ * - browser code (the loader and the embed's contract in src/embed/, the frame in iframe-app/, the
+ *   demo's page) imports no Node module and nothing of the server's;
+ * - the demo is an integrator: of loc it imports the public types alone;
+ * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
+ *   helpers) → the embed's contract → the parts the service is made of (store, limits, auth, addresses,
+ *   tiles, workers; the store the lowest of them) → the server → the CLI;
+ * - no cycles.
+ *
+ * Tests are left out as importers: a test may reach anything it checks.
+ */
+const TEST = '\\.test\\.ts$';
+const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache)\\.ts$|^src/code/';
+const CONTRACT = '^src/embed/';
+const PARTS = '^src/(store|limits|auth|address|tiles|workers)/';
+const SERVER = '^src/server/';
+const CLI = '^src/cli/';
+const BROWSER = '^(src/embed|iframe-app|demo/page)/';
+
+/** A rule that forbids imports from `from` (tests aside) to `to`. */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: TEST },
+  to: typeof to === 'string' ? { path: to } : to,
+});
+
+module.exports = {
+  forbidden: [
+    forbid('product-imports-no-test-code', 'src/ holds what ships: it never imports the demo, tests, benchmarks or the browser suite.',
+      '^src/', '^(demo|test|bench|e2e)/'),
+    forbid('browser-imports-no-node', 'Browser code runs in browsers: no Node module.', BROWSER, { dependencyTypes: ['core'] }),
+    forbid('browser-imports-no-server', 'Browser code imports the contract, the codec and the catalogue, nothing of the service.',
+      BROWSER, `${PARTS}|${SERVER}|${CLI}`),
+    forbid('demo-is-an-integrator', 'Of loc the demo imports only the public types an integrator has (loc-embed.d.ts).',
+      '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
+    forbid('shared-imports-nothing-above', 'The shared bottom layer imports no part above it.', SHARED, `${CONTRACT}|${PARTS}|${SERVER}|${CLI}`),
+    forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${SERVER}|${CLI}`),
+    forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),
+    forbid('store-is-the-lowest-part', 'The store imports no other part: they are built on its port.',
+      '^src/store/', '^src/(limits|auth|address|tiles|workers)/'),
+    forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),
+    {
+      name: 'no-cycles',
+      comment: 'A cycle makes two modules one; say which depends on which.',
+      severity: 'error',
+      from: { pathNot: TEST },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

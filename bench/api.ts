@@ -1,5 +1,5 @@
 /**
- * API benchmarks (DESIGN §6): req/s and p99 latency of resolve, lookup and generate on the real
+ * API benchmarks: req/s and p99 latency of resolve, lookup and generate on the real
  * server — the built `loc serve` on SQLite in a temporary directory — against a bare Fastify route
  * that returns a constant JSON body, both in child processes, loaded by autocannon from this process
  * with the same settings in the same run. Also the time from spawning `loc serve` to listening.

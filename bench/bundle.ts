@@ -1,5 +1,5 @@
 /**
- * Bundle sizes of the embed against their budgets (DESIGN §6): the loader `loc-embed.js`, which every
+ * Bundle sizes of the embed against their budgets: the loader `loc-embed.js`, which every
  * integrator's page loads, and the map frame's script and styles together. Sizes are of the built,
  * minified files after gzip at level 9, in bytes (1 KB = 1024 bytes).
  */

@@ -1,5 +1,5 @@
 /**
- * The embed's start-up budget (DESIGN §6): `LOC.mount()` → `onReady` with offline tiles, against a
+ * The embed's start-up budget: `LOC.mount()` → `onReady` with offline tiles, against a
  * bare Leaflet map in an iframe on the same page, in one Chromium run.
  *
  * Ours: the built service with offline tiles; the page calls `LOC.mount` and stops the clock in

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every budget of DESIGN §6 measured against its peer in one run, printed, written
+ * `npm run bench`: every performance budget measured against its peer in one run, printed, written
  * to docs/benchmarks.md with the machine and the date, and copied into the README's table; the
  * throughput ratios are also drawn as a chart, docs/benchmarks.svg, which the report shows.
  */

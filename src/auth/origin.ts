@@ -1,5 +1,5 @@
 /**
- * Web origins as the embed rules define them (spec §4.1, §5.3): `https://host[:port]`, or
+ * Web origins as the embed rules define them: `https://host[:port]`, or
  * `http://localhost[:port]` for development, written exactly as a browser's `location.origin` writes
  * it. Matching is then plain string equality: scheme, host and port all count, and `localhost` and
  * `127.0.0.1` are different origins.

@@ -44,7 +44,7 @@ describe('code format', () => {
     expect(normalizeCode(42 as unknown as string)).toBeNull();
   });
 
-  it('applies the spec loose check as written: exact shape, any case, no trimming', () => {
+  it('applies the contract\'s loose check as written: exact shape, any case, no trimming', () => {
     expect(isCodeFormat('FR-0RMB-CLY0')).toBe(true);
     expect(isCodeFormat('fr-0rmb-cly0')).toBe(true);
     expect(isCodeFormat(' FR-0RMB-CLY0')).toBe(false);

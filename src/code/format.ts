@@ -11,7 +11,7 @@ const BASE = ALPHABET.length;
 export const BLOCK_DIGITS = 4;
 export const MAX_BLOCKS = BASE ** BLOCK_DIGITS;
 
-/** The spec's loose client-side check (spec §1.7), without trimming or case folding. */
+/** The loose client-side check the API's contract gives clients, without trimming or case folding. */
 const LOOSE = /^[A-Za-z]{2}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
 
 /**

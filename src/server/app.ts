@@ -33,7 +33,7 @@ import shareRoutes from './routes/share.ts';
 import { VERSION } from './version.ts';
 import { declareChallenges } from './www-authenticate.ts';
 
-/** Largest request body accepted (the limit): coordinates and two short texts fit many times. */
+/** Largest request body accepted: coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**

@@ -26,7 +26,7 @@ function expectError(response: { statusCode: number; body: string }, status: num
   return body;
 }
 
-describe('spec §7: every status and code of the error table', () => {
+describe('the error table: every status and code', () => {
   it('400: malformed code in lookup', async () => {
     const response = await service.request({ url: '/v1/loc/lookup/not-a-code', headers: { 'x-api-key': secret } });
     expectError(response, 400, 'invalid_code');
@@ -114,7 +114,7 @@ describe('spec §7: every status and code of the error table', () => {
   });
 });
 
-describe('spec §4: success shapes', () => {
+describe('the success shapes of every endpoint', () => {
   it('4.1 create embed session: session_token, expires_at, embed_url', async () => {
     const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } });
     expect(response.statusCode).toBe(200);

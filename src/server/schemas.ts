@@ -1,7 +1,7 @@
 /**
- * The wire shapes of the API (spec §2 and §7) as TypeBox schemas: they validate requests, serialise
- * responses and generate /openapi.json, so the contract is written once. Field names follow the spec,
- * snake_case included.
+ * The wire shapes of the API — its resources and its error body — as TypeBox schemas: they validate
+ * requests, serialise responses and generate /openapi.json, so the contract is written once. Field
+ * names follow the API's published contract, snake_case included.
  */
 import { Type, type Static } from '@sinclair/typebox';
 

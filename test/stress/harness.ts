@@ -7,7 +7,7 @@
  * the fault suites send it are here too.
  *
  * `LOC_STRESS=full` (what `npm run stress` sets) scales every suite from its short variant, part of
- * `npm test`, to the long one the issue asks for; `scale(short, full)` picks the figure.
+ * `npm test`, to the long one of `npm run stress`; `scale(short, full)` picks the figure.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Hostile input (the issue's first section): at least 10 000 generated requests (100 000 under
+ * Hostile input: at least 10 000 generated requests (100 000 under
  * `npm run stress`) across every endpoint of the built server, byte for byte over real sockets
  * (test/stress/hostile-requests.ts says what they hold). For every request: an answer within 5 s (no
  * hang), no 5xx, every error in the catalogue's shape (`success: false`, a catalogue `code` whose

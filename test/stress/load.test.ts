@@ -1,5 +1,5 @@
 /**
- * Load (the issue's "Load and faults"): 100 connections against resolve, lookup and generate together,
+ * Load: 100 connections against resolve, lookup and generate together,
  * five keys and an embed session, for 3 s in `npm test` and 20 s under `npm run stress`
  * (test/stress/load.ts runs it). No connection error, no timeout, no status but 200 and the limited
  * key's expected 429s; the server's memory steady (within 64 MiB of what it held after the warm-up);

@@ -1,5 +1,5 @@
 /**
- * Authentication (spec §5, DESIGN §4): who is calling, checked before the body is even read. A route
+ * Authentication: who is calling, checked before the body is even read. A route
  * says what it accepts in `config.auth`:
  *
  * - `key`: an API key in `x-api-key`;
@@ -72,7 +72,7 @@ export interface SessionRefusal {
 
 /**
  * Whether a known session still works, by what was taken away since it was made: its key disabled,
- * its account's partner status (sessions are a partner's right, spec §5), its origin removed from the
+ * its account's partner status (sessions are a partner's right), its origin removed from the
  * key. The one check of auth (the session's API calls) and of the embed routes (its frame and facts).
  */
 export function sessionRefusal(session: EmbedSession, key: ApiKey | null): SessionRefusal | null {

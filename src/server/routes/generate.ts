@@ -1,5 +1,5 @@
 /**
- * `POST /v1/loc/generate` (spec §4.3): saves a point's cell for the caller's account, with an
+ * `POST /v1/loc/generate`: saves a point's cell for the caller's account, with an
  * optional address and label. Idempotent per account and cell: the first save wins, later calls get
  * the stored location with `is_existing: true`, also when they race.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/loc/lookup/{code}` (spec §4.4): a code back to its cell, address, country and links. The
+ * `GET /v1/loc/lookup/{code}`: a code back to its cell, address, country and links. The
  * caller sees its own saved address and label; another account's never. Codes of countries the
  * operator no longer hands out still resolve: a code, once given, keeps meaning its cell.
  */

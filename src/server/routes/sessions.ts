@@ -1,5 +1,5 @@
 /**
- * `POST /v1/embed/sessions` (spec §4.1): a partner's server trades its API key for a short-lived
+ * `POST /v1/embed/sessions`: a partner's server trades its API key for a short-lived
  * session token bound to one page origin. The browser only ever holds that token.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -9,7 +9,7 @@ import { LocError } from '../../errors.ts';
 import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { SessionRequest, SessionResult } from '../schemas.ts';
 
-/** Default session lifetime, seconds (spec §8). */
+/** Default session lifetime, seconds (a session may last 60 to 3600). */
 export const DEFAULT_TTL_S = 900;
 
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { buildDemoServer, demoAddressFromEnv, DEFAULT_DEMO_PORT, DEMO_VARIABLES } from '../../demo/server.ts';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEV_KEY_FILE } from '../server/dev-seed.ts';
-import { openLogDestination, type LogDestination } from '../server/log-destination.ts';
+import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer } from '../server/server.ts';
 import { listenFailure, StartFailure } from '../server/start-failure.ts';
 

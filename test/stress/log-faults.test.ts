@@ -14,7 +14,7 @@
 import { openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DROPPED_MESSAGE } from '../../src/server/log-destination.ts';
+import { DROPPED_MESSAGE } from '../../src/server/logs/log-destination.ts';
 import { NamedPipe } from '../support/named-pipe.ts';
 import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, seedDataDir, type ExitStatus } from './harness.ts';
 

@@ -11,7 +11,7 @@ import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../
 import { printablePath, shortened } from '../../printable.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
 import type { ErrorBody } from '../schemas.ts';
-import { logRequest } from '../request-log.ts';
+import { logRequest } from '../logs/request-log.ts';
 import { wwwAuthenticate } from '../www-authenticate.ts';
 import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { contentSecurityPolicy, page } from '../html.ts';
+import { contentSecurityPolicy, page } from '../pages/html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 import { sessionRefusal } from '../plugins/auth.ts';
 

@@ -4,8 +4,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
-import { ICON_SVG, contentSecurityPolicy } from '../html.ts';
-import { docsPage, type OpenApiDocument } from '../docs-page.ts';
+import { ICON_SVG, contentSecurityPolicy } from '../pages/html.ts';
+import { docsPage, type OpenApiDocument } from '../pages/docs-page.ts';
 import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
 import { Health } from '../schemas.ts';
 import { VERSION } from '../version.ts';

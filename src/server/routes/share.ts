@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
 import { shareUrl } from '../locate.ts';
-import { NOT_FOUND_PAGE_CSP, notFoundPage, sharePage, sharePageCsp } from '../share-page.ts';
+import { NOT_FOUND_PAGE_CSP, notFoundPage, sharePage, sharePageCsp } from '../pages/share-page.ts';
 
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The map uses the tile layers the embed's frame uses for its `streets` style: in offline mode, tiles

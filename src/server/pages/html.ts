@@ -4,7 +4,7 @@
  * an inline script is allowed by its hash, never by 'unsafe-inline'.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../escape-html.ts';
+import { escapeHtml } from '../../escape-html.ts';
 
 export { escapeHtml };
 

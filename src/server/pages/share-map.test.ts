@@ -3,9 +3,9 @@
  * Mercator puts it, the antimeridian, the edge of the world, and URLs built as Leaflet builds them.
  */
 import { describe, expect, it } from 'vitest';
-import { decode, type CellBounds } from '../code/index.ts';
-import type { TileLayerConfig } from '../embed/protocol.ts';
-import { DEFAULT_LAYERS } from '../tiles/styles.ts';
+import { decode, type CellBounds } from '../../code/index.ts';
+import type { TileLayerConfig } from '../../embed/protocol.ts';
+import { DEFAULT_LAYERS } from '../../tiles/styles.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAP_ZOOM, mapLayout, tileUrl, type MapTile } from './share-map.ts';
 
 const STREETS = DEFAULT_LAYERS.streets;

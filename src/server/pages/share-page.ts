@@ -8,12 +8,12 @@
  * with the cell's exact outline on top. No script draws it and no frame holds it; the page's CSP lets
  * images come from those tile servers, and otherwise only its icon and the blank of tiles out of view.
  */
-import { countryFlag, type LocatedCell } from '../code/index.ts';
-import { printable, shortened } from '../printable.ts';
-import type { TileLayerConfig } from '../embed/frame-contract.ts';
-import { layerOrigins } from '../tiles/styles.ts';
+import { countryFlag, type LocatedCell } from '../../code/index.ts';
+import { printable, shortened } from '../../printable.ts';
+import type { TileLayerConfig } from '../../embed/frame-contract.ts';
+import { layerOrigins } from '../../tiles/styles.ts';
 import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
-import { mapLinks } from './locate.ts';
+import { mapLinks } from '../locate.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout, type MapTile } from './share-map.ts';
 
 /**

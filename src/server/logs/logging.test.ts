@@ -1,7 +1,7 @@
 /** Logs: one JSON line per request, and never a key or a session token, wherever the client put it. */
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactLine, redactUrl } from './redact.ts';
-import { json, testService } from '../../test/support/service.ts';
+import { json, testService } from '../../../test/support/service.ts';
 
 describe('redactUrl', () => {
   it('redacts secret-named query parameters and secret-shaped values anywhere', () => {

@@ -4,7 +4,7 @@
  * whole and in order, or dropped and counted in the report that follows once writes succeed again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NamedPipe } from '../../test/support/named-pipe.ts';
+import { NamedPipe } from '../../../test/support/named-pipe.ts';
 import { DROPPED_MESSAGE, openLogDestination } from './log-destination.ts';
 
 /** The n-th test line: 100 bytes with its newline. */

@@ -8,8 +8,8 @@
  * whole pixels and never show seams). The page puts that origin at the middle of the map box with CSS,
  * whatever the box's width.
  */
-import type { CellBounds } from '../code/index.ts';
-import type { TileLayerConfig } from '../embed/frame-contract.ts';
+import type { CellBounds } from '../../code/index.ts';
+import type { TileLayerConfig } from '../../embed/frame-contract.ts';
 import { PAGE_MAX_WIDTH_PX, PAGE_PADDING_X_PX } from './html.ts';
 
 export const TILE_SIZE = 256;

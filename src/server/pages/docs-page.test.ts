@@ -1,7 +1,7 @@
 /** The /docs page as rendered from the service's own OpenAPI document. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsPage, type OpenApiDocument } from './docs-page.ts';
-import { testService, type TestService } from '../../test/support/service.ts';
+import { testService, type TestService } from '../../../test/support/service.ts';
 
 let service: TestService;
 let html: string;

@@ -4,9 +4,9 @@
  * shows its operationId (the method name of a generated client), its fields, its statuses with the
  * error codes of each (linked to the catalogue) and the headers its responses carry.
  */
-import { ERROR_CATALOGUE } from '../errors.ts';
+import { ERROR_CATALOGUE } from '../../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
-import { inlineSchemaRefs } from './openapi-components.ts';
+import { inlineSchemaRefs } from '../openapi-components.ts';
 
 interface Schema {
   /** The model's name in components/schemas, which a generated client names its type by. */

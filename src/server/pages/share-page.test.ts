@@ -3,8 +3,8 @@
  * Mercator's edge (no country the codes cover goes that far; the page must still say something true).
  */
 import { describe, expect, it } from 'vitest';
-import { decode, type LocatedCell } from '../code/index.ts';
-import { DEFAULT_LAYERS } from '../tiles/styles.ts';
+import { decode, type LocatedCell } from '../../code/index.ts';
+import { DEFAULT_LAYERS } from '../../tiles/styles.ts';
 import { sharePage } from './share-page.ts';
 
 describe('share page', () => {

@@ -17,7 +17,7 @@ import { constants, fstatSync, openSync } from 'node:fs';
 import { hostname } from 'node:os';
 // CommonJS: the class is a property of what the module exports.
 import sonicBoom from 'sonic-boom';
-import type { LogStream } from './app.ts';
+import type { LogStream } from '../app.ts';
 
 export interface LogDestinationOptions {
   /** File descriptor written to; default stdout, as `stdoutDescriptor` opens it. */

@@ -16,7 +16,12 @@ export const CELL_SIZE_M = 3;
 /** Cells along each side of a block: 36², the range of two base-36 digits. */
 export const BLOCK_SIZE = 36 * 36;
 
-/** Bands from pole to pole; a band is one row of blocks (≈ 3.9 km). */
+/**
+ * Bands from pole to pole; a band is one row of blocks (≈ 3.9 km). The fewest whole bands whose rows
+ * are at most 3 m tall: half a meridian, π·R ≈ 20 015 114 m, is 6 671 705 rows of 3 m (rounded up), and
+ * ⌈6 671 705 / 1296⌉ = 5148. A frozen constant of the format, written out rather than computed:
+ * floating-point π must not decide it.
+ */
 export const BANDS = 5148;
 
 /** Rows from pole to pole (6 671 808), each 180° / ROWS ≈ 3.000 m tall. */

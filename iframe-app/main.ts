@@ -5,20 +5,20 @@
  * confirms, or at once with `confirm: false` — a saved selection handed to the page's `onSelect`.
  */
 import type * as L from 'leaflet';
-import { kindOf, readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import { kindOf } from '../src/embed/options.ts';
 import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
-import type { LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
+import type { LocSelectResult } from '../src/embed/public-types.ts';
 import { EmbedFailure, RECOVERABLE, gridData, resolvePoint, sessionInfo } from './api.ts';
 import { connect } from './channel.ts';
 import { readConfig, readStart } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
 import { watchExpiry, type Expiry } from './expiry.ts';
-import { createGridLayer, gridColumns } from './grid-layer.ts';
-import { DARK_STYLES, createStyleSwitch } from './layers.ts';
+import { gridColumns } from './grid-layer.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { VISITOR_MESSAGES, createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
 import { tokenMatches } from './session-token.ts';
+import { createView } from './view.ts';
 
 /** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
 const READY_AT_LATEST_MS = 4000;
@@ -37,13 +37,11 @@ function start(): void {
     return;
   }
   const startOptions = readStart(location.hash);
-  const { map, motion } = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
+  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
+  const { map, motion } = frameMap;
   openLinksInNewTab(root);
-  const styles = createStyleSwitch(map, config.styles, startOptions.style);
   const columns = gridColumns(() => gridData(config.apiBase));
-  const grid = createGridLayer(columns).addTo(map);
-  const toneFor = (style: LocStyle) => (DARK_STYLES.has(style) ? 'dark' : 'light');
-  grid.setTone(toneFor(startOptions.style));
+  const view = createView(frameMap, config.styles, startOptions.style, columns);
   const selection = createSelection(map);
   addLocateControl(map, motion, panel.message);
 
@@ -198,8 +196,8 @@ function start(): void {
       }
       // Known when the page was written: said now, never after an onReady that would mislead.
       if (config.refusal) return report(new EmbedFailure(config.refusal.code, config.refusal.message));
-      api.setStyle(init.style);
-      api.setView(init.center, init.zoom);
+      view.setStyle(init.style);
+      view.setView(init.center, init.zoom);
       expiry = watchExpiry({
         expiresAt: Date.parse(config.expiresAt),
         skew,
@@ -219,22 +217,12 @@ function start(): void {
           if (error instanceof EmbedFailure && !RECOVERABLE[error.code]) report(error);
         });
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
-      void Promise.all([Promise.race([styles.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
-        if (stopped) return;
-        // Leaflet's projection round trip leaves float noise; a 1 cm precision reads better.
-        const center = map.getCenter().wrap();
-        const round = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
-        void callbacks.ready({ style: styles.current, center: { lat: round(center.lat), lng: round(center.lng) }, zoom: map.getZoom(), expiresAt: config.expiresAt });
+      void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
+        if (!stopped) void callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt });
       });
     },
-    setStyle(style) {
-      const next = readStyle(style, 'style');
-      styles.show(next);
-      grid.setTone(toneFor(next));
-    },
-    setView(center, zoom) {
-      map.setView(readLatLng(center, 'center'), zoom === undefined ? map.getZoom() : readZoom(zoom, 'zoom'), motion);
-    },
+    setStyle: view.setStyle,
+    setView: view.setView,
   };
 
   if (window.parent === window) {

@@ -5,26 +5,21 @@
  * confirms, or at once with `confirm: false` — a saved selection handed to the page's `onSelect`.
  */
 import type * as L from 'leaflet';
-import { kindOf } from '../src/embed/options.ts';
 import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
 import type { LocSelectResult } from '../src/embed/public-types.ts';
-import { EmbedFailure, RECOVERABLE, gridData, resolvePoint, sessionInfo } from './api.ts';
+import { EmbedFailure, RECOVERABLE, gridData } from './api.ts';
 import { connect } from './channel.ts';
 import { readConfig, readStart } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
-import { watchExpiry, type Expiry } from './expiry.ts';
 import { gridColumns } from './grid-layer.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { VISITOR_MESSAGES, createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
-import { tokenMatches } from './session-token.ts';
+import { SESSION_ENDED, startSession, type Session } from './session.ts';
 import { createView } from './view.ts';
 
 /** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
 const READY_AT_LATEST_MS = 4000;
-
-/** Thrown when the session ended while a call was under way; the expiry has been reported already. */
-const SESSION_ENDED = new Error('session ended');
 
 function start(): void {
   const root = document.getElementById('loc') as HTMLElement;
@@ -46,18 +41,17 @@ function start(): void {
   addLocateControl(map, motion, panel.message);
 
   const skew = Date.parse(config.now) - Date.now();
-  // Set by init, over the channel: the page's callbacks, the token (replaced on renewal) and its expiry.
+  // Set by init, over the channel: the page's callbacks, and the session started with its token.
   let host: HostCallbacks | undefined;
-  let token = '';
   let confirm = true;
-  let expiry: Expiry | undefined;
+  let session: Session | undefined;
   let stopped = false;
   let pending: AbortController | undefined;
   let preview: LocSelectResult | undefined;
 
   const stop = (message: string) => {
     stopped = true;
-    expiry?.stop();
+    session?.stop();
     pending?.abort();
     keyboard.hush();
     root.classList.add('loc--stopped');
@@ -79,49 +73,17 @@ function start(): void {
     stop(VISITOR_MESSAGES.session_expired);
   };
 
-  /** Asks the page for a new token and checks that the service knows it, for this origin. */
-  const renewToken = async (): Promise<number> => {
-    const next = await host!.renew();
-    // kindOf, never the value: it may be the token, or a session response holding it.
-    if (typeof next !== 'string' || !/^[\w-]+\.[\w-]+$/.test(next)) {
-      throw new Error(`getSessionToken must resolve with the session_token, "<sid>.<secret>"; it gave ${kindOf(next)}.`);
-    }
-    const info = await sessionInfo(config.apiBase, next);
-    if (info.origin !== config.origin) throw new Error(`The new session is for ${info.origin}, this map's for ${config.origin}.`);
-    token = next;
-    return Date.parse(info.expires_at);
-  };
-
-  /**
-   * Resolves with the current token. When the service says the session ended, or has used all its
-   * requests, renews once through the page and retries; a spent session that cannot be renewed is
-   * reported as such.
-   */
-  const resolve = async (point: LatLng, save: boolean, signal: AbortSignal): Promise<LocSelectResult> => {
-    try {
-      return await resolvePoint(config.apiBase, token, point, save, signal);
-    } catch (error) {
-      if (!(error instanceof EmbedFailure)) throw error;
-      if (error.code === 'session_expired') {
-        if (!(await expiry!.renewNow())) throw SESSION_ENDED;
-      } else if (error.code !== 'session_limit_reached' || !(await expiry!.replace())) {
-        throw error;
-      }
-      return resolvePoint(config.apiBase, token, point, save, signal);
-    }
-  };
-
   const attempt = async (point: LatLng, save: boolean, done: (result: LocSelectResult) => void) => {
     // Every choice comes here (click, Enter, Space, confirming): a move announced after it would cut
     // off the code's.
     keyboard.hush();
-    if (!expiry || stopped || expiry.isExpired()) return;
+    if (!session || stopped || session.isOver()) return;
     pending?.abort();
     const controller = (pending = new AbortController());
     panel.message(null);
     panel.busy();
     try {
-      const result = await resolve(point, save, controller.signal);
+      const result = await session.resolve(point, save, controller.signal);
       if (controller === pending) done(result);
     } catch (error) {
       if (controller !== pending || error === SESSION_ENDED || (error as Error)?.name === 'AbortError') return;
@@ -189,33 +151,22 @@ function start(): void {
         void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
         return;
       }
-      token = init.token;
       confirm = init.confirm;
-      if (token.slice(0, token.indexOf('.')) !== config.sid) {
+      if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
         return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
       }
       // Known when the page was written: said now, never after an onReady that would mislead.
       if (config.refusal) return report(new EmbedFailure(config.refusal.code, config.refusal.message));
       view.setStyle(init.style);
       view.setView(init.center, init.zoom);
-      expiry = watchExpiry({
-        expiresAt: Date.parse(config.expiresAt),
+      session = startSession(config, {
+        token: init.token,
         skew,
-        renew: init.renewable ? renewToken : undefined,
+        renew: init.renewable ? () => callbacks.renew() : undefined,
         onExpired,
       });
-      // The loader checked the sid only; the whole token is checked now, so a mangled secret is
-      // reported before onReady rather than on the visitor's first click — here, or by the service
-      // where the page has no Web Crypto. A check that cannot be made (network, 5xx) does not hold
-      // the map back: the first click will say what is wrong.
-      const checked = tokenMatches(token, config.tokenCheck)
-        .then((matches) => matches ?? sessionInfo(config.apiBase, token).then(() => true))
-        .then((matches) => {
-          if (!matches) report(new EmbedFailure('invalid_session', 'The session token is not this session’s.'));
-        })
-        .catch((error: unknown) => {
-          if (error instanceof EmbedFailure && !RECOVERABLE[error.code]) report(error);
-        });
+      // Checked before onReady: a mangled secret is reported now rather than on the visitor's first click.
+      const checked = session.verify().then((failure) => failure && report(failure));
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
       void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
         if (!stopped) void callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt });

@@ -5,17 +5,17 @@
  * confirms, or at once with `confirm: false` — a saved selection handed to the page's `onSelect`.
  */
 import type * as L from 'leaflet';
-import type { FrameApi, FrameInit, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
-import type { LocSelectResult } from '../src/embed/public-types.ts';
+import type { FrameApi, FrameInit, HostCallbacks } from '../src/embed/protocol.ts';
 import { EmbedFailure, RECOVERABLE, gridData } from './api.ts';
 import { connect } from './channel.ts';
+import { createChoice } from './choice.ts';
 import { readConfig, readStart } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
 import { gridColumns } from './grid-layer.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { VISITOR_MESSAGES, createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
-import { SESSION_ENDED, startSession, type Session } from './session.ts';
+import { startSession, type Session } from './session.ts';
 import { createView } from './view.ts';
 
 /** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
@@ -46,13 +46,11 @@ function start(): void {
   let confirm = true;
   let session: Session | undefined;
   let stopped = false;
-  let pending: AbortController | undefined;
-  let preview: LocSelectResult | undefined;
 
   const stop = (message: string) => {
     stopped = true;
     session?.stop();
-    pending?.abort();
+    choice.abort();
     keyboard.hush();
     root.classList.add('loc--stopped');
     panel.message(message);
@@ -73,73 +71,20 @@ function start(): void {
     stop(VISITOR_MESSAGES.session_expired);
   };
 
-  const attempt = async (point: LatLng, save: boolean, done: (result: LocSelectResult) => void) => {
-    // Every choice comes here (click, Enter, Space, confirming): a move announced after it would cut
-    // off the code's.
-    keyboard.hush();
-    if (!session || stopped || session.isOver()) return;
-    pending?.abort();
-    const controller = (pending = new AbortController());
-    panel.message(null);
-    panel.busy();
-    try {
-      const result = await session.resolve(point, save, controller.signal);
-      if (controller === pending) done(result);
-    } catch (error) {
-      if (controller !== pending || error === SESSION_ENDED || (error as Error)?.name === 'AbortError') return;
-      preview = undefined;
-      selection.clear();
-      panel.hide();
-      report(error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error)));
-    }
-  };
-
-  const choose = (point: LatLng) =>
-    attempt(point, !confirm, (result) => {
-      selection.show(result.cell, [result.latitude, result.longitude], !confirm);
-      panel.show(result, confirm ? 'preview' : 'chosen');
-      preview = confirm ? result : undefined;
-      if (!confirm) void host?.select(result);
-    });
-
-  panel.onConfirm(() => {
-    if (!preview) return;
-    attempt({ lat: preview.latitude, lng: preview.longitude }, true, (result) => {
-      preview = undefined;
-      selection.show(result.cell, [result.latitude, result.longitude], true);
-      panel.show(result, 'chosen');
-      void host?.select(result);
-    });
+  const choice = createChoice({
+    selection,
+    panel,
+    chooser: () => (session && !stopped && !session.isOver() ? { session, confirm, host: host! } : undefined),
+    onFailure: report,
+    hush: () => keyboard.hush(),
   });
-
-  const clear = () => {
-    pending?.abort();
-    preview = undefined;
-    selection.clear();
-    // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is;
-    // then the keys' pending announcement gives way. With nothing to clear, nothing is said or dropped.
-    if (panel.isShown()) {
-      keyboard.hush();
-      panel.announce('Choice cleared.');
-    }
-    panel.hide();
-  };
-
-  map.on('click', (event: L.LeafletMouseEvent) => void choose(event.latlng.wrap()));
-  // Enter on the cell already previewed confirms it: the button is eight Tab stops away, behind the
-  // map's controls and attributions.
-  const inPreview = (point: LatLng) =>
-    preview !== undefined && point.lat >= preview.cell.south && point.lat < preview.cell.north &&
-    point.lng >= preview.cell.west && point.lng < preview.cell.east;
-  const chooseByKey = (point: LatLng) => {
-    if (inPreview(point) && panel.confirm()) return;
-    void choose(point);
-  };
+  panel.onConfirm(choice.confirm);
+  map.on('click', (event: L.LeafletMouseEvent) => void choice.choose(event.latlng.wrap()));
   // A stopped map still moves, but Enter no longer chooses: its alert is the last thing said.
   const announceUnlessStopped = (text: string) => {
     if (!stopped) panel.announce(text);
   };
-  const keyboard = enableKeyboard(map, { motion, columns, choose: chooseByKey, clear, announce: announceUnlessStopped });
+  const keyboard = enableKeyboard(map, { motion, columns, choose: choice.chooseByKey, clear: choice.clear, announce: announceUnlessStopped });
 
   const api: FrameApi = {
     init(init: FrameInit, callbacks: HostCallbacks) {

@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+/**
+ * The visitor's choice on the frame's own markup (frame.html), with the real panel and the cell's
+ * outline on a real Leaflet map; lookups are answered when and how each test says, so that the order
+ * of answers, aborts and failures can be set exactly.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as L from 'leaflet';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LatLng } from '../src/embed/protocol.ts';
+import type { LocSelectResult } from '../src/embed/public-types.ts';
+import { EmbedFailure } from './api.ts';
+import { createChoice, type Choice, type Chooser } from './choice.ts';
+import { createPanel } from './panel.ts';
+import { createSelection } from './selection.ts';
+import { SESSION_ENDED } from './session.ts';
+
+const CELL = { north: 48.85842, south: 48.8584, east: 2.29451, west: 2.29447 };
+const INSIDE: LatLng = { lat: 48.85841, lng: 2.29449 };
+const ELSEWHERE: LatLng = { lat: 48.85841, lng: 2.29453 };
+
+function result(save: boolean): LocSelectResult {
+  return {
+    success: true,
+    loc_code: 'FR-0RMB-CQXT',
+    latitude: INSIDE.lat,
+    longitude: INSIDE.lng,
+    address: 'Paris, France',
+    country_code: 'FR',
+    cell: CELL,
+    saved: save,
+    share_url: 'https://loc.example/FR-0RMB-CQXT',
+  };
+}
+
+interface Lookup {
+  point: LatLng;
+  save: boolean;
+  signal: AbortSignal;
+  answer(value: LocSelectResult): void;
+  fail(error: unknown): void;
+}
+
+let map: L.Map;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const page = new DOMParser().parseFromString(readFileSync(fileURLToPath(import.meta.resolve('./frame.html')), 'utf8'), 'text/html');
+  document.body.replaceChildren(...page.body.childNodes);
+  map = L.map($('loc-map'), { center: [INSIDE.lat, INSIDE.lng], zoom: 19, zoomAnimation: false, fadeAnimation: false });
+});
+
+afterEach(() => {
+  map.remove();
+  vi.useRealTimers();
+});
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+
+/** A choice on the frame's panel and map; `may` says whether anyone may choose (init ran, the map goes on). */
+function setUp({ confirm = true, may = true } = {}) {
+  const lookups: Lookup[] = [];
+  const host = { select: vi.fn() };
+  const resolve = (point: LatLng, save: boolean, signal: AbortSignal) =>
+    new Promise<LocSelectResult>((answer, fail) => lookups.push({ point, save, signal, answer, fail }));
+  const chooser: Chooser = { session: { resolve }, confirm, host };
+  const panel = createPanel(document);
+  const hush = vi.fn();
+  const onFailure = vi.fn();
+  const choice: Choice = createChoice({ selection: createSelection(map), panel, chooser: () => (may ? chooser : undefined), onFailure, hush });
+  panel.onConfirm(choice.confirm);
+  return { choice, lookups, host, hush, onFailure };
+}
+
+/** Lets the answers given reach the choice. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+describe('the visitor’s choice', () => {
+  it('previews the point, then saves the previewed cell on “Use this location” and hands it to the page', async () => {
+    const { choice, lookups, host } = setUp();
+    void choice.choose(INSIDE);
+    expect($('loc-panel').dataset.state).toBe('busy');
+    lookups[0].answer(result(false));
+    await settle();
+    expect(lookups[0].save).toBe(false);
+    expect($('loc-panel').dataset.state).toBe('preview');
+    expect(host.select).not.toHaveBeenCalled();
+
+    $('loc-confirm').click();
+    expect(lookups[1]).toMatchObject({ point: INSIDE, save: true });
+    lookups[1].answer(result(true));
+    await settle();
+    expect(host.select).toHaveBeenCalledWith(result(true));
+    expect($('loc-panel').dataset.state).toBe('chosen');
+    expect($('loc-confirm').hidden).toBe(true);
+  });
+
+  it('saves and hands over the first answer with confirm: false', async () => {
+    const { choice, lookups, host } = setUp({ confirm: false });
+    void choice.choose(INSIDE);
+    expect(lookups[0].save).toBe(true);
+    lookups[0].answer(result(true));
+    await settle();
+    expect(host.select).toHaveBeenCalledWith(result(true));
+    expect($('loc-panel').dataset.state).toBe('chosen');
+  });
+
+  it('counts only the latest lookup: a new one aborts the one under way, whose answer is dropped', async () => {
+    const { choice, lookups, onFailure } = setUp();
+    void choice.choose(ELSEWHERE);
+    void choice.choose(INSIDE);
+    expect(lookups[0].signal.aborted).toBe(true);
+    expect(lookups[1].signal.aborted).toBe(false);
+    lookups[1].answer(result(false));
+    lookups[0].answer({ ...result(false), loc_code: 'FR-0RMB-CQXV' });
+    await settle();
+    expect($('loc-code').textContent).toBe('FR-0RMB-CQXT');
+    lookups[0].fail(new EmbedFailure('network', 'Late.'));
+    await settle();
+    expect(onFailure).not.toHaveBeenCalled();
+  });
+
+  it('confirms the previewed cell when a key chooses a point in it, and previews anew elsewhere', async () => {
+    const { choice, lookups, host } = setUp();
+    choice.chooseByKey(INSIDE);
+    lookups[0].answer(result(false));
+    await settle();
+    choice.chooseByKey(ELSEWHERE);
+    expect(lookups[1]).toMatchObject({ point: ELSEWHERE, save: false });
+    lookups[1].answer(result(false));
+    await settle();
+    choice.chooseByKey(INSIDE);
+    expect(lookups[2]).toMatchObject({ point: INSIDE, save: true });
+    lookups[2].answer(result(true));
+    await settle();
+    expect(host.select).toHaveBeenCalledTimes(1);
+  });
+
+  it('clears what was shown when a lookup fails, and hands the failure on; not an abort, nor a session that ended', async () => {
+    const { choice, lookups, onFailure } = setUp();
+    void choice.choose(INSIDE);
+    lookups[0].answer(result(false));
+    await settle();
+    void choice.choose(INSIDE);
+    const limited = new EmbedFailure('rate_limited', 'Limit reached.');
+    lookups[1].fail(limited);
+    await settle();
+    expect($('loc-panel').hidden).toBe(true);
+    expect(onFailure).toHaveBeenCalledWith(limited);
+    // With the preview gone, the button's confirm has nothing to save.
+    choice.confirm();
+    expect(lookups).toHaveLength(2);
+
+    void choice.choose(INSIDE);
+    lookups[2].fail(new TypeError('Failed to parse the answer'));
+    await settle();
+    expect((onFailure.mock.lastCall![0] as EmbedFailure).toJSON()).toEqual({ code: 'internal_error', message: 'TypeError: Failed to parse the answer', recoverable: true });
+
+    void choice.choose(INSIDE);
+    lookups[3].fail(SESSION_ENDED);
+    await settle();
+    void choice.choose(INSIDE);
+    lookups[4].fail(new DOMException('The operation was aborted.', 'AbortError'));
+    await settle();
+    expect(onFailure).toHaveBeenCalledTimes(2);
+  });
+
+  it('looks nothing up while nobody may choose, and drops the keys’ pending announcement all the same', async () => {
+    const { choice, lookups, hush } = setUp({ may: false });
+    void choice.choose(INSIDE);
+    choice.chooseByKey(INSIDE);
+    expect(lookups).toHaveLength(0);
+    expect(hush).toHaveBeenCalledTimes(2);
+    expect($('loc-panel').hidden).toBe(true);
+  });
+
+  it('says “Choice cleared.” when Escape clears what was shown, and nothing when there was nothing', async () => {
+    const { choice, lookups, hush } = setUp();
+    choice.clear();
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('');
+    expect(hush).not.toHaveBeenCalled();
+
+    void choice.choose(INSIDE);
+    lookups[0].answer(result(false));
+    await settle();
+    hush.mockClear();
+    choice.clear();
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Choice cleared.');
+    expect(hush).toHaveBeenCalledTimes(1);
+    expect($('loc-panel').hidden).toBe(true);
+
+    // A lookup still under way when Escape is pressed is dropped with it.
+    void choice.choose(INSIDE);
+    choice.clear();
+    expect(lookups[1].signal.aborted).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The frame's life over the channel. Init hands over the page's callbacks and the token: the frame
+ * checks that the token is for its session and that the service has not refused the session, shows the
+ * page's view, starts the session and, once the first tiles are in and the whole token is checked, tells
+ * the page `onReady`. A failure the map cannot go on from stops it for good: the visitor sees why, the
+ * page hears it once through `onError`, and nothing is chosen after it.
+ */
+import type { FrameApi, FrameConfig, HostCallbacks } from '../src/embed/protocol.ts';
+import { EmbedFailure, RECOVERABLE } from './api.ts';
+import type { Chooser } from './choice.ts';
+import { VISITOR_MESSAGES, type Panel } from './panel.ts';
+import { startSession, type Session } from './session.ts';
+import type { View } from './view.ts';
+
+/** `onReady` waits for the first tiles at most this long: a slow tile server must not hold the map back. */
+const READY_AT_LATEST_MS = 4000;
+
+export interface LifecycleOptions {
+  config: FrameConfig;
+  /** Service clock minus the visitor's clock, in ms, as the frame started (expiry.ts). */
+  skew: number;
+  view: View;
+  panel: Panel;
+  /** The frame's root element, marked `loc--stopped` once the map stopped. */
+  root: HTMLElement;
+  /** Ends what else is under way when the map stops: the lookup, the keys' announcement. */
+  onStop(): void;
+}
+
+/** What init handed over, once the session started. */
+export interface Live extends Chooser {
+  session: Session;
+  host: HostCallbacks;
+}
+
+export interface Lifecycle extends Pick<FrameApi, 'init'> {
+  /** What init handed over, while the visitor may choose: not before init, once stopped, or once the session is over. */
+  live(): Live | undefined;
+  /** Tells the visitor and the page what went wrong; stops the map when it cannot go on. */
+  report(failure: EmbedFailure): void;
+  /** Stops the map, showing `message`: it still moves, but chooses nothing and reports nothing more. */
+  stop(message: string): void;
+  isStopped(): boolean;
+}
+
+export function createLifecycle({ config, skew, view, panel, root, onStop }: LifecycleOptions): Lifecycle {
+  let host: HostCallbacks | undefined;
+  let live: Live | undefined;
+  let stopped = false;
+
+  const stop = (message: string) => {
+    stopped = true;
+    live?.session.stop();
+    onStop();
+    root.classList.add('loc--stopped');
+    panel.message(message);
+  };
+
+  const report = (failure: EmbedFailure) => {
+    if (stopped) return;
+    const wait = failure.retryAfter ? ` (about ${Math.max(1, Math.round(failure.retryAfter / 60))} min)` : '';
+    panel.message(VISITOR_MESSAGES[failure.code] + wait);
+    void host?.error(failure.toJSON());
+    if (!RECOVERABLE[failure.code]) stop(VISITOR_MESSAGES[failure.code]);
+  };
+
+  const onExpired = (renewalError?: unknown) => {
+    if (stopped) return;
+    const why = renewalError === undefined ? '' : ` Renewing it through getSessionToken failed: ${(renewalError as Error)?.message ?? renewalError}`;
+    void host?.error(new EmbedFailure('session_expired', `The session has expired.${why}`).toJSON());
+    stop(VISITOR_MESSAGES.session_expired);
+  };
+
+  return {
+    init(init, callbacks) {
+      if (host) return;
+      host = callbacks;
+      // The frame gave up on a page that did not connect in time, and shows that it stopped; a page so
+      // busy that its connect came later still waits for onReady, and must hear that it never comes.
+      if (stopped) {
+        void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
+        return;
+      }
+      if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
+        return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
+      }
+      // Known when the page was written: said now, never after an onReady that would mislead.
+      if (config.refusal) return report(new EmbedFailure(config.refusal.code, config.refusal.message));
+      view.setStyle(init.style);
+      view.setView(init.center, init.zoom);
+      const session = startSession(config, {
+        token: init.token,
+        skew,
+        renew: init.renewable ? () => callbacks.renew() : undefined,
+        onExpired,
+      });
+      live = { session, confirm: init.confirm, host: callbacks };
+      // Checked before onReady: a mangled secret is reported now rather than on the visitor's first click.
+      const checked = session.verify().then((failure) => failure && report(failure));
+      const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
+      void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
+        if (!stopped) void callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt });
+      });
+    },
+    live: () => (live && !stopped && !live.session.isOver() ? live : undefined),
+    report,
+    stop,
+    isStopped: () => stopped,
+  };
+}

@@ -100,6 +100,17 @@ export function kindOf(value: unknown): string {
   return 'session_token' in value ? 'an object with a session_token (pass that field)' : 'an object';
 }
 
+/** How each optional setting is checked, in the order `readOptions` checks them. */
+const READERS: { [K in keyof typeof DEFAULTS]: (value: unknown, where: string) => (typeof DEFAULTS)[K] } = {
+  height: readHeight,
+  center: readLatLng,
+  zoom: readZoom,
+  style: readStyle,
+  confirm: (value, where) => (typeof value === 'boolean' ? value : invalid(where, 'true or false', show(value))),
+  loadTimeout: (ms, where) => (typeof ms === 'number' && ms >= 1000 && ms <= 300_000 ? ms : invalid(where, 'milliseconds from 1000 to 300000', show(ms))),
+  title: (value, where) => (typeof value === 'string' && value.trim() !== '' ? value : invalid(where, 'a non-empty string', show(value))),
+};
+
 /** Never echoes a token (see kindOf). */
 function readToken(value: unknown): { token: string; sid: string } {
   const where = 'LOC.mount: options.sessionToken';
@@ -126,22 +137,8 @@ export function readOptions(options: unknown): MountSettings {
   const given = (key: string) => o[key] !== undefined;
   const settings = { ...DEFAULTS, ...readToken(o.sessionToken) } as MountSettings;
 
-  if (given('height')) settings.height = readHeight(o.height, at('height'));
-  if (given('center')) settings.center = readLatLng(o.center, at('center'));
-  if (given('zoom')) settings.zoom = readZoom(o.zoom, at('zoom'));
-  if (given('style')) settings.style = readStyle(o.style, at('style'));
-  if (given('confirm')) {
-    if (typeof o.confirm !== 'boolean') invalid(at('confirm'), 'true or false', show(o.confirm));
-    settings.confirm = o.confirm;
-  }
-  if (given('loadTimeout')) {
-    const ms = o.loadTimeout;
-    if (typeof ms !== 'number' || !(ms >= 1000 && ms <= 300_000)) invalid(at('loadTimeout'), 'milliseconds from 1000 to 300000', show(ms));
-    settings.loadTimeout = ms;
-  }
-  if (given('title')) {
-    if (typeof o.title !== 'string' || o.title.trim() === '') invalid(at('title'), 'a non-empty string', show(o.title));
-    settings.title = o.title;
+  for (const key of Object.keys(READERS) as (keyof typeof DEFAULTS)[]) {
+    if (given(key)) settings[key] = READERS[key](o[key], at(key)) as never;
   }
   // kindOf: `getSessionToken: session.session_token` is an easy slip, and the message must not carry the token.
   for (const key of CALLBACKS) {

@@ -385,6 +385,15 @@ describe('the channel, against the real comlink on the frame side', () => {
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
+  it('sends the frame nothing after destroy()', async () => {
+    const { handle } = await connected();
+    const post = vi.spyOn(MessagePort.prototype, 'postMessage');
+    handle.destroy();
+    handle.setStyle('satellite');
+    handle.setView({ lat: 10, lng: 20 }, 17);
+    expect(post).not.toHaveBeenCalled();
+  });
+
   it('closes both of its ports on destroy(), so nothing calls back after it', async () => {
     const close = vi.spyOn(MessagePort.prototype, 'close');
     const { handle } = await connected();

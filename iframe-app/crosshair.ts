@@ -97,8 +97,7 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
 
   /**
    * Zooms by `delta`, and ends when the zoom has: Leaflet ignores a zoom asked for while another is
-   * animating, so a second + pressed within the first's 250 ms was lost, and an arrow pressed then was
-   * taken at the old zoom.
+   * animating (250 ms), so the key after it — a second +, an arrow — must wait to act at the new zoom.
    */
   const zoomBy = (delta: number) =>
     new Promise<void>((done) => {

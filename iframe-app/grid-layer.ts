@@ -60,7 +60,7 @@ export function createGridLayer(columns: GridColumns): GridLayer {
     },
     setTone(this: L.GridLayer, next: GridTone) {
       tone = next;
-      // Leaflet's redraw ignores minZoom: below it, it made a screenful of empty tiles and fetched
+      // Leaflet's redraw ignores minZoom: below it, it would make a screenful of empty tiles and fetch
       // grid.json for them at every start and style change. Tiles drawn later read the tone then.
       const map = (this as unknown as { _map?: L.Map })._map;
       if (map && map.getZoom() >= GRID_MIN_ZOOM) this.redraw();

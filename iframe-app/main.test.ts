@@ -115,7 +115,7 @@ beforeEach(() => {
   vi.setSystemTime(T0);
   // Every map here moves and zooms at once, as with prefers-reduced-motion: Leaflet times a glide by
   // Date, which these tests fake and then restore, and a glide under way when a test ends (a failed
-  // assertion, say) never ends: the run hung instead of reporting the failure.
+  // assertion, say) would never end, and hang the run instead of reporting the failure.
   vi.stubGlobal('matchMedia', () => ({ matches: true }));
 });
 

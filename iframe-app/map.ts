@@ -39,8 +39,9 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
 }
 
 /**
- * Leaflet's zoom buttons are links with role="button", which Enter presses but Space — the key that
- * presses a button, and the one a screen reader user is told to use — did not.
+ * Leaflet's zoom buttons are links with role="button", which Enter presses and Space, left to the
+ * browser, does not; Space is the key that presses a button, and the one a screen reader user is told
+ * to use.
  */
 function pressWithSpace(container: HTMLElement): void {
   container.addEventListener('keydown', (event) => {

@@ -1,6 +1,6 @@
 /**
- * The spec's error table (§7) and the statuses of §4, one test per row: each status and code the
- * contract names, produced by the real service, with the error body of §7.
+ * The published contract's error table and the statuses of its endpoints, one test per row: each
+ * status and code the contract names, produced by the real service, with its error body.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, testService, type TestService } from '../../test/support/service.ts';
@@ -16,7 +16,7 @@ afterAll(() => service.close());
 
 const SAUSALITO = { lat: 37.8591, lng: -122.4853 };
 
-/** Asserts the §7 error body and returns it. */
+/** Asserts the contract's error body and returns it. */
 function expectError(response: { statusCode: number; body: string }, status: number, code: string): Record<string, unknown> {
   const body = json(response);
   expect({ status: response.statusCode, code: body.code }).toEqual({ status, code });

@@ -1,5 +1,5 @@
 /**
- * Embed sessions: the origin rules (§4.1, §5.3), the ttl bounds, the partner rule, and what a session
+ * Embed sessions: the origin rules, the ttl bounds, the partner rule, and what a session
  * token may do afterwards — until it expires (controlled clock) or its key is disabled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

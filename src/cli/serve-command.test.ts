@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
 import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../../test/support/loc-process.ts';
 
@@ -167,6 +168,38 @@ describe('a start that cannot listen', () => {
       'error: LOC_DEMO_ORIGIN must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n',
     );
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+  });
+});
+
+describe('loc serve --seed-dev --dev-origin', () => {
+  it('seeds a development key that allows each origin given, for sessions of pages there', async () => {
+    const origins = ['http://localhost:18771', 'https://shop.example'];
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', ...origins.flatMap((origin) => ['--dev-origin', origin])]);
+    try {
+      const { url } = await server.ready();
+      const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+      for (const origin of [...origins, 'https://elsewhere.example']) {
+        const session = await fetch(`${url}/v1/embed/sessions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ origin }) });
+        expect(session.status, origin).toBe(origin.includes('elsewhere') ? 403 : 200);
+      }
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses an origin a key may not allow, naming the flag, before the database is touched (exit 2); and the flag without --seed-dev', async () => {
+    const cases: [string[], string][] = [
+      [['--seed-dev', '--dev-origin', 'http://shop.example'], 'error: --dev-origin must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n'],
+      [['--dev-origin', 'http://localhost:3000'], 'error: --dev-origin is used only with --seed-dev (see --help)\n'],
+    ];
+    for (const [args, line] of cases) {
+      const started = serve(dataDir, ['--port', '0', ...args]);
+      expect(await finished(started), args.join(' ')).toBe(2);
+      expect(started.output()).toBe(line);
+      expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+    }
   });
 });
 

@@ -7,11 +7,20 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildDemoServer, demoAddressFromEnv, DEFAULT_DEMO_PORT, DEMO_VARIABLES } from '../../demo/server.ts';
+import { collect } from './operator-io.ts';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
-import { DEV_KEY_FILE } from '../server/dev-seed.ts';
+import { DEFAULT_DEV_ORIGIN, DEV_KEY_FILE, devOrigins } from '../server/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer } from '../server/server.ts';
 import { listenFailure, StartFailure } from '../server/start-failure.ts';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  seedDev: boolean;
+  devOrigin: string[];
+  demo: boolean;
+}
 
 export function registerServeCommand(program: Command): void {
   program
@@ -20,10 +29,12 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (overrides PORT)')
     .option('--host <host>', 'interface to listen on (overrides HOST)')
     .option('--seed-dev', 'on an empty database, create a development partner account and key', false)
+    .option('--dev-origin <origin>', `with --seed-dev: an origin the development key allows, repeatable (default ${DEFAULT_DEV_ORIGIN})`, collect, [])
     .option('--demo', `also serve the demo integrator page on http://localhost:LOC_DEMO_PORT (default ${DEFAULT_DEMO_PORT}), using the development key`, false)
-    .action(async (options: { port?: string; host?: string; seedDev: boolean; demo: boolean }, command: Command) => {
+    .action(async (options: ServeOptions, command: Command) => {
       let config;
       let demoAddress;
+      let origins;
       try {
         // The flags win over PORT and HOST, and a bad value is reported under the flag that gave it.
         config = loadConfig(process.env, {
@@ -32,6 +43,9 @@ export function registerServeCommand(program: Command): void {
         });
         // Read only when used: a stray LOC_DEMO_PORT does not stop a production start.
         demoAddress = options.demo || options.seedDev ? demoAddressFromEnv(process.env) : undefined;
+        if (options.devOrigin.length > 0 && !options.seedDev) throw new ConfigError('--dev-origin is used only with --seed-dev');
+        // Checked before the database is opened: a bad one would otherwise stop the seed half done.
+        origins = options.demo && demoAddress ? [demoAddress.origin] : devOrigins(options.devOrigin);
       } catch (error) {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
@@ -44,7 +58,7 @@ export function registerServeCommand(program: Command): void {
       const output = openLogDestination();
       let failure: StartFailure | undefined;
       try {
-        await serve(config, options, demoAddress, output);
+        await serve(config, options, origins, demoAddress, output);
       } catch (error) {
         // A failed start is one line for the operator; anything else is a bug, with its stack.
         if (!(error instanceof StartFailure)) throw error;
@@ -61,12 +75,12 @@ export function registerServeCommand(program: Command): void {
 }
 
 /** Runs the service (and the demo page) until a signal has closed it; the banner and the logs go to `output`. */
-async function serve(config: Config, options: { seedDev: boolean; demo: boolean }, demoAddress: ReturnType<typeof demoAddressFromEnv> | undefined, output: LogDestination): Promise<void> {
+async function serve(config: Config, options: ServeOptions, origins: string[], demoAddress: ReturnType<typeof demoAddressFromEnv> | undefined, output: LogDestination): Promise<void> {
   const print = (line: string): void => output.write(`${line}\n`);
   const signals = shutdownOnSignal(config);
   let server: RunningServer;
   try {
-    server = await startServer(config, { seedDevelopment: options.seedDev, demoOrigin: demoAddress?.origin, logStream: output, print });
+    server = await startServer(config, { seedDevelopment: options.seedDev, devOrigins: origins, logStream: output, print });
   } catch (error) {
     signals.stop();
     throw error;

@@ -142,9 +142,9 @@ async function withRealPort(config: Config): Promise<Config> {
 
 /**
  * A repeat of the first signal within this time is the same request, not a second one. Ctrl-C in a
- * terminal signals every process of the foreground group — npm and the server under `npm start` —
- * and npm forwards the SIGINT it got to the server as well; a systemd stop does the same with
- * SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
+ * terminal signals every process of the foreground group — npm, its launcher and the server under
+ * `npm start` — and npm and the launcher forward the SIGINT they got as well; a systemd stop does the
+ * same with SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
  */
 const REPEATED_SIGNAL_MS = 500;
 

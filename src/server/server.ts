@@ -114,7 +114,7 @@ function databaseFailure(error: unknown, config: Config): unknown {
 }
 
 function apiTarget(config: Config): ListenTarget {
-  return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
+  return { host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
 }
 
 /**

@@ -3,9 +3,8 @@
  * start.ts). Configuration from the environment: see settings.ts. Prints `loc demo: <url> …` once it
  * listens; a bad setting is one line and exit 2, a port it cannot listen on one line and exit 1.
  */
-import { ConfigError } from '../src/server/config.ts';
 import { buildDemoServer } from './server.ts';
-import { demoOptionsFromEnv } from './settings.ts';
+import { demoOptionsFromEnv, SettingError, strayVariables } from './settings.ts';
 
 /** Why a listen failed, for the errors an operator can act on; a bug keeps its stack. */
 const LISTEN_FAILURES: Record<string, string> = {
@@ -26,12 +25,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+for (const warning of strayVariables(process.env)) process.stderr.write(`${warning}\n`);
 let options: ReturnType<typeof demoOptionsFromEnv>;
 try {
   options = demoOptionsFromEnv(process.env);
 } catch (error) {
   // A bad setting is the operator's to fix: one line that names it, as loc serve says it (exit 2).
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof SettingError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exit(2);
 }

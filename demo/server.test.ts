@@ -27,10 +27,10 @@ describe('the demo server', () => {
     expect(JSON.parse(init.body as string)).toEqual({ origin: 'http://localhost:5173', ttl: 60 });
   });
 
-  it('asks for the API’s default lifetime when the page names none', async () => {
+  it('leaves the lifetime to the API when the page names none', async () => {
     const { app, fetchMock } = demo();
     await (await app).inject({ method: 'POST', url: '/api/session' });
-    expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173', ttl: 900 });
+    expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173' });
   });
 
   it('passes the API’s errors on', async () => {
@@ -67,6 +67,13 @@ describe('the demo server', () => {
     expect(keyFromFile(`  ${KEY}\n`)).toBe(KEY);
     expect(keyFromFile(JSON.stringify({ account: 'dev', key: KEY }))).toBe(KEY);
     expect(keyFromFile('')).toBeUndefined();
+  });
+
+  it('escapes the service’s URL where it writes it into the page', async () => {
+    const { app } = demo({ publicApiUrl: 'https://loc.example/a&b"<i>' });
+    const page = (await (await app).inject('/')).body;
+    expect(page).toContain('<script src="https://loc.example/a&amp;b&quot;&lt;i&gt;/embed/loc-embed.js"></script>');
+    expect(page).toContain('data-api-url="https://loc.example/a&amp;b&quot;&lt;i&gt;"');
   });
 
   it('serves the page with the service’s script and the CSP an integrator needs, and never the key', async () => {

@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { escapeHtml } from '../src/escape-html.ts';
 
 export interface DemoOptions {
   /** The loc service, as this server reaches it. */
@@ -23,8 +22,9 @@ export interface DemoOptions {
   distDir?: string;
 }
 
-/** The lifetime a session gets unless the page asks for another, as the API's own default. */
-const DEFAULT_TTL = 900;
+/** Text for an HTML attribute value or element content. */
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The key from a key file: its trimmed text, or — when it holds JSON — the first string in it that
@@ -77,7 +77,8 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
   app.get('/demo.js.map', async (_, reply) => reply.type('application/json; charset=utf-8').send(readFileSync(join(distDir, 'demo.js.map'))));
 
   app.post<{ Body: { ttl?: unknown } | null }>('/api/session', async (request, reply) => {
-    const ttl = request.body?.ttl ?? DEFAULT_TTL;
+    // A lifetime only when the page asked for one: the API's default is the API's to choose.
+    const ttl = request.body?.ttl;
     const apiKey = currentKey();
     if (!apiKey) {
       const message = 'The demo has no API key: set LOC_DEMO_API_KEY, or LOC_DEMO_KEY_FILE to the file the service writes it to.';
@@ -88,7 +89,7 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
       response = await call(`${options.apiUrl}/v1/embed/sessions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ origin: options.origin, ttl }),
+        body: JSON.stringify({ origin: options.origin, ...(ttl === undefined ? {} : { ttl }) }),
       });
     } catch (error) {
       const message = `The loc API at ${options.apiUrl} cannot be reached (${(error as Error).message}). Is it running?`;

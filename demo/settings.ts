@@ -9,42 +9,81 @@
  *                       sent to the API (default http://localhost:<port>)
  * `npm start` (start.ts) reads the port and origin before it starts the service, which allows that
  * origin on its development key, and sets the rest for the demo it starts.
+ *
+ * Checked the way an integrator's server checks its own: a bad value stops the start with a
+ * SettingError whose message names the variable, says what it expects and shows what it got.
  */
-import { checkOrigin } from '../src/auth/origin.ts';
-import { ConfigError, integer } from '../src/server/config.ts';
 import type { DemoOptions } from './server.ts';
 
 /** Vite's default port: where a developer expects a front end. */
 export const DEFAULT_DEMO_PORT = 5173;
 
-/**
- * The port and origin of the demo page; throws a ConfigError naming LOC_DEMO_PORT when it is not a
- * port, or LOC_DEMO_ORIGIN when it is not an origin a key may allow.
- */
-export function demoAddressFromEnv(env: Record<string, string | undefined>): { port: number; origin: string } {
-  const text = env.LOC_DEMO_PORT?.trim() || String(DEFAULT_DEMO_PORT);
-  // Not 0: the origin is given to the API (and seeded into the development key) before the page listens.
-  const port = integer('LOC_DEMO_PORT', text, 1, 65535);
-  const origin = env.LOC_DEMO_ORIGIN?.trim();
-  if (!origin) return { port, origin: `http://localhost:${port}` };
-  // Checked at start, as every setting is: the development key is seeded with it, and a bad one would
-  // otherwise stop the seed with a stack trace, or every session of the page with origin_not_allowed.
-  try {
-    return { port, origin: checkOrigin(origin, 'LOC_DEMO_ORIGIN') };
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+const DEFAULT_API_URL = 'http://localhost:8080';
+
+/** The variables of the demo's own prefix, to warn of one it does not read. */
+const DEMO_VARIABLES = ['LOC_DEMO_PORT', 'LOC_DEMO_ORIGIN', 'LOC_DEMO_API_KEY', 'LOC_DEMO_KEY_FILE'];
+
+/** A setting that cannot be used; the message names the variable. */
+export class SettingError extends Error {
+  override readonly name = 'SettingError';
 }
 
-export function demoOptionsFromEnv(env: Record<string, string | undefined>): DemoOptions & { port: number } {
-  const { port, origin } = demoAddressFromEnv(env);
-  const apiUrl = (env.LOC_API_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+type Env = Record<string, string | undefined>;
+
+function refuse(variable: string, rule: string, text: string): never {
+  throw new SettingError(`${variable} ${rule}, received ${JSON.stringify(text)}.`);
+}
+
+function port(variable: string, text: string): number {
+  // Not 0: the origin is given to the API (and seeded into the development key) before the page listens.
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 65535) refuse(variable, 'must be an integer from 1 to 65535', text);
+  return Number(text);
+}
+
+/**
+ * An origin the API lets a key allow, as its documentation says: https, or http only on localhost,
+ * written as a browser writes `location.origin`. The service checks the finer points itself.
+ */
+function origin(variable: string, text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || url.origin !== text) refuse(variable, 'must be an origin as a browser writes it, such as "https://shop.example"', text);
+  if (url.protocol === 'http:' && url.hostname !== 'localhost') refuse(variable, 'must use https (plain http is accepted only for http://localhost:<port>)', text);
+  return text;
+}
+
+/** An http(s) URL, without the trailing slash. */
+function httpUrl(variable: string, text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse(variable, 'must be an http or https URL', text);
+  return text.replace(/\/+$/, '');
+}
+
+/** The value of `variable`, trimmed; undefined when it is unset or blank. */
+const read = (env: Env, variable: string): string | undefined => env[variable]?.trim() || undefined;
+
+/** The port and origin of the demo page; throws a SettingError naming LOC_DEMO_PORT or LOC_DEMO_ORIGIN. */
+export function demoAddressFromEnv(env: Env): { port: number; origin: string } {
+  const listenPort = port('LOC_DEMO_PORT', read(env, 'LOC_DEMO_PORT') ?? String(DEFAULT_DEMO_PORT));
+  const given = read(env, 'LOC_DEMO_ORIGIN');
+  // Checked at start: the development key is seeded with it, and a bad one would otherwise fail
+  // every session of the page with origin_not_allowed.
+  return { port: listenPort, origin: given === undefined ? `http://localhost:${listenPort}` : origin('LOC_DEMO_ORIGIN', given) };
+}
+
+export function demoOptionsFromEnv(env: Env): DemoOptions & { port: number } {
+  const apiUrl = httpUrl('LOC_API_URL', read(env, 'LOC_API_URL') ?? DEFAULT_API_URL);
   return {
-    port,
+    ...demoAddressFromEnv(env),
     apiUrl,
-    publicApiUrl: (env.LOC_API_PUBLIC_URL ?? apiUrl).replace(/\/+$/, ''),
-    origin,
-    apiKey: env.LOC_DEMO_API_KEY || undefined,
-    keyFile: env.LOC_DEMO_KEY_FILE || undefined,
+    publicApiUrl: httpUrl('LOC_API_PUBLIC_URL', read(env, 'LOC_API_PUBLIC_URL') ?? apiUrl),
+    apiKey: read(env, 'LOC_DEMO_API_KEY'),
+    keyFile: read(env, 'LOC_DEMO_KEY_FILE'),
   };
+}
+
+/** Warnings for the variables of the demo's prefix that it does not read (LOC_DEMOPORT): a typo would leave the default in force without a word. */
+export function strayVariables(env: Env): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('LOC_DEMO') && !DEMO_VARIABLES.includes(name))
+    .map((name) => `warning: ${name} is not a setting of the demo and is ignored; it reads ${DEMO_VARIABLES.join(', ')}`);
 }

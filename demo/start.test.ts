@@ -96,6 +96,11 @@ describe('the demo beside the service', () => {
     expect(await finished(started)).toBe(2);
     expect(started.output()).toBe('error: LOC_DEMO_ORIGIN must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example".\n');
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+    // The finer points of the embed's rule are the service's: it refuses the origin it is handed, just as early.
+    const refusedByService = launch({ LOC_DEMO_ORIGIN: 'https://a_b.example' });
+    expect(await finished(refusedByService)).toBe(2);
+    expect(refusedByService.output()).toMatch(/^error: --dev-origin must not have "_" in its host name, received "https:\/\/a_b\.example"; .* \(see --help\)\n$/);
+    expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
   });
 
   it('stops both, gracefully, on a signal that comes while they start (exit 0)', async () => {

@@ -10,8 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ConfigError } from '../src/server/config.ts';
-import { demoAddressFromEnv } from './settings.ts';
+import { demoAddressFromEnv, SettingError } from './settings.ts';
 
 /** What start.ts needs of the service's ready line, a JSON line whose `msg` is "listening". */
 interface ServiceReady {
@@ -99,7 +98,7 @@ try {
   address = demoAddressFromEnv(process.env);
 } catch (error) {
   // Before anything starts: the service would seed the development key with the origin.
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof SettingError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exit(2);
 }

@@ -185,7 +185,7 @@ function fail(variable: string, expected: string, received: string): never {
 }
 
 /** An integer setting from `min` to `max`. */
-export function integer(variable: string, text: string, min: number, max: number): number {
+function integer(variable: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) fail(variable, `an integer from ${min} to ${max}`, text);
   return value;

@@ -4,7 +4,7 @@
  * listens; a bad setting is one line and exit 2, a port it cannot listen on one line and exit 1.
  */
 import { buildDemoServer } from './server.ts';
-import { demoOptionsFromEnv, SettingError, strayVariables } from './settings.ts';
+import { demoOptionsFromEnv, settingsOrExit, strayVariables } from './settings.ts';
 
 /** Why a listen failed, for the errors an operator can act on; a bug keeps its stack. */
 const LISTEN_FAILURES: Record<string, string> = {
@@ -12,9 +12,9 @@ const LISTEN_FAILURES: Record<string, string> = {
   EACCES: 'permission denied; ports below 1024 need privileges (set LOC_DEMO_PORT)',
 };
 
-// Listened for from the start: a signal while the demo starts closes it once it listens. Ctrl-C
-// signals every process of the terminal's group and `npm start` forwards it too, so the copies of a
-// signal are one request.
+// Listened for before the server is built: a signal while the demo starts closes it once it
+// listens. Ctrl-C signals every process of the terminal's group and `npm start` forwards it too, so
+// the copies of a signal are one request.
 let signalled = false;
 let close: (() => void) | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -26,15 +26,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 for (const warning of strayVariables(process.env)) process.stderr.write(`${warning}\n`);
-let options: ReturnType<typeof demoOptionsFromEnv>;
-try {
-  options = demoOptionsFromEnv(process.env);
-} catch (error) {
-  // A bad setting is the operator's to fix: one line that names it, as loc serve says it (exit 2).
-  if (!(error instanceof SettingError)) throw error;
-  process.stderr.write(`error: ${error.message}\n`);
-  process.exit(2);
-}
+const options = settingsOrExit(demoOptionsFromEnv);
 const app = await buildDemoServer(options);
 try {
   await app.listen({ port: options.port, host: 'localhost' });

@@ -81,6 +81,20 @@ export function demoOptionsFromEnv(env: Env): DemoOptions & { port: number } {
   };
 }
 
+/**
+ * `read(process.env)`; a bad setting is the operator's to fix: one line that names it, as loc serve
+ * says it, and exit 2.
+ */
+export function settingsOrExit<T>(read: (env: Env) => T): T {
+  try {
+    return read(process.env);
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
 /** Warnings for the variables of the demo's prefix that it does not read (LOC_DEMOPORT): a typo would leave the default in force without a word. */
 export function strayVariables(env: Env): string[] {
   return Object.keys(env)

@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { demoAddressFromEnv, SettingError } from './settings.ts';
+import { demoAddressFromEnv, settingsOrExit } from './settings.ts';
 
 /** What start.ts needs of the service's ready line, a JSON line whose `msg` is "listening". */
 interface ServiceReady {
@@ -93,15 +93,8 @@ async function stopAll(): Promise<number> {
   return codes.find((code) => code !== 0) ?? 0;
 }
 
-let address: ReturnType<typeof demoAddressFromEnv>;
-try {
-  address = demoAddressFromEnv(process.env);
-} catch (error) {
-  // Before anything starts: the service would seed the development key with the origin.
-  if (!(error instanceof SettingError)) throw error;
-  process.stderr.write(`error: ${error.message}\n`);
-  process.exit(2);
-}
+// Before anything starts: the service would seed the development key with the origin.
+const address = settingsOrExit(demoAddressFromEnv);
 
 // From the start: a signal while the service starts reaches it, and it stops once started.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

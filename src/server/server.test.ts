@@ -212,7 +212,7 @@ describe('a running server', () => {
     }
   });
 
-  it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
+  it('serves an embed session to the default development origin, and resolve with its token like the frame does', async () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);
     const { session_token: token, embed_url: embedUrl } = (await created.json()) as { session_token: string; embed_url: string };

@@ -29,8 +29,8 @@ const outputs = [
   'dist/demo/demo.js',
 ];
 
-/** What dist/ is built from; tests are not part of it. */
-const sources = ['src', 'iframe-app', 'demo', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json'];
+/** What dist/ is built from; tests are not part of it. The demo's server runs from its source: only its page is built. */
+const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json'];
 
 /** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
 function newest(path) {

@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../src/server/config.ts';
-import { buildDemoServer, demoOptionsFromEnv, keyFromFile, type DemoOptions } from './server.ts';
+import { buildDemoServer, keyFromFile, type DemoOptions } from './server.ts';
 
 const KEY = 'loc_dev_0123456789abcdef';
 const SESSION = { session_token: 'sid_1.secret', expires_at: '2030-01-01T00:15:00.000Z', embed_url: 'http://localhost:8080/embed/frame/sid_1' };
@@ -29,10 +27,10 @@ describe('the demo server', () => {
     expect(JSON.parse(init.body as string)).toEqual({ origin: 'http://localhost:5173', ttl: 60 });
   });
 
-  it('asks for the API’s default lifetime when the page names none', async () => {
+  it('leaves the lifetime to the API when the page names none', async () => {
     const { app, fetchMock } = demo();
     await (await app).inject({ method: 'POST', url: '/api/session' });
-    expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173', ttl: 900 });
+    expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173' });
   });
 
   it('passes the API’s errors on', async () => {
@@ -71,6 +69,13 @@ describe('the demo server', () => {
     expect(keyFromFile('')).toBeUndefined();
   });
 
+  it('escapes the service’s URL where it writes it into the page', async () => {
+    const { app } = demo({ publicApiUrl: 'https://loc.example/a&b"<i>' });
+    const page = (await (await app).inject('/')).body;
+    expect(page).toContain('<script src="https://loc.example/a&amp;b&quot;&lt;i&gt;/embed/loc-embed.js"></script>');
+    expect(page).toContain('data-api-url="https://loc.example/a&amp;b&quot;&lt;i&gt;"');
+  });
+
   it('serves the page with the service’s script and the CSP an integrator needs, and never the key', async () => {
     const { app } = demo({ publicApiUrl: 'https://loc.example' });
     const response = await (await app).inject('/');
@@ -83,33 +88,5 @@ describe('the demo server', () => {
     expect(csp).toContain("connect-src 'self' https://loc.example");
     expect((await (await app).inject('/demo.js')).statusCode).toBe(200);
     expect((await (await app).inject('/demo.css')).headers['content-type']).toBe('text/css; charset=utf-8');
-  });
-
-  it('reads its settings from the environment', () => {
-    expect(demoOptionsFromEnv({})).toEqual({
-      port: 5173,
-      apiUrl: 'http://localhost:8080',
-      publicApiUrl: 'http://localhost:8080',
-      origin: 'http://localhost:5173',
-      apiKey: undefined,
-      keyFile: undefined,
-    });
-    expect(demoOptionsFromEnv({ LOC_DEMO_PORT: '6000', LOC_API_URL: 'http://api:8080/', LOC_API_PUBLIC_URL: 'https://loc.example', LOC_DEMO_KEY_FILE: '/data/dev-key' })).toMatchObject({
-      port: 6000,
-      apiUrl: 'http://api:8080',
-      publicApiUrl: 'https://loc.example',
-      origin: 'http://localhost:6000',
-      keyFile: '/data/dev-key',
-    });
-  });
-
-  it('refuses a LOC_DEMO_PORT that is not a port it can name in its origin', () => {
-    expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: 'http' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "http".'));
-    expect(() => demoOptionsFromEnv({ LOC_DEMO_PORT: '0' })).toThrow(new ConfigError('LOC_DEMO_PORT must be an integer from 1 to 65535, received "0".'));
-  });
-
-  it('run on its own, says a bad setting in one line and exits 2', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'demo/main.ts'], { env: { ...process.env, LOC_DEMO_PORT: 'http' }, encoding: 'utf8' });
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 2, stderr: 'error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "http".\n' });
   });
 });

@@ -103,7 +103,7 @@ export async function startService(dataDir: string, env: Record<string, string> 
 /**
  * The demo integrator (demo/main.ts: its server, serving the built page script) on its own origin
  * `http://localhost:<port>`, creating sessions at `apiUrl` with `apiKey`. It is run standalone, as an
- * integrator's own server would be, rather than through `loc serve --demo`.
+ * integrator's own server would be, rather than through `npm start`, which seeds a key of its own.
  */
 export function startDemo(port: number, apiUrl: string, apiKey: string): Promise<Running> {
   const demo = spawnProcess(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {

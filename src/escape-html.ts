@@ -1,6 +1,6 @@
 /**
- * HTML escaping for the pages the service and the demo write: text and attribute values alike. One
- * function, so every page escapes the same five characters.
+ * HTML escaping for the pages the service writes: text and attribute values alike. One function, so
+ * every page escapes the same five characters.
  */
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -1,9 +1,9 @@
 /**
- * The playground's controls as `LOC.mount` options. Values are checked by the loader's own validation,
- * so a designer who types a bad centre sees exactly the message an integrator would get, and the map
- * keeps its last good view.
+ * The playground's controls as `LOC.mount` options. Values are checked against what the loader
+ * accepts (mount-options.ts), with its messages, so a designer who types a bad centre sees the
+ * message an integrator would get, and the map keeps its last good view.
  */
-import { readHeight, readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
+import { checkCenter, checkHeight, checkStyle, checkZoom } from './mount-options.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
@@ -60,17 +60,16 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       return true;
     }
   };
-  const badCoordinates = (): ControlName[] =>
-    (['lat', 'lng'] as const).filter((name) => refused(() => readLatLng(name === 'lat' ? [lat, 0] : [0, lng], 'center')));
+  const badCoordinates = (): ControlName[] => (['lat', 'lng'] as const).filter((name) => refused(() => (name === 'lat' ? checkCenter(lat, 0) : checkCenter(0, lng))));
   return {
     options: {
       apiUrl: previous.apiUrl,
-      // The loader's own check (in a browser it asks `CSS.supports`): a check of the demo's own would
-      // let through what `LOC.mount` then throws on.
-      height: attempt('height', () => ['height'], () => readHeight(values.height.trim(), 'height'), previous.height),
-      center: attempt('center', badCoordinates, () => readLatLng([lat, lng], 'center'), previous.center),
-      zoom: attempt('zoom', () => ['zoom'], () => readZoom(number(values.zoom), 'zoom'), previous.zoom),
-      style: attempt('style', () => ['style'], () => readStyle(values.style, 'style'), previous.style),
+      // In a browser the height is checked by `CSS.supports`, as the loader checks it: a laxer check
+      // would let through what `LOC.mount` then throws on.
+      height: attempt('height', () => ['height'], () => checkHeight(values.height.trim()), previous.height),
+      center: attempt('center', badCoordinates, () => checkCenter(lat, lng), previous.center),
+      zoom: attempt('zoom', () => ['zoom'], () => checkZoom(number(values.zoom)), previous.zoom),
+      style: attempt('style', () => ['style'], () => checkStyle(values.style), previous.style),
       confirm: values.confirm,
       renew: values.renew,
       // Any text but blank is a title LOC.mount takes; blank means the designer set none.

@@ -4,8 +4,8 @@
  * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
-import { STYLE_NAMES } from '../../src/embed/style-names.ts';
 import { changesOf, readControls } from './controls.ts';
+import { STYLES } from './mount-options.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
 import { integratorSnippet, type SnippetOptions } from './snippet.ts';
 
@@ -142,7 +142,7 @@ function playground(compare: () => LocHandle[]): void {
 
 async function styles(): Promise<LocHandle[]> {
   const handles: LocHandle[] = [];
-  for (const style of STYLE_NAMES) {
+  for (const style of STYLES) {
     try {
       const session = await createSession();
       showProblem(style, null);

@@ -2,8 +2,8 @@
  * The code an integrator would write for the options on the demo page: the script tag and the
  * `LOC.mount` call, with only the options that differ from their defaults.
  */
-import { DEFAULTS } from '../../src/embed/options.ts';
 import type { LocStyle } from '../../src/embed/public-types.ts';
+import { MOUNT_DEFAULTS } from './mount-options.ts';
 
 export interface SnippetOptions {
   /** The loc service as browsers reach it. */
@@ -26,13 +26,13 @@ const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\
 
 export function integratorSnippet(options: SnippetOptions): string {
   const lines = ['    sessionToken: session.session_token,'];
-  if (options.height !== DEFAULTS.height) lines.push(`    height: ${quote(options.height)},`);
-  if (options.center.lat !== DEFAULTS.center.lat || options.center.lng !== DEFAULTS.center.lng) {
+  if (options.height !== MOUNT_DEFAULTS.height) lines.push(`    height: ${quote(options.height)},`);
+  if (options.center.lat !== MOUNT_DEFAULTS.center.lat || options.center.lng !== MOUNT_DEFAULTS.center.lng) {
     lines.push(`    center: { lat: ${options.center.lat}, lng: ${options.center.lng} },`);
   }
-  if (options.zoom !== DEFAULTS.zoom) lines.push(`    zoom: ${options.zoom},`);
-  if (options.style !== DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
-  if (options.confirm !== DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
+  if (options.zoom !== MOUNT_DEFAULTS.zoom) lines.push(`    zoom: ${options.zoom},`);
+  if (options.style !== MOUNT_DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
+  if (options.confirm !== MOUNT_DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
   if (options.title !== undefined) lines.push(`    title: ${quote(options.title)},`);
   if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
   lines.push(

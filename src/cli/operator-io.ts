@@ -6,7 +6,6 @@
  * is a usage mistake, exit 2; an account or key that does not exist is an error of the work, exit 1.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { DEMO_VARIABLES } from '../../demo/server.ts';
 import { LocError } from '../errors.ts';
 import { OPTIONS, misspelledSettings } from '../server/config.ts';
 import { printable } from '../printable.ts';
@@ -29,7 +28,7 @@ export class OperatorError extends Error {
  */
 export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false } = {}): Promise<void> {
   // LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word.
-  for (const warning of misspelledSettings(process.env, DEMO_VARIABLES)) process.stderr.write(`${warning}\n`);
+  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
   const dataDir = operatorDataDir();
   let store: Store & Partial<BackupCapable>;
   try {

@@ -1,27 +1,21 @@
 /**
- * `loc serve` and `npm start` as an operator runs them: the built CLI (and npm) as child processes on
- * temporary data directories. A start that cannot listen says why in one line; a signal during the
- * start is not lost; one server per data directory; the demo of `--demo` listens on LOC_DEMO_PORT;
- * offline tiles come from the built tile worker; `npm start` stops when npm is signalled.
+ * `loc serve` as an operator runs it: the built CLI as a child process on temporary data directories.
+ * A start that cannot listen says why in one line; a signal during the start is not lost; one server
+ * per data directory; the development key allows the origins of --dev-origin; offline tiles come from
+ * the built tile worker. (`npm start`, the service beside the demo: demo/start.test.ts.)
  */
 import Database from 'better-sqlite3';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
-import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../../test/support/loc-process.ts';
-
-/** Its exit code, once its output is complete. */
-async function finished(spawned: Spawned): Promise<number | null> {
-  await spawned.closed;
-  return (await spawned.exited).code;
-}
+import { ROOT, childEnv, finished, leftBehind, occupyPort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
 
 /** The port of the server's ready line. */
 const readyPort = async (server: Spawned): Promise<number> => Number(new URL((await server.ready()).url).port);
@@ -29,44 +23,11 @@ const readyPort = async (server: Spawned): Promise<number> => Number(new URL((aw
 const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
   spawnLoc(['serve', ...args], { env: { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env } });
 
-/** A port something listens on, on `host`, until closed. */
-async function occupy(host: string): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { port: (server.address() as { port: number }).port, server };
-}
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Whether a TCP connection to the port is refused: nothing listens there any more. */
-const refused = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-
 let dataDir: string;
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'loc-serve-'));
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
-
-/** A start that failed: the database is closed (SQLite removes its WAL then) and the lock released. */
-function expectNothingLeft(): void {
-  expect(existsSync(join(dataDir, `${DATABASE_FILE}-wal`))).toBe(false);
-  expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
-}
 
 describe('a start refused before it listens', () => {
   it('on a data directory that is a file: one line naming it and the cause, exit 1', async () => {
@@ -87,7 +48,7 @@ describe('a start refused before it listens', () => {
     expect(started.output()).toBe(
       `error: cannot open the database in ${dataDir}: the database has schema version 99, newer than this loc knows (${MIGRATIONS.length}): it was written by a newer loc; run that version, or restore a backup made by this one\n`,
     );
-    expectNothingLeft();
+    expect(leftBehind(dataDir)).toEqual([]);
   });
 
   it('on a bad --port or an empty --host, naming the flag rather than the variable it overrides, exit 2', async () => {
@@ -107,12 +68,12 @@ describe('a start refused before it listens', () => {
 
 describe('a start that cannot listen', () => {
   it('on a port in use: one line naming the address and the setting, exit 1', async () => {
-    const { port, server } = await occupy('127.0.0.1');
+    const { port, server } = await occupyPort('127.0.0.1');
     try {
       const started = serve(dataDir, ['--port', String(port), '--host', '127.0.0.1']);
       expect(await finished(started)).toBe(1);
       expect(started.output()).toBe(`error: cannot listen on 127.0.0.1:${port}: the port is in use (set PORT or --port)\n`);
-      expectNothingLeft();
+      expect(leftBehind(dataDir)).toEqual([]);
     } finally {
       server.close();
     }
@@ -126,21 +87,7 @@ describe('a start that cannot listen', () => {
     const started = serve(dataDir, ['--port', '18799', '--host', host]);
     expect(await finished(started)).toBe(1);
     expect(started.output()).toBe(`error: cannot listen on ${host}:18799: ${reason} (set HOST or --host)\n`);
-    expectNothingLeft();
-  });
-
-  it('of the demo on a port in use: one line, and the API it started is closed again, exit 1', async () => {
-    const { port, server } = await occupy('localhost');
-    try {
-      const started = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(port) });
-      expect(await finished(started)).toBe(1);
-      const lines = started.output().trimEnd().split('\n');
-      expect(lines.at(-1)).toBe(`error: the demo cannot listen on localhost:${port}: the port is in use (set LOC_DEMO_PORT, or start without --demo)`);
-      expect(started.output()).not.toMatch(/^\s+at /m);
-      expectNothingLeft();
-    } finally {
-      server.close();
-    }
+    expect(leftBehind(dataDir)).toEqual([]);
   });
 
   it('names a mistyped setting on stderr, with the setting it is near, and starts anyway', async () => {
@@ -153,20 +100,37 @@ describe('a start that cannot listen', () => {
       await finished(started);
     }
   });
+});
 
-  it('refuses a LOC_DEMO_PORT that is not a port, like any setting (exit 2)', async () => {
-    const started = serve(dataDir, ['--port', '0', '--demo'], { LOC_DEMO_PORT: '5173a' });
-    expect(await finished(started)).toBe(2);
-    expect(started.output()).toBe('error: LOC_DEMO_PORT must be an integer from 1 to 65535, received "5173a". (see --help)\n');
+describe('loc serve --seed-dev --dev-origin', () => {
+  it('seeds a development key that allows each origin given, for sessions of pages there', async () => {
+    const origins = ['http://localhost:18771', 'https://shop.example'];
+    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', ...origins.flatMap((origin) => ['--dev-origin', origin])]);
+    try {
+      const { url } = await server.ready();
+      const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8').trim();
+      for (const origin of [...origins, 'https://elsewhere.example']) {
+        const session = await fetch(`${url}/v1/embed/sessions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ origin }) });
+        expect(session.status, origin).toBe(origin.includes('elsewhere') ? 403 : 200);
+      }
+      server.child.kill('SIGTERM');
+      expect(await finished(server)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
   });
 
-  it('refuses a LOC_DEMO_ORIGIN that is not an origin a key may allow, naming it, before the database is touched (exit 2)', async () => {
-    const started = serve(dataDir, ['--port', '0', '--seed-dev', '--demo'], { LOC_DEMO_ORIGIN: 'http://shop.example' });
-    expect(await finished(started)).toBe(2);
-    expect(started.output()).toBe(
-      'error: LOC_DEMO_ORIGIN must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n',
-    );
-    expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+  it('refuses an origin a key may not allow, naming the flag, before the database is touched (exit 2); and the flag without --seed-dev', async () => {
+    const cases: [string[], string][] = [
+      [['--seed-dev', '--dev-origin', 'http://shop.example'], 'error: --dev-origin must use https (plain http is accepted only for http://localhost:<port>), received "http://shop.example". (see --help)\n'],
+      [['--dev-origin', 'http://localhost:3000'], 'error: --dev-origin is used only with --seed-dev (see --help)\n'],
+    ];
+    for (const [args, line] of cases) {
+      const started = serve(dataDir, ['--port', '0', ...args]);
+      expect(await finished(started), args.join(' ')).toBe(2);
+      expect(started.output()).toBe(line);
+      expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+    }
   });
 });
 
@@ -179,7 +143,7 @@ describe('a signal while loc serve starts', () => {
       server.child.kill('SIGTERM');
       expect(await finished(server)).toBe(0);
       expect(server.output()).toMatch(/loc is listening on [^]*"signal":"SIGTERM","msg":"shutting down[^]*"msg":"closed"/);
-      expectNothingLeft();
+      expect(leftBehind(dataDir)).toEqual([]);
     } finally {
       server.child.kill('SIGKILL');
     }
@@ -234,25 +198,6 @@ describe('one server per data directory', () => {
   });
 });
 
-describe('loc serve --demo', () => {
-  it('serves the demo page on LOC_DEMO_PORT, with sessions from the development key for its origin', async () => {
-    const demoPort = await freePort();
-    const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1', '--seed-dev', '--demo'], { LOC_DEMO_PORT: String(demoPort) });
-    try {
-      const [, demoUrl] = await server.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
-      expect(demoUrl).toBe(`http://localhost:${demoPort}`);
-      expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
-      // The seeded key allows the demo's origin on that port: the demo gets its sessions.
-      const session = await fetch(`http://127.0.0.1:${demoPort}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect(session.status).toBe(200);
-      server.child.kill('SIGTERM');
-      expect(await finished(server)).toBe(0);
-    } finally {
-      server.child.kill('SIGKILL');
-    }
-  });
-});
-
 describe('loc serve with offline tiles', () => {
   it('draws them with its built tile worker, and exits 0 on SIGTERM with the worker started', async () => {
     const server = serve(dataDir, ['--port', '0', '--host', '127.0.0.1'], { LOC_LOG_LEVEL: 'info' });
@@ -272,55 +217,5 @@ describe('loc serve with offline tiles', () => {
     } finally {
       server.child.kill('SIGKILL');
     }
-  });
-});
-
-describe('npm start', () => {
-  /** Starts `npm start` on the temporary directory, a port of the system's choice and a free demo port. */
-  async function npmStart(options: { detached?: boolean } = {}) {
-    const demoPort = await freePort();
-    const npm = spawnProcess('npm', ['start'], {
-      env: { LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_DEMO_PORT: String(demoPort), LOC_TILES: 'offline', LOC_LOG_LEVEL: 'info' },
-      detached: options.detached,
-    });
-    const [, demoUrl] = await npm.waitFor(/ {2}demo {7}(http:\/\/localhost:\d+) /);
-    // The server's own pid: under npm it is not the child we spawned.
-    const { url, pid: serverPid } = await npm.ready();
-    const apiPort = Number(new URL(url).port);
-    return { npm, demoPort, demoUrl, apiPort, serverPid };
-  }
-
-  let orphans: number[] = [];
-  afterEach(() => {
-    // A server that outlived npm would hold its ports after the test.
-    for (const pid of orphans) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-    orphans = [];
-  });
-
-  it('serves the demo on LOC_DEMO_PORT, and on a SIGTERM to npm shuts the server down gracefully', async () => {
-    const { npm, demoPort, demoUrl, apiPort, serverPid } = await npmStart();
-    orphans.push(serverPid);
-    expect(demoUrl).toBe(`http://localhost:${demoPort}`);
-    expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
-    expect(serverPid).not.toBe(npm.child.pid);
-
-    npm.child.kill('SIGTERM');
-    expect((await npm.exited).code).toBe(0);
-    expect(isAlive(serverPid)).toBe(false);
-    expect(await refused(apiPort)).toBe(true);
-    expect(await refused(demoPort)).toBe(true);
-    await npm.closed;
-    expect(npm.output()).toContain('"msg":"closed"');
-    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
-  });
-
-  it('on Ctrl-C, which reaches npm and the server and which npm forwards, shuts down once and exits 0', async () => {
-    // Its own process group, as a terminal's foreground job: the SIGINT goes to every process in it.
-    const { npm, serverPid } = await npmStart({ detached: true });
-    orphans.push(serverPid);
-    process.kill(-npm.child.pid!, 'SIGINT');
-    expect(await finished(npm)).toBe(0);
-    expect(npm.output()).toContain('"msg":"closed"');
-    expect(npm.output()).not.toContain('second signal');
   });
 });

@@ -157,11 +157,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * Warnings for the `LOC_` variables of `env` that loc does not read but that are one or two letters
  * away from one it does (`LOC_PUBLICURL`, `LOC_TILE`): a typo is otherwise ignored without a word,
  * and the service runs on the default — or an operator command acts on the database in ./data. A
- * variable near no setting is left alone: other tools may have theirs. `known` adds names read
- * outside OPTIONS (the demo's).
+ * variable near no setting is left alone: other tools (and the demo) may have theirs.
  */
-export function misspelledSettings(env: Record<string, string | undefined>, known: readonly string[] = []): string[] {
-  const names = [...Object.values(OPTIONS).map((option) => option.env), ...TILE_SOURCE_VARIABLES, ...known];
+export function misspelledSettings(env: Record<string, string | undefined>): string[] {
+  const names = [...Object.values(OPTIONS).map((option) => option.env), ...TILE_SOURCE_VARIABLES];
   return Object.keys(env)
     .filter((name) => name.startsWith('LOC_') && !names.includes(name))
     .flatMap((name) => {
@@ -185,8 +184,8 @@ function fail(variable: string, expected: string, received: string): never {
   throw new ConfigError(`${variable} must be ${expected}, received ${describeValue(received)}.`);
 }
 
-/** An integer setting from `min` to `max`; also for settings read outside OPTIONS (the demo's port). */
-export function integer(variable: string, text: string, min: number, max: number): number {
+/** An integer setting from `min` to `max`. */
+function integer(variable: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < min || value > max) fail(variable, `an integer from ${min} to ${max}`, text);
   return value;

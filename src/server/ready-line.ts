@@ -1,13 +1,14 @@
 /**
  * The line that says a started server is ready, for programs rather than people: the banner's last,
  * written whatever the log level, in the shape of the log lines that follow it. A supervisor, a test or
- * a script waits for it instead of reading the banner: the address to call and the public URL.
+ * a script waits for it instead of reading the banner: the address to call, the public URL and, with
+ * `--seed-dev`, the development key's file, for whatever creates sessions with that key.
  */
 import { hostname } from 'node:os';
 
 /** The line's `msg`. */
 export const READY_MESSAGE = 'listening';
 
-export function readyLine(url: string, publicUrl: string): string {
-  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: hostname(), msg: READY_MESSAGE, url, publicUrl });
+export function readyLine(url: string, publicUrl: string, devKeyFile?: string): string {
+  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: hostname(), msg: READY_MESSAGE, url, publicUrl, devKeyFile });
 }

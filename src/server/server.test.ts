@@ -70,7 +70,7 @@ describe('a running server', () => {
       body: init.json === undefined ? init.body : JSON.stringify(init.json),
     });
 
-  it('seeds an empty database with a partner key for the demo, in a file only its owner reads', () => {
+  it('seeds an empty database with a partner key for development pages, in a file only its owner reads', () => {
     expect(devKey).toMatch(/^loc_[\w-]{43}$/);
     expect(statSync(join(dataDir, DEV_KEY_FILE)).mode & 0o777).toBe(0o600);
     expect(banner.join('\n')).toContain(`Development API key: written to ${join(dataDir, DEV_KEY_FILE)} (readable only by you).`);
@@ -85,9 +85,9 @@ describe('a running server', () => {
     expect(banner).toContain(`loc is listening on ${server.url} (public URL http://localhost:${port})`);
   });
 
-  it('ends its banner with a line for programs, whatever the log level: JSON with the address and the public URL', () => {
+  it('ends its banner with a line for programs, whatever the log level: JSON with the address, the public URL and the key file it seeded', () => {
     const ready = JSON.parse(banner.at(-1)!) as Record<string, unknown>;
-    expect(ready).toMatchObject({ msg: 'listening', url: server.url, publicUrl: server.config.publicUrl, pid: process.pid, level: 30 });
+    expect(ready).toMatchObject({ msg: 'listening', url: server.url, publicUrl: server.config.publicUrl, pid: process.pid, level: 30, devKeyFile: join(dataDir, DEV_KEY_FILE) });
     expect(readyIn(banner.join('\n'))).toEqual({ url: server.url, publicUrl: server.config.publicUrl, pid: process.pid });
   });
 
@@ -119,6 +119,8 @@ describe('a running server', () => {
     try {
       expect(new URL(own.url).port).not.toBe('0');
       expect(lines[0]).toBe(`loc is listening on ${own.url} (public URL https://loc.example)`);
+      // Not started with --seed-dev: no key file to name.
+      expect(JSON.parse(lines.at(-1)!)).not.toHaveProperty('devKeyFile');
       expect(own.config.publicUrl).toBe('https://loc.example');
     } finally {
       await own.close();
@@ -134,16 +136,16 @@ describe('a running server', () => {
     expect((await server.app.store.listAccounts()).map((a) => a.name)).toEqual(['development']);
   });
 
-  it('on a later start for a demo on another port, warns that the key does not allow that origin, and how to allow it', async () => {
+  it('on a later start for a page on another origin, warns that the key does not allow that origin, and how to allow it', async () => {
     const lines: string[] = [];
     const again = await startServer(loadConfig({ LOC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' }), {
-      seedDevelopment: true, demoOrigin: 'http://localhost:18599', print: (line) => lines.push(line),
+      seedDevelopment: true, devOrigins: ['http://localhost:18599'], print: (line) => lines.push(line),
     });
     await again.close();
     const [{ id }] = await server.app.store.listKeys((await server.app.store.findAccount('development'))!.id);
     expect(lines.slice(0, 2)).toEqual([
       `Development API key: in ${join(dataDir, DEV_KEY_FILE)}`,
-      `warning: that key (${id}) does not allow http://localhost:18599, the demo page's origin, so the demo's maps fail with origin_not_allowed; ` +
+      `warning: that key (${id}) does not allow http://localhost:18599 (--dev-origin), so maps embedded there fail with origin_not_allowed; ` +
         `allow it with: loc keys origins add ${id} http://localhost:18599`,
     ]);
     const same: string[] = [];
@@ -155,7 +157,7 @@ describe('a running server', () => {
     expect(same[1]).toMatch(/^loc is listening on /);
   });
 
-  it('seeds no key in a database that had accounts before its first start, and warns that the demo then has none, or a key the database lacks', async () => {
+  it('seeds no key in a database that had accounts before its first start, and warns that the pages then have none, or a key the database lacks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
     const config = loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent' });
     /** What a start with --seed-dev prints. */
@@ -170,13 +172,13 @@ describe('a running server', () => {
       await first.app.store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
       await first.close();
       expect((await seededStart())[0]).toBe(
-        'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the demo page cannot create sessions; ' +
+        'warning: no development key: the database had accounts before its first start with --seed-dev, so none was seeded, and the development pages cannot create sessions; ' +
           `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
       );
       // A key file whose key the database does not hold (a database restored from another machine).
       writeFileSync(join(dir, DEV_KEY_FILE), `loc_${'x'.repeat(43)}\n`);
       expect((await seededStart())[1]).toBe(
-        'warning: that key is not a key of this database (restored from another?), so the demo\'s sessions fail with invalid_api_key; ' +
+        'warning: that key is not a key of this database (restored from another?), so sessions created with it fail with invalid_api_key; ' +
           `write the secret of a partner key that allows http://localhost:5173 to ${join(dir, DEV_KEY_FILE)}`,
       );
     } finally {
@@ -197,7 +199,20 @@ describe('a running server', () => {
     }
   });
 
-  it('serves an embed session to the demo origin, and resolve with its token like the frame does', async () => {
+  it('lets the development key allow the origins it is told (--dev-origin), beside its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-seed-'));
+    try {
+      const config = loadConfig({ LOC_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example' });
+      const seeded = await startServer(config, { seedDevelopment: true, devOrigins: ['http://localhost:3000', 'https://shop.example'], print: () => {} });
+      const keys = await seeded.app.store.listKeys((await seeded.app.store.findAccount('development'))!.id);
+      await seeded.close();
+      expect(keys.map((key) => key.origins)).toEqual([['http://localhost:3000', 'https://shop.example', 'https://loc.example']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves an embed session to the default development origin, and resolve with its token like the frame does', async () => {
     const created = await call('/v1/embed/sessions', { method: 'POST', headers: { 'x-api-key': devKey }, json: { origin: 'http://localhost:5173', ttl: 120 } });
     expect(created.status).toBe(200);
     const { session_token: token, embed_url: embedUrl } = (await created.json()) as { session_token: string; embed_url: string };

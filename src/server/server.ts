@@ -5,13 +5,14 @@
  * (server-lock.ts). A start that cannot go on throws a StartFailure: one line for the operator.
  */
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import { embedDir } from './embed/files.ts';
 import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
-import { seedDevelopment } from './dev-seed.ts';
+import { DEV_KEY_FILE, seedDevelopment } from './dev-seed.ts';
 import { readyLine } from './ready-line.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
@@ -19,8 +20,8 @@ import { StartFailure, hostPort, listenFailure, type ListenTarget } from './star
 export interface StartOptions extends AppOptions {
   /** On an empty database, create a development partner account and key (what `npm start` does). */
   seedDevelopment?: boolean;
-  /** The demo page's origin, which the development key allows; default the demo's default origin. */
-  demoOrigin?: string;
+  /** The origins of the pages the development key allows (`--dev-origin`); default DEFAULT_DEV_ORIGIN. */
+  devOrigins?: readonly string[];
   /** Where the banner goes; default stdout. */
   print?: (line: string) => void;
 }
@@ -62,7 +63,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
   try {
     lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
-      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.demoOrigin)) print(line);
+      for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
     }
     await places;
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
@@ -86,7 +87,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
         `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
     );
   }
-  print(readyLine(url, base));
+  print(readyLine(url, base, options.seedDevelopment ? join(config.dataDir, DEV_KEY_FILE) : undefined));
   const held = lock;
   return {
     app,
@@ -113,7 +114,7 @@ function databaseFailure(error: unknown, config: Config): unknown {
 }
 
 function apiTarget(config: Config): ListenTarget {
-  return { subject: 'cannot listen', host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
+  return { host: config.host, port: config.port, portSetting: 'set PORT or --port', hostSetting: 'set HOST or --host' };
 }
 
 /**
@@ -141,9 +142,9 @@ async function withRealPort(config: Config): Promise<Config> {
 
 /**
  * A repeat of the first signal within this time is the same request, not a second one. Ctrl-C in a
- * terminal signals every process of the foreground group — npm and the server under `npm start` —
- * and npm forwards the SIGINT it got to the server as well; a systemd stop does the same with
- * SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
+ * terminal signals every process of the foreground group — npm, its launcher and the server under
+ * `npm start` — and npm and the launcher forward the SIGINT they got as well; a systemd stop does the
+ * same with SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
  */
 const REPEATED_SIGNAL_MS = 500;
 

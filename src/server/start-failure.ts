@@ -8,16 +8,14 @@ export class StartFailure extends Error {
   override readonly name = 'StartFailure';
 }
 
-/** What could not listen, and the settings that choose its address, named in the hint. */
+/** Where the service could not listen, and the settings that choose that address, named in the hint. */
 export interface ListenTarget {
-  /** Who is listening, at the start of the line: `cannot listen` or `the demo cannot listen`. */
-  subject: string;
   host: string;
   port: number;
   /** How to choose another port, e.g. `set PORT or --port`. */
   portSetting: string;
-  /** How to choose another interface; null when it cannot be chosen. */
-  hostSetting: string | null;
+  /** How to choose another interface, e.g. `set HOST or --host`. */
+  hostSetting: string;
 }
 
 /** `host:port`, with an IPv6 address in brackets as in a URL. */
@@ -31,19 +29,18 @@ export function hostPort(host: string, port: number): string {
  */
 export function listenFailure(error: unknown, target: ListenTarget): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const where = `${target.subject} on ${hostPort(target.host, target.port)}`;
-  const hostHint = target.hostSetting === null ? '' : ` (${target.hostSetting})`;
+  const where = `cannot listen on ${hostPort(target.host, target.port)}`;
   switch (code) {
     case 'EADDRINUSE':
       return new StartFailure(`${where}: the port is in use (${target.portSetting})`);
     case 'EACCES':
       return new StartFailure(`${where}: permission denied; ports below 1024 need privileges (${target.portSetting})`);
     case 'EADDRNOTAVAIL':
-      return new StartFailure(`${where}: that address is not one of this machine's${hostHint}`);
+      return new StartFailure(`${where}: that address is not one of this machine's (${target.hostSetting})`);
     case 'ENOTFOUND':
-      return new StartFailure(`${where}: the host name does not resolve${hostHint}`);
+      return new StartFailure(`${where}: the host name does not resolve (${target.hostSetting})`);
     case 'EAI_AGAIN':
-      return new StartFailure(`${where}: the host name could not be looked up, the name server did not answer${hostHint}`);
+      return new StartFailure(`${where}: the host name could not be looked up, the name server did not answer (${target.hostSetting})`);
     default:
       return error;
   }

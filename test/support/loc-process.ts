@@ -5,9 +5,12 @@
  * address it listens on and its public URL — the one signal every suite waits for.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join, resolve } from 'node:path';
 import { READY_MESSAGE } from '../../src/server/ready-line.ts';
+import { LOCK_FILE } from '../../src/server/server-lock.ts';
+import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
 
 /** The repository: the built CLI is dist/cli.js below it. */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -140,6 +143,27 @@ export function freePort(): Promise<number> {
       server.close(() => done(port));
     });
   });
+}
+
+/** A port something listens on, on `host`, until closed: to see what a start does on a port in use. */
+export async function occupyPort(host: string): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, host, done));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+/** Its exit code, once its output is complete. */
+export async function finished(spawned: Spawned): Promise<number | null> {
+  await spawned.closed;
+  return (await spawned.exited).code;
+}
+
+/**
+ * What a stopped server left in its data directory that a clean stop removes: the database's WAL
+ * (SQLite removes it when the database is closed) and the lock file.
+ */
+export function leftBehind(dataDir: string): string[] {
+  return [`${DATABASE_FILE}-wal`, LOCK_FILE].filter((file) => existsSync(join(dataDir, file)));
 }
 
 /** The built `loc` (dist/cli.js) with `args`. */

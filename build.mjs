@@ -19,6 +19,7 @@ const outputs = [
   'dist/code.js',
   'dist/cli.js',
   'dist/tile-worker.js',
+  'dist/places-worker.js',
   'dist/tables/v1.bin',
   'dist/types/code/index.d.ts',
   'dist/embed/loc-embed.js',
@@ -77,6 +78,7 @@ await Promise.all([
   build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
   build({ ...node, entryPoints: ['src/tiles/tile-worker.ts'], outfile: `${out}/tile-worker.js` }),
+  build({ ...node, entryPoints: ['src/address/places-worker.ts'], outfile: `${out}/places-worker.js` }),
   build({
     ...browser,
     entryPoints: ['src/embed/loader-entry.ts'],

@@ -8,7 +8,8 @@ import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countryName } from '../code/index.ts';
-import { loadedPlaces, loadPlaces, offlineAddress, offlinePlace, tiesSettledByGeokdbush, type PlaceIndex } from './offline.ts';
+import { loadedPlaces, loadPlaces, offlineAddress, offlinePlace, tiesSettledByGeokdbush } from './offline.ts';
+import type { PlaceIndex } from './place-index.ts';
 
 let index: PlaceIndex;
 const referenceTrees = new Map<string, { tree: KDBush; places: Uint32Array }>();

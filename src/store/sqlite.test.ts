@@ -8,7 +8,8 @@ import { storeConformance } from '../../test/conformance/store.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE } from './sqlite-files.ts';
-import { openSqliteStore, translateSqliteError, type SqliteStore } from './sqlite.ts';
+import { translateSqliteError } from './sqlite-errors.ts';
+import { openSqliteStore, type SqliteStore } from './sqlite.ts';
 import { StoreUnavailable } from './store.ts';
 
 /** Temporary directories made by this file, removed when it ends. */

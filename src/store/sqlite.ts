@@ -13,11 +13,12 @@ import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from './ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
+import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
+import { account, key, location, type AccountRow, type KeyRow, type LocationRow, type SessionRow } from './sqlite-rows.ts';
 import {
   NoDatabase,
   StoreConflict,
-  StoreUnavailable,
   type Account,
   type BackupCapable,
   type ApiKey,
@@ -30,54 +31,7 @@ import {
   type OpenStoreOptions,
   type SavedLocation,
   type Store,
-  type UnavailableReason,
 } from './store.ts';
-
-
-interface AccountRow { id: string; name: string; partner: number; created_at: number }
-interface KeyRow {
-  id: string; account_id: string; label: string | null; status: KeyStatus; origins: string;
-  ip_ranges: string; hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; created_at: number;
-}
-interface SessionRow {
-  sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
-  created_at: number; expires_at: number; status: KeyStatus; partner: number;
-}
-interface LocationRow {
-  account_id: string; code: string; latitude: number; longitude: number;
-  address: string | null; label: string | null; created_at: number;
-}
-
-const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, partner: r.partner === 1, createdAt: r.created_at });
-const key = (r: KeyRow): ApiKey => ({
-  id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: JSON.parse(r.origins),
-  ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, embedHourlyLimit: r.embed_hourly_limit,
-  sessionLimit: r.session_limit, createdAt: r.created_at,
-});
-const location = (r: LocationRow): SavedLocation => ({
-  accountId: r.account_id, code: r.code, latitude: r.latitude, longitude: r.longitude,
-  address: r.address, label: r.label, createdAt: r.created_at,
-});
-
-/** SQLite's result codes of a machine at fault; an extended code (`SQLITE_IOERR_WRITE`) counts as its primary one. */
-const UNAVAILABLE: Readonly<Record<string, UnavailableReason>> = {
-  SQLITE_FULL: 'full',
-  SQLITE_READONLY: 'read-only',
-  SQLITE_IOERR: 'io-error',
-  SQLITE_BUSY: 'busy',
-  SQLITE_LOCKED: 'busy',
-  SQLITE_CANTOPEN: 'cannot-open',
-  // loc.db is some other file (not SQLite at all): found at open, so loc serve says it in one line.
-  SQLITE_NOTADB: 'cannot-open',
-};
-
-/** `error` as the port's StoreUnavailable when SQLite says the machine is at fault; otherwise unchanged. */
-export function translateSqliteError(error: unknown): unknown {
-  if (!(error instanceof Database.SqliteError)) return error;
-  const primary = /^SQLITE_[A-Z]+/.exec(error.code)?.[0];
-  const reason = primary === undefined ? undefined : UNAVAILABLE[primary];
-  return reason === undefined ? error : new StoreUnavailable(reason, `${error.message} (${error.code})`, { cause: error });
-}
 
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };

@@ -1,0 +1,36 @@
+/**
+ * The tree keeps the shape docs/architecture.md describes where a rule can be checked by reading it:
+ * no shipped module grows past about 300 lines (a module that does, holds two concepts; split it by
+ * concept, not by line count), and src/ holds only what ships, with unit tests beside their source.
+ * The import boundaries are checked by dependency-cruiser (`npm run boundaries`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** The most lines a shipped module may have. */
+const MAX_LINES = 300;
+
+/** Every file under `dir`, as paths relative to the checkout. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+const shipped = ['src', 'iframe-app', 'demo'].flatMap(files).filter((path) => /\.ts$/.test(path) && !/\.(test|d)\.ts$/.test(path));
+
+describe('layout', () => {
+  it(`keeps every shipped module within ${MAX_LINES} lines`, () => {
+    expect(shipped.length).toBeGreaterThan(50);
+    const long = shipped
+      .map((path) => ({ path, lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it('keeps test support, suites and benchmarks out of src/', () => {
+    const misplaced = files('src').filter((path) => /(^|\/)(support|conformance|stress|bench|fixtures?)(\/|\.ts$)|\.spec\.ts$/.test(path));
+    expect(misplaced).toEqual([]);
+  });
+});

@@ -15,12 +15,6 @@ import { LocError } from '../../errors.ts';
 import { budgetsOf, type KeyBudget } from '../../limits/budgets.ts';
 import { memoryCounters, type Counters } from '../../limits/counters.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    counters: Counters;
-  }
-}
-
 /** Seconds until `budget`'s window ends, at least 1. */
 const resetSeconds = (budget: KeyBudget, now: number): number => Math.max(1, Math.ceil((budget.resetsAt - now) / 1000));
 
@@ -49,7 +43,6 @@ export interface RateLimitOptions {
 export default fp<RateLimitOptions>(
   async (app, options) => {
     const counters = options.counters ?? memoryCounters();
-    app.decorate('counters', counters);
     // Registered after the auth hook, so `request.caller` is known here.
     app.addHook('onRequest', async (request, reply) => {
       const caller = request.caller;

@@ -1,9 +1,9 @@
 /**
  * The search for the places nearest a point within its country, as geokdbush's `around` finds them.
  *
- * `around` used a priority queue of objects and an exact spherical bound per kd-tree box (a tan, an
- * atan and several sines and cosines each): 8–10 µs a cell, as much as the rest of a request. This
- * search walks the country's places in latitude bands outward from the point, keeps the best
+ * `around` keeps a priority queue of objects and computes an exact spherical bound per kd-tree box (a
+ * tan, an atan and several sines and cosines each): 8–10 µs a cell, as much as the rest of a request.
+ * This search walks the country's places in latitude bands outward from the point, keeps the best
  * CANDIDATES + 1 in a small sorted array, and passes over places and whole bands with a lower bound
  * made of multiplications alone; only the places that pass it cost two sines: about 2.4 µs.
  *

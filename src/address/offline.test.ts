@@ -1,7 +1,7 @@
 /**
- * The offline search names the same place as geokdbush's `around` did, wherever it is asked: the search
- * that offline addresses used until 2026-11-26 is kept here, verbatim but for its data, as the
- * reference, over kd-trees built here from the loaded places as the worker built them then.
+ * The offline search names the same place as geokdbush's `around` would, wherever it is asked: the
+ * reference is that search written plainly with geokdbush, over kd-trees built here from the loaded
+ * places (64 to a leaf, each country's places in the order listed).
  */
 import fc from 'fast-check';
 import { around, distance } from 'geokdbush';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   await loadPlaces();
   index = loadedPlaces()!;
   for (const [country, { places }] of index.trees) {
-    // The old worker's tree: the country's places in the order listed, 64 to a leaf.
+    // The reference's tree: the country's places in the order listed, 64 to a leaf.
     const tree = new KDBush(places.length, 64, Float64Array);
     for (const i of places) tree.add(index.lngs[i], index.lats[i]);
     tree.finish();
@@ -26,7 +26,7 @@ beforeAll(async () => {
   }
 });
 
-/** The old search: the 24 nearest places within 100 km by geokdbush, the deepest inside named, ties to the first listed. */
+/** The reference: the 24 nearest places within 100 km by geokdbush, the deepest inside named, ties to the first listed. */
 function referencePlace(lat: number, lng: number, country: string): number {
   const { reach, lngs, lats } = index;
   const own = referenceTrees.get(country);

@@ -19,9 +19,9 @@ import type { Piscina } from 'piscina';
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /**
- * How much lower than the thread that answers the API the workers run (nice(2), per thread on Linux;
- * through piscina's optional @napi-rs/nice, a no-op where that is missing): on a busy machine the
- * kernel gives a request the core before a worker's task, which may wait. Threads a worker starts
+ * How much lower than the thread that answers the API a pool's workers run (nice(2), per thread on
+ * Linux; through piscina's optional @napi-rs/nice, a no-op where that is missing): on a busy machine
+ * the kernel gives a request the core before a worker's task, which may wait. Threads a worker starts
  * inherit it; libuv's thread pool, which the API uses too, was started by the main thread's own module
  * loading long before.
  */
@@ -30,6 +30,8 @@ export const WORKER_NICE_INCREMENT = 10;
 export interface WorkerPoolOptions {
   /** Threads kept, started with the pool and replaced when one stops. */
   threads: number;
+  /** How much lower the workers run; default WORKER_NICE_INCREMENT. */
+  niceIncrement?: number;
 }
 
 /**
@@ -45,17 +47,18 @@ function workerEntry(source: URL): { filename: string; execArgv: string[] } {
 }
 
 /** A pool of `threads` workers running the entry `source` (see workerEntry). `destroy()` ends them. */
-export async function workerPool(source: URL, { threads }: WorkerPoolOptions): Promise<Piscina> {
+export async function workerPool(source: URL, { threads, niceIncrement = WORKER_NICE_INCREMENT }: WorkerPoolOptions): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads, niceIncrement: WORKER_NICE_INCREMENT });
+  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads, niceIncrement });
 }
 
 /**
  * Runs the single-task entry `source` (see workerEntry) once, in a pool of one thread made for it, and
- * resolves with its result; the thread ends with the task.
+ * resolves with its result; the thread ends with the task. It runs at the service's own priority:
+ * what waits for it (the server listens once the address index is built) waits for nothing else.
  */
 export async function runInWorker<T>(source: URL): Promise<T> {
-  const pool = await workerPool(source, { threads: 1 });
+  const pool = await workerPool(source, { threads: 1, niceIncrement: 0 });
   try {
     return (await pool.run(undefined)) as T;
   } finally {

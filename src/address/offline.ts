@@ -36,9 +36,6 @@ export function loadPlaces(): Promise<void> {
   return loading.then(() => undefined);
 }
 
-/** Searches geokdbush settled, because of a tie at the edge of the candidates (tests check the path runs). */
-export let tiesSettledByGeokdbush = 0;
-
 /** The index of the place named for a point in `country`, or -1: none within NEAR_KM. Needs the index loaded. */
 export function offlinePlace(lat: number, lng: number, country: string): number {
   const { trees, reach, lngs, lats } = index!;
@@ -61,7 +58,6 @@ export function offlinePlace(lat: number, lng: number, country: string): number 
     return best;
   }
   // A tie at the edge of the candidates: geokdbush's answer, by asking it, on the tree it searches.
-  tiesSettledByGeokdbush++;
   for (const id of around(own.tree, lng, lat, CANDIDATES, NEAR_KM) as number[]) {
     const place = own.places[id];
     const depth = distance(lng, lat, lngs[place], lats[place]) / reach[place];

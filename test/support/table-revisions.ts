@@ -32,23 +32,27 @@ export function loadRevision(url: URL): Revision {
   return { data, table: new Coverage(data) };
 }
 
-/** The border test of §4, exactly as written there, over every polygon: the code, or null for none. */
-export function borderTest(polygons: BorderPolygons, lat: number, lng: number): string | null {
-  const { codes, code, boxes, polygonStart, ringStart, xs, ys } = polygons;
-  for (let p = 0; p < code.length; p++) {
-    if (!(boxes[4 * p] <= lng && lng <= boxes[4 * p + 2] && boxes[4 * p + 1] <= lat && lat <= boxes[4 * p + 3])) continue;
-    let inside = false;
-    for (let r = polygonStart[p]; r < polygonStart[p + 1]; r++) {
-      const n = ringStart[r + 1] - ringStart[r];
-      for (let j = 0; j < n; j++) {
-        const i1 = ringStart[r] + j;
-        const i2 = ringStart[r] + (j === 0 ? n - 1 : j - 1);
-        const [x1, y1, x2, y2] = [xs[i1], ys[i1], xs[i2], ys[i2]];
-        if (y1 > lat !== y2 > lat && lng < ((x2 - x1) * (lat - y1)) / (y2 - y1) + x1) inside = !inside;
-      }
+/** Whether polygon `p` holds the point: its box, then the even–odd ray test of §4, exactly as written there. */
+export function holds(polygons: BorderPolygons, p: number, lat: number, lng: number): boolean {
+  const { boxes, polygonStart, ringStart, xs, ys } = polygons;
+  if (!(boxes[4 * p] <= lng && lng <= boxes[4 * p + 2] && boxes[4 * p + 1] <= lat && lat <= boxes[4 * p + 3])) return false;
+  let inside = false;
+  for (let r = polygonStart[p]; r < polygonStart[p + 1]; r++) {
+    const n = ringStart[r + 1] - ringStart[r];
+    for (let j = 0; j < n; j++) {
+      const i1 = ringStart[r] + j;
+      const i2 = ringStart[r] + (j === 0 ? n - 1 : j - 1);
+      const [x1, y1, x2, y2] = [xs[i1], ys[i1], xs[i2], ys[i2]];
+      if (y1 > lat !== y2 > lat && lng < ((x2 - x1) * (lat - y1)) / (y2 - y1) + x1) inside = !inside;
     }
-    if (inside) return code[p] === 0 ? null : codes[code[p] - 1];
   }
+  return inside;
+}
+
+/** The border test of §4 over every polygon: the code of the first that holds the point, or null for none. */
+export function borderTest(polygons: BorderPolygons, lat: number, lng: number): string | null {
+  const { codes, code } = polygons;
+  for (let p = 0; p < code.length; p++) if (holds(polygons, p, lat, lng)) return code[p] === 0 ? null : codes[code[p] - 1];
   return null;
 }
 

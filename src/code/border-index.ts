@@ -1,73 +1,62 @@
 /**
- * Border index: country-coder's answer for a point of a mixed block, in a few edge tests instead of
- * a walk over whole country outlines. mixed-blocks.ts keeps one record per block visited.
+ * Border index: the border test of docs/code-format.md §4 for a point of a mixed block, in a few edge
+ * tests instead of a walk over whole polygons. mixed-blocks.ts keeps one record per block visited.
  *
- * country-coder asks which-polygon, which searches an R-tree of polygon bounding boxes and returns the
- * first polygon, in the tree's traversal order, whose even–odd ray test says "inside". This module
- * builds the same tree from the same features, so it has the same order, and runs the same ray test
- * with the same arithmetic — but only on the edges that reach the point's band, because an edge that
- * does not straddle the point's latitude can never flip the ray's parity. The answer is therefore
- * identical to country-coder's, bit for bit, which a test checks on random and border points.
+ * The test is: the first polygon of the table's border section, in file order, whose box holds the
+ * point and whose even–odd ray test says "inside", gives the point its code. A block's record keeps,
+ * in that order, the polygons whose boxes reach the block and, of each, only the edges that can flip
+ * the ray's parity for a point of the block: those that reach the block's latitudes and do not lie
+ * wholly west of it. Every other edge fails the test's first comparison or its second for every point
+ * of the block, so the answer is the full test's, bit for bit (a test checks it, and that it is
+ * country-coder's, whose order and arithmetic the table's polygons keep).
  */
-import * as countryCoder from '@rapideditor/country-coder';
-import whichPolygon from 'which-polygon';
-import { territoryOfFeature } from './country.ts';
+import type { BorderPolygons } from './border-polygons.ts';
 
 /** Degrees by which an edge must lie west of a block before it is left out. */
 const WEST_MARGIN = 1e-9;
 
-/** An R-tree item as which-polygon builds it: the outer ring's bounding box and the polygon. */
-interface TreeItem {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-  coords: number[][][];
-  props: { id: string };
-}
-
 /**
  * A block's record, as `record` writes it and `valueAt` reads it: the candidate count, then for each
- * polygon that may hold points of the block, in tree order, its box (minX, minY, maxX, maxY), the
- * caller's value for its code, its edge count, and those of its edges that reach the block's band as
- * x1, y1, x2, y2 in which-polygon's argument order (p1 = ring[j], p2 = ring[j − 1]). One flat run of
- * numbers, so a look-up reads a few adjacent cache lines instead of chasing objects.
+ * polygon that may hold points of the block, in test order, its box (minX, minY, maxX, maxY), the
+ * caller's value for it, its edge count, and those of its edges that reach the block as x1, y1, x2, y2
+ * (p1 = ring[j], p2 = ring[j − 1], as the test takes them). One flat run of numbers, so a look-up reads
+ * a few adjacent cache lines instead of chasing objects.
  */
 const HEADER = 6;
 
 export class BorderIndex {
-  private readonly items: TreeItem[];
-  private readonly codes: (string | null)[];
+  constructor(private readonly polygons: BorderPolygons) {}
 
-  constructor() {
-    const features = countryCoder.borders.features.filter((f) => f.geometry);
-    const query = whichPolygon({ type: 'FeatureCollection', features } as Parameters<typeof whichPolygon>[0]);
-    // rbush's search visits nodes in the same order as all(), so an item's place in all() is its rank.
-    this.items = (query.tree as unknown as { all(): TreeItem[] }).all();
-    const byId = new Map<string, string | null>();
-    this.codes = this.items.map((item) => {
-      const id = item.props.id;
-      if (!byId.has(id)) byId.set(id, territoryOfFeature(id));
-      return byId.get(id)!;
-    });
+  /** Polygons in test order. */
+  get size(): number {
+    return this.polygons.code.length;
   }
 
   /**
    * The record of the block bounded by `south`…`north` and `west`…`east`, appended to `out`, in which
-   * each polygon carries `valueOf` its territory code (null for a feature without one).
+   * polygon p carries `valueOf(p)`.
    */
-  record(south: number, north: number, west: number, east: number, valueOf: (code: string | null) => number, out: number[]): void {
+  record(south: number, north: number, west: number, east: number, valueOf: (polygon: number) => number, out: number[]): void {
+    const { boxes, polygonStart, ringStart, xs, ys } = this.polygons;
     const countAt = out.length;
     out.push(0);
-    this.items.forEach((item, rank) => {
-      if (item.minX > east || item.maxX < west || item.minY > north || item.maxY < south) return;
+    for (let p = 0; p < this.size; p++) {
+      const minX = boxes[4 * p];
+      const minY = boxes[4 * p + 1];
+      const maxX = boxes[4 * p + 2];
+      const maxY = boxes[4 * p + 3];
+      if (minX > east || maxX < west || minY > north || maxY < south) continue;
       out[countAt]++;
-      out.push(item.minX, item.minY, item.maxX, item.maxY, valueOf(this.codes[rank]), 0);
+      out.push(minX, minY, maxX, maxY, valueOf(p), 0);
       const edgeCountAt = out.length - 1;
-      for (const ring of item.coords) {
-        for (let j = 0, k = ring.length - 1; j < ring.length; k = j++) {
-          const [x1, y1] = ring[j];
-          const [x2, y2] = ring[k];
+      for (let r = polygonStart[p]; r < polygonStart[p + 1]; r++) {
+        const start = ringStart[r];
+        const end = ringStart[r + 1];
+        for (let j = start, k = end - 1; j < end; k = j++) {
+          const x1 = xs[j];
+          const y1 = ys[j];
+          const x2 = xs[k];
+          const y2 = ys[k];
           // Only edges spanning some latitude of the block can straddle a point's latitude, and an
           // edge wholly west of the block crosses no eastward ray from it (with a margin, as the
           // interpolated crossing may land an ulp beyond the edge's end).
@@ -76,14 +65,14 @@ export class BorderIndex {
           out[edgeCountAt]++;
         }
       }
-    });
+    }
   }
 }
 
 /**
  * The value of the first polygon of the record at `offset` that holds (`lat`, `lng`), a point of its
- * block, or `outside` when none does: which-polygon's bounding-box check and even–odd ray test, with
- * its arithmetic, over the record's edges.
+ * block, or `outside` when none does: the box check and the even–odd ray test of §4, with its
+ * arithmetic, over the record's edges.
  */
 export function valueAt(records: Float64Array, offset: number, lat: number, lng: number, outside: number): number {
   let p = offset + 1;

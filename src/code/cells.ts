@@ -7,7 +7,7 @@ import { BANDS, bandOf, cellBounds, colOf, rowOf, type CellBounds } from './grid
 import { LocError, describeValue } from '../errors.ts';
 
 /** The format version the engine reads and writes. */
-export const FORMAT_VERSION = 1;
+export { FORMAT_VERSION } from './table-file.ts';
 
 /** Bounds of the cell holding (`lat`, `lng`), whether or not any country's codes cover it. */
 export function cellAt(lat: number, lng: number): CellBounds {

@@ -1,7 +1,7 @@
 /**
  * The codec of format v1: a point to the code of the 3 m cell that holds it, and a code back to its
  * cell (docs/code-format.md §7). The country is the one of the cell centre; inside a pure block the
- * table already knows it, in a mixed block the border index answers as country-coder would.
+ * table already knows it, in a mixed block the table's border polygons decide (§4).
  *
  * encode and decode are hot paths (`npm run bench` holds them against open-location-code): no closures,
  * no intermediate objects, array look-ups only.

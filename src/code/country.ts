@@ -1,6 +1,8 @@
 /**
  * The country of a point: the ISO 3166-1 alpha-2 code of the territory-level feature of
- * country-coder (pinned to one exact version, because its borders decide codes).
+ * country-coder (pinned to one exact version: the table generator copies its borders, with these
+ * codes, into the table, where they decide codes). The codec itself reads only the table; this module
+ * serves the generator, the tests as their oracle, and names and flags.
  *
  * Territory level gives Puerto Rico, Guam, the Isle of Man or Svalbard their own codes instead of
  * their sovereign's. Where country-coder's answer is not a code ISO assigns, the code ISO gives the

@@ -11,17 +11,28 @@ import { readTableFile, writeTableFile } from './table-file.ts';
 
 const require = createRequire(import.meta.url);
 const bytes = readFileSync(TABLE_URL);
+const revision1 = readFileSync(new URL('./tables/v1.bin', import.meta.url));
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 describe('the frozen table of format v1', () => {
-  it('is the committed file, byte for byte (changing it is a new format version)', () => {
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(
-      '892efe79fff3bcc830947f11d46a4661a0fe7516628992dec56459ebb97b1b27',
-    );
-    expect(bytes.length).toBe(500_025);
+  it('is the committed file of revision 2, byte for byte (docs/code-format.md §6 states its hash)', () => {
+    expect(readTableFile(bytes)).toMatchObject({ version: 1, revision: 2 });
+    expect(sha256(bytes)).toBe('27f30336c94e5c8f1f93925ac177958fe0b4eba15c7cd2c171b51c5d3c2787c2');
+    expect(bytes.length).toBe(633_602);
+    const docs = readFileSync(new URL('../../docs/code-format.md', import.meta.url), 'utf8');
+    expect(docs).toContain(sha256(bytes));
+    expect(docs).toContain(sha256(revision1));
   });
 
-  it('reads back to the same bytes it was written from', () => {
+  it('keeps revision 1 beside it, frozen, for the proof that revision 2 changes no code', () => {
+    expect(readTableFile(revision1)).toMatchObject({ version: 1, revision: 1, borders: null });
+    expect(sha256(revision1)).toBe('892efe79fff3bcc830947f11d46a4661a0fe7516628992dec56459ebb97b1b27');
+    expect(revision1.length).toBe(500_025);
+  });
+
+  it('reads back to the same bytes it was written from, either revision', () => {
     expect(Buffer.from(writeTableFile(readTableFile(bytes)))).toEqual(bytes);
+    expect(Buffer.from(writeTableFile(readTableFile(revision1)))).toEqual(revision1);
   });
 
   it('fits every country in 36⁴ blocks, and the docs state the five largest truly', () => {

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { blocksInBand } from './grid.ts';
+import type { BorderPolygons } from './border-polygons.ts';
 import { readTableFile, type BlockClass, type TableData } from './table-file.ts';
 
 /** Blocks per group of the block index: 32. */
@@ -49,11 +50,18 @@ export const entryMixed = (entry: number): number => entry - 1;
 /** The pure entry of block `number` of country `country`. */
 export const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
 
-/** The table of format v1, committed beside this module and never regenerated at run time. */
-export const TABLE_URL = new URL('./tables/v1.bin', import.meta.url);
+/**
+ * The table of format v1 the codec reads, its revision 2, committed beside this module and never
+ * regenerated at run time. Revision 1 (`tables/v1.bin`) stays beside it, frozen, for the proof that
+ * revision 2 changes no code (src/code/revision.test.ts).
+ */
+export const TABLE_URL = new URL('./tables/v1r2.bin', import.meta.url);
 
 export class Coverage {
   readonly version: number;
+  readonly revision: number;
+  /** The border polygons that decide mixed blocks; null in revision 1. */
+  readonly borders: BorderPolygons | null;
   readonly columns: Uint32Array;
   readonly countries: readonly string[];
   /** The two character codes of each country's code, for writing codes without reading strings. */
@@ -90,6 +98,8 @@ export class Coverage {
 
   constructor(data: TableData) {
     this.version = data.version;
+    this.revision = data.revision;
+    this.borders = data.borders;
     this.columns = data.columns;
     this.countries = data.countries;
     this.countryChars = data.countries.flatMap((code) => [code.charCodeAt(0), code.charCodeAt(1)]);
@@ -232,7 +242,7 @@ export class Coverage {
 
 let loaded: Coverage | undefined;
 
-/** The coverage of format v1, read on first use. */
+/** The coverage of format v1 (revision 2), read on first use. */
 export function coverage(): Coverage {
   loaded ??= new Coverage(readTableFile(readFileSync(TABLE_URL)));
   return loaded;

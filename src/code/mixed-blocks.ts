@@ -2,13 +2,13 @@
  * Mixed blocks: the block entry of a point in a block that borders or the edge of coverage cross,
  * where the country of the cell centre decides (docs/code-format.md §9).
  *
- * The first point of a block builds the block's record of border-index.ts, whose polygons carry the
- * pure entry of their country's block, or NO_COVERAGE when that country's codes do not cover the
- * block. Records live in one growing Float64Array, found through a per-mixed-id offset: a look-up is
+ * The first point of a block builds the block's record of border-index.ts from the table's border
+ * polygons; each polygon carries the pure entry of its country's block, or NO_COVERAGE when it answers
+ * no code or its country's codes do not cover the block. Records live in one growing Float64Array, found through a per-mixed-id offset: a look-up is
  * a few adjacent reads, not the pointer hops of a map of objects and a look-up of the country by name.
  * The answer is a number like the block index's, so encode's code after it sees one type.
  *
- * Records are kept for good, as country-coder's borders never change at run time; if every one of the
+ * Records are kept for good, as the table's borders never change at run time; if every one of the
  * 82 697 mixed blocks of format v1 were visited they would hold about 31 MB (a test bounds it).
  */
 import { BorderIndex, valueAt } from './border-index.ts';
@@ -19,7 +19,9 @@ import { BLOCK_SIZE, colWest, rowSouth } from './grid.ts';
 const INITIAL_CAPACITY = 1 << 16;
 
 export class MixedBlocks {
-  private readonly borders = new BorderIndex();
+  private readonly borders: BorderIndex;
+  /** Per border polygon, the index of its country in the table, or −1 where it answers no covered country. */
+  private readonly polygonCountry: Int32Array;
   /** Per mixed id, 1 + the offset of its record in `records`; 0 until the block is first visited. */
   private readonly offsets: Uint32Array;
   private records: Float64Array;
@@ -29,6 +31,10 @@ export class MixedBlocks {
     private readonly table: Coverage,
     capacity = INITIAL_CAPACITY,
   ) {
+    if (table.borders === null) throw new Error(`table revision ${table.revision} has no border polygons: the border test needs revision 2 or later`);
+    const { codes, code } = table.borders;
+    this.borders = new BorderIndex(table.borders);
+    this.polygonCountry = Int32Array.from(code, (c) => (c === 0 ? -1 : table.indexOfCountry(codes[c - 1])));
     this.offsets = new Uint32Array(table.mixedRun.length);
     this.records = new Float64Array(capacity);
   }
@@ -61,8 +67,8 @@ export class MixedBlocks {
       rowSouth(firstRow + BLOCK_SIZE),
       colWest(firstCol, columns),
       colWest(Math.min(columns, firstCol + BLOCK_SIZE), columns),
-      (code) => {
-        const country = code === null ? -1 : table.indexOfCountry(code);
+      (polygon) => {
+        const country = this.polygonCountry[polygon];
         const number = country < 0 ? -1 : table.blockNumber(run, country, block);
         return number < 0 ? NO_COVERAGE : pureEntry(country, number);
       },

@@ -1,10 +1,13 @@
 /**
- * The frozen table file of a format version (docs/code-format.md §6): band column counts, the
- * covered countries, and band by band the runs of blocks with the set of countries that cover them.
+ * The frozen table file of format v1 (docs/code-format.md §6): band column counts, the covered
+ * countries, band by band the runs of blocks with the set of countries that cover them, and, from
+ * revision 2 on, the border polygons that decide the country of a cell centre in a mixed block.
  *
- * Everything is an unsigned LEB128 varint except the magic and the two-letter codes, so the file is
- * small and has no byte-order or alignment questions.
+ * A reader refuses a format or a revision it does not know (§8): reading on would misread the file,
+ * and a misread table hands out wrong codes.
  */
+import { readBorderSection, writeBorderSection, type BorderPolygons } from './border-polygons.ts';
+import { ByteReader, ByteWriter } from './table-bytes.ts';
 
 /** What a run of blocks is: the countries whose coverage holds it, and whether one country fills it. */
 export interface BlockClass {
@@ -19,7 +22,10 @@ export interface BlockClass {
 }
 
 export interface TableData {
+  /** The code format the table belongs to: 1. */
   version: number;
+  /** The table's revision within its format (KNOWN_REVISIONS). */
+  revision: number;
   /** Columns of each band, south to north. */
   columns: Uint32Array;
   /** Covered ISO codes, ascending. */
@@ -27,83 +33,73 @@ export interface TableData {
   classes: BlockClass[];
   /** Runs of covered blocks; those of band b are `bandStart[b]` … `bandStart[b + 1] − 1`, west to east. */
   runs: { bandStart: Uint32Array; first: Uint32Array; length: Uint32Array; cls: Uint32Array };
+  /** The border polygons in test order; null in revision 1, which left the test to country-coder. */
+  borders: BorderPolygons | null;
 }
 
 const MAGIC = 'LOCT';
+/** The format this reader knows. */
+export const FORMAT_VERSION = 1;
+/**
+ * The revisions of format 1 this reader knows. Revision 1 (`v1.bin`) has no revision field and no
+ * border section: its format is followed by the band count, 5148, a number no revision will have.
+ */
+export const KNOWN_REVISIONS: readonly number[] = [1, 2];
+const REVISION_1_BANDS = 5148;
 
 export function writeTableFile(data: TableData): Uint8Array {
-  const out: number[] = [];
-  const uint = (value: number): void => {
-    if (!Number.isInteger(value) || value < 0) throw new Error(`not a varint: ${value}`);
-    let v = value;
-    while (v >= 0x80) {
-      out.push((v % 0x80) | 0x80);
-      v = Math.floor(v / 0x80);
-    }
-    out.push(v);
-  };
-  const ascii = (text: string): void => {
-    for (const ch of text) out.push(ch.charCodeAt(0));
-  };
-
-  ascii(MAGIC);
-  uint(data.version);
-  uint(data.columns.length);
-  for (const n of data.columns) uint(n);
-  uint(data.countries.length);
-  for (const code of data.countries) ascii(code);
-  uint(data.classes.length);
+  const out = new ByteWriter();
+  out.ascii(MAGIC);
+  out.uint(data.version);
+  if (data.revision !== 1) out.uint(data.revision);
+  out.uint(data.columns.length);
+  for (const n of data.columns) out.uint(n);
+  out.uint(data.countries.length);
+  for (const code of data.countries) out.ascii(code);
+  out.uint(data.classes.length);
   for (const cls of data.classes) {
-    uint(cls.pure ? 1 : 0);
-    uint(cls.members.length);
-    for (const m of cls.members) uint(m);
+    out.uint(cls.pure ? 1 : 0);
+    out.uint(cls.members.length);
+    for (const m of cls.members) out.uint(m);
   }
   const { bandStart, first, length, cls } = data.runs;
   for (let band = 0; band < data.columns.length; band++) {
-    uint(bandStart[band + 1] - bandStart[band]);
+    out.uint(bandStart[band + 1] - bandStart[band]);
     let next = 0;
     for (let r = bandStart[band]; r < bandStart[band + 1]; r++) {
-      uint(first[r] - next);
-      uint(length[r]);
-      uint(cls[r]);
+      out.uint(first[r] - next);
+      out.uint(length[r]);
+      out.uint(cls[r]);
       next = first[r] + length[r];
     }
   }
-  return Uint8Array.from(out);
+  if ((data.revision === 1) !== (data.borders === null)) throw new Error('revision 1, and only it, has no border section');
+  if (data.borders) writeBorderSection(data.borders, out);
+  return out.bytes();
 }
 
 export function readTableFile(bytes: Uint8Array): TableData {
-  let pos = 0;
-  const fail = (why: string): never => {
-    throw new Error(`table file: ${why} at byte ${pos}`);
-  };
-  const uint = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      if (pos >= bytes.length) fail('unexpected end');
-      const b = bytes[pos++];
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 0x80;
+  const input = new ByteReader(bytes);
+  if (input.ascii(MAGIC.length) !== MAGIC) input.fail('bad magic');
+  const version = input.uint();
+  if (version !== FORMAT_VERSION) input.fail(`format ${version} is not one this reader knows (it reads format ${FORMAT_VERSION})`);
+  let revision = input.uint();
+  let bands: number;
+  if (revision === REVISION_1_BANDS) {
+    bands = revision;
+    revision = 1;
+  } else {
+    if (!KNOWN_REVISIONS.includes(revision)) {
+      input.fail(`revision ${revision} of format ${version} is not one this reader knows (it reads revisions ${KNOWN_REVISIONS.join(', ')})`);
     }
-  };
-  const ascii = (count: number): string => {
-    if (pos + count > bytes.length) fail('unexpected end');
-    const text = String.fromCharCode(...bytes.subarray(pos, pos + count));
-    pos += count;
-    return text;
-  };
-
-  if (ascii(MAGIC.length) !== MAGIC) fail('bad magic');
-  const version = uint();
-  const bands = uint();
+    bands = input.uint();
+  }
   const columns = new Uint32Array(bands);
-  for (let b = 0; b < bands; b++) columns[b] = uint();
-  const countries = Array.from({ length: uint() }, () => ascii(2));
-  const classes: BlockClass[] = Array.from({ length: uint() }, () => {
-    const pure = uint() === 1;
-    const members = Array.from({ length: uint() }, () => uint());
+  for (let b = 0; b < bands; b++) columns[b] = input.uint();
+  const countries = Array.from({ length: input.uint() }, () => input.ascii(2));
+  const classes: BlockClass[] = Array.from({ length: input.uint() }, () => {
+    const pure = input.uint() === 1;
+    const members = Array.from({ length: input.uint() }, () => input.uint());
     return { pure, members };
   });
 
@@ -112,24 +108,27 @@ export function readTableFile(bytes: Uint8Array): TableData {
   const length: number[] = [];
   const cls: number[] = [];
   for (let band = 0; band < bands; band++) {
-    const count = uint();
+    const count = input.uint();
     let next = 0;
     for (let r = 0; r < count; r++) {
-      const start = next + uint();
-      const len = uint();
+      const start = next + input.uint();
+      const len = input.uint();
       first.push(start);
       length.push(len);
-      cls.push(uint());
+      cls.push(input.uint());
       next = start + len;
     }
     bandStart[band + 1] = first.length;
   }
-  if (pos !== bytes.length) fail('trailing bytes');
+  const borders = revision === 1 ? null : readBorderSection(input);
+  input.end();
   return {
     version,
+    revision,
     columns,
     countries,
     classes,
     runs: { bandStart, first: Uint32Array.from(first), length: Uint32Array.from(length), cls: Uint32Array.from(cls) },
+    borders,
   };
 }

@@ -1,9 +1,11 @@
 /**
- * Generates the frozen table of format v1 (`npm run generate:tables`): band column counts and, for
- * every block of the grid, the countries whose coverage holds it (docs/code-format.md §4–§6).
+ * Generates the frozen table of format v1, revision 2 (`npm run generate:tables`): band column counts,
+ * for every block of the grid the countries whose coverage holds it, and the border polygons that
+ * decide the country of a cell centre in a mixed block (docs/code-format.md §4–§6).
  *
- * Run once per format version. The output is committed and its hash pinned by a test: running this
- * again with other data or another engine may move codes, and that is a new format version.
+ * Run once per revision. The output is committed and its hash pinned by a test: running this again
+ * with other data or another engine may move codes, and that is a new format version; a revision
+ * may only add what changes no code, which src/code/revision.test.ts proves against revision 1.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +18,7 @@ import * as countryCoder from '@rapideditor/country-coder';
 import { BANDS, BLOCK_SIZE, CELL_SIZE_M, EARTH_RADIUS_M, designBandColumns } from '../grid.ts';
 import { UNCOVERED_COUNTRIES, territoryOf, territoryOfFeature } from '../country.ts';
 import { writeTableFile, type BlockClass, type TableData } from '../table-file.ts';
+import { borderPolygons } from './borders.ts';
 import { BlockGrid, forEachEdge, shiftRingNear, toRing, type BlockMask, type Ring } from './raster.ts';
 
 /** Territorial sea: 12 nautical miles. */
@@ -29,7 +32,9 @@ const NEAR_LAND_M = TERRITORIAL_SEA_M + BLOCK_SIZE * CELL_SIZE_M * Math.SQRT2;
 const ANTARCTIC_LATITUDE = -60;
 
 const require = createRequire(import.meta.url);
-const output = fileURLToPath(new URL('./v1.bin', import.meta.url));
+const output = fileURLToPath(new URL('./v1r2.bin', import.meta.url));
+/** The revision of format 1 this generator writes. */
+const REVISION = 2;
 
 const bars = new cliProgress.MultiBar(
   { format: ' {phase} |{bar}| {percentage}% {value}/{total}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
@@ -50,7 +55,8 @@ const landMask = markLand(grid.newMask());
 const nearLand = phase('near land (12 nmi)', BANDS, (tick) => dilate(landMask, NEAR_LAND_M, tick));
 const { countries, classes, runs, blockCounts } = classify(nearLand);
 
-const data: TableData = { version: 1, columns, countries, classes, runs };
+const borders = borderPolygons();
+const data: TableData = { version: 1, revision: REVISION, columns, countries, classes, runs, borders };
 const bytes = writeTableFile(data);
 writeFileSync(output, bytes);
 bars.stop();
@@ -61,6 +67,7 @@ const largest = countries
   .slice(0, 5);
 console.log(`\nwrote ${output}: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
 console.log(`${countries.length} countries, ${runs.first.length} runs, ${classes.length} block classes`);
+console.log(`${borders.code.length} border polygons, ${borders.xs.length} points`);
 for (const { code, blocks } of largest) {
   console.log(`${code}: ${blocks} blocks, ${((100 * blocks) / 36 ** 4).toFixed(1)}% of 36⁴`);
 }

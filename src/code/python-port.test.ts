@@ -1,0 +1,165 @@
+/**
+ * The second implementation of format v1 (ports/python/loc_code.py, Python's standard library,
+ * written from docs/code-format.md alone) gives the answers this codec gives: on every golden row, on
+ * random points (many in mixed blocks, where the border test of §4 decides, and where polygons
+ * overlap, where their order decides), on random codes, and on every BMP code point as white space or
+ * separator. If python3 is missing, these tests fail: the
+ * claim that the document is enough to implement the format is only as good as this check.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { blockBounds, holds, mixedBlockPlaces } from '../../test/support/table-revisions.ts';
+import { LocError } from '../errors.ts';
+import { decode, encode } from './codec.ts';
+import { TABLE_URL, coverage } from './coverage.ts';
+import { formatCode, normalizeCode } from './format.ts';
+import { readTableFile } from './table-file.ts';
+
+const PORT = fileURLToPath(new URL('../../ports/python/loc_code.py', import.meta.url));
+const TABLE = fileURLToPath(TABLE_URL);
+const GOLDEN = fileURLToPath(new URL('./golden-v1.csv', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'loc-python-port-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the Python implementation; a missing python3 fails the test that asked. */
+function python(args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('python3', [PORT, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.error) throw new Error(`python3 could not be run (${result.error.message}): the Python implementation cannot be checked`);
+  return result;
+}
+
+/** What the TypeScript codec answers: the value, or the error's code. */
+function answer<T>(work: () => T): T | string {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof LocError) return error.code;
+    throw error;
+  }
+}
+
+/** A seeded generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const table = coverage();
+const shipped = { data: readTableFile(readFileSync(TABLE_URL)), table };
+
+describe('the Python implementation of docs/code-format.md', () => {
+  it('runs on this machine', () => {
+    const version = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+    expect(version.error, 'python3 must be installed for npm test').toBeUndefined();
+    expect(version.stdout).toMatch(/^Python 3\./);
+  });
+
+  it('answers every golden row both ways, unsupported rows included', () => {
+    const rows = readFileSync(GOLDEN, 'utf8').trim().split('\n').length - 1;
+    const { status, stdout } = python(['golden', TABLE, GOLDEN]);
+    expect(stdout).toBe(`golden: ${rows} rows, 0 failed\n`);
+    expect(status).toBe(0);
+  });
+
+  it('encodes random points as the codec does: in mixed blocks, anywhere, near land, and where polygons overlap', () => {
+    const next = random(7);
+    const places = mixedBlockPlaces(shipped);
+    const points: [number, number][] = [];
+    for (let i = 0; i < 1500; i++) {
+      const { band, block } = places[Math.floor(next() * places.length)];
+      const { south, north, west, east } = blockBounds(shipped, band, block);
+      points.push([south + (north - south) * next(), west + (east - west) * next()]);
+      points.push([-60 + 144 * next(), -180 + 360 * next()]);
+      const [lat, lng] = encodeSomewhere(next);
+      points.push([lat, lng]);
+    }
+    // Where two polygons overlap, their order decides: Canada's and Saint Pierre and Miquelon's do,
+    // at sea south-west of the islands, and Canada's comes first.
+    const borders = shipped.data.borders!;
+    const pm = borders.code.findIndex((c) => c > 0 && borders.codes[c - 1] === 'PM');
+    const [minX, minY, maxX, maxY] = borders.boxes.subarray(4 * pm, 4 * pm + 4);
+    let overlap = 0;
+    for (let i = 0; i < 1000; i++) {
+      const lat = minY + (maxY - minY) * next();
+      const lng = minX + (maxX - minX) * next();
+      if (holds(borders, pm, lat, lng) && answer(() => encode(lat, lng).country_code) === 'CA') overlap++;
+      points.push([lat, lng]);
+    }
+    expect(overlap).toBeGreaterThan(10);
+    const { status, stdout } = python(['encode', TABLE], points.map(([lat, lng]) => `${lat} ${lng}\n`).join(''));
+    expect(status).toBe(0);
+    const theirs = stdout.trim().split('\n');
+    const ours = points.map(([lat, lng]) => answer(() => encode(lat, lng).loc_code));
+    expect(theirs.length).toBe(points.length);
+    expect(points.filter((_, i) => theirs[i] !== ours[i]).slice(0, 10)).toEqual([]);
+    expect(ours.filter((code) => code.length === 12).length).toBeGreaterThan(points.length / 2);
+  });
+
+  it('decodes random codes as the codec does, codes that name no cell included', () => {
+    const next = random(8);
+    const codes: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const country = Math.floor(next() * table.countries.length);
+      const block = Math.floor(next() * (table.blockCounts[country] + 2));
+      codes.push(formatCode({ country: table.countries[country], block, row: Math.floor(next() * 1296), col: Math.floor(next() * 1296) }));
+    }
+    // A cell of a mixed block under each of its block's countries: it exists under one at most.
+    const basel = encode(47.5596, 7.5886).loc_code;
+    codes.push(basel, `FR${basel.slice(2)}`, `DE${basel.slice(2)}`, 'fr0rmbcly0', ' FR 0RMB CLY0 ', 'FR--0RMB-CLY0', 'ZZ-0000-0000');
+    const { status, stdout } = python(['decode', TABLE], codes.map((code) => `${JSON.stringify(code)}\n`).join(''));
+    expect(status).toBe(0);
+    const theirs = stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const ours = codes.map((code) => answer(() => decode(code)));
+    expect(theirs).toEqual(ours);
+    expect(ours.filter((cell) => typeof cell === 'object').length).toBeGreaterThan(1000);
+    expect(ours.filter((cell) => cell === 'code_not_found').length).toBeGreaterThan(100);
+  });
+
+  it('normalises as the codec does, every BMP code point as padding and as separator', () => {
+    const inputs: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      inputs.push(`${ch}fr-0rmb-cly0${ch}`, `FR${ch}0RMB${ch}CLY0`, `F${ch}-0RMB-CLY0`);
+    }
+    inputs.push('FR0RMBCLY0', 'FR-0RMB-CLY', 'FR-0RMB-CLY00', 'ﬁ-0RMB-CLY0', 'x'.repeat(100), '\u{1F600}FR-0RMB-CLY0');
+    const { status, stdout } = python(['normalize'], inputs.map((input) => `${JSON.stringify(input)}\n`).join(''));
+    expect(status).toBe(0);
+    const theirs = stdout.trim().split('\n').map((line) => JSON.parse(line) as string | null);
+    const differ = inputs.filter((input, i) => theirs[i] !== normalizeCode(input));
+    expect(differ.map((input) => [...input].map((ch) => ch.codePointAt(0)!.toString(16)).join(' '))).toEqual([]);
+  });
+
+  it('refuses a table whose revision it does not know, and revision 1', () => {
+    const bytes = readFileSync(TABLE_URL);
+    expect([...bytes.subarray(4, 6)]).toEqual([1, 2]);
+    const unknown = join(scratch, 'revision-3.bin');
+    writeFileSync(unknown, Uint8Array.from(bytes, (b, i) => (i === 5 ? 3 : b)));
+    const refused = python(['golden', unknown, GOLDEN]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe('table file: revision 3 of format 1 is not one this reader knows (it reads revision 2) at byte 6\n');
+    const revision1 = python(['golden', fileURLToPath(new URL('./tables/v1.bin', import.meta.url)), GOLDEN]);
+    expect(revision1.status).toBe(1);
+    expect(revision1.stderr).toMatch(/^table file: revision 5148 of format 1 is not one this reader knows \(revision 1 has no border polygons\)/);
+    const otherFormat = join(scratch, 'format-2.bin');
+    writeFileSync(otherFormat, Uint8Array.from(bytes, (b, i) => (i === 4 ? 2 : b)));
+    expect(python(['golden', otherFormat, GOLDEN]).stderr).toBe('table file: format 2 is not one this reader knows (it reads format 1) at byte 5\n');
+  });
+});
+
+/** A point within 2 km of a populated place that has a code. */
+function encodeSomewhere(next: () => number): [number, number] {
+  for (;;) {
+    const lat = -55 + 125 * next();
+    const lng = -180 + 360 * next();
+    if (answer(() => encode(lat, lng)) !== 'unsupported_location') return [lat, lng];
+  }
+}

@@ -3,7 +3,7 @@
  */
 import { DISTANCE_LIMITS_M, SOURCES, type GapBlock, type GapScan } from './gap-scan.ts';
 import { ruleFigures, summarise, type RegionSummary } from './gap-regions.ts';
-import { FILL_SQUARE, type SplitFigures } from './gap-fills.ts';
+import { FILL_SQUARE, fillsOf, type SplitFigures } from './gap-fills.ts';
 
 /** What the scan did besides its counts: resolutions and totals to quote. */
 export interface ScanNotes {
@@ -58,7 +58,12 @@ export function renderReport(scan: GapScan, regions: GapBlock[][], notes: ScanNo
   out.push('');
 
   out.push(`## The rule's figures (maximum distance ${metres(notes.maxM)})`, '');
+  const coveredMax = Math.max(...blocks.filter((b) => b.members.length).map((b) => b.maxM));
+  const beyond = Math.min(...blocks.filter((b) => b.minM > notes.maxM).map((b) => b.minM));
+  const fillCountries = new Set(blocks.flatMap((b) => fillsOf(b, notes.maxM)));
   out.push(`- Blocks with gaps: ${int(blocks.length)} in ${int(regions.length)} regions (${int(land.length)} with gaps on land).`);
+  out.push(`- The farthest gap of a covered block from a coded feature: ${metres(coveredMax)}; the nearest gap beyond the maximum distance: ${metres(beyond)}.`);
+  out.push(`- Countries that fill gaps: ${fillCountries.size}.`);
   out.push(`- One fill country for the block: ${int(figures.singleFill)}; two or more (nearest features of different countries meet): ${int(figures.splitFill)}.`);
   const { split } = notes;
   out.push(`- Of the blocks with two or more, by fill squares of ${FILL_SQUARE} × ${FILL_SQUARE} cells (the country nearest each square's centre cell):`);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blockBounds, holds, mixedBlockPlaces } from '../../test/support/table-revisions.ts';
+import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
 import { TABLE_URL, coverage } from './coverage.ts';
@@ -42,16 +43,6 @@ function answer<T>(work: () => T): T | string {
   }
 }
 
-/** A seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const table = coverage();
 const shipped = { data: readTableFile(readFileSync(TABLE_URL)), table };
@@ -71,7 +62,7 @@ describe('the Python implementation of docs/code-format.md', () => {
   });
 
   it('encodes random points as the codec does: in mixed blocks, anywhere, near land, and where polygons overlap', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const places = mixedBlockPlaces(shipped);
     const points: [number, number][] = [];
     for (let i = 0; i < 1500; i++) {
@@ -105,7 +96,7 @@ describe('the Python implementation of docs/code-format.md', () => {
   });
 
   it('decodes random codes as the codec does, codes that name no cell included', () => {
-    const next = random(8);
+    const next = seededRandom(8);
     const codes: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const country = Math.floor(next() * table.countries.length);

@@ -21,6 +21,7 @@ import {
   type CountryOf,
   type Revision,
 } from '../../test/support/table-revisions.ts';
+import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
 import { territoryOf } from './country.ts';
@@ -48,16 +49,6 @@ const overrideCodes = new Set(OVERRIDES.map(({ lat, lng }) => encoded(lat, lng))
 /** Where the shipped revision may give a code the previous one did not: an override's cell. */
 const overridden = (lat: number, lng: number): boolean => overrideCodes.size > 0 && overrideCodes.has(encoded(lat, lng));
 
-/** A seeded generator (mulberry32): the same sample on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 const wrap = (lng: number): number => (lng >= 180 ? lng - 360 : lng < -180 ? lng + 360 : lng);
 const clampLat = (lat: number): number => Math.max(-90, Math.min(90, lat));
 
@@ -67,7 +58,7 @@ const mixedPlaces = mixedBlockPlaces(PREVIOUS);
 
 /** `count` points made by `make` from the generator seeded with `seed`. */
 function sample(count: number, seed: number, make: (next: () => number) => [number, number]): [number, number][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => make(next));
 }
 
@@ -84,7 +75,7 @@ const SAMPLE: Record<string, [number, number][]> = {
     return [south + (north - south) * next(), west + (east - west) * next()];
   }),
   'on and a hair beside border edges': (() => {
-    const next = random(4);
+    const next = seededRandom(4);
     const { ringStart, xs, ys } = shipped.data.borders!;
     const offsets = [0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6];
     const points: [number, number][] = [];

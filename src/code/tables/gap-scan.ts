@@ -13,7 +13,8 @@ import { NO_COVERAGE, entryMixed, isPureEntry, type Coverage } from '../coverage
 import { BLOCK_SIZE, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from '../grid.ts';
 import { NO_FEATURE, type FeatureLookup } from './feature-lookup.ts';
 import type { FeatureEdges } from './gap-geometry.ts';
-import { ANTARCTIC_LATITUDE, type LandTest } from './gap-land.ts';
+import type { LandTest } from './gap-land.ts';
+import { ANTARCTIC_LATITUDE } from './land.ts';
 import type { BlockMask } from './raster.ts';
 
 /** Where sample points come from (gap-sources.ts). */

@@ -6,7 +6,8 @@ import * as countryCoder from '@rapideditor/country-coder';
 import { NO_COVERAGE, isPureEntry, type Coverage } from '../coverage.ts';
 import { BANDS, BLOCK_SIZE, blocksInBand, rowOf } from '../grid.ts';
 import { METRES_PER_DEGREE } from './gap-geometry.ts';
-import { ANTARCTIC_LATITUDE, insidePolygon, ringCentroid, type LandPolygon } from './gap-land.ts';
+import { insidePolygon, ringCentroid } from './gap-land.ts';
+import { ANTARCTIC_LATITUDE, type LandPolygon } from './land.ts';
 import type { GapScan } from './gap-scan.ts';
 import type { BlockMask } from './raster.ts';
 

@@ -7,19 +7,18 @@
  * with other data or another engine may move codes, and that is a new format version; a revision
  * may only add what changes no code, which src/code/revision.test.ts proves against revision 1.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import cliProgress from 'cli-progress';
-import * as topojson from 'topojson-client';
-import type { Topology, GeometryObject } from 'topojson-specification';
 import * as countryCoder from '@rapideditor/country-coder';
 import { BANDS, BLOCK_SIZE, CELL_SIZE_M, EARTH_RADIUS_M, designBandColumns } from '../grid.ts';
 import { UNCOVERED_COUNTRIES, territoryOf, territoryOfFeature } from '../country.ts';
 import { writeTableFile, type BlockClass, type TableData } from '../table-file.ts';
 import { borderPolygons } from './borders.ts';
-import { BlockGrid, forEachEdge, shiftRingNear, toRing, type BlockMask, type Ring } from './raster.ts';
+import { ANTARCTIC_LATITUDE, loadLandPolygons } from './land.ts';
+import { BlockGrid, forEachEdge, toRing, type BlockMask } from './raster.ts';
 
 /** Territorial sea: 12 nautical miles. */
 const TERRITORIAL_SEA_M = 12 * 1852;
@@ -28,8 +27,6 @@ const TERRITORIAL_SEA_M = 12 * 1852;
  * any point within 12 nmi of any point of a land block is covered (a superset, never a subset).
  */
 const NEAR_LAND_M = TERRITORIAL_SEA_M + BLOCK_SIZE * CELL_SIZE_M * Math.SQRT2;
-/** Land south of 60°S is Antarctica, which has no codes (and rings there wind around the pole). */
-const ANTARCTIC_LATITUDE = -60;
 
 const require = createRequire(import.meta.url);
 const output = fileURLToPath(new URL('./v1r2.bin', import.meta.url));
@@ -74,19 +71,7 @@ for (const { code, blocks } of largest) {
 
 /** Marks every block that Natural Earth 10 m land or a GeoNames populated place touches. */
 function markLand(mask: BlockMask): BlockMask {
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-10m.json'), 'utf8')) as Topology;
-  const land = topojson.feature(topology, topology.objects.land as GeometryObject);
-  const polygons: Ring[][] = [];
-  for (const feature of 'features' in land ? land.features : [land]) {
-    const geometry = feature.geometry;
-    const list = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.type === 'MultiPolygon' ? geometry.coordinates : [];
-    for (const polygon of list) {
-      if (polygon[0].every(([, lat]) => lat < ANTARCTIC_LATITUDE)) continue;
-      // world-atlas stitches rings across the antimeridian: unwrap them, then hold holes near their outer ring.
-      const outer = toRing(polygon[0], true);
-      polygons.push([outer, ...polygon.slice(1).map((hole) => shiftRingNear(toRing(hole, true), outer.xs[0]))]);
-    }
-  }
+  const polygons = loadLandPolygons();
 
   const crossingsByBand: { polygon: number; x: number }[][] = Array.from({ length: BANDS }, () => []);
   phase('land edges', polygons.length, (tick) => {

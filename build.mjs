@@ -20,7 +20,7 @@ const outputs = [
   'dist/cli.js',
   'dist/tile-worker.js',
   'dist/places-worker.js',
-  'dist/tables/v1r2.bin',
+  'dist/tables/v1r3.bin',
   'dist/types/code/index.d.ts',
   'dist/embed/loc-embed.js',
   'dist/embed/loc-embed.d.ts',
@@ -93,7 +93,7 @@ await Promise.all([
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
 ]);
 chmodSync(`${out}/cli.js`, 0o755);
-copyFileSync('src/code/tables/v1r2.bin', `${out}/tables/v1r2.bin`);
+copyFileSync('src/code/tables/v1r3.bin', `${out}/tables/v1r3.bin`);
 copyFileSync('iframe-app/frame.html', `${out}/embed/frame.html`);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
 // One source for the integrators' declarations: the public types of the embed, emitted by tsc above.

@@ -19,6 +19,7 @@ const old: TableData = {
   ],
   runs: { bandStart: Uint32Array.from([0, 1, 2, 2]), first: Uint32Array.from([0, 0]), length: Uint32Array.from([1, 1]), cls: Uint32Array.from([0, 1]) },
   borders: null,
+  fills: null,
 };
 const withRuns = (bandStart: number[], first: number[], length: number[], cls: number[]): TableData => ({
   ...old,
@@ -30,6 +31,19 @@ describe('the revision proof', () => {
   it('accepts the same blocks, and blocks added after a country\'s last one', () => {
     expect(blockListDifferences(old, old)).toEqual([]);
     expect(blockListDifferences(old, withRuns([0, 1, 2, 3], [0, 0, 0], [1, 1, 1], [0, 1, 0]))).toEqual([]);
+  });
+
+  it('counts the blocks that fills add after a country\'s last one, and notices one taken away', () => {
+    // Band 2 block 0 becomes a mixed block of XK alone, whose fill gives FR: FR gains it as its third block.
+    const filled: TableData = {
+      ...withRuns([0, 1, 2, 3], [0, 0, 0], [1, 1, 1], [0, 1, 2]),
+      revision: 3,
+      classes: [...old.classes, { pure: false, members: [1] }],
+      fills: [{ band: 2, block: 0, country: 0, squares: null }],
+    };
+    expect(blockListDifferences(old, filled)).toEqual([]);
+    // A later revision that dropped the fill would take FR's third block away: the proof notices.
+    expect(blockListDifferences(filled, { ...filled, fills: [] })).toEqual(['FR: from block 2 on, band 2 blocks 0–0 became nothing']);
   });
 
   it('notices a block taken away, one put before the last, and a country lost', () => {

@@ -2,7 +2,7 @@
 """The loc code, format v1, in Python's standard library: a second implementation, written from
 docs/code-format.md alone (section numbers below are that page's).
 
-It reads the table file (revision 2 of format 1), encodes a point to the code of the 3 m cell that
+It reads the table file (revisions 2 and 3 of format 1), encodes a point to the code of the 3 m cell that
 holds it, decodes a code to its cell, and normalises written codes. Run it as
 
     python3 loc_code.py golden TABLE CSV   check every golden row, both ways; exit 1 on any mismatch
@@ -28,7 +28,13 @@ ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Section 6 and 8: the one format and the revisions this reader knows.
 MAGIC = b"LOCT"
 FORMAT = 1
-REVISIONS = (2,)
+REVISIONS = (2, 3)
+# Section 6: fills come with revision 3; section 6 numbers a block's squares.
+FILLS_FROM = 3
+FILL_SQUARE = 36
+SQUARES = (BLOCK_SIZE // FILL_SQUARE) ** 2
+# Section 4: what the border test says when no polygon holds the point.
+NO_POLYGON = object()
 # Revision 1 has no revision field: its band count stands where the revision is read.
 REVISION_1_MARK = 5148
 COORDINATE_SCALE = 100000
@@ -92,7 +98,7 @@ class Table:
         revision = r.uint()
         if revision not in REVISIONS:
             hint = " (revision 1 has no border polygons)" if revision == REVISION_1_MARK else ""
-            r.fail("revision %d of format %d is not one this reader knows%s (it reads revision %s)"
+            r.fail("revision %d of format %d is not one this reader knows%s (it reads revisions %s)"
                    % (revision, fmt, hint, ", ".join(map(str, REVISIONS))))
         self.revision = revision
         bands = r.uint()
@@ -153,6 +159,46 @@ class Table:
                     ring.append((x / COORDINATE_SCALE, y / COORDINATE_SCALE))
                 rings.append(ring)
             self.polygons.append((self.border_codes[code - 1] if code else None, box, rings))
+
+        # The fill section (sections 6 and 10): per block, one country index or 1296 squares' (-1: none).
+        self.fills = {}
+        self.run_blocks = list(counts)  # per country: its blocks in runs; added blocks come after
+        self.added = [[] for _ in self.countries]  # per country: (band, block, run) of its added blocks
+        self.added_numbers = {}  # (band, block, country): number
+        if revision >= FILLS_FROM:
+            band, block = 0, -1
+            for i in range(r.uint()):
+                step = r.uint()
+                field = r.uint()
+                band, block = band + step, (block + 1 + field if step == 0 else field)
+                if band >= bands or block >= -(-self.columns[band] // BLOCK_SIZE):
+                    r.fail("fill %d is in band %d block %d, outside the grid" % (i, band, block))
+                country = r.uint() - 1
+                if country >= len(self.countries):
+                    r.fail("fill %d names country %d of %d" % (i, country, len(self.countries)))
+                if country >= 0:
+                    fill = country
+                else:
+                    fill = []
+                    for _ in range(r.uint()):
+                        length = r.uint()
+                        square = r.uint() - 1
+                        if length == 0 or square >= len(self.countries):
+                            r.fail("fill %d: a bad run of squares" % i)
+                        fill.extend([square] * length)
+                    if len(fill) != SQUARES:
+                        r.fail("fill %d: square runs cover %d squares, not %d" % (i, len(fill), SQUARES))
+                run = self.run_at(band, block)
+                if run is None or self.classes[self.runs[run][3]][0]:
+                    r.fail("fill %d is not in a mixed block" % i)
+                self.fills[(band, block)] = fill
+                # Section 5: a fill country that does not touch the block gains it, after its last block.
+                members = self.classes[self.runs[run][3]][1]
+                for country in sorted(set([fill] if isinstance(fill, int) else fill) - {-1}):
+                    if country not in members:
+                        self.added_numbers[(band, block, country)] = counts[country]
+                        self.added[country].append((band, block, run))
+                        counts[country] += 1
         if r.pos != len(data):
             r.fail("trailing bytes")
 
@@ -172,7 +218,7 @@ class Table:
         return run if block < first + length else None
 
     def border_country(self, lat, lng):
-        """Section 4: the code of the first polygon holding the point, or None."""
+        """Section 4: the code of the first polygon holding the point (None: it has no code), or NO_POLYGON."""
         for code, (min_x, min_y, max_x, max_y), rings in self.polygons:
             if not (min_x <= lng and lng <= max_x and min_y <= lat and lat <= max_y):
                 continue
@@ -186,7 +232,13 @@ class Table:
                         inside = not inside
             if inside:
                 return code
-        return None
+        return NO_POLYGON
+
+    def block_number(self, run, country, band, block):
+        """Section 5: the number of `block` (of `run`) among `country`'s blocks, or None."""
+        if country in self.run_bases[run]:
+            return self.run_bases[run][country] + block - self.runs[run][1]
+        return self.added_numbers.get((band, block, country))
 
 
 # Section 2: edges, centres, and the row and column of a coordinate.
@@ -279,8 +331,13 @@ def _cell(table, country, number, r, c):
 
 
 def _mixed_country(table, r, c):
-    """Index of the country of a cell centre in a mixed block (section 4), or -1."""
+    """Index of the country of a cell centre in a mixed block (sections 4 and 10), or -1."""
     code = table.border_country(row_centre(r), col_centre(c, table.columns[r // BLOCK_SIZE]))
+    if code is NO_POLYGON:
+        fill = table.fills.get((r // BLOCK_SIZE, c // BLOCK_SIZE), -1)
+        if isinstance(fill, int):
+            return fill
+        return fill[(BLOCK_SIZE // FILL_SQUARE) * ((r % BLOCK_SIZE) // FILL_SQUARE) + (c % BLOCK_SIZE) // FILL_SQUARE]
     return table.country_index.get(code, -1) if code is not None else -1
 
 
@@ -298,8 +355,8 @@ def encode(table, lat, lng):
         _, first, _, cls = table.runs[run]
         pure, members = table.classes[cls]
         country = members[0] if pure else _mixed_country(table, r, c)
-        if country in table.run_bases[run]:
-            number = table.run_bases[run][country] + block - first
+        number = table.block_number(run, country, band, block) if country >= 0 else None
+        if number is not None:
             return _cell(table, table.countries[country], number, r, c)
     raise LocError("unsupported_location", "no country's codes cover %r, %r" % (lat, lng))
 
@@ -314,10 +371,15 @@ def decode(table, text):
     rr = int(code[8:10], 36)
     cc = int(code[10:12], 36)
     if country >= 0 and number < table.block_counts[country]:
-        i = bisect.bisect_right(table.country_bases[country], number) - 1
-        base, run = table.country_runs[country][i]
-        band, first, length, cls = table.runs[run]
-        block = first + number - base
+        if number >= table.run_blocks[country]:
+            # Section 5: an added block.
+            band, block, run = table.added[country][number - table.run_blocks[country]]
+            base, length, cls = number, 1, table.runs[run][3]
+        else:
+            i = bisect.bisect_right(table.country_bases[country], number) - 1
+            base, run = table.country_runs[country][i]
+            band, first, length, cls = table.runs[run]
+            block = first + number - base
         r = band * BLOCK_SIZE + rr
         c = block * BLOCK_SIZE + cc
         if number - base < length and c < table.columns[band]:

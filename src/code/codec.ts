@@ -1,7 +1,8 @@
 /**
  * The codec of format v1: a point to the code of the 3 m cell that holds it, and a code back to its
  * cell (docs/code-format.md §7). The country is the one of the cell centre; inside a pure block the
- * table already knows it, in a mixed block the table's border polygons decide (§4).
+ * table already knows it, in a mixed block the table's border polygons decide (§4), and where no
+ * polygon holds the centre, the block's fill (§10).
  *
  * encode and decode are hot paths (`npm run bench` holds them against open-location-code): no closures,
  * no intermediate objects, array look-ups only.
@@ -63,7 +64,7 @@ export function encode(lat: number, lng: number): LocatedCell {
     // A mixed block: the borders decide, and answer with a pure entry or NO_COVERAGE. >>> 0: the
     // record holds doubles, and a uint32 here, like the index's entries, keeps TurboFan from treating
     // every entry as a double (4 ns on the average encode, measured).
-    entry = mixed(table).entryAt(entryMixed(entry), rowCentre(row), colCentre(col, columns), band, block) >>> 0;
+    entry = mixed(table).entryAt(entryMixed(entry), rowCentre(row), colCentre(col, columns), row, col) >>> 0;
   }
   // One return, written out here rather than in a helper: TurboFan did not always inline a helper
   // called from two places, and encode then took 68 ns instead of 57 in one process out of three.
@@ -112,7 +113,7 @@ export function decode(code: string): LocatedCell {
 
 /** Country index of a cell centre in a mixed block (one that borders cross), or −1 where none covers it. */
 function mixedCountry(table: Coverage, row: number, col: number, columns: number, band: number, block: number): number {
-  const entry = mixed(table).entryAt(entryMixed(table.entryAt(band, block)), rowCentre(row), colCentre(col, columns), band, block);
+  const entry = mixed(table).entryAt(entryMixed(table.entryAt(band, block)), rowCentre(row), colCentre(col, columns), row, col);
   return isPureEntry(entry) ? entryCountry(entry) : -1;
 }
 

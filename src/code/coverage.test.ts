@@ -12,27 +12,36 @@ import { readTableFile, writeTableFile } from './table-file.ts';
 const require = createRequire(import.meta.url);
 const bytes = readFileSync(TABLE_URL);
 const revision1 = readFileSync(new URL('./tables/v1.bin', import.meta.url));
+const revision2 = readFileSync(new URL('./tables/v1r2.bin', import.meta.url));
 const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 describe('the frozen table of format v1', () => {
-  it('is the committed file of revision 2, byte for byte (docs/code-format.md §6 states its hash)', () => {
-    expect(readTableFile(bytes)).toMatchObject({ version: 1, revision: 2 });
-    expect(sha256(bytes)).toBe('27f30336c94e5c8f1f93925ac177958fe0b4eba15c7cd2c171b51c5d3c2787c2');
-    expect(bytes.length).toBe(633_602);
+  it('is the committed file of revision 3, byte for byte (docs/code-format.md §6 states its hash)', () => {
+    expect(readTableFile(bytes)).toMatchObject({ version: 1, revision: 3 });
+    expect(sha256(bytes)).toBe('7f7af0b3993bcf0a01ee89ab028b05948902cef05acc029fccf20b08cc25db3a');
+    expect(bytes.length).toBe(714_035);
     const docs = readFileSync(new URL('../../docs/code-format.md', import.meta.url), 'utf8');
-    expect(docs).toContain(sha256(bytes));
-    expect(docs).toContain(sha256(revision1));
+    for (const file of [bytes, revision2, revision1]) expect(docs).toContain(sha256(file));
   });
 
-  it('keeps revision 1 beside it, frozen, for the proof that revision 2 changes no code', () => {
-    expect(readTableFile(revision1)).toMatchObject({ version: 1, revision: 1, borders: null });
+  it('keeps revisions 1 and 2 beside it, frozen, for the proof that each revision changes no code', () => {
+    expect(readTableFile(revision1)).toMatchObject({ version: 1, revision: 1, borders: null, fills: null });
     expect(sha256(revision1)).toBe('892efe79fff3bcc830947f11d46a4661a0fe7516628992dec56459ebb97b1b27');
     expect(revision1.length).toBe(500_025);
+    expect(readTableFile(revision2)).toMatchObject({ version: 1, revision: 2, fills: null });
+    expect(sha256(revision2)).toBe('27f30336c94e5c8f1f93925ac177958fe0b4eba15c7cd2c171b51c5d3c2787c2');
+    expect(revision2.length).toBe(633_602);
   });
 
-  it('reads back to the same bytes it was written from, either revision', () => {
-    expect(Buffer.from(writeTableFile(readTableFile(bytes)))).toEqual(bytes);
-    expect(Buffer.from(writeTableFile(readTableFile(revision1)))).toEqual(revision1);
+  it('reads back to the same bytes it was written from, every revision', () => {
+    for (const file of [bytes, revision2, revision1]) expect(Buffer.from(writeTableFile(readTableFile(file)))).toEqual(file);
+  });
+
+  it('shares every section of revision 2 but the revision field, and adds the fills after them', () => {
+    expect(Buffer.from(bytes.subarray(0, 5))).toEqual(revision2.subarray(0, 5));
+    expect(bytes[5]).toBe(3);
+    expect(Buffer.from(bytes.subarray(6, revision2.length))).toEqual(revision2.subarray(6));
+    expect(readTableFile(bytes).fills!.length).toBeGreaterThan(4_000);
   });
 
   it('fits every country in 36⁴ blocks, and the docs state the five largest truly', () => {
@@ -110,7 +119,10 @@ describe('the frozen table of format v1', () => {
       for (; block < blocksInBand(data.columns[band]); block++) check((entry) => entry === NO_COVERAGE);
     }
     expect(wrong).toEqual([]);
-    expect(next).toEqual([...table.blockCounts]);
+    // Fills add blocks after each country's blocks in runs (§5, §10): 341 in all.
+    const added = [...table.blockCounts].map((n, c) => n - next[c]);
+    expect(added.filter((n) => n < 0)).toEqual([]);
+    expect(added.reduce((sum, n) => sum + n, 0)).toBe(341);
     expect(table.mixedRun.length).toBe(mixed);
     // Mixed blocks are the rare, slow case that the design counts on (docs/code-format.md §9).
     expect(mixed / (pure + mixed)).toBeLessThan(0.01);

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { blocksInBand } from './grid.ts';
 import type { BorderPolygons } from './border-polygons.ts';
+import { addedBlocks, type AddedBlock, type BlockFill } from './block-fills.ts';
 import { readTableFile, type BlockClass, type TableData } from './table-file.ts';
 
 /** Blocks per group of the block index: 32. */
@@ -51,11 +52,11 @@ export const entryMixed = (entry: number): number => entry - 1;
 export const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
 
 /**
- * The table of format v1 the codec reads, its revision 2, committed beside this module and never
- * regenerated at run time. Revision 1 (`tables/v1.bin`) stays beside it, frozen, for the proof that
- * revision 2 changes no code (src/code/revision.test.ts).
+ * The table of format v1 the codec reads, its revision 3, committed beside this module and never
+ * regenerated at run time. Revisions 1 and 2 (`tables/v1.bin`, `tables/v1r2.bin`) stay beside it,
+ * frozen, for the proof that each revision changes no code of the one before (src/code/revision.test.ts).
  */
-export const TABLE_URL = new URL('./tables/v1r2.bin', import.meta.url);
+export const TABLE_URL = new URL('./tables/v1r3.bin', import.meta.url);
 
 export class Coverage {
   readonly version: number;
@@ -80,8 +81,18 @@ export class Coverage {
   private readonly countryStart: Uint32Array;
   private readonly countryRuns: Uint32Array;
   private readonly countryBases: Uint32Array;
-  /** Covered blocks per country. */
+  /** Covered blocks per country, those added by fills included. */
   readonly blockCounts: Uint32Array;
+  /** Covered blocks per country in the runs; a country's added blocks are numbered from here on. */
+  private readonly runBlockCounts: Uint32Array;
+  /** The fills of the table (revision 3 on), in band order then block column. */
+  readonly fills: readonly BlockFill[];
+  /** Per mixed id, the index of its fill in `fills`, or −1. */
+  private readonly mixedFill: Int32Array;
+  /** Per country, the blocks fills add to it, in numbering order. */
+  private readonly added: AddedBlock[][];
+  /** The number of an added block for its country, by addedKey. */
+  private readonly addedNumbers = new Map<number, number>();
   /** Per run: 1 when one country fills it (decode then needs no border lookup). */
   readonly runPure: Uint8Array;
   /** Per run, its first member and that member's base: what a pure run's block entries hold. */
@@ -139,6 +150,22 @@ export class Coverage {
     this.groups = groups;
     this.blockEntries = blockEntries;
     this.mixedRun = mixedRun;
+
+    this.runBlockCounts = this.blockCounts.slice();
+    this.fills = data.fills ?? [];
+    this.mixedFill = new Int32Array(mixedRun.length).fill(-1);
+    this.fills.forEach(({ band, block }, i) => {
+      const entry = this.entryAt(band, block);
+      if (isPureEntry(entry) || entry === NO_COVERAGE) throw new Error(`table file: the fill of band ${band} block ${block} is not in a mixed block`);
+      this.mixedFill[entryMixed(entry)] = i;
+    });
+    this.added = data.countries.map(() => []);
+    const membersAt = (band: number, block: number): number[] => this.classOf(mixedRun[entryMixed(this.entryAt(band, block))]).members;
+    for (const added of addedBlocks(this.fills, membersAt, this.runBlockCounts)) {
+      this.added[added.country].push(added);
+      this.addedNumbers.set(addedKey(added.band, added.block, added.country), added.number);
+      this.blockCounts[added.country]++;
+    }
 
     this.countryStart = new Uint32Array(data.countries.length + 1);
     for (let c = 0; c < data.countries.length; c++) this.countryStart[c + 1] = this.countryStart[c] + countryRunCount[c];
@@ -219,11 +246,22 @@ export class Coverage {
   /** The block number of `block` (in run `run`) among the blocks of `country`, or −1 if it covers none. */
   blockNumber(run: number, country: number, block: number): number {
     const k = this.classOf(run).members.indexOf(country);
-    return k < 0 ? -1 : this.bases[this.baseOffset[run] + k] + block - this.runFirstBlock[run];
+    if (k >= 0) return this.bases[this.baseOffset[run] + k] + block - this.runFirstBlock[run];
+    return this.addedNumbers.get(addedKey(this.runBand[run], block, country)) ?? -1;
+  }
+
+  /** The fill of mixed block `mixed`, or null. */
+  fillOf(mixed: number): BlockFill | null {
+    const i = this.mixedFill[mixed];
+    return i < 0 ? null : this.fills[i];
   }
 
   /** Where the `number`-th block of `country` is, or null past its last block. */
   locateBlock(country: number, number: number): { band: number; block: number; run: number } | null {
+    if (number >= this.runBlockCounts[country]) {
+      const added = this.added[country][number - this.runBlockCounts[country]];
+      return added === undefined ? null : { band: added.band, block: added.block, run: this.mixedRun[entryMixed(this.entryAt(added.band, added.block))] };
+    }
     let lo = this.countryStart[country];
     let hi = this.countryStart[country + 1] - 1;
     const start = lo;
@@ -240,9 +278,12 @@ export class Coverage {
   }
 }
 
+/** The key of `country`'s number for an added block. */
+const addedKey = (band: number, block: number, country: number): number => ((band << 14) + block) * MAX_PACKED_COUNTRIES + country;
+
 let loaded: Coverage | undefined;
 
-/** The coverage of format v1 (revision 2), read on first use. */
+/** The coverage of format v1 (revision 3), read on first use. */
 export function coverage(): Coverage {
   loaded ??= new Coverage(readTableFile(readFileSync(TABLE_URL)));
   return loaded;

@@ -8,9 +8,14 @@
  * a few adjacent reads, not the pointer hops of a map of objects and a look-up of the country by name.
  * The answer is a number like the block index's, so encode's code after it sees one type.
  *
+ * A record starts with what a cell centre that no polygon holds gets (block-fills.ts): an entry, the
+ * same for the whole block (NO_COVERAGE when the block has no fill), or, when negative, the distance
+ * from the record's start to the block's SQUARES entries, one per fill square, after the polygons.
+ *
  * Records are kept for good, as the table's borders never change at run time; if every one of the
  * 82 697 mixed blocks of format v1 were visited they would hold about 31 MB (a test bounds it).
  */
+import { NO_FILL, squareOf } from './block-fills.ts';
 import { BorderIndex, valueAt } from './border-index.ts';
 import { NO_COVERAGE, pureEntry, type Coverage } from './coverage.ts';
 import { BLOCK_SIZE, colWest, rowSouth } from './grid.ts';
@@ -40,14 +45,17 @@ export class MixedBlocks {
   }
 
   /**
-   * The entry at (`lat`, `lng`), a cell centre in mixed block `mixed` (block `block` of `band`): the
-   * pure entry of the country whose borders hold it, or NO_COVERAGE.
+   * The entry of the cell at `row`, `col` of the grid, whose centre is (`lat`, `lng`), in mixed block
+   * `mixed`: the pure entry of the country whose borders hold the centre, or of the block's fill where
+   * no polygon holds it, or NO_COVERAGE.
    */
-  entryAt(mixed: number, lat: number, lng: number, band: number, block: number): number {
+  entryAt(mixed: number, lat: number, lng: number, row: number, col: number): number {
     let offset = this.offsets[mixed] - 1;
     // Built before `records` is read: building may replace it with a larger array.
-    if (offset < 0) offset = this.build(mixed, band, block);
-    return valueAt(this.records, offset, lat, lng, NO_COVERAGE);
+    if (offset < 0) offset = this.build(mixed, row, col);
+    const records = this.records;
+    const entry = valueAt(records, offset + 1, lat, lng, records[offset]);
+    return entry >= 0 ? entry : records[offset - entry + squareOf(row, col)];
   }
 
   /** Numbers stored in records so far. */
@@ -55,13 +63,17 @@ export class MixedBlocks {
     return this.used;
   }
 
-  private build(mixed: number, band: number, block: number): number {
+  private build(mixed: number, row: number, col: number): number {
     const { table } = this;
     const run = table.mixedRun[mixed];
+    const band = Math.floor(row / BLOCK_SIZE);
+    const block = Math.floor(col / BLOCK_SIZE);
     const columns = table.columns[band];
     const firstRow = band * BLOCK_SIZE;
     const firstCol = block * BLOCK_SIZE;
-    const record: number[] = [];
+    const entryOf = (country: number): number => (country === NO_FILL ? NO_COVERAGE : pureEntry(country, table.blockNumber(run, country, block)));
+    const fill = table.fillOf(mixed);
+    const record: number[] = [fill === null ? NO_COVERAGE : fill.squares === null ? entryOf(fill.country) : 0];
     this.borders.record(
       rowSouth(firstRow),
       rowSouth(firstRow + BLOCK_SIZE),
@@ -74,6 +86,10 @@ export class MixedBlocks {
       },
       record,
     );
+    if (fill?.squares) {
+      record[0] = -record.length;
+      for (const country of fill.squares) record.push(entryOf(country));
+    }
     if (this.used + record.length > this.records.length) {
       const grown = new Float64Array(Math.max(2 * this.records.length, this.used + record.length));
       grown.set(this.records.subarray(0, this.used));

@@ -1,8 +1,9 @@
 /**
  * The second implementation of format v1 (ports/python/loc_code.py, Python's standard library,
  * written from docs/code-format.md alone) gives the answers this codec gives: on every golden row, on
- * random points (many in mixed blocks, where the border test of §4 decides, and where polygons
- * overlap, where their order decides), on random codes, and on every BMP code point as white space or
+ * random points (many in mixed blocks, where the border test of §4 decides, where polygons overlap,
+ * where their order decides, and in fill blocks, where §10's fills decide), on random codes and codes
+ * of added blocks, and on every BMP code point as white space or
  * separator. If python3 is missing, these tests fail: the
  * claim that the document is enough to implement the format is only as good as this check.
  */
@@ -12,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { blockBounds, holds, mixedBlockPlaces } from '../../test/support/table-revisions.ts';
+import { blockBounds, borderTest, holds, mixedBlockPlaces } from '../../test/support/table-revisions.ts';
 import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
-import { TABLE_URL, coverage } from './coverage.ts';
+import { Coverage, TABLE_URL, coverage } from './coverage.ts';
 import { formatCode, normalizeCode } from './format.ts';
 import { readTableFile } from './table-file.ts';
 
@@ -46,6 +47,8 @@ function answer<T>(work: () => T): T | string {
 
 const table = coverage();
 const shipped = { data: readTableFile(readFileSync(TABLE_URL)), table };
+/** Each country's blocks before the fills added any: the table read as revision 2. */
+const blockCountsInRuns = new Coverage({ ...shipped.data, revision: 2, fills: null }).blockCounts;
 
 describe('the Python implementation of docs/code-format.md', () => {
   it('runs on this machine', () => {
@@ -86,6 +89,16 @@ describe('the Python implementation of docs/code-format.md', () => {
       points.push([lat, lng]);
     }
     expect(overlap).toBeGreaterThan(10);
+    // Fill blocks, where a cell centre that no polygon holds takes the block's fill (§10).
+    let byFill = 0;
+    for (let i = 0; i < 1500; i++) {
+      const { band, block } = table.fills[Math.floor(next() * table.fills.length)];
+      const { south, north, west, east } = blockBounds(shipped, band, block);
+      const [lat, lng] = [south + (north - south) * next(), west + (east - west) * next()];
+      if (answer(() => encode(lat, lng)) !== 'unsupported_location' && borderTest(borders, lat, lng) === undefined) byFill++;
+      points.push([lat, lng]);
+    }
+    expect(byFill).toBeGreaterThan(300);
     const { status, stdout } = python(['encode', TABLE], points.map(([lat, lng]) => `${lat} ${lng}\n`).join(''));
     expect(status).toBe(0);
     const theirs = stdout.trim().split('\n');
@@ -106,12 +119,21 @@ describe('the Python implementation of docs/code-format.md', () => {
     // A cell of a mixed block under each of its block's countries: it exists under one at most.
     const basel = encode(47.5596, 7.5886).loc_code;
     codes.push(basel, `FR${basel.slice(2)}`, `DE${basel.slice(2)}`, 'fr0rmbcly0', ' FR 0RMB CLY0 ', 'FR--0RMB-CLY0', 'ZZ-0000-0000');
+    // Codes of the last blocks of countries that fills added blocks to (§5), and just past them.
+    const added = table.countries.filter((_, c) => table.blockCounts[c] > blockCountsInRuns[c]);
+    expect(added.length).toBeGreaterThan(20);
+    for (const code of added) {
+      const c = table.indexOfCountry(code);
+      for (let block = blockCountsInRuns[c] - 1; block <= table.blockCounts[c]; block++) {
+        for (let k = 0; k < 40; k++) codes.push(formatCode({ country: code, block, row: Math.floor(next() * 1296), col: Math.floor(next() * 1296) }));
+      }
+    }
     const { status, stdout } = python(['decode', TABLE], codes.map((code) => `${JSON.stringify(code)}\n`).join(''));
     expect(status).toBe(0);
     const theirs = stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
     const ours = codes.map((code) => answer(() => decode(code)));
     expect(theirs).toEqual(ours);
-    expect(ours.filter((cell) => typeof cell === 'object').length).toBeGreaterThan(1000);
+    expect(ours.filter((cell) => typeof cell === 'object').length).toBeGreaterThan(1500);
     expect(ours.filter((cell) => cell === 'code_not_found').length).toBeGreaterThan(100);
   });
 
@@ -131,12 +153,12 @@ describe('the Python implementation of docs/code-format.md', () => {
 
   it('refuses a table whose revision it does not know, and revision 1', () => {
     const bytes = readFileSync(TABLE_URL);
-    expect([...bytes.subarray(4, 6)]).toEqual([1, 2]);
-    const unknown = join(scratch, 'revision-3.bin');
-    writeFileSync(unknown, Uint8Array.from(bytes, (b, i) => (i === 5 ? 3 : b)));
+    expect([...bytes.subarray(4, 6)]).toEqual([1, 3]);
+    const unknown = join(scratch, 'revision-4.bin');
+    writeFileSync(unknown, Uint8Array.from(bytes, (b, i) => (i === 5 ? 4 : b)));
     const refused = python(['golden', unknown, GOLDEN]);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toBe('table file: revision 3 of format 1 is not one this reader knows (it reads revision 2) at byte 6\n');
+    expect(refused.stderr).toBe('table file: revision 4 of format 1 is not one this reader knows (it reads revisions 2, 3) at byte 6\n');
     const revision1 = python(['golden', fileURLToPath(new URL('./tables/v1.bin', import.meta.url)), GOLDEN]);
     expect(revision1.status).toBe(1);
     expect(revision1.stderr).toMatch(/^table file: revision 5148 of format 1 is not one this reader knows \(revision 1 has no border polygons\)/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_FILL, SQUARES, type BlockFill } from './block-fills.ts';
 import { writeBorderSection, type BorderPolygons } from './border-polygons.ts';
 import { ByteWriter } from './table-bytes.ts';
 import { readTableFile, writeTableFile, type TableData } from './table-file.ts';
@@ -29,7 +30,17 @@ const sample: TableData = {
     cls: Uint32Array.from([0, 1, 0]),
   },
   borders,
+  fills: null,
 };
+
+/** Squares of one block: the south half XK, the north half none, one square FR. */
+const squares = Int16Array.from({ length: SQUARES }, (_, i) => (i === 700 ? 0 : i < SQUARES / 2 ? 1 : NO_FILL));
+const fills: BlockFill[] = [
+  { band: 1, block: 0, country: 1, squares: null },
+  { band: 1, block: 0 + 2, country: NO_FILL, squares },
+  { band: 2, block: 9, country: 0, squares: null },
+];
+const revision3: TableData = { ...sample, revision: 3, fills };
 
 /** `bytes` with the varint at `at` (one byte) replaced by `value` (one byte). */
 const patched = (bytes: Uint8Array, at: number, value: number): Uint8Array => Uint8Array.from(bytes, (b, i) => (i === at ? value : b));
@@ -39,12 +50,32 @@ describe('table file', () => {
     expect(readTableFile(writeTableFile(sample))).toEqual(sample);
   });
 
+  it('round-trips revision 3\'s fills, by block and by square', () => {
+    expect(readTableFile(writeTableFile(revision3))).toEqual(revision3);
+    expect(() => writeTableFile({ ...revision3, fills: null })).toThrow(/from 3 on, and only they, have a fill section/);
+    expect(() => writeTableFile({ ...sample, fills })).toThrow(/from 3 on, and only they, have a fill section/);
+  });
+
+  it('refuses fills out of order, outside the grid, or naming a country it lacks', () => {
+    const write = (list: BlockFill[]): Uint8Array => writeTableFile({ ...revision3, fills: list });
+    expect(() => write([fills[1], fills[0]])).toThrow(/band 1 block 0 is out of order/);
+    expect(() => write([fills[0], fills[0]])).toThrow(/band 1 block 0 is out of order/);
+    expect(() => write([{ ...fills[2], block: 10_297 }])).toThrow(/outside the grid/);
+    expect(() => write([{ ...fills[0], country: 2 }])).toThrow(/names country 2 of 2/);
+    expect(() => write([{ ...fills[0], country: NO_FILL }])).toThrow(/names country -1 of 2/);
+    expect(() => write([{ ...fills[1], squares: squares.subarray(1) }])).toThrow(/1295 squares, not 1296/);
+    // The last byte is the last fill's country, FR: 1 + its index.
+    const bytes = write(fills);
+    expect(bytes[bytes.length - 1]).toBe(1);
+    expect(() => readTableFile(patched(bytes, bytes.length - 1, 3))).toThrow(/fill 2 names country 2 of 2/);
+  });
+
   it('names its format and revision after the magic', () => {
     expect([...writeTableFile(sample).subarray(0, 6)]).toEqual([0x4c, 0x4f, 0x43, 0x54, 1, 2]);
   });
 
   it('reads revision 1, which has neither a revision field nor border polygons', () => {
-    const revision1 = { ...sample, revision: 1, columns: new Uint32Array(5148).fill(7), runs: { ...sample.runs, bandStart: new Uint32Array(5149) }, borders: null };
+    const revision1 = { ...sample, revision: 1, columns: new Uint32Array(5148).fill(7), runs: { ...sample.runs, bandStart: new Uint32Array(5149) }, borders: null, fills: null };
     const bytes = writeTableFile(revision1);
     expect([...bytes.subarray(4, 7)]).toEqual([1, 0x9c, 0x28]); // format 1, then 5148 bands
     expect(readTableFile(bytes)).toEqual({ ...revision1, runs: { ...revision1.runs, first: new Uint32Array(), length: new Uint32Array(), cls: new Uint32Array() } });
@@ -55,7 +86,7 @@ describe('table file', () => {
   it('refuses a format or a revision it does not know, naming it', () => {
     const bytes = writeTableFile(sample);
     expect(() => readTableFile(patched(bytes, 4, 2))).toThrow('table file: format 2 is not one this reader knows (it reads format 1) at byte 5');
-    expect(() => readTableFile(patched(bytes, 5, 3))).toThrow('table file: revision 3 of format 1 is not one this reader knows (it reads revisions 1, 2) at byte 6');
+    expect(() => readTableFile(patched(bytes, 5, 4))).toThrow('table file: revision 4 of format 1 is not one this reader knows (it reads revisions 1, 2, 3) at byte 6');
     expect(() => readTableFile(patched(bytes, 5, 0))).toThrow(/revision 0 of format 1 is not one this reader knows/);
   });
 

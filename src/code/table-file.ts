@@ -1,11 +1,13 @@
 /**
  * The frozen table file of format v1 (docs/code-format.md §6): band column counts, the covered
- * countries, band by band the runs of blocks with the set of countries that cover them, and, from
- * revision 2 on, the border polygons that decide the country of a cell centre in a mixed block.
+ * countries, band by band the runs of blocks with the set of countries that cover them, from
+ * revision 2 on the border polygons that decide the country of a cell centre in a mixed block, and from
+ * revision 3 on the fills of the cells those polygons leave without a country (block-fills.ts).
  *
  * A reader refuses a format or a revision it does not know (§8): reading on would misread the file,
  * and a misread table hands out wrong codes.
  */
+import { readFillSection, writeFillSection, type BlockFill } from './block-fills.ts';
 import { readBorderSection, writeBorderSection, type BorderPolygons } from './border-polygons.ts';
 import { ByteReader, ByteWriter } from './table-bytes.ts';
 
@@ -35,6 +37,8 @@ export interface TableData {
   runs: { bandStart: Uint32Array; first: Uint32Array; length: Uint32Array; cls: Uint32Array };
   /** The border polygons in test order; null in revision 1, which left the test to country-coder. */
   borders: BorderPolygons | null;
+  /** The fills, in band order then block column; null before revision 3, which brought them. */
+  fills: BlockFill[] | null;
 }
 
 const MAGIC = 'LOCT';
@@ -44,7 +48,9 @@ export const FORMAT_VERSION = 1;
  * The revisions of format 1 this reader knows. Revision 1 (`v1.bin`) has no revision field and no
  * border section: its format is followed by the band count, 5148, a number no revision will have.
  */
-export const KNOWN_REVISIONS: readonly number[] = [1, 2];
+export const KNOWN_REVISIONS: readonly number[] = [1, 2, 3];
+/** The first revision with a fill section. */
+const FILLS_FROM = 3;
 const REVISION_1_BANDS = 5148;
 
 export function writeTableFile(data: TableData): Uint8Array {
@@ -75,6 +81,8 @@ export function writeTableFile(data: TableData): Uint8Array {
   }
   if ((data.revision === 1) !== (data.borders === null)) throw new Error('revision 1, and only it, has no border section');
   if (data.borders) writeBorderSection(data.borders, out);
+  if ((data.revision >= FILLS_FROM) !== (data.fills !== null)) throw new Error(`revisions from ${FILLS_FROM} on, and only they, have a fill section`);
+  if (data.fills) writeFillSection(data.fills, data.countries.length, data.columns, out);
   return out.bytes();
 }
 
@@ -121,6 +129,7 @@ export function readTableFile(bytes: Uint8Array): TableData {
     bandStart[band + 1] = first.length;
   }
   const borders = revision === 1 ? null : readBorderSection(input);
+  const fills = revision >= FILLS_FROM ? readFillSection(input, countries.length, columns) : null;
   input.end();
   return {
     version,
@@ -130,5 +139,6 @@ export function readTableFile(bytes: Uint8Array): TableData {
     classes,
     runs: { bandStart, first: Uint32Array.from(first), length: Uint32Array.from(length), cls: Uint32Array.from(cls) },
     borders,
+    fills,
   };
 }

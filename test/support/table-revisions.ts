@@ -5,10 +5,11 @@
  *
  * Each check returns what it found wrong, as sentences, so a test expects an empty list and a failure
  * names the first places that differ. Old answers come from `referenceEncode`, a plain reading of
- * §2, §5 and §7 over a revision's runs, with the country of a mixed block's cell centre given by the
- * caller: country-coder for revision 1, `borderTest` on its own polygons for any later one.
+ * §2, §5, §7 and §10 over a revision's runs and fills, with the country of a mixed block's cell centre
+ * given by the caller: country-coder for revision 1, `borderTest` on its own polygons for any later one.
  */
 import { readFileSync } from 'node:fs';
+import { addedBlocks, squareOf } from '../../src/code/block-fills.ts';
 import type { BorderPolygons } from '../../src/code/border-polygons.ts';
 import { Coverage, NO_COVERAGE, entryCountry, entryMixed, entryNumber, isPureEntry } from '../../src/code/coverage.ts';
 import { formatCode } from '../../src/code/format.ts';
@@ -21,8 +22,11 @@ export interface Revision {
   table: Coverage;
 }
 
-/** The country of a cell centre in a mixed block: a territory code, or null for none. */
-export type CountryOf = (lat: number, lng: number) => string | null;
+/**
+ * The country of a cell centre in a mixed block: a territory code, or null for none, or undefined when
+ * no polygon holds it at all (where a fill may give one; country-coder's null says no more than none).
+ */
+export type CountryOf = (lat: number, lng: number) => string | null | undefined;
 
 /** At most this many differences are named; the count of the rest is given. */
 const NAMED = 10;
@@ -49,11 +53,30 @@ export function holds(polygons: BorderPolygons, p: number, lat: number, lng: num
   return inside;
 }
 
-/** The border test of §4 over every polygon: the code of the first that holds the point, or null for none. */
-export function borderTest(polygons: BorderPolygons, lat: number, lng: number): string | null {
+/**
+ * The border test of §4 over every polygon: the code of the first that holds the point, null when
+ * that polygon has no code, undefined when none holds it.
+ */
+export function borderTest(polygons: BorderPolygons, lat: number, lng: number): string | null | undefined {
   const { codes, code } = polygons;
   for (let p = 0; p < code.length; p++) if (holds(polygons, p, lat, lng)) return code[p] === 0 ? null : codes[code[p] - 1];
-  return null;
+  return undefined;
+}
+
+/** The country index a revision's fill gives the cell at `row`, `col` of mixed block `mixed`, or −1. */
+function fillCountry(table: Coverage, mixed: number, row: number, col: number): number {
+  const fill = table.fillOf(mixed);
+  return fill === null ? -1 : fill.squares === null ? fill.country : fill.squares[squareOf(row, col)];
+}
+
+/** Whether `revision` gives (`lat`, `lng`) its code by fill: a mixed block, no polygon at the centre, a fill there. */
+export function byFill({ table }: Revision, countryOf: CountryOf, lat: number, lng: number): boolean {
+  const row = rowOf(lat);
+  const band = bandOf(row);
+  const col = colOf(lng, table.columns[band]);
+  const entry = table.entryAt(band, Math.floor(col / BLOCK_SIZE));
+  if (isPureEntry(entry) || entry === NO_COVERAGE) return false;
+  return countryOf(rowCentre(row), colCentre(col, table.columns[band])) === undefined && fillCountry(table, entryMixed(entry), row, col) >= 0;
 }
 
 /** The code of (`lat`, `lng`) under `revision`, or null where it has none (§7, read plainly). */
@@ -71,7 +94,8 @@ export function referenceEncode({ table }: Revision, countryOf: CountryOf, lat: 
     country = entryCountry(entry);
     number = entryNumber(entry);
   } else {
-    country = table.indexOfCountry(countryOf(rowCentre(row), colCentre(col, columns)) ?? '');
+    const code = countryOf(rowCentre(row), colCentre(col, columns));
+    country = code === undefined ? fillCountry(table, entryMixed(entry), row, col) : table.indexOfCountry(code ?? '');
     number = country < 0 ? -1 : table.blockNumber(table.mixedRun[entryMixed(entry)], country, block);
     if (number < 0) return null;
   }
@@ -90,19 +114,28 @@ export function gridDifferences(old: TableData, next: TableData): string[] {
 
 /**
  * A country's covered blocks, in numbering order, as ranges of consecutive blocks of one band:
- * [band, first, end) triples, runs that continue each other merged.
+ * [band, first, end) triples, runs that continue each other merged; the blocks its fills add after them.
  */
 function blockRanges(data: TableData, country: number): number[] {
   const { bandStart, first, length, cls } = data.runs;
   const ranges: number[] = [];
+  const add = (band: number, start: number, end: number): void => {
+    const last = ranges.length - 3;
+    if (last >= 0 && ranges[last] === band && ranges[last + 2] === start) ranges[last + 2] = end;
+    else ranges.push(band, start, end);
+  };
+  const counts = data.countries.map(() => 0);
   for (let band = 0; band < data.columns.length; band++) {
     for (let r = bandStart[band]; r < bandStart[band + 1]; r++) {
-      if (!data.classes[cls[r]].members.includes(country)) continue;
-      const last = ranges.length - 3;
-      if (last >= 0 && ranges[last] === band && ranges[last + 2] === first[r]) ranges[last + 2] += length[r];
-      else ranges.push(band, first[r], first[r] + length[r]);
+      for (const m of data.classes[cls[r]].members) counts[m] += length[r];
+      if (data.classes[cls[r]].members.includes(country)) add(band, first[r], first[r] + length[r]);
     }
   }
+  const membersAt = (band: number, block: number): number[] => {
+    for (let r = bandStart[band]; r < bandStart[band + 1]; r++) if (first[r] <= block && block < first[r] + length[r]) return data.classes[cls[r]].members;
+    return [];
+  };
+  for (const added of addedBlocks(data.fills ?? [], membersAt, counts)) if (added.country === country) add(added.band, added.block, added.block + 1);
   return ranges;
 }
 

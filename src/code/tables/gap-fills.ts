@@ -1,17 +1,23 @@
 /**
- * The finer half of the proposed erratum rule (docs/code-format.md §10): in a block where the nearest
- * features of two or more countries meet, each square of FILL_SQUARE × FILL_SQUARE cells takes the
- * country of the coded feature nearest its centre cell. This module counts what that costs: squares,
- * and runs of equal fills in row-major order (squares inside a feature need no fill and extend a run).
+ * The fills of the erratum rule (docs/code-format.md §10), derived from a gap scan: for each block
+ * where the scan found gaps within reach of a coded feature, the country those gaps take — one for the
+ * block when its gaps all have the same nearest country, else one per fill square, the country of the
+ * feature nearest the square's centre cell (the feature that holds it, when one does).
  */
+import { FILL_SQUARE, NO_FILL, SQUARES, type BlockFill } from '../block-fills.ts';
 import type { Coverage } from '../coverage.ts';
-import { BLOCK_SIZE, colCentre, rowCentre } from '../grid.ts';
-import { NO_FEATURE, type FeatureLookup } from './feature-lookup.ts';
+import { BLOCK_SIZE, CELL_SIZE_M, colCentre, rowCentre } from '../grid.ts';
+import { NO_FEATURE, UNCODED_FEATURE, type FeatureLookup } from './feature-lookup.ts';
 import type { FeatureEdges } from './gap-geometry.ts';
-import type { GapBlock } from './gap-scan.ts';
+import { blockKey, type GapBlock } from './gap-scan.ts';
 
-/** Cells along a side of a fill square (108 m): 36 squares per block side. */
-export const FILL_SQUARE = 36;
+export { FILL_SQUARE };
+
+/**
+ * The farthest a gap takes the nearest feature's country: one block diagonal (≈ 5 498 m), the farthest
+ * a point of a mixed block can be from the border that crosses it.
+ */
+export const MAX_FILL_M = BLOCK_SIZE * CELL_SIZE_M * Math.SQRT2;
 
 /** Territory codes that give no location codes, even as a fill. */
 const NO_CODES = new Set(['AQ']);
@@ -24,7 +30,7 @@ export function fillsOf(b: GapBlock, maxM: number): string[] {
 export interface SplitFigures {
   /** Blocks with two or more fill countries. */
   blocks: number;
-  /** Their squares in no feature, which take a fill. */
+  /** Their squares, which take a fill each. */
   squares: number;
   /** Runs of equal fills over their squares, row by row. */
   runs: number;
@@ -32,31 +38,62 @@ export interface SplitFigures {
   split: number;
 }
 
-export function splitFills(blocks: Iterable<GapBlock>, table: Coverage, lookup: FeatureLookup, edges: FeatureEdges, maxM: number): SplitFigures {
-  const figures: SplitFigures = { blocks: 0, squares: 0, runs: 0, split: 0 };
-  const half = FILL_SQUARE / 2;
-  for (const b of blocks) {
-    if (fillsOf(b, maxM).length < 2) continue;
-    figures.blocks++;
-    const n = table.columns[b.band];
-    const seen = new Set<string>();
-    let current: string | undefined;
-    for (let r = half; r < BLOCK_SIZE; r += FILL_SQUARE) {
-      const lat = rowCentre(b.band * BLOCK_SIZE + r);
-      for (let c = b.block * BLOCK_SIZE + half; c < Math.min(n, (b.block + 1) * BLOCK_SIZE) + half; c += FILL_SQUARE) {
-        const lng = colCentre(Math.min(c, n - 1), n);
-        if (lookup.at(b.band, b.block, lat, lng) !== NO_FEATURE) continue;
-        const near = edges.nearest(lat, lng, maxM);
-        const fill = near && !NO_CODES.has(near.code) ? near.code : '';
-        figures.squares++;
-        seen.add(fill);
-        if (fill !== current) {
-          figures.runs++;
-          current = fill;
-        }
-      }
+/**
+ * The fills of the scan's gap blocks, in band order then block column. A block no country covers
+ * cannot carry a fill (the table numbers only covered blocks), so a fill there is refused.
+ */
+export function deriveFills(blocks: Iterable<GapBlock>, table: Coverage, lookup: FeatureLookup, edges: FeatureEdges, maxM = MAX_FILL_M): { fills: BlockFill[]; split: SplitFigures } {
+  const split: SplitFigures = { blocks: 0, squares: 0, runs: 0, split: 0 };
+  const countryOf = (code: string): number => {
+    const country = table.indexOfCountry(code);
+    if (country < 0) throw new Error(`fill country ${code} has no codes`);
+    return country;
+  };
+  const fills: BlockFill[] = [];
+  for (const b of [...blocks].sort((x, y) => blockKey(x.band, x.block) - blockKey(y.band, y.block))) {
+    const codes = fillsOf(b, maxM);
+    if (codes.length === 0) continue;
+    if (b.members.length === 0) throw new Error(`band ${b.band} block ${b.block} is covered by no country: it cannot take a fill`);
+    if (codes.length === 1) {
+      fills.push({ band: b.band, block: b.block, country: countryOf(codes[0]), squares: null });
+      continue;
     }
-    if ([...seen].filter(Boolean).length > 1) figures.split++;
+    const squares = squareFills(b, table, lookup, edges, maxM, countryOf);
+    split.blocks++;
+    split.squares += SQUARES;
+    for (let i = 0; i < SQUARES; i++) if (i === 0 || squares[i] !== squares[i - 1]) split.runs++;
+    const taken = new Set(squares);
+    if (taken.size > 1) split.split++;
+    // Squares that all take one country say no more than one fill for the block.
+    if (taken.size === 1 && squares[0] !== NO_FILL) fills.push({ band: b.band, block: b.block, country: squares[0], squares: null });
+    else fills.push({ band: b.band, block: b.block, country: NO_FILL, squares });
   }
-  return figures;
+  return { fills, split };
+}
+
+/** Per square of block `b`, the country of the coded feature nearest its centre cell within `maxM`, or NO_FILL. */
+function squareFills(b: GapBlock, table: Coverage, lookup: FeatureLookup, edges: FeatureEdges, maxM: number, countryOf: (code: string) => number): Int16Array {
+  const columns = table.columns[b.band];
+  const half = FILL_SQUARE / 2;
+  const squares = new Int16Array(SQUARES).fill(NO_FILL);
+  let i = 0;
+  for (let r = half; r < BLOCK_SIZE; r += FILL_SQUARE) {
+    const lat = rowCentre(b.band * BLOCK_SIZE + r);
+    for (let c = half; c < BLOCK_SIZE; c += FILL_SQUARE, i++) {
+      const col = b.block * BLOCK_SIZE + c - half;
+      // A square past the band's last column holds no cell: it repeats its neighbour, which costs no run.
+      if (col >= columns) {
+        squares[i] = squares[i - 1];
+        continue;
+      }
+      const lng = colCentre(Math.min(col + half, columns - 1), columns);
+      const feature = lookup.at(b.band, b.block, lat, lng);
+      let code: string | null;
+      if (feature === UNCODED_FEATURE) code = null;
+      else if (feature !== NO_FEATURE) code = lookup.codes[feature];
+      else code = edges.nearest(lat, lng, maxM)?.code ?? null;
+      squares[i] = code === null || NO_CODES.has(code) ? NO_FILL : countryOf(code);
+    }
+  }
+  return squares;
 }

@@ -7,59 +7,21 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { coverage } from '../coverage.ts';
-import { BLOCK_SIZE, CELL_SIZE_M } from '../grid.ts';
-import { FeatureLookup } from './feature-lookup.ts';
-import { FeatureEdges } from './gap-geometry.ts';
-import { LandTest, landBlocks, loadPlaces } from './gap-land.ts';
-import { loadLandPolygons } from './land.ts';
-import { splitFills } from './gap-fills.ts';
+import { MAX_FILL_M, deriveFills } from './gap-fills.ts';
 import { groupRegions, summarise } from './gap-regions.ts';
 import { renderReport } from './gap-report.ts';
-import { GapScan, SOURCES } from './gap-scan.ts';
+import { runGapScan } from './gap-run.ts';
 import * as sources from './gap-sources.ts';
-import { BlockGrid } from './raster.ts';
-
-/**
- * The largest distance at which a gap takes the nearest feature's country, in the rule proposed: one
- * block diagonal (≈ 5 498 m), the farthest a point of a mixed block can be from the border crossing it.
- */
-const MAX_FILL_M = BLOCK_SIZE * CELL_SIZE_M * Math.SQRT2;
 
 const output = fileURLToPath(new URL('../../../docs/code-format-gaps.md', import.meta.url));
 const started = performance.now();
 const log = (message: string): void => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
-const progress =
-  (name: string) =>
-  (done: number, all: number): void =>
-    log(`${name}: ${((100 * done) / all).toFixed(0)} %`);
 
 const table = coverage();
-const grid = new BlockGrid(table.columns);
-const polygons = loadLandPolygons();
-const places = loadPlaces();
-log(`${polygons.length} land polygons, ${places.length} populated places`);
-const land = landBlocks(grid, polygons, places);
-const lookup = new FeatureLookup(table);
-const edges = new FeatureEdges();
-const scan = new GapScan(table, lookup, edges, land, new LandTest(polygons));
-log('land blocks marked, feature edges filed');
-
-const step = (name: string, run: () => void): void => {
-  run();
-  const c = scan.counts;
-  log(`${name} done: ${SOURCES.map((s) => `${s} ${c[s].sampled}/${c[s].gaps}`).join(', ')}; ${scan.blocks.size} gap blocks`);
-};
-let bands = 0;
-let borderSamples = 0;
-let mixedBlocks = 0;
-step('small islands and places', () => sources.scanIslands(scan, polygons, places));
-step('antimeridian', () => (bands = sources.scanAntimeridian(scan, table, land, progress('antimeridian'))));
-step('coastlines', () => sources.scanCoasts(scan, polygons, progress('coastlines')));
-step('borders', () => (borderSamples = sources.scanBorders(scan, progress('borders'))));
-step('mixed blocks', () => (mixedBlocks = sources.scanMixedBlocks(scan, table, progress('mixed blocks'))));
+const { scan, lookup, edges, grid, polygons, bands, borderSamples, mixedBlocks } = runGapScan(table, log);
 
 const regions = groupRegions(scan.blocks, grid);
-const split = splitFills(scan.blocks.values(), table, lookup, edges, MAX_FILL_M);
+const { split } = deriveFills(scan.blocks.values(), table, lookup, edges);
 log(`fill squares: ${split.blocks} blocks with two or more fills, ${split.split} split, ${split.squares} squares, ${split.runs} runs`);
 const seconds = (performance.now() - started) / 1000;
 const report = renderReport(scan, regions, {

@@ -3,7 +3,8 @@
  *
  * A country's covered blocks, ordered by band then column, are numbered 0, 1, 2 …; that number is the
  * `BBBB` of a code. Runs of the table are already in that order, so one pass gives every run the
- * number of its first block for each country that covers it (its base).
+ * number of its first block for each country that covers it (its base). The blocks that fills add to a
+ * country (block-fills.ts) follow its blocks in runs.
  */
 import { readFileSync } from 'node:fs';
 import { blocksInBand } from './grid.ts';

@@ -27,23 +27,11 @@ export function fillsOf(b: GapBlock, maxM: number): string[] {
   return [...b.nearest].filter(([code, near]) => !NO_CODES.has(code) && near.minM <= maxM).map(([code]) => code);
 }
 
-export interface SplitFigures {
-  /** Blocks with two or more fill countries. */
-  blocks: number;
-  /** Their squares, which take a fill each. */
-  squares: number;
-  /** Runs of equal fills over their squares, row by row. */
-  runs: number;
-  /** Of those blocks, the ones whose squares do take two or more countries. */
-  split: number;
-}
-
 /**
  * The fills of the scan's gap blocks, in band order then block column. A block no country covers
  * cannot carry a fill (the table numbers only covered blocks), so a fill there is refused.
  */
-export function deriveFills(blocks: Iterable<GapBlock>, table: Coverage, lookup: FeatureLookup, edges: FeatureEdges, maxM = MAX_FILL_M): { fills: BlockFill[]; split: SplitFigures } {
-  const split: SplitFigures = { blocks: 0, squares: 0, runs: 0, split: 0 };
+export function deriveFills(blocks: Iterable<GapBlock>, table: Coverage, lookup: FeatureLookup, edges: FeatureEdges, maxM = MAX_FILL_M): BlockFill[] {
   const countryOf = (code: string): number => {
     const country = table.indexOfCountry(code);
     if (country < 0) throw new Error(`fill country ${code} has no codes`);
@@ -59,16 +47,12 @@ export function deriveFills(blocks: Iterable<GapBlock>, table: Coverage, lookup:
       continue;
     }
     const squares = squareFills(b, table, lookup, edges, maxM, countryOf);
-    split.blocks++;
-    split.squares += SQUARES;
-    for (let i = 0; i < SQUARES; i++) if (i === 0 || squares[i] !== squares[i - 1]) split.runs++;
-    const taken = new Set(squares);
-    if (taken.size > 1) split.split++;
-    // Squares that all take one country say no more than one fill for the block.
-    if (taken.size === 1 && squares[0] !== NO_FILL) fills.push({ band: b.band, block: b.block, country: squares[0], squares: null });
-    else fills.push({ band: b.band, block: b.block, country: NO_FILL, squares });
+    const taken = [...new Set(squares)];
+    // Squares that all take one country say no more than one fill for the block; squares that take none, nothing.
+    if (taken.length > 1) fills.push({ band: b.band, block: b.block, country: NO_FILL, squares });
+    else if (taken[0] !== NO_FILL) fills.push({ band: b.band, block: b.block, country: taken[0], squares: null });
   }
-  return { fills, split };
+  return fills;
 }
 
 /** Per square of block `b`, the country of the coded feature nearest its centre cell within `maxM`, or NO_FILL. */

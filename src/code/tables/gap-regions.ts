@@ -1,7 +1,9 @@
 /**
  * The gap scan's blocks grouped into regions (blocks that touch, across the antimeridian too), each
- * summarised, and what the proposed erratum rule makes of them (docs/code-format.md §10).
+ * summarised, and what the erratum rule makes of them (docs/code-format.md §10).
  */
+import { addedBlocks, fillCountries, type BlockFill } from '../block-fills.ts';
+import { entryMixed, type Coverage } from '../coverage.ts';
 import { SOURCES, blockKey, type GapBlock, type Source } from './gap-scan.ts';
 import type { BlockGrid } from './raster.ts';
 import { fillsOf } from './gap-fills.ts';
@@ -91,14 +93,19 @@ export function summarise(region: GapBlock[]): RegionSummary {
   return { blocks: region.length, ...s, points, nearest: [...nearest].sort((a, b) => b[1] - a[1]), south, north, west, east };
 }
 
-/** What the erratum rule, with a maximum distance of `maxM`, makes of the scan's blocks. */
+/** What the erratum rule, with a maximum distance of `maxM`, makes of the scan's blocks: their fills. */
 export interface RuleFigures {
-  /** Blocks whose gap cells take a country: all the same one, or the nearest of two or more. */
+  /** Fills of one country for the block, and fills by square. */
   singleFill: number;
   splitFill: number;
-  /** Of those, blocks covered today whose fill countries are all among the block's countries. */
+  /** Squares of the fills by square, and their runs of equal fills, row by row. */
+  squares: number;
+  squareRuns: number;
+  /** Countries that fills give. */
+  fillCountries: number;
+  /** Fills whose countries all cover their block already. */
   coveredByFill: number;
-  /** Blocks to add to a country's coverage, per country: not covered today, or not by that country. */
+  /** Blocks added to a country's coverage, per country: covered today, but not by that country. */
   added: Map<string, number>;
   /** Blocks whose gaps all stay without codes: nearest feature is Antarctica's, or beyond `maxM`. */
   none: number;
@@ -106,20 +113,29 @@ export interface RuleFigures {
   partlyBeyond: number;
 }
 
-export function ruleFigures(blocks: Iterable<GapBlock>, maxM: number): RuleFigures {
-  const figures: RuleFigures = { singleFill: 0, splitFill: 0, coveredByFill: 0, added: new Map(), none: 0, partlyBeyond: 0 };
+export function ruleFigures(blocks: Iterable<GapBlock>, fills: readonly BlockFill[], table: Coverage, maxM: number): RuleFigures {
+  const figures: RuleFigures = { singleFill: 0, splitFill: 0, squares: 0, squareRuns: 0, fillCountries: 0, coveredByFill: 0, added: new Map(), none: 0, partlyBeyond: 0 };
   for (const b of blocks) {
-    const fills = fillsOf(b, maxM);
-    if (fills.length === 0) {
-      figures.none++;
+    if (fillsOf(b, maxM).length === 0) figures.none++;
+    else if (b.unreached > 0 || b.maxM > maxM) figures.partlyBeyond++;
+  }
+  const given = new Set<number>();
+  for (const fill of fills) {
+    for (const country of fillCountries(fill)) given.add(country);
+    if (fill.squares === null) {
+      figures.singleFill++;
       continue;
     }
-    if (b.unreached > 0 || b.maxM > maxM) figures.partlyBeyond++;
-    if (fills.length === 1) figures.singleFill++;
-    else figures.splitFill++;
-    const missing = fills.filter((code) => !b.members.includes(code));
-    if (missing.length === 0) figures.coveredByFill++;
-    for (const code of missing) figures.added.set(code, (figures.added.get(code) ?? 0) + 1);
+    figures.splitFill++;
+    figures.squares += fill.squares.length;
+    fill.squares.forEach((country, i) => {
+      if (i === 0 || country !== fill.squares![i - 1]) figures.squareRuns++;
+    });
   }
+  figures.fillCountries = given.size;
+  const membersAt = (band: number, block: number): number[] => table.classOf(table.mixedRun[entryMixed(table.entryAt(band, block))]).members;
+  const added = addedBlocks(fills, membersAt, new Array<number>(table.countries.length).fill(0));
+  for (const { country } of added) figures.added.set(table.countries[country], (figures.added.get(table.countries[country]) ?? 0) + 1);
+  figures.coveredByFill = fills.length - new Set(added.map(({ band, block }) => blockKey(band, block))).size;
   return figures;
 }

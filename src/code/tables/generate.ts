@@ -50,7 +50,7 @@ const previous: TableData = { version: 1, revision: REVISION - 1, columns, count
 const started = performance.now();
 const log = (message: string): void => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] gap scan: ${message}`);
 const { scan, lookup, edges } = runGapScan(new Coverage(previous), log);
-const { fills } = deriveFills(scan.blocks.values(), new Coverage(previous), lookup, edges);
+const fills = deriveFills(scan.blocks.values(), new Coverage(previous), lookup, edges);
 
 for (const data of [previous, { ...previous, revision: REVISION, fills }]) {
   const bytes = writeTableFile(data);

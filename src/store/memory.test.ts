@@ -1,0 +1,73 @@
+/** The in-memory adapter against the store conformance suite, plus what is its own: copies, capacity, closing. */
+import { describe, expect, it } from 'vitest';
+import { storeConformance } from '../../test/conformance/store.ts';
+import { MemoryDatabase, MemoryStore } from './memory.ts';
+import { StoreUnavailable } from './store.ts';
+
+storeConformance('memory', async () => {
+  const db = new MemoryDatabase();
+  const room = db.capacity;
+  return {
+    store: new MemoryStore(db),
+    second: new MemoryStore(db),
+    settle: () => {},
+    fill: { begin: () => (db.capacity = db.used), end: () => (db.capacity = room) },
+  };
+});
+
+describe('memory store', () => {
+  const T0 = Date.UTC(2030, 0, 1);
+  const spot = (accountId: string, code: string) => ({ accountId, code, latitude: 1, longitude: 2, address: null, label: null, createdAt: T0 });
+
+  it('gives copies: changing what it returned changes nothing it keeps', async () => {
+    const store = new MemoryStore();
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    acme.partner = false;
+    const key = await store.createKey({
+      accountId: acme.id, hash: 'h', label: null, origins: ['https://a.example'], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
+      sessionLimit: null, createdAt: T0,
+    });
+    key.origins.push('https://evil.example');
+    const saved = await store.saveLocation(spot(acme.id, 'FR-0RMB-CLY0'));
+    saved.location.label = 'changed';
+    expect((await store.findAccount('acme'))?.partner).toBe(true);
+    expect((await store.getKey(key.id))?.origins).toEqual(['https://a.example']);
+    expect((await store.findLocation(acme.id, 'FR-0RMB-CLY0'))?.label).toBeNull();
+  });
+
+  it('holds at most its capacity, refusing writes as a full disk does, and frees what expired sessions held', async () => {
+    const db = new MemoryDatabase(4_000);
+    const store = new MemoryStore(db);
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    const key = await store.createKey({
+      accountId: acme.id, hash: 'h', label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: T0,
+    });
+    let saved = 0;
+    const refusal = await (async () => {
+      for (;; saved++) await store.saveLocation(spot(acme.id, `FR-0000-${String(saved).padStart(4, '0')}`));
+    })().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(StoreUnavailable);
+    expect(refusal).toMatchObject({ reason: 'full', message: 'the in-memory store holds its limit of 4000 bytes' });
+    expect(saved).toBeGreaterThan(10);
+    expect(db.used).toBeLessThanOrEqual(4_000);
+    expect(await store.findLocation(acme.id, 'FR-0000-0000')).not.toBeNull();
+    // A session does not fit; once an expired one is forgotten, its room is free again.
+    db.capacity = db.used + 300;
+    await store.createSession({ sid: 's1', secretHash: 'x', keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 1 });
+    await expect(store.createSession({ sid: 's2', secretHash: 'x', keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 9 })).rejects.toMatchObject({ reason: 'full' });
+    expect(await store.deleteSessionsExpiredBefore(T0 + 5)).toBe(1);
+    await store.createSession({ sid: 's2', secretHash: 'x', keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 9 });
+    expect(await store.getSession('s2')).toMatchObject({ accountId: acme.id, keyActive: true });
+  });
+
+  it('serves nothing once closed, while another store on the same database goes on', async () => {
+    const db = new MemoryDatabase();
+    const store = new MemoryStore(db);
+    const other = new MemoryStore(db);
+    await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    await store.close();
+    await expect(store.ping()).rejects.toMatchObject({ name: 'StoreUnavailable', reason: 'cannot-open' });
+    await expect(store.findAccount('acme')).rejects.toBeInstanceOf(StoreUnavailable);
+    expect((await other.findAccount('acme'))?.name).toBe('acme');
+  });
+});

@@ -87,6 +87,17 @@ describe('reverse geocoder', () => {
     expect(requests[0].headers['user-agent']).toBe('loc-test');
   });
 
+  it('leaves the geocoder alone for a test key: the offline address, the same every time', async () => {
+    mode = 'ok';
+    requests.length = 0;
+    const book = addresses();
+    const offline = await createAddresses({ geocoderUrl: null, geocoderTimeoutMs: 1, userAgent: 'loc-test', now: () => clock }).addressOf(cell);
+    expect(await book.addressOf(cell, true)).toBe(offline);
+    expect(requests).toHaveLength(0);
+    expect(await book.addressOf(cell)).toMatch(/^1 Fake Street/);
+    expect(requests).toHaveLength(1);
+  });
+
   it('falls back to the offline address on a timeout, then leaves the geocoder alone for a while', async () => {
     mode = 'slow';
     requests.length = 0;

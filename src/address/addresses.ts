@@ -17,8 +17,11 @@ export interface CellPlace {
 }
 
 export interface Addresses {
-  /** Never rejects: every failure of a remote geocoder falls back to the offline address. */
-  addressOf(cell: CellPlace): Promise<string>;
+  /**
+   * Never rejects: every failure of a remote geocoder falls back to the offline address. `offlineOnly`
+   * skips the geocoder: test keys get the same answer every time, whatever a remote service says today.
+   */
+  addressOf(cell: CellPlace, offlineOnly?: boolean): Promise<string>;
 }
 
 export interface AddressOptions {
@@ -47,6 +50,6 @@ export function createAddresses(options: AddressOptions): Addresses {
   return {
     addressOf: remote === null
       ? offline
-      : async (cell) => (await remote(cell.loc_code, cell.latitude, cell.longitude)) ?? offline(cell),
+      : async (cell, offlineOnly = false) => (offlineOnly ? null : await remote(cell.loc_code, cell.latitude, cell.longitude)) ?? offline(cell),
   };
 }

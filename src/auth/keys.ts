@@ -5,7 +5,7 @@
 import { LocError, describeValue } from '../errors.ts';
 import { MAX_LIMIT } from '../limits/budgets.ts';
 import { cleanText } from '../text-rules.ts';
-import type { ApiKey, KeyLimits, Store } from '../store/store.ts';
+import type { ApiKey, KeyLimits, KeyMode, Store } from '../store/store.ts';
 import { checkIpRange } from './ip-range.ts';
 import { checkOrigin } from './origin.ts';
 import { hashSecret, newApiKey } from './secrets.ts';
@@ -15,6 +15,8 @@ export const KEY_LABEL_MAX = 100;
 
 export interface KeyRequest extends Partial<KeyLimits> {
   accountId: string;
+  /** Default live. */
+  mode?: KeyMode;
   origins?: readonly string[];
   ipRanges?: readonly string[];
   label?: string | null;
@@ -51,9 +53,10 @@ export async function issueKey(store: Store, request: KeyRequest): Promise<{ key
   // The rule of location labels: one line, no control or bidi characters. A newline or an escape
   // sequence in a label would break or repaint `loc keys list`.
   const label = cleanText('label', request.label ?? undefined, KEY_LABEL_MAX);
-  const secret = newApiKey();
+  const mode = request.mode ?? 'live';
+  const secret = newApiKey(mode);
   const key = await store.createKey({
-    accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, embedHourlyLimit, sessionLimit,
+    accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, embedHourlyLimit, sessionLimit, mode,
     createdAt: request.createdAt,
   });
   return { key, secret };

@@ -7,18 +7,21 @@
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomId } from '../store/ids.ts';
+import type { KeyMode } from '../store/store.ts';
 
 /** Every API key starts with this, so scanners and people recognise a leaked one. */
 export const API_KEY_PREFIX = 'loc_';
+/** Test keys go on with this, so that a test key in a live configuration shows at a glance. */
+export const TEST_KEY_PREFIX = `${API_KEY_PREFIX}test_`;
 
 /** Random bytes in a key or a session secret: 256 bits. */
 const SECRET_BYTES = 32;
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** A new API key, `loc_` + 43 base64url characters. */
-export function newApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
+/** A new API key, `loc_` (a test key: `loc_test_`) + 43 base64url characters. */
+export function newApiKey(mode: KeyMode = 'live'): string {
+  return (mode === 'test' ? TEST_KEY_PREFIX : API_KEY_PREFIX) + randomBytes(SECRET_BYTES).toString('base64url');
 }
 
 /** Whether `text` has the shape of an API key (a cheap check before touching the store). */

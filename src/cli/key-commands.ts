@@ -48,7 +48,7 @@ function warnOfRefusedOrigins(key: ApiKey): void {
 }
 
 const summary = (key: ApiKey): string =>
-  `${key.id} (${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
+  `${key.id} (${key.mode === 'test' ? 'test, ' : ''}${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
   (Object.entries(KEY_LIMITS) as [keyof KeyLimits, (typeof KEY_LIMITS)[keyof KeyLimits]][])
     .map(([name, { words, setting }]) => `${words}: ${key[name] ?? `the default (${OPTIONS[setting].env})`}`)
     .join('; ');
@@ -81,11 +81,12 @@ export function registerKeyCommands(program: Command): void {
     .option('--embed-hourly-limit <n>', "calls per hour made with the key's embed sessions, all together (default: LOC_DEFAULT_EMBED_HOURLY_LIMIT)", positiveInteger)
     .option('--session-limit <n>', 'calls one embed session may make over its life (default: LOC_DEFAULT_SESSION_LIMIT)', positiveInteger)
     .option('--label <text>', 'a note for the operator, e.g. "production"')
+    .option('--test', 'a test key (loc_test_…): the same API and embed, its saves kept apart from live data (loc test-data wipe)')
     .option('--json', 'print the key and its secret as JSON')
-    .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; json?: boolean } & Partial<KeyLimits>, command: Command) => {
+    .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean } & Partial<KeyLimits>, command: Command) => {
       await withStore(command, async (store) => {
         const { key, secret } = await issueKey(store, {
-          accountId: await accountId(store, options.account), origins: options.origin, ipRanges: options.ip,
+          accountId: await accountId(store, options.account), mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
           hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
           label: options.label ?? null, createdAt: Date.now(),
         });
@@ -110,9 +111,9 @@ export function registerKeyCommands(program: Command): void {
         else {
           const limit = (value: number | null) => (value === null ? 'default' : String(value));
           printTable(
-            ['ID', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'EMBED HOURLY', 'PER SESSION', 'CREATED (UTC)'],
+            ['ID', 'MODE', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'EMBED HOURLY', 'PER SESSION', 'CREATED (UTC)'],
             list.map((k) => [
-              k.id, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', limit(k.hourlyLimit),
+              k.id, k.mode, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', limit(k.hourlyLimit),
               limit(k.embedHourlyLimit), limit(k.sessionLimit), isoDate(k.createdAt),
             ]),
           );

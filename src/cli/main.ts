@@ -8,6 +8,7 @@ import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
 import { registerKeyCommands } from './key-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
+import { registerTestDataCommand } from './test-data-command.ts';
 
 export function buildProgram(): Command {
   const program = new Command('loc')
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);
+  registerTestDataCommand(program);
   registerBackupCommand(program);
   return program;
 }

@@ -138,7 +138,7 @@ describe('loc keys', () => {
   it('lists keys without their secrets', async () => {
     const table = await loc('keys', 'list', '--account', 'acme');
     expect(table.stdout).toContain(keyId);
-    expect(table.stdout).toMatch(/active\s+prod\s+https:\/\/shop\.example,http:\/\/localhost:5173\s+127\.0\.0\.0\/8\s+500/);
+    expect(table.stdout).toMatch(/live\s+active\s+prod\s+https:\/\/shop\.example,http:\/\/localhost:5173\s+127\.0\.0\.0\/8\s+500/);
     const listed = await loc('keys', 'list', '--account', 'acme', '--json');
     expect(listed.stdout).not.toContain(secret);
     expect(listed.stdout).not.toMatch(/hash/);
@@ -318,6 +318,35 @@ describe('loc keys', () => {
   });
 });
 
+describe('loc keys create --test and loc test-data wipe', () => {
+  const generate = async (key: string, label: string): Promise<number> =>
+    (await app.inject({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': key }, payload: { latitude: 48.8584, longitude: 2.2945, label } })).statusCode;
+  const labelSeen = async (key: string): Promise<string | null> =>
+    json<{ location: { label: string | null } }>(await app.inject({ url: '/v1/loc/lookup/FR-0RMB-CLY0', headers: { 'x-api-key': key } })).location.label;
+
+  it('makes a test key that works like a live one, whose saves live keys never see, and wipes them in one command', async () => {
+    const test = JSON.parse((await loc('keys', 'create', '--account', 'acme', '--test', '--json')).stdout) as { key: { id: string; mode: string }; api_key: string };
+    expect(test.api_key).toMatch(/^loc_test_[\w-]{43}$/);
+    expect(test.key.mode).toBe('test');
+    const live = (JSON.parse((await loc('keys', 'create', '--account', 'acme', '--json')).stdout) as { api_key: string }).api_key;
+    expect((await loc('keys', 'list', '--account', 'acme')).stdout).toMatch(new RegExp(`${escapeRegExp(test.key.id)}\\s+test\\s+active`));
+    expect((await loc('keys', 'show', test.key.id)).stdout).toContain('(test, active)');
+
+    expect(await generate(test.api_key, 'from CI')).toBe(200);
+    expect(await labelSeen(test.api_key)).toBe('from CI');
+    expect(await labelSeen(live)).toBeNull();
+    expect(await generate(live, 'the shop')).toBe(200);
+    expect(await labelSeen(live)).toBe('the shop');
+
+    expect(await loc('test-data', 'wipe', '--account', 'acme')).toMatchObject({ code: 0, stdout: 'Wiped 1 test location of acme; live data is untouched.\n' });
+    settle();
+    expect(await labelSeen(test.api_key)).toBeNull();
+    expect(await labelSeen(live)).toBe('the shop');
+    expect(JSON.parse((await loc('test-data', 'wipe', '--account', 'acme', '--json')).stdout)).toEqual({ account: 'acme', wiped_locations: 0 });
+    expect(await loc('test-data', 'wipe', '--account', 'nobody')).toMatchObject({ code: 1, stderr: 'error: No account is named "nobody"; see loc accounts list.\n' });
+  });
+});
+
 describe('values stored before today\'s rules', () => {
   it('a label with control characters is listed escaped, on its own line', async () => {
     const dir = scratch();
@@ -329,7 +358,7 @@ describe('values stored before today\'s rules', () => {
     db.close();
     const table = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'list', '--account', 'acme')).stdout.split('\n');
     expect(table).toHaveLength(3);
-    expect(table[1]).toContain(`${key.id}  active  a\\u000ab\\u001b[31m\\u202e  -`);
+    expect(table[1]).toContain(`${key.id}  live  active  a\\u000ab\\u001b[31m\\u202e  -`);
     expect(table[2]).toBe('');
     const shown = (await locWith({ LOC_DATA_DIR: dir }, 'keys', 'show', key.id)).stdout.split('\n');
     expect(shown).toHaveLength(3);
@@ -562,7 +591,7 @@ describe('--help', () => {
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
     ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
-    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['backup'],
+    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['test-data'], ['test-data', 'wipe'], ['backup'],
   ];
   it('works on every operator subcommand', async () => {
     const results = await Promise.all(commands.map((words) => loc(...words, '--help')));

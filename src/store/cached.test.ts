@@ -53,7 +53,7 @@ describe('cachedStore', () => {
     const server = cachedStore(openSqliteStore(dir), { now: () => now, ttlMs: 1000 });
     const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
     const hash = hashSecret(newApiKey());
-    const key = await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
+    const key = await cli.createKey({ accountId: account.id, mode: 'live', hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
     expect((await server.findKeyByHash(hash))?.key.status).toBe('active');
     await cli.setKeyStatus(key.id, 'disabled');
     now = 999;
@@ -72,7 +72,7 @@ describe('cachedStore', () => {
     const hash = hashSecret(newApiKey());
     expect(await server.findKeyByHash(hash)).toBeNull();
     const account = await cli.createAccount({ name: 'acme', partner: true, createdAt: 0 });
-    await cli.createKey({ accountId: account.id, hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
+    await cli.createKey({ accountId: account.id, mode: 'live', hash, label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
     now = 1000;
     expect(await server.findKeyByHash(hash)).not.toBeNull();
     await Promise.all([cli.close(), server.close()]);
@@ -82,7 +82,7 @@ describe('cachedStore', () => {
   it('answers a repeated save of a cell from memory, unchanged, without writing', async () => {
     const { store, writes, done } = countingSaves();
     const [acme, beta] = await Promise.all(['acme', 'beta'].map((name) => store.createAccount({ name, partner: false, createdAt: 0 })));
-    const first = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: 'one', label: 'first', createdAt: 1 };
+    const first = { accountId: acme.id, mode: 'live' as const, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: 'one', label: 'first', createdAt: 1 };
     expect(await store.saveLocation(first)).toEqual({ location: first, created: true });
     const again = await store.saveLocation({ ...first, label: 'second', createdAt: 2 });
     expect(again).toEqual({ location: first, created: false });
@@ -96,12 +96,12 @@ describe('cachedStore', () => {
   it('writes a repeated save that fills in what the cached location lacks, and caches the result', async () => {
     const { store, writes, done } = countingSaves();
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
-    const bare = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: null, label: null, createdAt: 1 };
+    const bare = { accountId: acme.id, mode: 'live' as const, code: 'FR-0RMB-CLY0', latitude: 48.86, longitude: 2.29, address: null, label: null, createdAt: 1 };
     await store.saveLocation(bare);
     const labelled = await store.saveLocation({ ...bare, label: 'Gate 3', createdAt: 2 });
     expect(labelled).toEqual({ location: { ...bare, label: 'Gate 3' }, created: false });
     expect(writes()).toBe(2);
-    expect(await store.findLocation(acme.id, bare.code)).toEqual({ ...bare, label: 'Gate 3' });
+    expect(await store.findLocation(acme.id, 'live', bare.code)).toEqual({ ...bare, label: 'Gate 3' });
     // The label is there now: another one adds nothing, and needs no write.
     await store.saveLocation({ ...bare, label: 'Gate 4', createdAt: 3 });
     expect(writes()).toBe(2);
@@ -113,11 +113,11 @@ describe('cachedStore', () => {
     const inner = openSqliteStore(dir);
     let reads = 0;
     const read = inner.findLocation.bind(inner);
-    inner.findLocation = (accountId, code) => (reads++, read(accountId, code));
+    inner.findLocation = (accountId, mode, code) => (reads++, read(accountId, mode, code));
     const store = cachedStore(inner, { now: () => 0, maxEntries: 2 });
-    for (const code of ['A', 'B', 'C', 'A']) await store.findLocation('acct', code);
+    for (const code of ['A', 'B', 'C', 'A']) await store.findLocation('acct', 'live', code);
     expect(reads).toBe(4);
-    await store.findLocation('acct', 'A');
+    await store.findLocation('acct', 'live', 'A');
     expect(reads).toBe(4);
     await store.close();
     rmSync(dir, { recursive: true, force: true });

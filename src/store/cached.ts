@@ -11,7 +11,7 @@
  * what is stored, so otherwise there is nothing to write.
  */
 import { BoundedCache } from '../bounded-cache.ts';
-import type { Account, ApiKey, EmbedSession, KeyLimits, KeyList, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
+import type { Account, ApiKey, EmbedSession, KeyLimits, KeyList, KeyMode, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
 
 export interface CacheOptions {
   now: () => number;
@@ -27,7 +27,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   const sessions = new BoundedCache<EmbedSession | null>(maxEntries);
   const keysById = new BoundedCache<ApiKey | null>(maxEntries);
   const locations = new BoundedCache<SavedLocation | null>(maxEntries);
-  const locationKey = (accountId: string, code: string): string => `${accountId}\n${code}`;
+  const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId}\n${mode}\n${code}`;
   // Changes to keys and accounts are rare and touch several cached views: drop them all.
   const forgetKeys = <T>(result: T): T => {
     keys.clear();
@@ -77,7 +77,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     },
 
     saveLocation: async (input) => {
-      const key = locationKey(input.accountId, input.code);
+      const key = locationKey(input.accountId, input.mode, input.code);
       // A save only adds what the stored location lacks: a repeat that adds nothing needs no write.
       const known = locations.get(key, now());
       if (known && !((input.address !== null && known.address === null) || (input.label !== null && known.label === null))) {
@@ -87,13 +87,18 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
       locations.set(key, saved.location, now() + ttlMs);
       return saved;
     },
-    findLocation: async (accountId, code) => {
-      const key = locationKey(accountId, code);
+    findLocation: async (accountId, mode, code) => {
+      const key = locationKey(accountId, mode, code);
       const cached = locations.get(key, now());
       if (cached !== undefined) return cached;
-      const location = await store.findLocation(accountId, code);
+      const location = await store.findLocation(accountId, mode, code);
       locations.set(key, location, now() + ttlMs);
       return location;
+    },
+    deleteTestLocations: async (accountId) => {
+      // What the cache holds of the wiped locations must go too; only test ones are named, so all go.
+      locations.clear();
+      return store.deleteTestLocations(accountId);
     },
 
     ping: () => store.ping(),

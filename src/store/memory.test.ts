@@ -17,14 +17,14 @@ storeConformance('memory', async () => {
 
 describe('memory store', () => {
   const T0 = Date.UTC(2030, 0, 1);
-  const spot = (accountId: string, code: string) => ({ accountId, code, latitude: 1, longitude: 2, address: null, label: null, createdAt: T0 });
+  const spot = (accountId: string, code: string) => ({ accountId, mode: 'live' as const, code, latitude: 1, longitude: 2, address: null, label: null, createdAt: T0 });
 
   it('gives copies: changing what it returned changes nothing it keeps', async () => {
     const store = new MemoryStore();
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     acme.partner = false;
     const key = await store.createKey({
-      accountId: acme.id, hash: 'h', label: null, origins: ['https://a.example'], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
+      accountId: acme.id, mode: 'live', hash: 'h', label: null, origins: ['https://a.example'], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
       sessionLimit: null, createdAt: T0,
     });
     key.origins.push('https://evil.example');
@@ -32,7 +32,7 @@ describe('memory store', () => {
     saved.location.label = 'changed';
     expect((await store.findAccount('acme'))?.partner).toBe(true);
     expect((await store.getKey(key.id))?.origins).toEqual(['https://a.example']);
-    expect((await store.findLocation(acme.id, 'FR-0RMB-CLY0'))?.label).toBeNull();
+    expect((await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0'))?.label).toBeNull();
   });
 
   it('holds at most its capacity, refusing writes as a full disk does, and frees what expired sessions held', async () => {
@@ -40,7 +40,7 @@ describe('memory store', () => {
     const store = new MemoryStore(db);
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     const key = await store.createKey({
-      accountId: acme.id, hash: 'h', label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: T0,
+      accountId: acme.id, mode: 'live', hash: 'h', label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: T0,
     });
     let saved = 0;
     const refusal = await (async () => {
@@ -50,7 +50,7 @@ describe('memory store', () => {
     expect(refusal).toMatchObject({ reason: 'full', message: 'the in-memory store holds its limit of 4000 bytes' });
     expect(saved).toBeGreaterThan(10);
     expect(db.used).toBeLessThanOrEqual(4_000);
-    expect(await store.findLocation(acme.id, 'FR-0000-0000')).not.toBeNull();
+    expect(await store.findLocation(acme.id, 'live', 'FR-0000-0000')).not.toBeNull();
     // A session does not fit; once an expired one is forgotten, its room is free again.
     db.capacity = db.used + 300;
     await store.createSession({ sid: 's1', secretHash: 'x', keyId: key.id, origin: 'https://a.example', createdAt: T0, expiresAt: T0 + 1 });

@@ -19,6 +19,7 @@ import {
   type EmbedSession,
   type KeyLimits,
   type KeyList,
+  type KeyMode,
   type KeyStatus,
   type NewKey,
   type NewSession,
@@ -58,7 +59,7 @@ export class MemoryDatabase {
 
 /** An estimate of the memory a record holds: its JSON's length, plus the maps' own keeping. */
 const sizeOf = (record: object): number => JSON.stringify(record).length + 64;
-const locationKey = (accountId: string, code: string): string => `${accountId} ${code}`;
+const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId} ${mode} ${code}`;
 const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], ipRanges: [...key.ipRanges] });
 
 export class MemoryStore implements Store {
@@ -215,7 +216,7 @@ export class MemoryStore implements Store {
 
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
     return this.run((db) => {
-      const at = locationKey(input.accountId, input.code);
+      const at = locationKey(input.accountId, input.mode, input.code);
       const stored = db.locations.get(at);
       if (stored === undefined) {
         const location = { ...input };
@@ -234,10 +235,23 @@ export class MemoryStore implements Store {
     });
   }
 
-  findLocation(accountId: string, code: string): Promise<SavedLocation | null> {
+  findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null> {
     return this.run((db) => {
-      const location = db.locations.get(locationKey(accountId, code));
+      const location = db.locations.get(locationKey(accountId, mode, code));
       return location ? { ...location } : null;
+    });
+  }
+
+  deleteTestLocations(accountId: string): Promise<number> {
+    return this.run((db) => {
+      let deleted = 0;
+      for (const [at, location] of db.locations) {
+        if (location.accountId !== accountId || location.mode !== 'test') continue;
+        db.locations.delete(at);
+        db.used -= sizeOf(location);
+        deleted++;
+      }
+      return deleted;
     });
   }
 

@@ -52,6 +52,21 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN embed_hourly_limit INTEGER CHECK (embed_hourly_limit > 0);
   ALTER TABLE api_keys ADD COLUMN session_limit INTEGER CHECK (session_limit > 0);
   `,
+  // 3: test keys, and the locations they save in a table of their own: a live query never reads them,
+  // and a wipe is one DELETE.
+  `
+  ALTER TABLE api_keys ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'));
+  CREATE TABLE test_locations (
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    code TEXT NOT NULL,
+    latitude REAL NOT NULL,
+    longitude REAL NOT NULL,
+    address TEXT,
+    label TEXT,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, code)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

@@ -2,12 +2,13 @@
  * The rows of loc's SQLite tables as better-sqlite3 returns them, and the port's records made from
  * them: SQLite's names and 0/1 booleans stay in the adapter.
  */
-import type { Account, ApiKey, KeyStatus, SavedLocation } from './store.ts';
+import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from './store.ts';
 
 export interface AccountRow { id: string; name: string; partner: number; created_at: number }
 export interface KeyRow {
   id: string; account_id: string; label: string | null; status: KeyStatus; origins: string;
-  ip_ranges: string; hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; created_at: number;
+  ip_ranges: string; hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; mode: KeyMode;
+  created_at: number;
 }
 export interface SessionRow {
   sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
@@ -22,9 +23,9 @@ export const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, pa
 export const key = (r: KeyRow): ApiKey => ({
   id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: JSON.parse(r.origins),
   ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, embedHourlyLimit: r.embed_hourly_limit,
-  sessionLimit: r.session_limit, createdAt: r.created_at,
+  sessionLimit: r.session_limit, mode: r.mode, createdAt: r.created_at,
 });
-export const location = (r: LocationRow): SavedLocation => ({
-  accountId: r.account_id, code: r.code, latitude: r.latitude, longitude: r.longitude,
+export const location = (r: LocationRow, mode: KeyMode): SavedLocation => ({
+  accountId: r.account_id, mode, code: r.code, latitude: r.latitude, longitude: r.longitude,
   address: r.address, label: r.label, createdAt: r.created_at,
 });

@@ -25,6 +25,7 @@ import {
   type EmbedSession,
   type KeyLimits,
   type KeyList,
+  type KeyMode,
   type KeyStatus,
   type NewKey,
   type NewSession,
@@ -33,7 +34,9 @@ import {
   type Store,
 } from './store.ts';
 
-const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.created_at';
+const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
+/** The table of the locations each mode of key saves (migration 3). */
+const LOCATION_TABLE: Record<KeyMode, string> = { live: 'locations', test: 'test_locations' };
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
 
@@ -76,6 +79,22 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
   return new SqliteStore(db);
 }
 
+/** The statements of one table of saved locations. */
+function locationStatements(db: Database.Database, table: string) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO ${table} (account_id, code, latitude, longitude, address, label, created_at) ` +
+        'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, code) DO NOTHING',
+    ),
+    // Fills in what the stored location lacks, never replaces what it has (Store.saveLocation).
+    fill: db.prepare(
+      `UPDATE ${table} SET address = coalesce(address, @address), label = coalesce(label, @label) WHERE account_id = @accountId ` +
+        'AND code = @code AND ((address IS NULL AND @address IS NOT NULL) OR (label IS NULL AND @label IS NOT NULL))',
+    ),
+    get: db.prepare<[string, string], LocationRow>(`SELECT * FROM ${table} WHERE account_id = ? AND code = ?`),
+  };
+}
+
 export class SqliteStore implements Store, BackupCapable {
   private readonly q;
 
@@ -87,8 +106,8 @@ export class SqliteStore implements Store, BackupCapable {
       accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
       setPartner: db.prepare('UPDATE accounts SET partner = ? WHERE name = ?'),
       insertKey: db.prepare(
-        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, created_at) ' +
-          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
+        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, mode, created_at) ' +
+          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)",
       ),
       keyById: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`),
       keysOf: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at, k.id`),
@@ -105,16 +124,8 @@ export class SqliteStore implements Store, BackupCapable {
           'JOIN accounts a ON a.id = k.account_id WHERE s.sid = ?',
       ),
       deleteSessions: db.prepare('DELETE FROM sessions WHERE expires_at < ?'),
-      insertLocation: db.prepare(
-        'INSERT INTO locations (account_id, code, latitude, longitude, address, label, created_at) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, code) DO NOTHING',
-      ),
-      // Fills in what the stored location lacks, never replaces what it has (Store.saveLocation).
-      fillLocation: db.prepare(
-        'UPDATE locations SET address = coalesce(address, @address), label = coalesce(label, @label) WHERE account_id = @accountId ' +
-          'AND code = @code AND ((address IS NULL AND @address IS NOT NULL) OR (label IS NULL AND @label IS NOT NULL))',
-      ),
-      location: db.prepare<[string, string], LocationRow>('SELECT * FROM locations WHERE account_id = ? AND code = ?'),
+      locations: { live: locationStatements(db, LOCATION_TABLE.live), test: locationStatements(db, LOCATION_TABLE.test) },
+      deleteTestLocations: db.prepare(`DELETE FROM ${LOCATION_TABLE.test} WHERE account_id = ?`),
       ping: db.prepare('SELECT 1'),
     };
   }
@@ -171,7 +182,7 @@ export class SqliteStore implements Store, BackupCapable {
       const id = newId('key');
       this.q.insertKey.run(
         id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
-        input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.createdAt,
+        input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.mode, input.createdAt,
       );
       return key(this.q.keyById.get(id)!);
     });
@@ -252,23 +263,26 @@ export class SqliteStore implements Store, BackupCapable {
 
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
     return this.run(() => {
+      const q = this.q.locations[input.mode];
       // Two statements, each atomic on its own: the insert decides which save was first, and the fill
       // can only add what is missing, so any interleaving of saves ends the same.
-      const { changes } = this.q.insertLocation.run(
-        input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt,
-      );
+      const { changes } = q.insert.run(input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt);
       if (changes === 0 && (input.address !== null || input.label !== null)) {
-        this.q.fillLocation.run({ address: input.address, label: input.label, accountId: input.accountId, code: input.code });
+        q.fill.run({ address: input.address, label: input.label, accountId: input.accountId, code: input.code });
       }
-      return { location: location(this.q.location.get(input.accountId, input.code)!), created: changes === 1 };
+      return { location: location(q.get.get(input.accountId, input.code)!, input.mode), created: changes === 1 };
     });
   }
 
-  findLocation(accountId: string, code: string): Promise<SavedLocation | null> {
+  findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null> {
     return this.run(() => {
-      const row = this.q.location.get(accountId, code);
-      return row ? location(row) : null;
+      const row = this.q.locations[mode].get.get(accountId, code);
+      return row ? location(row, mode) : null;
     });
+  }
+
+  deleteTestLocations(accountId: string): Promise<number> {
+    return this.run(() => this.q.deleteTestLocations.run(accountId).changes);
   }
 
   /**

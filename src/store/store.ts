@@ -21,6 +21,13 @@ export interface Account {
 export type KeyStatus = 'active' | 'disabled';
 
 /**
+ * Live keys do the partner's real work. Test keys (`loc_test_…`) answer the same API and embed with the
+ * same errors, but what they save is kept apart from live data, can be wiped, and their traffic spends
+ * only their own limits — what integrators' CI and QA need.
+ */
+export type KeyMode = 'live' | 'test';
+
+/**
  * What a key may spend, each null to follow the service's default. Server calls and embed traffic
  * are counted apart, so that visitors holding session tokens can never use up the budget of the
  * partner's own server.
@@ -44,11 +51,13 @@ export interface ApiKey extends KeyLimits {
   origins: string[];
   /** CIDR ranges the key may be used from; empty: any address. */
   ipRanges: string[];
+  mode: KeyMode;
   createdAt: number;
 }
 
 export interface NewKey extends KeyLimits {
   accountId: string;
+  mode: KeyMode;
   /** SHA-256 of the secret (auth/secrets.ts). */
   hash: string;
   label: string | null;
@@ -84,6 +93,8 @@ export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive' | 'account
  */
 export interface SavedLocation {
   accountId: string;
+  /** The mode of the key that saved it: test saves live apart from live ones, and are never seen by live keys. */
+  mode: KeyMode;
   code: string;
   latitude: number;
   longitude: number;
@@ -128,7 +139,9 @@ export interface Store {
    * and all get the stored row as it is after their own save.
    */
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }>;
-  findLocation(accountId: string, code: string): Promise<SavedLocation | null>;
+  findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null>;
+  /** Forgets every location the account's test keys saved; returns how many. Live ones stay. */
+  deleteTestLocations(accountId: string): Promise<number>;
 
   /** Cheap liveness probe for /healthz. */
   ping(): Promise<void>;

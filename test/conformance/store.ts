@@ -44,7 +44,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     });
 
     const newKey = (accountId: string, extra: Partial<NewKey> = {}): NewKey => ({
-      accountId, hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
+      accountId, mode: 'live', hash: hashSecret(newApiKey()), label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null,
       sessionLimit: null, createdAt: T0, ...extra,
     });
     /** A partner account, seeded through the second store. */
@@ -52,7 +52,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     /** A key of `accountId`, seeded through the second store. */
     const seededKey = (accountId: string) => second.createKey(newKey(accountId));
     const spotOf = (accountId: string, code = 'FR-0RMB-CLY0', extra: Partial<SavedLocation> = {}): SavedLocation => ({
-      accountId, code, latitude: 48.8584, longitude: 2.2945, address: null, label: null, createdAt: T0, ...extra,
+      accountId, mode: 'live', code, latitude: 48.8584, longitude: 2.2945, address: null, label: null, createdAt: T0, ...extra,
     });
 
     it('creates, finds and lists accounts', async () => {
@@ -165,7 +165,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     it('saves a location once per account and code; what a save stored is never changed', async () => {
       const acme = await partner();
       const beta = await partner('beta');
-      const spot = { code: 'US-550M-RQ5L', latitude: 37.8591, longitude: -122.4853, createdAt: T0 };
+      const spot = { mode: 'live' as const, code: 'US-550M-RQ5L', latitude: 37.8591, longitude: -122.4853, createdAt: T0 };
       const first = await store.saveLocation({ ...spot, accountId: acme.id, address: '1 Bridgeway', label: 'Office' });
       expect(first.created).toBe(true);
       const again = await store.saveLocation({ ...spot, accountId: acme.id, address: null, label: 'Other', createdAt: T0 + 5 });
@@ -174,28 +174,57 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(bare).toEqual({ created: false, location: first.location });
       const theirs = await store.saveLocation({ ...spot, accountId: beta.id, address: null, label: null });
       expect(theirs.created).toBe(true);
-      expect(await store.findLocation(acme.id, spot.code)).toMatchObject({ label: 'Office', address: '1 Bridgeway' });
-      expect(await store.findLocation(beta.id, spot.code)).toMatchObject({ label: null, address: null });
-      expect(await store.findLocation(acme.id, 'US-0000-0000')).toBeNull();
+      expect(await store.findLocation(acme.id, 'live', spot.code)).toMatchObject({ label: 'Office', address: '1 Bridgeway' });
+      expect(await store.findLocation(beta.id, 'live', spot.code)).toMatchObject({ label: null, address: null });
+      expect(await store.findLocation(acme.id, 'live', 'US-0000-0000')).toBeNull();
     });
 
     it('fills in the address or label a location was saved without, one at a time, and keeps its first save', async () => {
       const acme = await partner();
-      const spot = { accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945 };
+      const spot = { accountId: acme.id, mode: 'live' as const, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945 };
       const bare = await store.saveLocation({ ...spot, address: null, label: null, createdAt: T0 });
       expect(bare).toMatchObject({ created: true, location: { address: null, label: null, createdAt: T0 } });
       const labelled = await store.saveLocation({ ...spot, address: null, label: 'Gate 3', createdAt: T0 + 1 });
       expect(labelled).toEqual({ created: false, location: { ...spot, address: null, label: 'Gate 3', createdAt: T0 } });
       const addressed = await store.saveLocation({ ...spot, address: 'Champ de Mars', label: 'Gate 4', createdAt: T0 + 2 });
       expect(addressed).toEqual({ created: false, location: { ...spot, address: 'Champ de Mars', label: 'Gate 3', createdAt: T0 } });
-      expect(await store.findLocation(acme.id, spot.code)).toEqual(addressed.location);
+      expect(await store.findLocation(acme.id, 'live', spot.code)).toEqual(addressed.location);
+    });
+
+    it('keeps a key\'s mode, live or test', async () => {
+      const acme = await partner();
+      const live = await store.createKey(newKey(acme.id));
+      const input = newKey(acme.id, { mode: 'test' });
+      const test = await store.createKey(input);
+      expect([live.mode, test.mode]).toEqual(['live', 'test']);
+      expect((await store.findKeyByHash(input.hash))?.key.mode).toBe('test');
+      expect((await second.listKeys(acme.id)).map((key) => key.mode).sort()).toEqual(['live', 'test']);
+    });
+
+    it('keeps what test keys save apart from live locations, and wipes only an account\'s test ones', async () => {
+      const acme = await partner();
+      const beta = await partner('beta');
+      await store.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: 'live' }));
+      const test = await store.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { mode: 'test', label: 'test' }));
+      expect(test).toMatchObject({ created: true, location: { mode: 'test', label: 'test' } });
+      await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L', { mode: 'test' }));
+      await store.saveLocation(spotOf(beta.id, 'FR-0RMB-CLY0', { mode: 'test', label: 'beta' }));
+      expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ mode: 'live', label: 'live' });
+      expect(await second.findLocation(acme.id, 'test', 'FR-0RMB-CLY0')).toMatchObject({ mode: 'test', label: 'test' });
+      expect(await store.findLocation(acme.id, 'live', 'US-550M-RQ5L')).toBeNull();
+      expect(await second.deleteTestLocations(acme.id)).toBe(2);
+      opened.settle();
+      expect(await store.findLocation(acme.id, 'test', 'FR-0RMB-CLY0')).toBeNull();
+      expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ label: 'live' });
+      expect(await store.findLocation(beta.id, 'test', 'FR-0RMB-CLY0')).toMatchObject({ label: 'beta' });
+      expect(await store.deleteTestLocations(acme.id)).toBe(0);
     });
 
     it('creates exactly one location under 50 concurrent saves', async () => {
       const acme = await partner();
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          store.saveLocation({ accountId: acme.id, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945, address: null, label: `try ${i}`, createdAt: T0 + i }),
+          store.saveLocation({ accountId: acme.id, mode: 'live' as const, code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945, address: null, label: `try ${i}`, createdAt: T0 + i }),
         ),
       );
       expect(results.filter((r) => r.created)).toHaveLength(1);
@@ -207,15 +236,15 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       const input = newKey(acme.id);
       const key = await second.createKey(input);
       expect((await store.findKeyByHash(input.hash))?.key.status).toBe('active');
-      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toBeNull();
+      expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toBeNull();
       await second.setKeyStatus(key.id, 'disabled');
       await second.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: 'Gate 3' }));
       opened.settle();
       expect((await store.findKeyByHash(input.hash))?.key.status).toBe('disabled');
-      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toMatchObject({ label: 'Gate 3' });
+      expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ label: 'Gate 3' });
       // And the other way round, without waiting: the second store reads the database.
       await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L', { address: '1 Bridgeway' }));
-      expect(await second.findLocation(acme.id, 'US-550M-RQ5L')).toMatchObject({ address: '1 Bridgeway' });
+      expect(await second.findLocation(acme.id, 'live', 'US-550M-RQ5L')).toMatchObject({ address: '1 Bridgeway' });
     });
 
     it('creates exactly one location when two stores save it first at the same time', async () => {
@@ -237,7 +266,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(refusal).toBeInstanceOf(StoreUnavailable);
       expect(refusal).toMatchObject({ reason: 'full' });
       expect(await store.findAccount('acme')).toMatchObject({ id: acme.id });
-      expect(await store.findLocation(acme.id, 'FR-0RMB-CLY0')).toMatchObject({ label: 'kept' });
+      expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ label: 'kept' });
       opened.fill.end();
       expect((await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L'))).created).toBe(true);
       await expect(store.ping()).resolves.toBeUndefined();

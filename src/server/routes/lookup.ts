@@ -67,8 +67,8 @@ const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // decode forgives case, spaces and hyphens; 400 invalid_code when malformed, 404 code_not_found when no cell.
     const cell = decode(request.params.code);
     const code = cell.loc_code;
-    const saved = await app.store.findLocation(request.caller!.accountId, code);
-    const address = saved?.address ?? (await app.addressBook.addressOf(cell));
+    const saved = await app.store.findLocation(request.caller!.accountId, request.caller!.key.mode, code);
+    const address = saved?.address ?? (await app.addressBook.addressOf(cell, request.caller!.key.mode === 'test'));
     const label = saved?.label ?? null;
     // What can change for a code: the label and address the account stored (a later save can fill in
     // one that was missing) and the address a geocoder answers. Cheap, unlike a hash of the whole body.

@@ -35,16 +35,16 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const cell = locate(app.config, lat, lng);
     const saved = save
       ? (await app.store.saveLocation({
-          accountId: caller.accountId, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,
+          accountId: caller.accountId, mode: caller.key.mode, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,
           address: null, label: null, createdAt: app.now(),
         })).location
       : null;
     // What the account stored answers calls made with its key only.
-    const own = caller.via !== 'key' ? null : saved ?? (await app.store.findLocation(caller.accountId, cell.loc_code));
+    const own = caller.via !== 'key' ? null : saved ?? (await app.store.findLocation(caller.accountId, caller.key.mode, cell.loc_code));
     return {
       success: true as const,
       ...cell,
-      address: own?.address ?? (await app.addressBook.addressOf(cell)),
+      address: own?.address ?? (await app.addressBook.addressOf(cell, caller.key.mode === 'test')),
       saved: save,
       share_url: shareUrl(app.config, cell.loc_code),
     };

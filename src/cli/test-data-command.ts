@@ -1,0 +1,25 @@
+/**
+ * `loc test-data wipe --account NAME`: forgets every location the account's test keys saved, in one
+ * command, so that a CI run can start from nothing. Live locations are never touched; the test keys
+ * themselves stay.
+ */
+import type { Command } from 'commander';
+import { OperatorError, printJson, withStore } from './operator-io.ts';
+
+export function registerTestDataCommand(program: Command): void {
+  const testData = program.command('test-data').description("what an account's test keys saved (acts on the database in LOC_DATA_DIR)");
+  testData
+    .command('wipe')
+    .description("forget every location the account's test keys saved; live data stays")
+    .requiredOption('--account <name>', 'account name')
+    .option('--json', 'print the count as JSON')
+    .action(async (options: { account: string; json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const account = await store.findAccount(options.account);
+        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(options.account)}; see loc accounts list.`);
+        const wiped = await store.deleteTestLocations(account.id);
+        if (options.json) printJson({ account: account.name, wiped_locations: wiped });
+        else process.stdout.write(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);
+      });
+    });
+}

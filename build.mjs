@@ -1,4 +1,4 @@
-// Builds dist/: the `loc/code` library and the `loc` command (ESM for Node), the entries of the
+// Builds dist/: the `loc-service/code` library and the `loc` command (ESM for Node), the entries of the
 // command's worker threads beside it (src/workers/pool.ts finds them there), the frozen table beside
 // them, the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles, and the demo page's script.

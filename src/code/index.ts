@@ -1,5 +1,5 @@
 /**
- * loc/code — the location-code engine, format v1: `encode`, `decode`, the code's written form, and the
+ * loc-service/code — the location-code engine, format v1: `encode`, `decode`, the code's written form, and the
  * grid helpers a map needs to draw cells.
  */
 export { encode, decode, type LocatedCell } from './codec.ts';

@@ -4,6 +4,7 @@
  */
 export { encode, decode, type LocatedCell } from './codec.ts';
 export { normalizeCode, isCodeFormat, parseCode, formatCode, type CodeParts } from './format.ts';
+export { findCodes, type FoundCode } from './find-codes.ts';
 export { cellAt, bandColumns, supportedCountries, FORMAT_VERSION } from './cells.ts';
 export {
   BANDS,

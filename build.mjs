@@ -37,7 +37,7 @@ const outputs = [
 ];
 
 /** What dist/ is built from; tests are not part of it. The demo's server runs from its source: only its page is built. */
-const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
+const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
 
 /** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
 function newest(path) {

@@ -12,8 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const here = dirname(new URL(import.meta.url).pathname);
+const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
@@ -55,7 +56,7 @@ export async function buildLocJs(outDir, target) {
       for (const [, , , specifier] of readFileSync(from, 'utf8').matchAll(SPECIFIER)) {
         const named = resolve(dirname(from), `${specifier}.d.ts`);
         const place = relative(emitted, named);
-        if (place.startsWith('..') || !place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the service's src/.`);
+        if (!place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the service's src/.`);
         if (!shipped.has(named)) shipped.set(named, place);
       }
     }

@@ -6,6 +6,9 @@
  * - browser code (the loader and the embed's contract in src/embed/, the frame in iframe-app/, the
  *   demo's page) imports no Node module and nothing of the server's;
  * - the demo is an integrator: of loc it imports the public types alone;
+ * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
+ *   written form, which its build bundles in, and the public types and error codes, as types only;
+ *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers) → the embed's contract → the parts the service is made of (store, limits, auth, addresses,
  *   tiles, workers; the store the lowest of them) → the server → the CLI;
@@ -19,7 +22,11 @@ const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|address|tiles|workers)/';
 const SERVER = '^src/server/';
 const CLI = '^src/cli/';
-const BROWSER = '^(src/embed|iframe-app|demo/page)/';
+const BROWSER = '^(src/embed|iframe-app|demo/page|packages/loc-js/src)/';
+const LOC_JS = '^packages/loc-js/';
+/** What of the service loc-js's build bundles in, and what it reads as types only. */
+const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$';
+const LOC_JS_TYPES = '^src/(embed/public-types|errors)\\.ts$';
 
 /** A rule that forbids imports from `from` (tests aside) to `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -39,6 +46,14 @@ module.exports = {
       BROWSER, `${PARTS}|${SERVER}|${CLI}`),
     forbid('demo-is-an-integrator', 'Of loc the demo imports only the public types an integrator has (loc-embed.d.ts).',
       '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
+    forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
+      '^(src|iframe-app|demo)/', LOC_JS),
+    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module.',
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] }),
+    forbid('loc-js-bundles-only-the-format', 'Of the service, loc-js bundles the code’s written form and reads the public types and error codes.',
+      LOC_JS, { path: '^src/', pathNot: `${LOC_JS_BUNDLES}|${LOC_JS_TYPES}` }),
+    forbid('loc-js-reads-types-only', 'The public types and the catalogue reach loc-js as types: the catalogue’s messages stay out of its bundle.',
+      LOC_JS, { path: LOC_JS_TYPES, dependencyTypesNot: ['type-only'] }),
     forbid('shared-imports-nothing-above', 'The shared bottom layer imports no part above it.', SHARED, `${CONTRACT}|${PARTS}|${SERVER}|${CLI}`),
     forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${SERVER}|${CLI}`),
     forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),

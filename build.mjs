@@ -1,7 +1,8 @@
-// Builds dist/: the `loc/code` library and the `loc` command (ESM for Node), the entries of the
+// Builds dist/: the `loc-service/code` library and the `loc` command (ESM for Node), the entries of the
 // command's worker threads beside it (src/workers/pool.ts finds them there), the frozen table beside
 // them, the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles, and the demo page's script.
+// And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
 // `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
 // an edit) does not run the code from before it.
@@ -11,9 +12,13 @@
 // vitest suite builds before it runs, and may run beside the browser suite or a second vitest run)
 // never finds a file missing or half written.
 import { build } from 'esbuild';
+import { OUTPUTS as LOC_JS_OUTPUTS, buildLocJs } from './packages/loc-js/build.mjs';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+
+/** The integrators' package, a workspace of its own. */
+const LOC_JS = 'packages/loc-js';
 
 const outputs = [
   'dist/code.js',
@@ -28,10 +33,11 @@ const outputs = [
   'dist/embed/frame.css',
   'dist/embed/frame.html',
   'dist/demo/demo.js',
+  ...LOC_JS_OUTPUTS.map((file) => `${LOC_JS}/${file}`),
 ];
 
 /** What dist/ is built from; tests are not part of it. The demo's server runs from its source: only its page is built. */
-const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json'];
+const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
 
 /** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
 function newest(path) {
@@ -48,7 +54,8 @@ if (process.argv.includes('--if-missing') && upToDate()) process.exit(0);
 
 // At the depth of dist/, so that the source maps' relative paths hold once the files are moved.
 const out = mkdtempSync('.dist-build-');
-process.on('exit', () => rmSync(out, { recursive: true, force: true }));
+const locJsOut = mkdtempSync(`${LOC_JS}/.dist-build-`);
+process.on('exit', () => [out, locJsOut].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 mkdirSync(`${out}/tables`, { recursive: true });
 mkdirSync(`${out}/embed`, { recursive: true });
 
@@ -91,6 +98,7 @@ await Promise.all([
   // out keeps them from being inlined into the stylesheet.
   build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: `${out}/embed/frame.css`, loader: { '.png': 'empty' } }),
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
+  buildLocJs(locJsOut, browser.target),
 ]);
 chmodSync(`${out}/cli.js`, 0o755);
 copyFileSync('src/code/tables/v1r3.bin', `${out}/tables/v1r3.bin`);
@@ -105,14 +113,20 @@ const filesIn = (dir) =>
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
-const built = new Set(filesIn(out));
-for (const file of built) {
-  mkdirSync(dirname(join('dist', file)), { recursive: true });
-  renameSync(join(out, file), join('dist', file));
+/** Moves the build in `from` into `to` file by file, and removes what an earlier build left that this one no longer makes. */
+function install(from, to) {
+  const built = new Set(filesIn(from));
+  for (const file of built) {
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    renameSync(join(from, file), join(to, file));
+  }
+  for (const file of filesIn(to)) if (!built.has(file)) rmSync(join(to, file), { force: true });
+  const emptied = readdirSync(to, { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory());
+  for (const dir of emptied.map((entry) => join(entry.parentPath, entry.name)).sort().reverse()) {
+    if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
+  }
 }
-// What an earlier build left that this one no longer makes.
-for (const file of filesIn('dist')) if (!built.has(file)) rmSync(join('dist', file), { force: true });
-const emptied = readdirSync('dist', { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory());
-for (const dir of emptied.map((entry) => join(entry.parentPath, entry.name)).sort().reverse()) {
-  if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
-}
+
+install(out, 'dist');
+mkdirSync(`${LOC_JS}/dist`, { recursive: true });
+install(locJsOut, `${LOC_JS}/dist`);

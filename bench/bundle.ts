@@ -1,9 +1,13 @@
 /**
  * Bundle sizes of the embed against their budgets: the loader `loc-embed.js`, which every
- * integrator's page loads, and the map frame's script and styles together. Sizes are of the built,
- * minified files after gzip at level 9, in bytes (1 KB = 1024 bytes).
+ * integrator's page loads, the map frame's script and styles together, and the integrators'
+ * package's `loc-js/embed` entry, which their bundles take in. Sizes are of the built, minified files
+ * after gzip at level 9, in bytes (1 KB = 1024 bytes); the package ships unminified, as libraries do,
+ * so its entry is measured as an integrator's bundler would minify it.
  */
+import { buildSync } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { embedDir } from '../src/server/embed/files.ts';
 import type { BenchRow } from './report.ts';
@@ -13,6 +17,18 @@ export const LOADER_BUDGET_BYTES = 3 * 1024;
 
 /** Budget of the frame's `frame.js` and `frame.css` together, minified and gzipped. */
 export const FRAME_BUDGET_BYTES = 70 * 1024;
+
+/** Budget of the `loc-js/embed` entry with everything it imports, minified and gzipped. */
+export const LOC_JS_EMBED_BUDGET_BYTES = 1.5 * 1024;
+
+/** The built ESM entries of loc-js. */
+const LOC_JS_DIST = join(import.meta.dirname, '../packages/loc-js/dist');
+
+/** Gzipped size of a loc-js entry (`embed`, `code`) bundled with what it imports and minified, as an integrator's build would. */
+export function locJsEntrySize(entry: string): number {
+  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' });
+  return gzipSync(outputFiles[0].contents, { level: 9 }).length;
+}
 
 /** Gzipped size of built embed files, summed. */
 export function gzippedSize(...files: string[]): number {
@@ -33,6 +49,7 @@ export function bundleRows(): BenchRow[] {
   });
   return [
     row('loc-embed.js (min+gzip)', gzippedSize('loc-embed.js'), LOADER_BUDGET_BYTES),
+    row('loc-js/embed entry (min+gzip)', locJsEntrySize('embed'), LOC_JS_EMBED_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];
 }

@@ -14,8 +14,8 @@ let copy: string;
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'loc-build-'));
-  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'src', 'iframe-app', 'demo']) {
-    cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'demo', 'packages']) {
+    cpSync(join(ROOT, path), join(copy, path), { recursive: true, filter: (source) => !/\/dist$/.test(source) });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
 });
@@ -45,4 +45,13 @@ it('builds again when a source is newer than dist/ (after git pull), but not for
   touchAfterBuild('src/cli/main.ts', 60);
   build();
   expect(builtAt()).toBeGreaterThan(before);
+});
+
+it('builds the integrators’ package with the rest, and again when its source is newer', { timeout: 120_000 }, () => {
+  const packageBuiltAt = (): number => statSync(join(copy, 'packages/loc-js/dist/embed.js')).mtimeMs;
+  build();
+  const before = packageBuiltAt();
+  touchAfterBuild('packages/loc-js/src/embed.ts', 120);
+  build();
+  expect(packageBuiltAt()).toBeGreaterThan(before);
 });

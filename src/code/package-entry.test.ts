@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-describe('the loc/code package entry (built)', () => {
+describe('the loc-service/code package entry (built)', () => {
   it('imports from dist by package name and encodes with the table shipped beside it', async () => {
-    const script = "import('loc/code').then(m => console.log(JSON.stringify([m.encode(48.8584, 2.2945).loc_code, m.decode('fr0rmbcly0').country_code, typeof m.cellAt, m.FORMAT_VERSION])))";
+    const script = "import('loc-service/code').then(m => console.log(JSON.stringify([m.encode(48.8584, 2.2945).loc_code, m.decode('fr0rmbcly0').country_code, typeof m.cellAt, m.FORMAT_VERSION])))";
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
     expect(JSON.parse(stdout)).toEqual(['FR-0RMB-CLY0', 'FR', 'function', 1]);
   });

@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { LocGlobal } from './public-types.ts';
 
 const SCRIPT_URL = 'https://loc.example/embed/loc-embed.js';
+/** The versioned path, which loadLoc uses; served with the same bytes. */
+const V1_URL = 'https://loc.example/embed/v1/loc-embed.js';
 const LOADER = readFileSync(new URL('../../dist/embed/loc-embed.js', import.meta.url));
 
 class DistLoader extends ResourceLoader {
   override fetch(url: string) {
-    if (url.startsWith(SCRIPT_URL) || url.startsWith('https://staging.loc.example/embed/loc-embed.js')) {
+    if (url.startsWith(SCRIPT_URL) || url.startsWith(V1_URL) || url.startsWith('https://staging.loc.example/embed/loc-embed.js')) {
       return Promise.resolve(LOADER) as ReturnType<ResourceLoader['fetch']>;
     }
     return null;
@@ -40,6 +42,12 @@ describe('loc-embed.js', () => {
     const window = await page([SCRIPT_URL]);
     expect(typeof window.LOC.mount).toBe('function');
     expect(window.LOC.version).toMatch(/^\d+\.\d+\.\d+/);
+    const { iframe } = window.LOC.mount('#map', { sessionToken: 'abc.def' });
+    expect(iframe.src.startsWith('https://loc.example/embed/frame/abc#')).toBe(true);
+  });
+
+  it('finds the service from the versioned path as well', async () => {
+    const window = await page([V1_URL]);
     const { iframe } = window.LOC.mount('#map', { sessionToken: 'abc.def' });
     expect(iframe.src.startsWith('https://loc.example/embed/frame/abc#')).toBe(true);
   });

@@ -11,7 +11,7 @@ declare const __LOC_VERSION__: string;
 if (!window.LOC) {
   // currentScript is set only while a classic script first runs, so read it now; the selector covers
   // the rare page that evaluates the file some other way.
-  const script = (document.currentScript ?? document.querySelector('script[src*="/embed/loc-embed.js"]')) as HTMLScriptElement | null;
-  if (!script?.src) throw new Error('loc-embed.js: load it with <script src="{base_url}/embed/loc-embed.js">.');
+  const script = (document.currentScript ?? document.querySelector('script[src*="/loc-embed.js"]')) as HTMLScriptElement | null;
+  if (!script?.src) throw new Error('loc-embed.js: load it with <script src="{base_url}/embed/v1/loc-embed.js">.');
   window.LOC = createLoc(script.src, __LOC_VERSION__);
 }

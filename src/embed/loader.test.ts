@@ -151,6 +151,14 @@ describe('the frame', () => {
     expect(fragment(iframe).get('nonce')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('is on the service the script came from, by either script path, under a path prefix too', () => {
+    for (const src of [`${SERVICE}/embed/v1/loc-embed.js`, `${SERVICE}/maps/embed/v1/loc-embed.js?x=1`, `${SERVICE}/maps/embed/loc-embed.js#y`]) {
+      const base = src.replace(/\/embed\/.*$/, '');
+      const { iframe } = createLoc(src, 'test').mount('#other', { sessionToken: TOKEN });
+      expect(iframe.src.startsWith(`${base}/embed/frame/sid_123#`), src).toBe(true);
+    }
+  });
+
   it('gets a fresh nonce per mount', () => {
     const a = fragment(mount().iframe).get('nonce');
     const b = fragment(mount().iframe).get('nonce');

@@ -24,9 +24,9 @@ import { callFrame } from './wire.ts';
  */
 export const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 
-/** `scriptSrc` is the loader's own URL, `{base_url}/embed/loc-embed.js`: the service is found from it. */
+/** `scriptSrc` is the loader's own URL, `{base_url}/embed/v1/loc-embed.js` or `{base_url}/embed/loc-embed.js`: the service is found from it. */
 export function createLoc(scriptSrc: string, version: string): LocGlobal {
-  const base = scriptSrc.replace(/\/embed\/loc-embed\.js([?#].*)?$/, '');
+  const base = scriptSrc.replace(/\/embed\/(v1\/)?loc-embed\.js([?#].*)?$/, '');
   const service: Service = { base, origin: new URL(base).origin };
   // One mount per element: mounting into it again replaces the mount.
   const mounts = new WeakMap<Element, LocHandle>();

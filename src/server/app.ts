@@ -28,6 +28,7 @@ import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
 import requestIdPlugin, { declareRequestId, newRequestId } from './plugins/request-id.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
+import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/guides.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import { VERSION } from './version.ts';
@@ -143,10 +144,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           '`code` is an enum of the codes the operation answers with that status; each response lists the headers it carries.',
       },
       servers: [{ url: config.publicUrl }],
+      // The map picker is files and a script, not operations: the guide and the types say how to use it.
+      externalDocs: {
+        description: `The embed guide: the map picker in a page with LOC.mount or loadLoc (npm package ${INTEGRATOR_PACKAGE}). Its TypeScript declarations: ${config.publicUrl}${EMBED_TYPES_PATH}`,
+        url: `${config.publicUrl}${EMBED_GUIDE_PATH}`,
+      },
       // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
       tags: [
         { name: 'codes', description: 'Save a point as a code, and look a code up.' },
-        { name: 'embed', description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.' },
+        {
+          name: 'embed',
+          description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',
+          externalDocs: { description: 'The embed guide', url: `${config.publicUrl}${EMBED_GUIDE_PATH}` },
+        },
         { name: 'health', description: 'Whether the service and its database work.' },
       ],
       components: {

@@ -58,6 +58,24 @@ describe('embed assets', () => {
     expect(again.body).toBe('');
   });
 
+  it('serve the loader and its declarations at the versioned path too, the same bytes, revalidated as the alias is', async () => {
+    for (const name of ['loc-embed.js', 'loc-embed.d.ts']) {
+      const [alias, v1] = await Promise.all([online.inject(`/embed/${name}`), online.inject(`/embed/v1/${name}`)]);
+      expect(v1.statusCode).toBe(200);
+      expect(v1.rawPayload.equals(alias.rawPayload)).toBe(true);
+      expect(v1.rawPayload.length).toBeGreaterThan(1000);
+      for (const header of ['content-type', 'etag', 'cache-control', 'access-control-allow-origin', 'cross-origin-resource-policy', 'x-content-type-options']) {
+        expect(v1.headers[header], header).toBe(alias.headers[header]);
+      }
+      // Evergreen within v1: never cached as immutable, which only a content hash may be.
+      expect(v1.headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+      const again = await online.inject({ url: `/embed/v1/${name}`, headers: { 'if-none-match': v1.headers.etag as string } });
+      expect(again.statusCode).toBe(304);
+    }
+    expect((await online.inject('/embed/v1/frame.js')).statusCode).toBe(404);
+    expect((await online.inject('/embed/v2/loc-embed.js')).statusCode).toBe(404);
+  });
+
   it('serve the integrators’ declarations', async () => {
     const response = await online.inject('/embed/loc-embed.d.ts');
     expect(response.statusCode).toBe(200);

@@ -8,7 +8,9 @@
  *
  * Caching: the loader keeps a fixed URL that integrators paste into pages, so it is revalidated often
  * (short max-age, ETag); the frame's files are requested with the build's content hash (`?v=`) and so
- * are immutable; the grid table and tiles never change within a format version.
+ * are immutable; the grid table and tiles never change within a format version. Only a URL that
+ * names the content's hash may be immutable: `/embed/v1/loc-embed.js` is evergreen within v1 (every
+ * v1 loader works with every v1 frame), so it is revalidated exactly as its unversioned alias is.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -78,6 +80,12 @@ function asset(body: Buffer, type: string, cache: string, { crossOrigin = false,
 /** What the embed serves at `/embed/<name>`. */
 const BUILT_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'frame.js', 'frame.css', 'frame.js.map', 'grid.json'] as const;
 
+/**
+ * What it also serves at `/embed/v1/<name>`, the path integrators are given (loadLoc uses it): the
+ * same bytes and headers as `/embed/<name>`, which stays for the pages that already name it.
+ */
+const V1_FILES = ['loc-embed.js', 'loc-embed.d.ts'] as const;
+
 /** The built files as served, and the version of the frame's script and styles that its page links. */
 function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], Asset>; version: string; page: string } {
   const read = (name: string) => readFileSync(`${dir}${name}`);
@@ -131,9 +139,10 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     const styles = resolveStyles(tileSettings, options.publicUrl);
     app.decorate('embedStyles', styles);
 
-    for (const name of BUILT_FILES) {
+    const paths = [...BUILT_FILES.map((name) => [`/embed/${name}`, name] as const), ...V1_FILES.map((name) => [`/embed/v1/${name}`, name] as const)];
+    for (const [path, name] of paths) {
       // Files, not API: kept out of the OpenAPI document (docs/embed.md lists them).
-      app.get<{ Querystring: { v?: string } }>(`/embed/${name}`, { schema: { hide: true } }, async (request, reply) => {
+      app.get<{ Querystring: { v?: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
         const { files, version } = bundle();
         const file = files[name];
         // A stale `?v=` (a page rendered before a deploy) gets the new file, but must not pin it for a year.

@@ -6,6 +6,7 @@
  */
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
+import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './guides.ts';
 import { inlineSchemaRefs } from '../openapi-components.ts';
 
 interface Schema {
@@ -187,6 +188,9 @@ export function docsPage(document: OpenApiDocument): string {
 <h1>${escapeHtml(doc.info.title)} <span class="muted">${escapeHtml(doc.info.version)}</span></h1>
 <p>${inlineCode(doc.info.description ?? '')}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3).</p>
+<p>The map picker in your page: <a href="${EMBED_GUIDE_PATH}">the embed guide</a> (<code>LOC.mount</code>, its options,
+callbacks and errors), its TypeScript declarations at <a href="${EMBED_TYPES_PATH}">${EMBED_TYPES_PATH}</a>, and the npm package
+<code>${INTEGRATOR_PACKAGE}</code> (<code>loadLoc</code>, the same types, the code's format).</p>
 <h2>Endpoints</h2>
 ${operations.join('\n')}
 <h2>Errors</h2>

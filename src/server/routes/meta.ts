@@ -1,11 +1,12 @@
 /**
  * The service's own routes: `/healthz` for load balancers, `/openapi.json` generated from the route
- * schemas, `/docs` rendered from it, and `/` pointing people at the docs.
+ * schemas, `/docs` rendered from it, the embed guide beside it, and `/` pointing people at the docs.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
 import { ICON_SVG, contentSecurityPolicy } from '../pages/html.ts';
 import { docsPage, type OpenApiDocument } from '../pages/docs-page.ts';
+import { EMBED_GUIDE_PATH, embedGuide } from '../pages/guides.ts';
 import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
 import { Health } from '../schemas.ts';
 import { VERSION } from '../version.ts';
@@ -47,6 +48,12 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(documents().html));
+
+  // Markdown as plain text, which every browser shows (some download text/markdown instead).
+  let guide: Buffer | null = null;
+  app.get(EMBED_GUIDE_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300')
+      .header('content-security-policy', "default-src 'none'").send((guide ??= embedGuide())));
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
 

@@ -1,5 +1,6 @@
 /** The pages and service routes: the share page and its 404, /healthz, /openapi.json and /docs. */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../code/index.ts';
 import { ERROR_CATALOGUE } from '../../errors.ts';
@@ -297,6 +298,26 @@ describe('service routes', () => {
     for (const code of Object.keys(ERROR_CATALOGUE).filter((c) => ERROR_CATALOGUE[c as keyof typeof ERROR_CATALOGUE].status !== null)) {
       expect(response.body).toContain(`<td><code>${code}</code></td>`);
     }
+  });
+
+  it('/docs and /openapi.json lead integrators to the embed guide and the types, which the service serves', async () => {
+    const docs = (await service.request({ url: '/docs' })).body;
+    expect(docs).toContain('<a href="/docs/embed.md">the embed guide</a>');
+    expect(docs).toContain('<a href="/embed/v1/loc-embed.d.ts">/embed/v1/loc-embed.d.ts</a>');
+    expect(docs).toContain('<code>loc-js</code>');
+    const document = json<{ externalDocs: { url: string; description: string }; tags: { name: string; externalDocs?: { url: string } }[] }>(await service.request({ url: '/openapi.json' }));
+    expect(document.externalDocs.url).toBe('https://loc.example/docs/embed.md');
+    expect(document.externalDocs.description).toContain('https://loc.example/embed/v1/loc-embed.d.ts');
+    expect(document.tags.find((tag) => tag.name === 'embed')?.externalDocs?.url).toBe('https://loc.example/docs/embed.md');
+
+    const guide = await service.request({ url: '/docs/embed.md' });
+    expect(guide.statusCode).toBe(200);
+    expect(guide.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(guide.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(guide.body).toBe(readFileSync(new URL('../../../docs/embed.md', import.meta.url), 'utf8'));
+    const types = await service.request({ url: '/embed/v1/loc-embed.d.ts' });
+    expect(types.statusCode).toBe(200);
+    expect(types.body).toContain('export interface LocMountOptions');
   });
 
   it('/ sends people to the docs', async () => {

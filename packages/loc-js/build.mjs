@@ -1,0 +1,74 @@
+// Builds loc-js into `outDir` (the root build.mjs runs this, then moves the files into dist/ beside
+// this file): each entry as ESM (`.js`) and CommonJS (`.cjs`), bundled so that the service's code it
+// uses (src/code/) is inside and nothing is imported at run time, and its declarations for both
+// (`.d.ts`, `.d.cts`).
+//
+// The declarations are tsc's, of the entries and of the service's sources they name: the embed's
+// public types are the very file the service serves as loc-embed.d.ts, and the error codes the
+// catalogue's. They keep their places below dist/ (`src/…`), so relative imports hold without a
+// bundler of declarations; the CommonJS twins differ only in naming `.cjs` files.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+
+/** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
+export const ENTRIES = ['embed', 'code'];
+
+/** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
+export const OUTPUTS = ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]);
+
+/**
+ * A relative module specifier in a declaration file: `.ts` where the source wrote it (tsc keeps it in
+ * declarations), `.js` otherwise; quotes as in the source, or double where tsc wrote the import.
+ */
+const SPECIFIER = /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\.[jt]s\2/g;
+
+/** `text` with each relative specifier (without its `.js`) replaced by `change(specifier)` plus `extension`. */
+const respecify = (text, change, extension = '.js') => text.replace(SPECIFIER, (_, before, quote, specifier) => `${before}${quote}${change(specifier)}${extension}${quote}`);
+
+/**
+ * @param {string} outDir where the files go, as dist/ will hold them
+ * @param {string[]} target esbuild's browser targets, the same as the service's browser code
+ */
+export async function buildLocJs(outDir, target) {
+  const common = { bundle: true, platform: 'neutral', target, legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
+  await Promise.all(
+    ENTRIES.flatMap((name) => [
+      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'esm', outfile: join(outDir, `${name}.js`) }),
+      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'cjs', outfile: join(outDir, `${name}.cjs`) }),
+    ]),
+  );
+
+  const emitted = mkdtempSync(join(tmpdir(), 'loc-js-types-'));
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.json'), '--outDir', emitted], { stdio: 'inherit' });
+    const entryDir = join(emitted, relative(root, here), 'src');
+    // The entries at dist/'s top; what they name from the service's src/, below dist/src/.
+    const shipped = new Map(ENTRIES.map((name) => [join(entryDir, `${name}.d.ts`), `${name}.d.ts`]));
+    // Grows while it is walked: each file's imports join it.
+    for (const from of shipped.keys()) {
+      for (const [, , , specifier] of readFileSync(from, 'utf8').matchAll(SPECIFIER)) {
+        const named = resolve(dirname(from), `${specifier}.d.ts`);
+        const place = relative(emitted, named);
+        if (!place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the service's src/.`);
+        if (!shipped.has(named)) shipped.set(named, place);
+      }
+    }
+    for (const [from, to] of shipped) {
+      // An entry moves from packages/loc-js/src/ to dist/; the service's files keep their places.
+      const place = (specifier) => (dirname(from) === entryDir ? `./${relative(emitted, resolve(entryDir, specifier))}` : specifier);
+      const text = respecify(readFileSync(from, 'utf8'), place);
+      mkdirSync(dirname(join(outDir, to)), { recursive: true });
+      writeFileSync(join(outDir, to), text);
+      writeFileSync(join(outDir, to.replace(/\.d\.ts$/, '.d.cts')), respecify(text, (specifier) => specifier, '.cjs'));
+    }
+  } finally {
+    rmSync(emitted, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * loc-js's declarations, as built (packages/loc-js/dist/): the embed's types are the very file the
+ * service serves as loc-embed.d.ts, the API's error codes are the catalogue's, and the CommonJS twins
+ * say the same. A change on either side that the other does not follow fails here.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../../src/errors.ts';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const DIST = join(ROOT, 'packages/loc-js/dist');
+const SERVED = join(ROOT, 'dist/embed/loc-embed.d.ts');
+
+const declarationFiles = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.c?ts$/.test(file));
+
+/** The names a declaration file exports, as TypeScript sees them. */
+function exportsOf(file: string, program: ts.Program): string[] {
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  if (!source) throw new Error(`${file} is not in the program`);
+  return checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((symbol) => symbol.name).sort();
+}
+
+/** Type errors of `code`, compiled as a consumer's module at the repository's root (loc-js is linked in node_modules). */
+function consumerErrors(code: string, options: ts.CompilerOptions): string[] {
+  const file = join(ROOT, 'consumer-check.mts');
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(name, code, version) : getSourceFile(name, version));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+const STRICT = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
+const RESOLUTIONS: Record<string, ts.CompilerOptions> = {
+  bundler: { ...STRICT, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  NodeNext: { ...STRICT, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+};
+
+describe('loc-js declarations', () => {
+  it('ship the embed’s types as the service serves them, byte for byte', () => {
+    const served = readFileSync(SERVED, 'utf8');
+    expect(readFileSync(join(DIST, 'src/embed/public-types.d.ts'), 'utf8')).toBe(served);
+    expect(readFileSync(join(DIST, 'src/embed/public-types.d.cts'), 'utf8')).toBe(served);
+  });
+
+  it('export from loc-js/embed every type the served declarations export, and loadLoc', () => {
+    const program = ts.createProgram([SERVED, join(DIST, 'embed.d.ts'), join(DIST, 'embed.d.cts')], RESOLUTIONS.NodeNext);
+    const served = exportsOf(SERVED, program);
+    expect(served).toContain('LocMountOptions');
+    for (const entry of ['embed.d.ts', 'embed.d.cts']) {
+      expect(exportsOf(join(DIST, entry), program)).toEqual([...served, 'LoadLocOptions', 'LocApiErrorCode', 'loadLoc'].sort());
+    }
+  });
+
+  it('name every code of the error catalogue the API answers with, and no other, in LocApiErrorCode', () => {
+    const codes = Object.entries(ERROR_CATALOGUE).filter(([, spec]) => spec.status !== null).map(([code]) => code);
+    const check = `
+      import type { LocApiErrorCode } from 'loc-js/embed';
+      const every: Record<LocApiErrorCode, true> = { ${codes.map((code) => `${code}: true`).join(', ')} };
+      const notOne: LocApiErrorCode = 'network';
+      void every; void notOne;
+    `;
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      // The embed-only code is the one error: every other line type-checks.
+      const errors = consumerErrors(check, options);
+      expect(errors, name).toHaveLength(1);
+      expect(errors[0], name).toMatch(/^Type '"network"' is not assignable to type '\w+'\.$/);
+    }
+  });
+
+  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package', () => {
+    for (const file of declarationFiles.filter((name) => name.endsWith('.d.ts'))) {
+      const text = readFileSync(join(DIST, file), 'utf8');
+      const twin = readFileSync(join(DIST, file.replace(/\.d\.ts$/, '.d.cts')), 'utf8');
+      expect(twin.replaceAll(".cjs'", ".js'").replaceAll('.cjs"', '.js"'), file).toBe(text);
+      for (const [, specifier] of text.matchAll(/from\s+['"]([^'"]+)['"]/g)) {
+        expect(specifier, `${file} names ${specifier}`).toMatch(/^\.\.?\/.*\.js$/);
+        expect(relative(DIST, join(DIST, file, '..', specifier)).startsWith('..'), `${file} names ${specifier}`).toBe(false);
+      }
+    }
+  });
+});

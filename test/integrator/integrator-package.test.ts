@@ -1,0 +1,143 @@
+/**
+ * The integrator's kit as an integrator gets it: both packages packed with `npm pack`, installed
+ * into a fresh project from their tarballs (dependencies from the npm cache that `npm ci` filled),
+ * the project's page script (consumer/page.ts) type-checked strictly under `moduleResolution`
+ * `bundler` and `NodeNext` (a CommonJS module too), bundled with esbuild, and run in Chromium against
+ * a real `loc serve` with a real key and session.
+ *
+ * Install scripts are skipped: loc-js has none, and better-sqlite3's would compile SQLite for about
+ * 80 s — the installed service is run for its codec (`loc encode`), which needs no database; the
+ * server the page talks to is this checkout's build, started as the browser suite starts it.
+ */
+import { chromium, type Browser } from '@playwright/test';
+import { build } from 'esbuild';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
+import { ROOT, createKey, freePort, newDataDir, removeDataDir, startService, type Running } from '../../e2e/services.ts';
+import { createSession } from '../../e2e/stack.ts';
+import type { Outcome } from './consumer/page.ts';
+
+const run = promisify(execFile);
+const CONSUMER = join(import.meta.dirname, 'consumer');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** npm's settings from the environment, without those `npm test` exports for the checkout (its prefix above all). */
+function npmEnv(): NodeJS.ProcessEnv {
+  const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_registry', 'npm_config_cafile']);
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') || keep.has(name.toLowerCase())));
+}
+
+const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env: npmEnv(), maxBuffer: 16 * 1024 * 1024 });
+
+/** The integrator's own web server: the page and its bundled script, on an origin of its own. */
+function servePage(script: string, port: number): Promise<Server> {
+  const html = '<!doctype html><html><head><meta charset="utf-8"><title>loc-js consumer</title></head><body><div id="map" style="width:600px"></div><script src="/page.js"></script></body></html>';
+  const server = createServer((request, response) => {
+    const [type, body] = request.url === '/page.js' ? ['text/javascript', script] : ['text/html', html];
+    response.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(body);
+  });
+  return new Promise((done) => server.listen(port, 'localhost', () => done(server)));
+}
+
+let work: string;
+let project: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'loc-integrator-'));
+  project = join(work, 'project');
+  cpSync(CONSUMER, project, { recursive: true });
+  // dist/ is built (the suite's global setup); packing runs no build of its own.
+  await npm(['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+  await npm(['pack', '--ignore-scripts', '--workspace', 'loc-js', '--pack-destination', work], ROOT);
+  const tarballs = readdirSync(work).filter((name) => name.endsWith('.tgz')).sort();
+  expect(tarballs).toEqual(['loc-js-0.1.0.tgz', 'loc-service-0.1.0.tgz']);
+  await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((name) => join(work, name))], project);
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packages as an integrator installs them', () => {
+  it('install from their tarballs: loc-js with no dependency, loc-service with its command and codec', async () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/loc-js/package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.sideEffects).toBe(false);
+    const { stdout } = await run(join(project, 'node_modules/.bin/loc'), ['encode', '48.8584', '2.2945'], { cwd: project });
+    expect(JSON.parse(stdout)).toMatchObject({ loc_code: 'FR-0RMB-CLY0', country_code: 'FR' });
+    const script = "import('loc-service/code').then((m) => console.log(m.findCodes('at fr-0rmb-cly0').map((f) => f.code).join()))";
+    expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim()).toBe('FR-0RMB-CLY0');
+  }, 30_000);
+
+  it('type-check the integrator’s code strictly under moduleResolution bundler and NodeNext', async () => {
+    for (const config of ['tsconfig.bundler.json', 'tsconfig.nodenext.json']) {
+      const checked = await run(process.execPath, [TSC, '-p', config], { cwd: project }).catch((error: { stdout: string }) => ({ stdout: `failed:\n${error.stdout}` }));
+      expect(checked.stdout, config).toBe('');
+    }
+  }, 60_000);
+
+  describe('bundled, in Chromium, against loc serve', () => {
+    let dataDir: string;
+    let service: Running;
+    let pageServer: Server;
+    let browser: Browser;
+    let pageOrigin: string;
+    let script: string;
+    let apiKey: string;
+
+    beforeAll(async () => {
+      const bundle = await build({ entryPoints: [join(project, 'page.ts')], absWorkingDir: project, bundle: true, format: 'iife', target: 'chrome100', write: false, logLevel: 'silent' });
+      script = bundle.outputFiles[0].text;
+      const port = await freePort();
+      pageOrigin = `http://localhost:${port}`;
+      dataDir = newDataDir();
+      ({ apiKey } = createKey(dataDir, { account: 'integrator', origins: [pageOrigin] }));
+      [service, pageServer, browser] = await Promise.all([startService(dataDir), servePage(script, port), chromium.launch(chromiumLaunchOptions())]);
+    }, 60_000);
+
+    afterAll(async () => {
+      await Promise.all([browser?.close(), service?.stop(), new Promise((done) => (pageServer ? pageServer.close(done) : done(undefined)))]);
+      if (dataDir) removeDataDir(dataDir);
+    });
+
+    it('bundle loc-js alone: no Node module, no copy of the service beyond the code’s format', () => {
+      expect(script).toContain('/embed/v1/loc-embed.js');
+      expect(script).not.toMatch(/require\(|node:|ERROR_CATALOGUE|partner accounts/);
+    });
+
+    it('load LOC with loadLoc, mount the map, and hear onReady', async () => {
+      const session = await createSession({ service: service.url, apiKey, origin: pageOrigin });
+      const page = await browser.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await page.goto(pageOrigin);
+      // A string, not a function: the page's own bundle is what runs.
+      const outcome = (await page.evaluate(`runLoc(${JSON.stringify(service.url)}, ${JSON.stringify(session.session_token)})`)) as Outcome;
+      expect(outcome).toMatchObject({
+        sameLoad: true,
+        scripts: [`${service.url}/embed/v1/loc-embed.js`],
+        frame: `${service.url}/embed/frame/${session.session_token.slice(0, session.session_token.indexOf('.'))}`,
+        ready: { zoom: 12, expiresAt: session.expires_at, style: 'streets' },
+        codes: ['FR-0RMB-CLY0', 'US-550M-RQ5L'],
+        normalized: 'FR-0RMB-CLY0',
+        loose: true,
+      });
+      expect(outcome.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(await page.locator('#map iframe').count()).toBe(1);
+      expect(failures).toEqual([]);
+      await page.close();
+    }, 60_000);
+
+    it('ship the types the running service serves, byte for byte', async () => {
+      const served = await (await fetch(`${service.url}/embed/v1/loc-embed.d.ts`)).text();
+      expect(readFileSync(join(project, 'node_modules/loc-js/dist/src/embed/public-types.d.ts'), 'utf8')).toBe(served);
+      const guide = await fetch(`${service.url}/docs/embed.md`);
+      expect(guide.status).toBe(200);
+      expect(await guide.text()).toContain('integrator guide');
+    });
+  });
+});

@@ -12,8 +12,8 @@ export interface FrameChannel {
   /** Calls `method` of the frame's API with plain arguments. Fire and forget: the frame reports its failures through `host.error`. */
   call<K extends keyof FrameApi>(method: K, args: unknown[]): void;
   /**
-   * Calls `method` and resolves with what it returned; rejects with what it threw (an Error as a
-   * `DOMException` of its name).
+   * Calls `method` and resolves with what it returned; rejects with what it threw: a plain value as it
+   * is, an Error as its message, name and stack (comlink sends no more of it).
    */
   ask<K extends keyof FrameApi>(method: K, args: unknown[]): Promise<unknown>;
   /**
@@ -68,9 +68,10 @@ export function frameChannel(port: MessagePort, init: FrameInit, host: HostCallb
  */
 function answerCalls(port: MessagePort, host: HostCallbacks): void {
   port.onmessage = async ({ data }: MessageEvent<WireMessage>) => {
+    const method = host[data.path?.[0] as keyof HostCallbacks] as ((...args: unknown[]) => unknown) | undefined;
     let reply: WireValue;
     try {
-      reply = raw(await host[data.path[0] as keyof HostCallbacks]?.(...((data.argumentList ?? []).map((arg) => arg.value) as [never])));
+      reply = raw(await method?.(...(data.argumentList ?? []).map((arg) => arg.value)));
     } catch (error) {
       reply = { type: 'HANDLER', name: 'throw', value: { value: String((error as Error)?.message ?? error) } };
     }

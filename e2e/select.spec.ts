@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { Frame, Page } from '@playwright/test';
 import { encode, type LocatedCell } from '../src/code/index.ts';
-import type { LocCell } from '../src/embed/public-types.ts';
+import type { LocCell, LocSelectResult } from '../src/embed/public-types.ts';
 import { expect, test } from './fixtures.ts';
 import { clear, destroy, events, mapFrame, mount, mountReady, select, waitForEvent } from './harness.ts';
 import { pixelOf, type View } from './map-geometry.ts';
@@ -82,7 +82,7 @@ test('select by code: the exact cell is saved, outlined and brought into view, a
   // Any form the code's normaliser takes: lower case, no hyphens, spaces around.
   const outcome = await select(page, id, ` ${cell.loc_code.replaceAll('-', '').toLowerCase()} `);
   expect(outcome).toHaveProperty('resolved');
-  const result = (outcome as { resolved: Record<string, unknown> }).resolved;
+  const result = (outcome as { resolved: LocSelectResult }).resolved;
 
   const selected = await waitForEvent(page, id, 'select');
   expect(result).toEqual(selected);

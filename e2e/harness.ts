@@ -84,6 +84,40 @@ export function destroy(page: Page, id: number): Promise<void> {
   return page.evaluate((id) => window.locHandles![id - 1].destroy(), id);
 }
 
+/**
+ * How a call of the handle ended, as the page saw it: the value its promise resolved with, what it
+ * rejected with (an Error as its kind, name and message), or what it threw at once.
+ */
+export type Outcome<T> = { resolved: T } | { rejected: unknown } | { threw: { kind: string; message: string } };
+
+/** Calls `handle.select(target)` of mount `id` (or `clear()` without a target) in the page; resolves with how it ended. */
+export function select(page: Page, id: number, target: unknown): Promise<Outcome<LocSelectResult>> {
+  return callHandle(page, id, 'select', target) as Promise<Outcome<LocSelectResult>>;
+}
+
+export function clear(page: Page, id: number): Promise<Outcome<undefined>> {
+  return callHandle(page, id, 'clear') as Promise<Outcome<undefined>>;
+}
+
+function callHandle(page: Page, id: number, method: 'select' | 'clear', target?: unknown): Promise<Outcome<unknown>> {
+  return page.evaluate(
+    async ({ id, method, target }) => {
+      const handle = window.locHandles![id - 1];
+      let pending: Promise<unknown>;
+      try {
+        pending = method === 'select' ? handle.select(target as string) : handle.clear();
+      } catch (error) {
+        return { threw: { kind: (error as Error).constructor.name, message: (error as Error).message } };
+      }
+      return pending.then(
+        (resolved) => ({ resolved }),
+        (rejected: unknown) => ({ rejected: rejected instanceof Error ? { kind: rejected.constructor.name, name: rejected.name, message: rejected.message } : rejected }),
+      );
+    },
+    { id, method, target },
+  );
+}
+
 /** The map frame of mount `id`: the document inside its iframe. */
 export async function mapFrame(page: Page, id: number): Promise<Frame> {
   const element = await page.evaluateHandle((id) => window.locHandles![id - 1].iframe, id);

@@ -4,7 +4,10 @@
  * network did.
  */
 import type { GridData, LatLng, SessionInfo } from '../src/embed/protocol.ts';
-import type { LocEmbedError, LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
+import type { LocEmbedError, LocErrorCode, LocResolveResult } from '../src/embed/public-types.ts';
+
+/** What a lookup finds the cell of: a point, or a code (`LocHandle.select`). */
+export type Target = LatLng | string;
 
 /** Whether the map keeps working after each error (`LocEmbedError.recoverable`). */
 export const RECOVERABLE: Record<LocErrorCode, boolean> = {
@@ -18,6 +21,8 @@ export const RECOVERABLE: Record<LocErrorCode, boolean> = {
   session_limit_reached: false,
   network: true,
   unsupported_location: true,
+  invalid_code: true,
+  code_not_found: true,
   service_unavailable: true,
   internal_error: true,
 };
@@ -78,12 +83,16 @@ async function request<T>(url: string, init: RequestInit): Promise<T> {
   throw new EmbedFailure(code, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
-/** `POST /v1/embed/resolve`: the code and address of the cell holding `point`; `save` stores it. */
-export function resolvePoint(apiBase: string, token: string, point: LatLng, save: boolean, signal?: AbortSignal): Promise<LocSelectResult> {
+/**
+ * `POST /v1/embed/resolve`: the code and address of the cell holding `point`, or of the cell a code
+ * names; `save` stores it.
+ */
+export function resolvePoint(apiBase: string, token: string, target: Target, save: boolean, signal?: AbortSignal): Promise<LocResolveResult> {
+  const body = typeof target === 'string' ? { code: target, save } : { lat: target.lat, lng: target.lng, save };
   return request(`${apiBase}/v1/embed/resolve`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ lat: point.lat, lng: point.lng, save }),
+    body: JSON.stringify(body),
     signal,
   });
 }

@@ -35,7 +35,7 @@ function channel() {
 }
 
 describe('the frame’s handshake', () => {
-  const api = (): FrameApi => ({ init: vi.fn(), setStyle: vi.fn(), setView: vi.fn() });
+  const api = (): FrameApi => ({ init: vi.fn(), setStyle: vi.fn(), setView: vi.fn(), select: vi.fn(), clear: vi.fn() });
   /** The handshake of nonce n-1 from the session's origin; `stop` is called after the test. */
   /** The page waits this long from now (its loadTimeout, less the time the frame took to load). */
   const PAGE_WAITS_MS = 3000;
@@ -98,6 +98,28 @@ describe('the frame’s handshake', () => {
     port1.postMessage({ id: 'release', type: 'RELEASE' });
     await vi.waitFor(() => expect(replies).toContain('release'));
     await vi.waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('takes what the page sent on its end before the connect, init first, in order: select and clear too, with their answers', async () => {
+    const { win, parent, deliver } = frameWindow();
+    const frameApi = api();
+    const order: string[] = [];
+    vi.mocked(frameApi.init).mockImplementation(() => void order.push('init'));
+    vi.mocked(frameApi.select).mockImplementation(async (target) => {
+      order.push(`select ${String(target)}`);
+      throw { code: 'code_not_found', message: 'No cell has this code.', recoverable: true };
+    });
+    vi.mocked(frameApi.clear).mockImplementation(async () => void order.push('clear'));
+    begin(win, frameApi);
+    const { port1, port2 } = channel();
+    const page = wrap<FrameApi>(port1);
+    void page.init({} as never, {} as never);
+    const selected = page.select('ZZ-0000-0000');
+    const cleared = page.clear();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    await expect(selected).rejects.toEqual({ code: 'code_not_found', message: 'No cell has this code.', recoverable: true });
+    await expect(cleared).resolves.toBeUndefined();
+    expect(order).toEqual(['init', 'select ZZ-0000-0000', 'clear']);
   });
 
   it.each([

@@ -17,7 +17,7 @@ import type { ConnectMessage, FrameApi, HelloMessage, WireMessage } from '../src
 export const CONNECT_GRACE_MS = 2000;
 
 /** The methods of `FrameApi`: the whole protocol. Typed as a record so that a new method must be listed. */
-const METHODS: Record<keyof FrameApi, true> = { init: true, setStyle: true, setView: true };
+const METHODS: Record<keyof FrameApi, true> = { init: true, setStyle: true, setView: true, select: true, clear: true };
 
 export interface Handshake {
   /** The session's origin, the only parent this frame talks to. */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatLng } from '../src/embed/protocol.ts';
-import type { LocSelectResult } from '../src/embed/public-types.ts';
+import type { LocResolveResult } from '../src/embed/public-types.ts';
 import { EmbedFailure } from './api.ts';
 import { createChoice, type Choice, type Chooser } from './choice.ts';
 import { createPanel } from './panel.ts';
@@ -20,7 +20,7 @@ const CELL = { north: 48.85842, south: 48.8584, east: 2.29451, west: 2.29447 };
 const INSIDE: LatLng = { lat: 48.85841, lng: 2.29449 };
 const ELSEWHERE: LatLng = { lat: 48.85841, lng: 2.29453 };
 
-function result(save: boolean): LocSelectResult {
+function result(save: boolean): LocResolveResult {
   return {
     success: true,
     loc_code: 'FR-0RMB-CQXT',
@@ -35,10 +35,10 @@ function result(save: boolean): LocSelectResult {
 }
 
 interface Lookup {
-  point: LatLng;
+  point: LatLng | string;
   save: boolean;
   signal: AbortSignal;
-  answer(value: LocSelectResult): void;
+  answer(value: LocResolveResult): void;
   fail(error: unknown): void;
 }
 
@@ -58,17 +58,31 @@ afterEach(() => {
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
-/** A choice on the frame's panel and map; `may` says whether anyone may choose (init ran, the map goes on). */
-function setUp({ confirm = true, may = true } = {}) {
+/** Why nobody may choose, in these tests. */
+const STOPPED = { code: 'session_expired', message: 'The session has expired.', recoverable: false } as const;
+
+/**
+ * A choice on the frame's panel and map; `may` says whether anyone may choose (init ran, the map goes
+ * on), `settled` when the page heard onReady (or the map stopped).
+ */
+function setUp({ confirm = true, may = true, settled = Promise.resolve() } = {}) {
   const lookups: Lookup[] = [];
   const host = { select: vi.fn() };
-  const resolve = (point: LatLng, save: boolean, signal: AbortSignal) =>
-    new Promise<LocSelectResult>((answer, fail) => lookups.push({ point, save, signal, answer, fail }));
+  const resolve = (point: LatLng | string, save: boolean, signal: AbortSignal) =>
+    new Promise<LocResolveResult>((answer, fail) => lookups.push({ point, save, signal, answer, fail }));
   const chooser: Chooser = { session: { resolve }, confirm, host };
   const panel = createPanel(document);
   const hush = vi.fn();
   const onFailure = vi.fn();
-  const choice: Choice = createChoice({ selection: createSelection(map), panel, chooser: () => (may ? chooser : undefined), onFailure, hush });
+  const choice: Choice = createChoice({
+    selection: createSelection(map, { animate: false }),
+    panel,
+    chooser: () => (may ? chooser : undefined),
+    cannotChoose: () => STOPPED,
+    settled,
+    onFailure,
+    hush,
+  });
   panel.onConfirm(choice.confirm);
   return { choice, lookups, host, hush, onFailure };
 }
@@ -91,7 +105,7 @@ describe('the visitor’s choice', () => {
     expect(lookups[1]).toMatchObject({ point: INSIDE, save: true });
     lookups[1].answer(result(true));
     await settle();
-    expect(host.select).toHaveBeenCalledWith(result(true));
+    expect(host.select).toHaveBeenCalledWith({ ...result(true), source: 'visitor' });
     expect($('loc-panel').dataset.state).toBe('chosen');
     expect($('loc-confirm').hidden).toBe(true);
   });
@@ -102,7 +116,7 @@ describe('the visitor’s choice', () => {
     expect(lookups[0].save).toBe(true);
     lookups[0].answer(result(true));
     await settle();
-    expect(host.select).toHaveBeenCalledWith(result(true));
+    expect(host.select).toHaveBeenCalledWith({ ...result(true), source: 'visitor' });
     expect($('loc-panel').dataset.state).toBe('chosen');
   });
 
@@ -196,5 +210,115 @@ describe('the visitor’s choice', () => {
     void choice.choose(INSIDE);
     choice.clear();
     expect(lookups[1].signal.aborted).toBe(true);
+  });
+});
+
+describe('the page’s choice', () => {
+  it('chooses the cell of a code as a confirmed choice: saved, shown as chosen, brought into view, and handed over with source page', async () => {
+    const { choice, lookups, host } = setUp();
+    let heard: () => void = () => {};
+    host.select.mockReturnValueOnce(new Promise<void>((resolve) => (heard = resolve)));
+    map.setView([10, 20], 5);
+    const selected = choice.select('fr-0rmb-cqxt');
+    await settle();
+    expect(lookups[0]).toMatchObject({ point: 'fr-0rmb-cqxt', save: true });
+    expect($('loc-panel').dataset.state).toBe('busy');
+    lookups[0].answer(result(true));
+    await settle();
+    expect($('loc-panel').dataset.state).toBe('chosen');
+    expect($('loc-code').textContent).toBe('FR-0RMB-CQXT');
+    expect(document.querySelector('.loc-cell')).not.toBeNull();
+    expect(map.getZoom()).toBe(19);
+    expect(map.getCenter().lat).toBeCloseTo(INSIDE.lat, 9);
+    expect(map.getCenter().lng).toBeCloseTo(INSIDE.lng, 9);
+    expect(host.select).toHaveBeenCalledWith({ ...result(true), source: 'page' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-live').textContent).toBe('Chosen: FR-0RMB-CQXT, Paris, France.');
+
+    // The answer waits for the page to have heard onSelect.
+    let answered = false;
+    void selected.then(() => (answered = true));
+    await settle();
+    expect(answered).toBe(false);
+    heard();
+    await expect(selected).resolves.toEqual({ ...result(true), source: 'page' });
+  });
+
+  it('keeps a closer zoom when it brings the cell into view', async () => {
+    const { choice, lookups } = setUp();
+    map.setView([10, 20], 20);
+    const selected = choice.select({ lat: INSIDE.lat, lng: INSIDE.lng });
+    await settle();
+    expect(lookups[0]).toMatchObject({ point: INSIDE, save: true });
+    lookups[0].answer(result(true));
+    await selected;
+    expect(map.getZoom()).toBe(20);
+  });
+
+  it('waits until the page heard onReady, or the map stopped', async () => {
+    let ready: () => void = () => {};
+    const { choice, lookups } = setUp({ settled: new Promise<void>((resolve) => (ready = resolve)) });
+    const selected = choice.select('FR-0RMB-CQXT');
+    await settle();
+    expect(lookups).toHaveLength(0);
+    ready();
+    await settle();
+    expect(lookups).toHaveLength(1);
+    lookups[0].answer(result(true));
+    await expect(selected).resolves.toMatchObject({ source: 'page' });
+  });
+
+  it('answers a failure the map goes on from to the page alone, and one it cannot to onError too', async () => {
+    const { choice, lookups, onFailure } = setUp();
+    const malformed = choice.select('nope');
+    await settle();
+    lookups[0].fail(new EmbedFailure('invalid_code', 'Expected a code like FR-1A2B-3C4D, received "nope".'));
+    await expect(malformed).rejects.toEqual({ code: 'invalid_code', message: 'Expected a code like FR-1A2B-3C4D, received "nope".', recoverable: true });
+    expect(onFailure).not.toHaveBeenCalled();
+    expect($('loc-panel').hidden).toBe(true);
+    expect($('loc-message').hidden).toBe(true);
+
+    const spent = choice.select('FR-0RMB-CQXT');
+    await settle();
+    const limit = new EmbedFailure('session_limit_reached', 'No more calls.');
+    lookups[1].fail(limit);
+    await expect(spent).rejects.toEqual(limit.toJSON());
+    expect(onFailure).toHaveBeenCalledWith(limit);
+  });
+
+  it('is dropped, with an AbortError, by a later choice of the visitor’s or by a clear', async () => {
+    const { choice, lookups, host } = setUp();
+    const first = choice.select('FR-0RMB-CQXT');
+    await settle();
+    void choice.choose(ELSEWHERE);
+    expect(lookups[0].signal.aborted).toBe(true);
+    await expect(first).rejects.toMatchObject({ name: 'AbortError' });
+
+    const second = choice.select('FR-0RMB-CQXT');
+    await settle();
+    await choice.clearByPage();
+    await expect(second).rejects.toMatchObject({ name: 'AbortError' });
+    expect(host.select).not.toHaveBeenCalled();
+  });
+
+  it('is refused with why while nobody may choose, and a target of neither shape with a TypeError', async () => {
+    await expect(setUp({ may: false }).choice.select('FR-0RMB-CQXT')).rejects.toEqual(STOPPED);
+    const { choice, lookups } = setUp();
+    await expect(choice.select(42)).rejects.toThrow(TypeError);
+    expect(lookups).toHaveLength(0);
+  });
+
+  it('clears silently: the outline and the panel go, nothing is announced, nothing reaches the page', async () => {
+    const { choice, lookups, host } = setUp();
+    void choice.choose(INSIDE);
+    lookups[0].answer(result(false));
+    await settle();
+    await vi.advanceTimersByTimeAsync(100);
+    await choice.clearByPage();
+    await vi.advanceTimersByTimeAsync(100);
+    expect($('loc-panel').hidden).toBe(true);
+    expect(document.querySelector('.loc-cell')).toBeNull();
+    expect($('loc-live').textContent).not.toBe('Choice cleared.');
+    expect(host.select).not.toHaveBeenCalled();
   });
 });

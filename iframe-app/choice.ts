@@ -1,12 +1,15 @@
 /**
- * The visitor's choice. A point — clicked, or at the crosshair on Enter or Space — is looked up and
- * previewed; "Use this location", or Enter on the previewed cell, saves it and hands it to the page's
- * `onSelect`. With `confirm: false` the first lookup saves and selects at once. Escape clears it. Only
- * the latest lookup counts: a new one aborts the one under way, whose answer is dropped.
+ * The choice of a cell. The visitor's: a point — clicked, or at the crosshair on Enter or Space — is
+ * looked up and previewed; "Use this location", or Enter on the previewed cell, saves it and hands it
+ * to the page's `onSelect`. With `confirm: false` the first lookup saves and selects at once. Escape
+ * clears it. The page's (`LocHandle.select`): a code or a point, saved, shown and handed over as a
+ * confirmed choice is, the map brought to it, and the outcome answers the page's call. Only the latest
+ * lookup counts: a new one, whoever made it, aborts the one under way, whose answer is dropped.
  */
+import { readLatLng } from '../src/embed/options.ts';
 import type { HostCallbacks, LatLng } from '../src/embed/protocol.ts';
-import type { LocSelectResult } from '../src/embed/public-types.ts';
-import { EmbedFailure } from './api.ts';
+import type { LocAbortError, LocEmbedError, LocResolveResult, LocSelectResult, LocSelectSource } from '../src/embed/public-types.ts';
+import { EmbedFailure, RECOVERABLE, type Target } from './api.ts';
 import type { Panel } from './panel.ts';
 import type { Selection } from './selection.ts';
 import { SESSION_ENDED, type Session } from './session.ts';
@@ -24,6 +27,10 @@ export interface ChoiceOptions {
   panel: Panel;
   /** Undefined while nothing may be chosen: before init, once the map stopped or its session is over. */
   chooser(): Chooser | undefined;
+  /** Why, while `chooser()` is undefined: what the page's select is refused with. */
+  cannotChoose(): LocEmbedError;
+  /** Resolves once the page heard `onReady`, or the map stopped: the page's select waits for it. */
+  settled: Promise<void>;
   /** A lookup failed: the visitor and the page are told (lifecycle.ts). */
   onFailure(failure: EmbedFailure): void;
   /** Drops the keys' announcement not yet made: one made after a choice would cut off the code's. */
@@ -39,67 +46,111 @@ export interface Choice {
   confirm(): void;
   /** Escape: drops the preview or choice and the lookup under way. */
   clear(): void;
+  /**
+   * The page's select (`FrameApi.select`): chooses the cell of a code or a point as a confirmed choice,
+   * and resolves with what `onSelect` received, once it has. Rejects with a `LocEmbedError` — which,
+   * when it stops the map, is also reported as the visitor's failures are — or with an `AbortError`
+   * when a later choice or a clear drops it.
+   */
+  select(target: unknown): Promise<LocSelectResult>;
+  /**
+   * The page's clear (`FrameApi.clear`): Escape's, silently — the visitor did nothing to be told
+   * about — once the page's select would go ahead, so that the two keep the order the page made them in.
+   */
+  clearByPage(): Promise<void>;
   /** Drops the lookup under way: the map stopped. */
   abort(): void;
 }
 
-export function createChoice({ selection, panel, chooser, onFailure, hush }: ChoiceOptions): Choice {
-  let pending: AbortController | undefined;
-  let preview: LocSelectResult | undefined;
+/**
+ * Why a lookup's answer is not used: a later lookup, a clear or the map's stop aborted it. A plain
+ * object, not a DOMException: comlink sends an Error as its message, name and stack only when it
+ * knows it for one, and the page gets `LocAbortError` either way.
+ */
+const dropped = (): LocAbortError => ({ name: 'AbortError', message: 'A later choice, clear() or the end of the map dropped this choice.' });
 
-  /** Every choice (click, Enter, Space, confirming) starts here: who may choose now, if anyone. */
+export function createChoice({ selection, panel, chooser, cannotChoose, settled, onFailure, hush }: ChoiceOptions): Choice {
+  let pending: AbortController | undefined;
+  let preview: LocResolveResult | undefined;
+
+  /** Every choice (click, Enter, Space, confirming, the page's) starts here: who may choose now, if anyone. */
   const begin = (): Chooser | undefined => {
     hush();
     return chooser();
   };
 
-  /** Looks `point` up; `done` gets the answer unless another lookup began meanwhile. */
-  const lookUp = async (session: Chooser['session'], point: LatLng, save: boolean, done: (result: LocSelectResult) => void) => {
+  /**
+   * Looks `target` up, aborting the lookup under way. Rejects with an `EmbedFailure`, having cleared
+   * what was shown; with `SESSION_ENDED` (reported already); or with `dropped()` once aborted.
+   */
+  const lookUp = async (session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult> => {
     pending?.abort();
     const controller = (pending = new AbortController());
     panel.message(null);
     panel.busy();
+    // Dropped at once when aborted, whatever the lookup does meanwhile (a renewal under way, say): the
+    // page's select is answered then.
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(dropped())));
     try {
-      const result = await session.resolve(point, save, controller.signal);
-      if (controller === pending) done(result);
+      const result = await Promise.race([session.resolve(target, save, controller.signal), aborted]);
+      if (controller.signal.aborted) throw dropped();
+      return result;
     } catch (error) {
-      if (controller !== pending || error === SESSION_ENDED || (error as Error)?.name === 'AbortError') return;
+      if (controller.signal.aborted || (error as Error)?.name === 'AbortError') throw dropped();
+      if (error === SESSION_ENDED) throw error;
       preview = undefined;
       selection.clear();
       panel.hide();
-      onFailure(error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error)));
+      throw error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error));
     }
+  };
+
+  /** The visitor's lookup: a failure is told (onFailure); a dropped lookup, or a session that ended, is not. */
+  const visitorLookUp = (session: Chooser['session'], point: LatLng, save: boolean) =>
+    lookUp(session, point, save).catch((error: unknown) => {
+      if (error instanceof EmbedFailure) onFailure(error);
+      return undefined;
+    });
+
+  /** Shows a saved cell as chosen and hands it to the page; resolves once `onSelect` ran. */
+  const chosen = async (host: Chooser['host'], result: LocResolveResult, source: LocSelectSource): Promise<LocSelectResult> => {
+    preview = undefined;
+    selection.show(result.cell, [result.latitude, result.longitude], true);
+    panel.show(result, 'chosen');
+    const selected: LocSelectResult = { ...result, source };
+    await host.select(selected);
+    return selected;
   };
 
   const choose = async (point: LatLng) => {
     const by = begin();
     if (!by) return;
-    const { confirm, host } = by;
-    await lookUp(by.session, point, !confirm, (result) => {
-      selection.show(result.cell, [result.latitude, result.longitude], !confirm);
-      panel.show(result, confirm ? 'preview' : 'chosen');
-      preview = confirm ? result : undefined;
-      if (!confirm) void host.select(result);
-    });
+    const result = await visitorLookUp(by.session, point, !by.confirm);
+    if (!result) return;
+    if (!by.confirm) return void chosen(by.host, result, 'visitor');
+    selection.show(result.cell, [result.latitude, result.longitude], false);
+    panel.show(result, 'preview');
+    preview = result;
   };
 
   const confirm = () => {
     if (!preview) return;
     const by = begin();
     if (!by) return;
-    void lookUp(by.session, { lat: preview.latitude, lng: preview.longitude }, true, (result) => {
-      preview = undefined;
-      selection.show(result.cell, [result.latitude, result.longitude], true);
-      panel.show(result, 'chosen');
-      void by.host.select(result);
-    });
+    void visitorLookUp(by.session, { lat: preview.latitude, lng: preview.longitude }, true).then((result) => result && chosen(by.host, result, 'visitor'));
+  };
+
+  const reset = () => {
+    pending?.abort();
+    preview = undefined;
+    selection.clear();
+    panel.hide();
   };
 
   // Enter on the cell already previewed confirms it: the button is eight Tab stops away, behind the
   // map's controls and attributions.
-  const inPreview = (point: LatLng) =>
-    preview !== undefined && point.lat >= preview.cell.south && point.lat < preview.cell.north &&
-    point.lng >= preview.cell.west && point.lng < preview.cell.east;
+  const inPreview = ({ lat, lng }: LatLng) =>
+    preview !== undefined && lat >= preview.cell.south && lat < preview.cell.north && lng >= preview.cell.west && lng < preview.cell.east;
 
   return {
     choose,
@@ -109,16 +160,39 @@ export function createChoice({ selection, panel, chooser, onFailure, hush }: Cho
     },
     confirm,
     clear() {
-      pending?.abort();
-      preview = undefined;
-      selection.clear();
       // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is;
       // then the keys' pending announcement gives way. With nothing to clear, nothing is said or dropped.
-      if (panel.isShown()) {
+      const shown = panel.isShown();
+      reset();
+      if (shown) {
         hush();
         panel.announce('Choice cleared.');
       }
-      panel.hide();
+    },
+    async select(target) {
+      // Checked again here, as every value that comes over the channel is: a code, or a point.
+      const checked: Target = typeof target === 'string' ? target : readLatLng(target, 'select: target');
+      // A loader queues what the page asks before the frame connected behind init: it waits here.
+      await settled;
+      const by = begin();
+      if (!by) throw cannotChoose();
+      let result: LocResolveResult;
+      try {
+        result = await lookUp(by.session, checked, true);
+      } catch (error) {
+        // The map stopped meanwhile (its session ended …): that is the answer, whatever the lookup did.
+        if (!chooser()) throw cannotChoose();
+        if (!(error instanceof EmbedFailure)) throw error;
+        // A failure that stops the map is the page's onError's too; the others answer this call alone.
+        if (!RECOVERABLE[error.code]) onFailure(error);
+        throw error.toJSON();
+      }
+      selection.reveal([result.latitude, result.longitude]);
+      return chosen(by.host, result, 'page');
+    },
+    async clearByPage() {
+      await settled;
+      reset();
     },
     abort: () => pending?.abort(),
   };

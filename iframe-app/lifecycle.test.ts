@@ -50,7 +50,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  frame.stop('Test over.');
+  frame.stop(new EmbedFailure('internal_error', 'Test over.'));
   map.remove();
   Object.values(host).forEach((callback) => callback.mockReset());
   vi.useRealTimers();
@@ -63,11 +63,12 @@ describe('the frame’s life', () => {
     expect(frame.live()).toBeUndefined();
     init({ confirm: false });
     expect(frame.live()).toMatchObject({ confirm: false, host });
-    frame.stop('Stopped.');
+    frame.stop(new EmbedFailure('load_timeout', 'No connect came.'));
     expect(frame.live()).toBeUndefined();
     expect(onStop).toHaveBeenCalledTimes(1);
     expect($('loc').classList.contains('loc--stopped')).toBe(true);
-    expect($('loc-message').textContent).toBe('Stopped.');
+    expect($('loc-message').textContent).toBe('The map did not load in time. Reload the page and try again.');
+    expect(frame.cannotChoose()).toEqual({ code: 'load_timeout', message: 'No connect came.', recoverable: false });
   });
 
   it('becomes ready with the view init asked for, at the latest 4 s after init when no tile loads', async () => {
@@ -115,5 +116,29 @@ describe('the frame’s life', () => {
     await vi.advanceTimersByTimeAsync(4000);
     expect(host.error).not.toHaveBeenCalled();
     expect(host.ready).toHaveBeenCalledTimes(1);
+  });
+
+  it('is settled for the page’s select once the page has heard onReady, or once the map stopped', async () => {
+    let settled = false;
+    void frame.settled.then(() => (settled = true));
+    let heard: () => void = () => {};
+    host.ready.mockReturnValueOnce(new Promise<void>((resolve) => (heard = resolve)));
+    init();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(host.ready).toHaveBeenCalledTimes(1);
+    expect(settled).toBe(false);
+    heard();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+  });
+
+  it('tells the page’s select why nothing may be chosen: what stopped the map, or the session’s end', async () => {
+    expect(frame.cannotChoose()).toMatchObject({ code: 'internal_error', recoverable: true });
+    init();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(frame.cannotChoose()).toEqual({ code: 'session_expired', message: 'The session has expired.', recoverable: false });
+    let settled = false;
+    await frame.settled.then(() => (settled = true));
+    expect(settled).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  * the page `onReady`. A failure the map cannot go on from stops it for good: the visitor sees why, the
  * page hears it once through `onError`, and nothing is chosen after it.
  */
-import type { FrameApi, FrameConfig, HostCallbacks } from '../src/embed/protocol.ts';
+import type { FrameApi, FrameConfig, HostCallbacks, LocEmbedError } from '../src/embed/protocol.ts';
 import { EmbedFailure, RECOVERABLE } from './api.ts';
 import type { Chooser } from './choice.ts';
 import { VISITOR_MESSAGES, type Panel } from './panel.ts';
@@ -38,22 +38,37 @@ export interface Lifecycle extends Pick<FrameApi, 'init'> {
   live(): Live | undefined;
   /** Tells the visitor and the page what went wrong; stops the map when it cannot go on. */
   report(failure: EmbedFailure): void;
-  /** Stops the map, showing `message`: it still moves, but chooses nothing and reports nothing more. */
-  stop(message: string): void;
+  /**
+   * Stops the map for `failure`, showing the visitor its message: the map still moves, but chooses
+   * nothing and reports nothing more. The caller tells the page, if anyone.
+   */
+  stop(failure: EmbedFailure): void;
   isStopped(): boolean;
+  /**
+   * Resolves once the page has heard `onReady`, or the map stopped: the page's select waits for it,
+   * so that its `onSelect` never comes before `onReady`.
+   */
+  readonly settled: Promise<void>;
+  /** While `live()` is undefined, why: what the page's `select` is refused with. */
+  cannotChoose(): LocEmbedError;
 }
 
 export function createLifecycle({ config, skew, view, panel, root, onStop }: LifecycleOptions): Lifecycle {
   let host: HostCallbacks | undefined;
   let live: Live | undefined;
+  let stoppedBy: EmbedFailure | undefined;
   let stopped = false;
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
 
-  const stop = (message: string) => {
+  const stop = (failure: EmbedFailure) => {
     stopped = true;
+    stoppedBy = failure;
+    settle();
     live?.session.stop();
     onStop();
     root.classList.add('loc--stopped');
-    panel.message(message);
+    panel.message(VISITOR_MESSAGES[failure.code]);
   };
 
   const report = (failure: EmbedFailure) => {
@@ -61,14 +76,15 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
     const wait = failure.retryAfter ? ` (about ${Math.max(1, Math.round(failure.retryAfter / 60))} min)` : '';
     panel.message(VISITOR_MESSAGES[failure.code] + wait);
     void host?.error(failure.toJSON());
-    if (!RECOVERABLE[failure.code]) stop(VISITOR_MESSAGES[failure.code]);
+    if (!RECOVERABLE[failure.code]) stop(failure);
   };
 
   const onExpired = (renewalError?: unknown) => {
     if (stopped) return;
     const why = renewalError === undefined ? '' : ` Renewing it through getSessionToken failed: ${(renewalError as Error)?.message ?? renewalError}`;
-    void host?.error(new EmbedFailure('session_expired', `The session has expired.${why}`).toJSON());
-    stop(VISITOR_MESSAGES.session_expired);
+    const failure = new EmbedFailure('session_expired', `The session has expired.${why}`);
+    void host?.error(failure.toJSON());
+    stop(failure);
   };
 
   return {
@@ -99,12 +115,20 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
       const checked = session.verify().then((failure) => failure && report(failure));
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
       void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
-        if (!stopped) void callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt });
+        // Asked, not just sent: settled waits for the page to have heard it.
+        if (!stopped) void Promise.resolve(callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt })).then(settle, settle);
       });
     },
     live: () => (live && !stopped && !live.session.isOver() ? live : undefined),
     report,
     stop,
     isStopped: () => stopped,
+    settled,
+    cannotChoose() {
+      if (stoppedBy) return stoppedBy.toJSON();
+      // Not stopped but past init, the session is over: its expiry is about to be reported.
+      const why = host ? new EmbedFailure('session_expired', 'The session has expired.') : new EmbedFailure('internal_error', 'The map has not been handed its session yet.');
+      return why.toJSON();
+    },
   };
 }

@@ -221,7 +221,7 @@ describe('the map frame', () => {
     frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
     $('loc-confirm').click();
     await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledTimes(1));
-    expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true });
+    expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true, source: 'visitor' });
     expect(JSON.parse(resolveCalls(frame)[1].body as string)).toEqual({ lat: RESULT.latitude, lng: RESULT.longitude, save: true });
     expect($('loc-confirm').hidden).toBe(true);
     await vi.advanceTimersByTimeAsync(100);
@@ -256,7 +256,7 @@ describe('the map frame', () => {
     expect($('loc-live').textContent).toBe('FR-0RMB-CQXT, Paris, France. Press Enter again, or choose “Use this location”, to confirm.');
     frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
     press('Enter');
-    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true }));
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true, source: 'visitor' }));
     expect(resolveCalls(frame).map((call) => JSON.parse(call.body as string).save)).toEqual([false, false, true]);
   });
 
@@ -280,7 +280,7 @@ describe('the map frame', () => {
     const frame = await startFrame({ confirm: false });
     frame.resolveAnswers.push({ status: 200, body: { ...RESULT, saved: true } });
     press(' ');
-    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true }));
+    await vi.waitFor(() => expect(frame.host.select).toHaveBeenCalledWith({ ...RESULT, saved: true, source: 'visitor' }));
     expect(JSON.parse(resolveCalls(frame)[0].body as string)).toMatchObject({ save: true });
   });
 

@@ -6,7 +6,7 @@
  */
 import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
-import { gridData } from './api.ts';
+import { EmbedFailure, gridData } from './api.ts';
 import { connect } from './channel.ts';
 import { createChoice } from './choice.ts';
 import { readConfig, readStart } from './config.ts';
@@ -14,7 +14,7 @@ import { enableKeyboard } from './crosshair.ts';
 import { gridColumns } from './grid-layer.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
-import { VISITOR_MESSAGES, createPanel } from './panel.ts';
+import { createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
 import { createView } from './view.ts';
 
@@ -34,7 +34,7 @@ function start(): void {
   openLinksInNewTab(root);
   const columns = gridColumns(() => gridData(config.apiBase));
   const view = createView(frameMap, config.styles, startOptions.style, columns);
-  const selection = createSelection(map);
+  const selection = createSelection(map, motion);
   addLocateControl(map, motion, panel.message);
 
   const frame = createLifecycle({
@@ -49,7 +49,15 @@ function start(): void {
       keyboard.hush();
     },
   });
-  const choice = createChoice({ selection, panel, chooser: frame.live, onFailure: frame.report, hush: () => keyboard.hush() });
+  const choice = createChoice({
+    selection,
+    panel,
+    chooser: frame.live,
+    cannotChoose: frame.cannotChoose,
+    settled: frame.settled,
+    onFailure: frame.report,
+    hush: () => keyboard.hush(),
+  });
   panel.onConfirm(choice.confirm);
   map.on('click', (event: L.LeafletMouseEvent) => void choice.choose(event.latlng.wrap()));
   const keyboard = enableKeyboard(map, {
@@ -72,9 +80,9 @@ function start(): void {
   connect(window, {
     origin: config.origin,
     nonce: startOptions.nonce,
-    api: { init: frame.init, setStyle: view.setStyle, setView: view.setView },
+    api: { init: frame.init, setStyle: view.setStyle, setView: view.setView, select: choice.select, clear: choice.clearByPage },
     until: startOptions.until,
-    onUnanswered: () => frame.stop(VISITOR_MESSAGES.load_timeout),
+    onUnanswered: () => frame.stop(new EmbedFailure('load_timeout', 'The page did not connect to the map frame within its loadTimeout.')),
   });
 }
 

@@ -6,7 +6,7 @@
  * `<output>` would be a second, status, live region that spoke "Finding the code…" and then the code
  * again, over the announcement).
  */
-import type { LocErrorCode, LocSelectResult } from '../src/embed/public-types.ts';
+import type { LocErrorCode, LocResolveResult } from '../src/embed/public-types.ts';
 
 /** What the visitor reads for each error; the integrator's `onError` gets the developer's message. */
 export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
@@ -20,6 +20,9 @@ export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
   session_limit_reached: 'This map has looked up as many locations as it may. Reload the page to choose a location.',
   network: 'The location service cannot be reached. Check the connection and try again.',
   unsupported_location: 'There are no codes here. Choose a point on land or near the coast.',
+  // Only the page's select sends a code, and its failures are the page's to tell.
+  invalid_code: 'This is not a location code.',
+  code_not_found: 'No location has this code.',
   service_unavailable: 'The location service is busy. Try again in a moment.',
   internal_error: 'Something went wrong. Try again.',
 };
@@ -29,7 +32,7 @@ export type ResultState = 'preview' | 'chosen';
 
 export interface Panel {
   busy(): void;
-  show(result: LocSelectResult, state: ResultState): void;
+  show(result: LocResolveResult, state: ResultState): void;
   hide(): void;
   /** Shows a message (an error, or null to clear it). */
   message(text: string | null): void;

@@ -2,7 +2,7 @@
  * The chosen cell on the map: its 3 m outline from the `cell` the service returned, dashed while it
  * is a preview and solid once confirmed, red on a white band that keeps it visible on any tiles, and
  * a dot at its centre for zooms at which the outline is smaller than a pixel. It stays until the
- * visitor chooses again or clears it.
+ * visitor chooses again or clears it. A cell the page chose may be anywhere: it is brought into view.
  */
 import * as L from 'leaflet';
 import type { LocCell } from '../src/embed/public-types.ts';
@@ -10,12 +10,21 @@ import type { LocCell } from '../src/embed/public-types.ts';
 /** Below this zoom a cell is under about 3 px wide, so the dot marks it instead. */
 const DOT_BELOW_ZOOM = 17;
 
+/**
+ * The least zoom a revealed cell is shown at: about 10 px wide there, its outline reads as a box
+ * around one spot rather than the dot (below 17) or a 5 px speck in the grid (18).
+ */
+export const REVEAL_ZOOM = 19;
+
 export interface Selection {
   show(cell: LocCell, centre: L.LatLngExpression, confirmed: boolean): void;
+  /** Centres the map on `centre`, zooming in to `REVEAL_ZOOM` when further out. */
+  reveal(centre: L.LatLngExpression): void;
   clear(): void;
 }
 
-export function createSelection(map: L.Map): Selection {
+/** `motion`: the frame's pan and zoom options (the visitor's reduced motion). */
+export function createSelection(map: L.Map, motion: L.ZoomPanOptions): Selection {
   const nowhere: L.LatLngBoundsExpression = [
     [0, 0],
     [0, 0],
@@ -49,6 +58,9 @@ export function createSelection(map: L.Map): Selection {
       outline.addTo(map);
       shown = true;
       updateDot();
+    },
+    reveal(centre) {
+      map.setView(centre, Math.max(map.getZoom(), REVEAL_ZOOM), motion);
     },
     clear() {
       shown = false;

@@ -6,9 +6,9 @@
  * visitor's click is not lost to a token the page could have replaced.
  */
 import { kindOf } from '../src/embed/options.ts';
-import type { FrameConfig, HostCallbacks, LatLng } from '../src/embed/protocol.ts';
-import type { LocSelectResult } from '../src/embed/public-types.ts';
-import { EmbedFailure, RECOVERABLE, resolvePoint, sessionInfo } from './api.ts';
+import type { FrameConfig, HostCallbacks } from '../src/embed/protocol.ts';
+import type { LocResolveResult } from '../src/embed/public-types.ts';
+import { EmbedFailure, RECOVERABLE, resolvePoint, sessionInfo, type Target } from './api.ts';
 import { watchExpiry } from './expiry.ts';
 import { tokenMatches } from './session-token.ts';
 
@@ -30,11 +30,11 @@ export interface Session {
   /** Whether the session is over by now. */
   isOver(): boolean;
   /**
-   * The code of the cell holding `point` (`save`: stored too). When the service says the session ended,
+   * The code of the cell holding `target`, a point or a code (`save`: stored too). When the service says the session ended,
    * or has used all its requests, renews once through the page and retries; a session that ended and
    * cannot be renewed throws `SESSION_ENDED`, a spent one the service's `session_limit_reached`.
    */
-  resolve(point: LatLng, save: boolean, signal: AbortSignal): Promise<LocSelectResult>;
+  resolve(target: Target, save: boolean, signal: AbortSignal): Promise<LocResolveResult>;
   /**
    * Checks the whole token (the loader checked its sid only): here, against the page's `tokenCheck`, or
    * by the service where the page has no Web Crypto. Resolves with the failure that must stop the map;
@@ -72,9 +72,9 @@ export function startSession(config: FrameConfig, options: SessionOptions): Sess
 
   return {
     isOver: () => expiry.isExpired(),
-    async resolve(point, save, signal) {
+    async resolve(target, save, signal) {
       try {
-        return await resolvePoint(config.apiBase, token, point, save, signal);
+        return await resolvePoint(config.apiBase, token, target, save, signal);
       } catch (error) {
         if (!(error instanceof EmbedFailure)) throw error;
         if (error.code === 'session_expired') {
@@ -82,7 +82,7 @@ export function startSession(config: FrameConfig, options: SessionOptions): Sess
         } else if (error.code !== 'session_limit_reached' || !(await expiry.replace())) {
           throw error;
         }
-        return resolvePoint(config.apiBase, token, point, save, signal);
+        return resolvePoint(config.apiBase, token, target, save, signal);
       }
     },
     verify: () =>

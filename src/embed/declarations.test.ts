@@ -9,18 +9,29 @@ const DECLARATIONS = new URL('../../dist/embed/loc-embed.d.ts', import.meta.url)
 
 const PAGES = {
   good: `
+    import type { LocAbortError, LocEmbedError } from '${DECLARATIONS.replace(/\.d\.ts$/, '')}';
     const handle = LOC.mount('#map', {
       sessionToken: 'sid.secret',
       center: [48.8584, 2.2945],
       zoom: 18,
       style: 'satellite',
       getSessionToken: async () => 'sid2.secret',
-      onSelect(result) { const code: string = result.loc_code; const north: number = result.cell.north; void code; void north; },
+      onSelect(result) {
+        const code: string = result.loc_code; const north: number = result.cell.north; void code; void north;
+        const byPage: boolean = result.source === 'page' || result.source === 'visitor'; void byPage;
+      },
       onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); },
       onReady(info) { const zoom: number = info.zoom; void zoom; },
     });
     handle.setStyle('biking');
     handle.setView({ lat: 1, lng: 2 });
+    handle.select('FR-0RMB-CQXT').then((result) => { const from: 'visitor' | 'page' = result.source; void from; });
+    handle.select({ lat: 48.8584, lng: 2.2945 }).catch((error: LocEmbedError | LocAbortError) => {
+      if ('code' in error && (error.code === 'invalid_code' || error.code === 'code_not_found')) return;
+      if ('name' in error && error.name === 'AbortError') return;
+    });
+    const cleared: Promise<void> = handle.clear();
+    void cleared;
     // A token at hand needs no promise.
     LOC.mount('#other', { sessionToken: 'sid.secret', getSessionToken: () => 'sid3.secret' });
     const frame: HTMLIFrameElement = handle.iframe;
@@ -33,6 +44,8 @@ const PAGES = {
     LOC.mount('#map', { sessionToken: 'sid.secret', onselect() {} });
     LOC.mount('#map', { sessionToken: 'sid.secret' }).setView({ latitude: 1, longitude: 2 });
     LOC.mount('#map', { sessionToken: 'sid.secret', onError(error) { if (error.code === 'no_such_code') {} } });
+    LOC.mount('#map', { sessionToken: 'sid.secret' }).select(42);
+    LOC.mount('#map', { sessionToken: 'sid.secret', onSelect(result) { if (result.source === 'integrator') {} } });
     export {};
   `,
 };
@@ -64,6 +77,6 @@ describe('loc-embed.d.ts', () => {
   });
 
   it('rejects what the loader would reject', () => {
-    expect(errors.bad).toHaveLength(5);
+    expect(errors.bad).toHaveLength(7);
   });
 });

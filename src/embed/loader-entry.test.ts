@@ -30,8 +30,9 @@ async function page(scripts: string[]): Promise<JSDOM['window'] & { LOC: LocGlob
     runScripts: 'dangerously',
     resources: new DistLoader(),
     virtualConsole: new VirtualConsole(),
-    // jsdom has no fetch; the loader's session check may simply never answer here.
-    beforeParse: (window) => Object.assign(window, { fetch: () => new Promise(() => {}) }),
+    // jsdom has no fetch, nor MessageChannel: the session check may simply never answer here, and
+    // Node's channel stands in for the browser's.
+    beforeParse: (window) => Object.assign(window, { fetch: () => new Promise(() => {}), MessageChannel }),
   });
   await new Promise((resolve) => dom.window.addEventListener('load', resolve));
   return dom.window as unknown as JSDOM['window'] & { LOC: LocGlobal };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SANDBOX, createLoc } from './loader.ts';
 import type { FrameApi, FrameInit, HostCallbacks } from './protocol.ts';
 import type { LocGlobal, LocMountOptions } from './public-types.ts';
+import { fragment, hello as helloFrom, spyOnFrame } from '../../test/support/loader-page.ts';
 
 const SERVICE = 'https://loc.example';
 const TOKEN = 'sid_123.s3cr3t-v4lue';
@@ -28,26 +29,8 @@ afterEach(() => {
 const mount = (options: Partial<LocMountOptions> = {}, target: string | Element = '#map') =>
   LOC.mount(target, { sessionToken: TOKEN, ...options } as LocMountOptions);
 
-/** The start options the loader wrote into the frame URL's fragment. */
-const fragment = (iframe: HTMLIFrameElement) => new URLSearchParams(new URL(iframe.src).hash.slice(1));
-
 /** A hello as the frame would send it; any field can be forged. */
-function hello(iframe: HTMLIFrameElement, forged: { source?: unknown; origin?: string; nonce?: string; type?: string } = {}) {
-  const event = new MessageEvent('message', {
-    data: { type: forged.type ?? 'loc:hello', nonce: forged.nonce ?? fragment(iframe).get('nonce') },
-    origin: forged.origin ?? SERVICE,
-  });
-  // jsdom checks `source` in MessageEventInit against its own Window type; define it as the browser would set it.
-  Object.defineProperty(event, 'source', { value: 'source' in forged ? forged.source : iframe.contentWindow });
-  window.dispatchEvent(event);
-}
-
-/** Replaces the frame window's postMessage, to see what the loader sends and take the port. */
-function spyOnFrame(iframe: HTMLIFrameElement) {
-  const post = vi.fn();
-  Object.defineProperty(iframe.contentWindow, 'postMessage', { value: post });
-  return post;
-}
+const hello = (iframe: HTMLIFrameElement, forged: Parameters<typeof helloFrom>[2] = {}) => helloFrom(iframe, SERVICE, forged);
 
 describe('LOC.mount options', () => {
   const invalid: [string, Record<string, unknown>, RegExp][] = [
@@ -183,7 +166,7 @@ describe('the frame', () => {
 });
 
 describe('destroy()', () => {
-  it('removes the frame and every listener, and is safe to call twice', () => {
+  it('removes the frame and every listener, and is safe to call twice', async () => {
     const added: EventListenerOrEventListenerObject[] = [];
     const removed: EventListenerOrEventListenerObject[] = [];
     const add = window.addEventListener.bind(window);
@@ -197,6 +180,8 @@ describe('destroy()', () => {
       remove(type, listener, options);
     });
     vi.useFakeTimers();
+    let answerCheck: (response: Response) => void = () => {};
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answerCheck = resolve)));
     const onError = vi.fn();
     const handle = mount({ onError });
     handle.destroy();
@@ -205,8 +190,9 @@ describe('destroy()', () => {
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
     expect(added.length).toBeGreaterThan(0);
     expect(removed).toEqual(added);
-    expect((fetchMock.mock.calls[0][1] as RequestInit).signal?.aborted).toBe(true);
-    vi.advanceTimersByTime(60_000);
+    // The session check's answer, the timeout: nothing reaches the page after destroy().
+    answerCheck(new Response(JSON.stringify({ origin: 'https://other.example', expires_at: '2030-01-01T00:00:00Z' })));
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(onError).not.toHaveBeenCalled();
   });
 
@@ -308,7 +294,7 @@ describe('the channel, against the real comlink on the frame side', () => {
 
   /** Mounts, completes the handshake and exposes a fake frame API with comlink, as the frame does. */
   async function connected(options: Partial<LocMountOptions> = {}) {
-    const calls = { setStyle: vi.fn(), setView: vi.fn() };
+    const calls = { setStyle: vi.fn(), setView: vi.fn(), select: vi.fn(), clear: vi.fn() };
     let initialise: (call: [FrameInit, HostCallbacks]) => void = () => {};
     const initialised = new Promise<[FrameInit, HostCallbacks]>((resolve) => (initialise = resolve));
     const api: FrameApi = { init: (init, host) => initialise([init, host]), ...calls };
@@ -321,7 +307,7 @@ describe('the channel, against the real comlink on the frame side', () => {
     return { init, host, calls, handle };
   }
 
-  it('hands over the token and the current view over the port, never in a URL', async () => {
+  it('hands over the token and the options’ view over the port, never in a URL', async () => {
     const { init } = await connected({ center: [1, 2], zoom: 5, style: 'traffic', confirm: false });
     expect(init).toEqual({ token: TOKEN, style: 'traffic', center: { lat: 1, lng: 2 }, zoom: 5, confirm: false, renewable: false });
   });
@@ -334,7 +320,7 @@ describe('the channel, against the real comlink on the frame side', () => {
     const info = { style: 'streets' as const, center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' };
     await host.ready(info);
     expect(onReady).toHaveBeenCalledWith(info);
-    const result = { success: true as const, loc_code: 'FR-0RMB-CQXT', latitude: 1, longitude: 2, address: 'Paris', country_code: 'FR', cell: { north: 1, south: 0, east: 1, west: 0 }, saved: true, share_url: 'https://loc.example/FR-0RMB-CQXT' };
+    const result = { success: true as const, loc_code: 'FR-0RMB-CQXT', latitude: 1, longitude: 2, address: 'Paris', country_code: 'FR', cell: { north: 1, south: 0, east: 1, west: 0 }, saved: true, share_url: 'https://loc.example/FR-0RMB-CQXT', source: 'visitor' as const };
     await host.select(result);
     expect(onSelect).toHaveBeenCalledWith(result);
     await host.error({ code: 'rate_limited', message: 'Slow down.', recoverable: true, retryAfter: 60 });
@@ -381,13 +367,15 @@ describe('the channel, against the real comlink on the frame side', () => {
     const onSelect = vi.fn();
     const onError = vi.fn();
     const { host } = await connected({ onReady, onSelect, onError });
-    const message = 'The API key that created this session is disabled.';
-    answerCheck(new Response(JSON.stringify({ success: false, code: 'key_inactive', message, error: message }), { status: 401 }));
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'key_inactive', message, recoverable: false }));
+    const message = 'This embed session does not exist.';
+    answerCheck(new Response(JSON.stringify({ success: false, code: 'invalid_session', message, error: message }), { status: 401 }));
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'invalid_session', message, recoverable: false }));
 
-    await host.ready({ style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' });
-    await host.select({} as never);
-    await host.error({ code: 'network', message: 'Offline.', recoverable: true });
+    // The stop cut the frame off: its calls are not answered any more, let alone passed on.
+    void host.ready({ style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' });
+    void host.select({} as never);
+    void host.error({ code: 'network', message: 'Offline.', recoverable: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(onReady).not.toHaveBeenCalled();
     expect(onSelect).not.toHaveBeenCalled();
     expect(onError).toHaveBeenCalledTimes(1);
@@ -444,15 +432,24 @@ describe('the session check', () => {
     expect(onError.mock.calls.map(([error]) => error.code)).toEqual(['load_timeout']);
   });
 
+  it('reports a 404 invalid_session from the session check with the service’s message', async () => {
+    const message = 'This embed session does not exist.';
+    answer(404, { success: false, code: 'invalid_session', message, error: message });
+    const onError = vi.fn();
+    mount({ onError });
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'invalid_session', message, recoverable: false }));
+  });
+
   it.each([
-    [404, 'invalid_session', 'This embed session does not exist.'],
     [401, 'key_inactive', 'The API key that created this session is disabled.'],
     [403, 'partner_required', 'The account of this session is no longer a partner.'],
-  ])('reports a %i %s from the session check with the service’s message', async (status, code, message) => {
+  ])('leaves a %i %s to the frame, whose page says it before onReady', async (status, code, message) => {
+    vi.useFakeTimers();
     answer(status, { success: false, code, message, error: message });
     const onError = vi.fn();
     mount({ onError });
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code, message, recoverable: false }));
+    await vi.runAllTimersAsync();
+    expect(onError.mock.calls.map(([error]) => error.code)).toEqual(['load_timeout']);
   });
 
   it.each([

@@ -13,8 +13,8 @@
  */
 import { kindOf, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from './options.ts';
 import type { ConnectMessage, FrameApi, FrameInit, FrameStart, HelloMessage, HostCallbacks } from './protocol.ts';
-import type { LocEmbedError, LocErrorCode, LocGlobal, LocHandle } from './public-types.ts';
-import { callFrame } from './wire.ts';
+import type { LocAbortError, LocEmbedError, LocErrorCode, LocGlobal, LocHandle, LocSelectResult } from './public-types.ts';
+import { frameChannel, type FrameChannel } from './wire.ts';
 
 /**
  * Sandbox flags of the frame, as few as work: scripts for the map; same-origin so the frame keeps its
@@ -45,119 +45,110 @@ export function createLoc(scriptSrc: string, version: string): LocGlobal {
   return { version, mount };
 }
 
+/** What the page's select and clear reject with once the mount is destroyed, as an aborted fetch does. */
+const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
+
 /** The service the loader came from: the base URL of its embed paths, and the origin its frames speak from. */
 interface Service {
   base: string;
   origin: string;
 }
 
-/** The map's style and view that init hands the frame. */
-type View = Pick<FrameInit, 'style' | 'center' | 'zoom'>;
-
 /**
  * One mount: the frame in `element`, the session's check beside it, and the integrator's handle on
  * both; `forget` lets the loader drop the handle once it is destroyed.
  */
 function mountFrame(service: Service, settings: MountSettings, element: Element, forget: () => void): LocHandle {
-  // The options' view, as setStyle and setView change it: what init tells a frame that connects later.
-  const view: View = { style: settings.style, center: settings.center, zoom: settings.zoom };
-  const page = pageCallbacks(settings, () => frame.stopWaiting());
-  const frame = openFrame(service, settings, view, page);
-  const abort = new AbortController();
-  checkSession(`${service.base}/embed/session/${settings.sid}`, abort.signal, page.fail);
+  const page = pageCallbacks(settings, (error) => frame.close(error));
+  const frame = openFrame(service, settings, page);
+  checkSession(`${service.base}/embed/session/${settings.sid}`, page.fail);
   element.append(frame.iframe);
 
   return {
     iframe: frame.iframe,
+    // Each step is safe twice, so destroy() is.
     destroy() {
-      if (page.destroyed) return;
-      page.destroyed = true;
-      frame.close();
-      abort.abort();
+      page.stop(DESTROYED);
       frame.iframe.remove();
       forget();
     },
-    setStyle(style) {
-      view.style = readStyle(style, 'setStyle: style');
-      frame.call('setStyle', [view.style]);
-    },
-    setView(center, zoom) {
-      view.center = readLatLng(center, 'setView: center');
-      if (zoom !== undefined) view.zoom = readZoom(zoom, 'setView: zoom');
-      frame.call('setView', [view.center, zoom]);
-    },
+    setStyle: (style) => frame.call('setStyle', [readStyle(style, 'setStyle: style')]),
+    setView: (center, zoom) => frame.call('setView', [readLatLng(center, 'setView: center'), zoom === undefined ? zoom : readZoom(zoom, 'setView: zoom')]),
+    // Any string is a code, which the service judges (invalid_code); anything else must be a point, or
+    // throws at once, as setView's does: that is the page's mistake, not the map's.
+    select: (target) => frame.ask('select', [typeof target === 'string' ? target : readLatLng(target, 'select: target')]) as Promise<LocSelectResult>,
+    clear: () => frame.ask('clear', []) as Promise<void>,
   };
 }
 
 interface PageCallbacks {
-  /** Set by destroy(): no callback is called any more. */
-  destroyed: boolean;
   /** The callbacks as the frame calls them, over the channel. */
   host: HostCallbacks;
   /** Reports an error the map cannot go on from, found by the loader itself. */
   fail(code: LocErrorCode, message: string): void;
+  /** Stops the mount for `reason` (an error, or destroy()); the first stop counts. */
+  stop(reason: unknown): void;
 }
 
 /**
  * The integrator's callbacks, as the frame and the loader's own checks call them. An exception thrown
  * in one is the integrator's: reported (`reportError`) without breaking the embed. The first error the
- * map cannot go on from stops the mount: later errors would only repeat it, a frame that connected
- * before it may still call but is not passed on, and `onStop` lets no late frame in. After destroy()
- * nothing is called at all.
+ * map cannot go on from stops the mount, once `onError` has it, and so does destroy(): nothing is
+ * called after that — later errors would only repeat it — and `onStop` cuts the frame off, lets no
+ * late frame in and gives what the page asks of the frame the reason.
  */
-function pageCallbacks(settings: MountSettings, onStop: () => void): PageCallbacks {
+function pageCallbacks(settings: MountSettings, onStop: (reason: unknown) => void): PageCallbacks {
   let stopped = false;
   const call = <T>(callback: ((arg: T) => void) | undefined, arg: T) => {
-    if (page.destroyed || !callback) return;
+    if (stopped || !callback) return;
     try {
       callback(arg);
     } catch (error) {
       reportError(error);
     }
   };
-  const report = (error: LocEmbedError) => {
-    if (stopped) return;
-    stopped = !error.recoverable;
-    if (stopped) onStop();
-    call(settings.onError, error);
+  const stop = (reason: unknown) => {
+    if (!stopped) onStop(reason);
+    stopped = true;
   };
-  const page: PageCallbacks = {
-    destroyed: false,
+  const report = (error: LocEmbedError) => {
+    call(settings.onError, error);
+    if (!error.recoverable) stop(error);
+  };
+  return {
     host: {
-      ready: (info) => {
-        if (!stopped) call(settings.onReady, info);
-      },
-      select: (result) => {
-        if (!stopped) call(settings.onSelect, result);
-      },
+      ready: (info) => call(settings.onReady, info),
+      select: (result) => call(settings.onSelect, result),
       error: report,
       // The frame asks only when init said `renewable`, that is when there is a getSessionToken.
       renew: () => settings.getSessionToken!(),
     },
     fail: (code, message) => report({ code, message, recoverable: false }),
+    stop,
   };
-  return page;
 }
 
 /** The frame as the page holds it. */
-interface PageFrame {
+interface PageFrame extends Omit<FrameChannel, 'close'> {
   iframe: HTMLIFrameElement;
-  /** Stops waiting for the frame's hello: the mount stopped, and a late frame is not let in. */
-  stopWaiting(): void;
-  /** Calls the frame's API once it connected; before that, nothing: init will carry the view. */
-  call<K extends keyof FrameApi>(method: K, args: unknown[]): void;
-  /** Stops waiting, and closes the channel, and with it every call the frame could still make. */
-  close(): void;
+  /**
+   * Stops waiting for the hello, so that no late frame is let in, and closes the channel and with it
+   * every call the frame could still make; what is asked, then or later, rejects with `reason`.
+   */
+  close(reason: unknown): void;
 }
 
 /**
  * The frame as the page sees it: its iframe, whose hello is awaited until `loadTimeout` — taken only
- * from that iframe's window, from the service's exact origin and with the mount's nonce — then the
- * channel it is handed, on which init goes first with the token and the view at that moment.
+ * from that iframe's window, from the service's exact origin and with the mount's nonce — and the
+ * channel, whose other end goes to that frame alone. Init goes first on it, at once, with the token
+ * and the options' view; every call the page makes before the frame connects waits behind it, in the
+ * order made, on the port the frame is handed, so that the frame gets them all, in that order.
  */
-function openFrame(service: Service, settings: MountSettings, view: View, page: PageCallbacks): PageFrame {
+function openFrame(service: Service, settings: MountSettings, page: PageCallbacks): PageFrame {
+  const { style, center, zoom } = settings;
   const nonce = crypto.randomUUID();
-  const start: FrameStart = { nonce, style: view.style, ...view.center, zoom: view.zoom, until: Date.now() + settings.loadTimeout };
+  const start: FrameStart = { nonce, style, ...center, zoom, until: Date.now() + settings.loadTimeout };
   const iframe = document.createElement('iframe');
   // URLSearchParams writes each number as String() does.
   iframe.src = `${service.base}/embed/frame/${settings.sid}#${new URLSearchParams(start as unknown as Record<string, string>)}`;
@@ -165,18 +156,15 @@ function openFrame(service: Service, settings: MountSettings, view: View, page: 
   for (const [name, value] of Object.entries(attributes)) iframe.setAttribute(name, value);
   iframe.style.cssText = `display:block;width:100%;border:0;height:${settings.height}`;
 
-  let port: MessagePort | undefined;
-  let hostPort: MessagePort | undefined;
+  const ports = new MessageChannel();
+  const init: FrameInit = { token: settings.token, style, center, zoom, confirm: settings.confirm, renewable: !!settings.getSessionToken };
+  const channel = frameChannel(ports.port1, init, page.host);
   const onMessage = (event: MessageEvent<HelloMessage>) => {
     const hello = event.data;
     const win = iframe.contentWindow;
     if (!win || event.source !== win || event.origin !== service.origin || hello?.type !== 'loc:hello' || hello.nonce !== nonce) return;
     stopWaiting();
-    const channel = new MessageChannel();
-    port = channel.port1;
-    win.postMessage({ type: 'loc:connect', nonce } satisfies ConnectMessage, service.origin, [channel.port2]);
-    const init: FrameInit = { token: settings.token, ...view, confirm: settings.confirm, renewable: !!settings.getSessionToken };
-    hostPort = callFrame(port, 'init', [init], page.host);
+    win.postMessage({ type: 'loc:connect', nonce } satisfies ConnectMessage, service.origin, [ports.port2]);
   };
   const stopWaiting = () => {
     clearTimeout(timer);
@@ -187,34 +175,32 @@ function openFrame(service: Service, settings: MountSettings, view: View, page: 
 
   return {
     iframe,
-    stopWaiting,
-    call(method, args) {
-      if (port) callFrame(port, method, args);
-    },
-    close() {
+    ...channel,
+    close(reason) {
       stopWaiting();
-      port?.close();
-      hostPort?.close();
-      port = undefined;
+      channel.close(reason);
     },
   };
 }
 
 /**
  * In parallel with the frame: a page on the wrong origin would only see the browser block the frame
- * (frame-ancestors), so the session's public record tells the integrator why, at once.
+ * (frame-ancestors), and a session the service does not know gets a frame page no one may frame, so
+ * the session's public record tells the integrator why, at once. What the frame can say itself it
+ * says: a disabled key or an account no longer a partner (its page's `refusal`), before `onReady`.
+ * After destroy() the answer is still read, and goes nowhere (`pageCallbacks`).
  */
-function checkSession(url: string, signal: AbortSignal, fail: (code: LocErrorCode, message: string) => void): void {
-  fetch(url, { signal, credentials: 'omit' })
+function checkSession(url: string, fail: (code: LocErrorCode, message: string) => void): void {
+  fetch(url, { credentials: 'omit' })
     .then(async (response) => {
-      const session = (await response.json()) as { origin?: string; code?: 'invalid_session' | 'key_inactive' | 'partner_required'; message?: string };
-      if (session.code === 'invalid_session' || session.code === 'key_inactive' || session.code === 'partner_required') fail(session.code, session.message!);
+      const session = (await response.json()) as { origin?: string; code?: 'invalid_session'; message?: string };
+      if (session.code === 'invalid_session') fail(session.code, session.message!);
       else if (response.ok && session.origin !== location.origin) {
         fail('origin_mismatch', `The session is for ${session.origin}, this page is ${location.origin}.`);
       }
     })
     .catch(() => {
-      // Unreachable or aborted: the frame reports what matters (network, load_timeout) itself.
+      // Unreachable: the frame reports what matters (network, load_timeout) itself.
     });
 }
 

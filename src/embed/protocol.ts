@@ -3,16 +3,20 @@
  * (`iframe-app/`, on the service's origin). Types only: both sides import it, neither bundle ships it.
  *
  * 1. The loader creates the iframe `{base}/embed/frame/{sid}#{FrameStart as URL parameters}` and listens
- *    for messages on its window.
+ *    for messages on its window. It also creates a `MessageChannel` and calls `FrameApi.init` on its
+ *    end at once, with the session token (which never appears in a URL) and the host callbacks, passed
+ *    as `comlink.proxy` would; init, and every call the page makes after it, wait on the other end.
  * 2. The frame, once its script runs, posts a `HelloMessage` to `window.parent`, aimed at the session's
  *    origin only (the browser drops it for any other parent).
  * 3. The loader accepts it only from that iframe's window, from the service's exact origin and with the
- *    mount's nonce; it answers with a `ConnectMessage` carrying one end of a new `MessageChannel`, aimed
- *    at the service's origin.
+ *    mount's nonce; it answers with a `ConnectMessage` carrying the channel's other end, aimed at the
+ *    service's origin.
  * 4. The frame accepts that only from its parent, from the session's origin and with the nonce of its
- *    fragment, and exposes `FrameApi` on the port with comlink. Nothing after that uses window messages.
- * 5. The loader calls `FrameApi.init` with the session token (which never appears in a URL) and the
- *    host callbacks, passed with `comlink.proxy`.
+ *    fragment, and exposes `FrameApi` on the port with comlink, which then delivers init and the calls
+ *    behind it, in order. Nothing after that uses window messages.
+ *
+ * Loaders before `select` and `clear` called init only once the frame connected, with the view as it
+ * was then, and dropped setStyle and setView until then; the frame takes both ways.
  */
 import type { ProxyMarked } from 'comlink';
 import type { ErrorCode } from '../errors.ts';
@@ -57,7 +61,7 @@ export interface FrameStart {
   until: number;
 }
 
-/** Step 5: what the loader hands over. */
+/** Step 1: what the loader hands over. */
 export interface FrameInit {
   /** `<sid>.<secret>`; its sid must be the frame's. */
   token: string;
@@ -89,6 +93,15 @@ export interface FrameApi {
   setStyle(style: LocStyle): void;
   /** Moves the map; keeps the zoom when `zoom` is undefined. */
   setView(center: LatLng, zoom: number | undefined): void;
+  /**
+   * `LocHandle.select`: chooses the cell of a code (a string) or of a point, as a confirmed choice
+   * would, once the map is ready (or stopped), and answers after `HostCallbacks.select`. Fails with a
+   * `LocEmbedError`, or with an `AbortError` when a later choice or clear dropped it. Added after the
+   * first three: a loader that never calls it works as before.
+   */
+  select(target: string | LatLng): Promise<LocSelectResult>;
+  /** `LocHandle.clear`: removes the choice, silently, once select would go ahead; answers once done. */
+  clear(): Promise<void>;
 }
 
 /**
@@ -99,7 +112,11 @@ export interface FrameApi {
  */
 export type WireValue =
   | { type: 'RAW'; value: unknown }
-  /** `proxy`: `value` is a MessagePort to call the object on; `throw`: `value` is a thrown error. */
+  /**
+   * `proxy`: `value` is a MessagePort to call the object on; `throw`: `value` is what was thrown, as
+   * comlink writes it — `{ isError: true, value: { message, name, stack } }` for an Error (a
+   * DOMException too), `{ isError: false, value }` for anything else.
+   */
   | { type: 'HANDLER'; name: 'proxy' | 'throw'; value: unknown };
 
 /** A call across the channel; the answer is a `WireValue` with the same `id`. */

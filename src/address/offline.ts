@@ -9,31 +9,26 @@
  * the cell is deepest inside: the smallest distance / reach among the CANDIDATES nearest places
  * within NEAR_KM (nearest-places.ts), which are the ones geokdbush's `around` finds.
  *
- * The index is built once per process in a worker thread, by the server before it listens or on first
- * use, and never changes.
+ * The index is built with the service (build.mjs) and read once per process from that file
+ * (places-file.ts), by the server before it listens or on first use; it never changes.
  */
 import { around, distance } from 'geokdbush';
 import { countryName } from '../code/index.ts';
-import { runInWorker } from '../workers/pool.ts';
 import { distanceOfH } from './haversine.ts';
 import { CANDIDATES, foundPlaces, NEAR_KM, nearestPlaces } from './nearest-places.ts';
-import { placeIndexFrom, type PlaceIndex, type PlacesMessage } from './place-index.ts';
+import type { PlaceIndex } from './place-index.ts';
+import { loadPlacesFile } from './places-file.ts';
 
 let index: PlaceIndex | undefined;
-let loading: Promise<PlaceIndex> | undefined;
 /** The one search's scratch: searches run one at a time, on the event loop. */
 const found = foundPlaces();
 
-/** Builds the index (once per process) in a worker thread; a failed build is tried again on the next call. */
-export function loadPlaces(): Promise<void> {
-  loading ??= runInWorker<PlacesMessage>(new URL('./places-worker.ts', import.meta.url)).then(
-    (message) => (index = placeIndexFrom(message)),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading.then(() => undefined);
+/**
+ * Reads the index, once per process. Throws a PlacesFileError, which says what to do, when the file is
+ * missing or of another format; a failed read is tried again on the next call.
+ */
+export function loadPlaces(): void {
+  index ??= loadPlacesFile().index;
 }
 
 /** The index of the place named for a point in `country`, or -1: none within NEAR_KM. Needs the index loaded. */
@@ -76,7 +71,7 @@ export function loadedPlaces(): PlaceIndex | undefined {
 
 /** `near <place>, <country>` for a point in `country` (ISO alpha-2), or the country name alone. */
 export async function offlineAddress(lat: number, lng: number, country: string): Promise<string> {
-  if (index === undefined) await loadPlaces();
+  if (index === undefined) loadPlaces();
   const { names, nameWide, nameStart, nameEnd } = index!;
   const best = offlinePlace(lat, lng, country);
   const name = countryName(country);

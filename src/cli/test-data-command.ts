@@ -4,7 +4,7 @@
  * themselves stay.
  */
 import type { Command } from 'commander';
-import { OperatorError, printJson, withStore } from './operator-io.ts';
+import { printJson, requireAccount, withStore } from './operator-io.ts';
 
 export function registerTestDataCommand(program: Command): void {
   const testData = program.command('test-data').description("what an account's test keys saved (acts on the database in LOC_DATA_DIR)");
@@ -15,8 +15,7 @@ export function registerTestDataCommand(program: Command): void {
     .option('--json', 'print the count as JSON')
     .action(async (options: { account: string; json?: boolean }, command: Command) => {
       await withStore(command, async (store) => {
-        const account = await store.findAccount(options.account);
-        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(options.account)}; see loc accounts list.`);
+        const account = await requireAccount(store, options.account);
         const wiped = await store.deleteTestLocations(account.id);
         if (options.json) printJson({ account: account.name, wiped_locations: wiped });
         else process.stdout.write(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);

@@ -81,7 +81,6 @@ describe('the frame’s handshake', () => {
       { id: 'construct', type: 'CONSTRUCT', path: ['setStyle'], argumentList: [] },
       { id: 'endpoint', type: 'ENDPOINT' },
       { id: 'deeper', type: 'APPLY', path: ['setStyle', 'call'], argumentList: [raw(null), raw('biking')] },
-      { id: 'inherited', type: 'APPLY', path: ['hasOwnProperty'], argumentList: [raw('init')] },
       { id: 'not-a-name', type: 'APPLY', path: [['setStyle']], argumentList: [raw('biking')] },
     ];
     for (const message of forged) port1.postMessage(message);
@@ -98,6 +97,25 @@ describe('the frame’s handshake', () => {
     port1.postMessage({ id: 'release', type: 'RELEASE' });
     await vi.waitFor(() => expect(replies).toContain('release'));
     await vi.waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it('answers a call of a method it does not have — inherited, or one a later loader knows — with a recoverable internal_error, and goes on', async () => {
+    const { win, parent, deliver } = frameWindow();
+    const frameApi = api();
+    begin(win, frameApi);
+    const { port1, port2 } = channel();
+    deliver({ source: parent, origin: ORIGIN, data: { type: 'loc:connect', nonce: 'n-1' }, ports: [port2] });
+    const frame = wrap<FrameApi & { hasOwnProperty(name: string): boolean; highlight(code: string): void }>(port1);
+
+    for (const call of [() => frame.highlight('FR-0RMB-CQXT'), () => frame.hasOwnProperty('init')]) {
+      await expect(call()).rejects.toEqual({
+        code: 'internal_error',
+        message: expect.stringMatching(/^This map has no "(highlight|hasOwnProperty)": it was served by an earlier version of the service than the loader\./),
+        recoverable: true,
+      });
+    }
+    await frame.setView({ lat: 1, lng: 2 }, 3);
+    expect(frameApi.setView).toHaveBeenCalledWith({ lat: 1, lng: 2 }, 3);
   });
 
   it('takes what the page sent on its end before the connect, init first, in order: select and clear too, with their answers', async () => {

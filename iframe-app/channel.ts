@@ -6,7 +6,7 @@
  * let act only on calls of the API's own methods (see `onlyCalls`).
  */
 import { expose, type Endpoint } from 'comlink';
-import type { ConnectMessage, FrameApi, HelloMessage, WireMessage } from '../src/embed/protocol.ts';
+import type { ConnectMessage, FrameApi, HelloMessage, LocEmbedError, WireMessage, WireReply } from '../src/embed/protocol.ts';
 
 /**
  * How long past the page's deadline (`FrameStart.until`) the frame still waits for its connect. The
@@ -52,22 +52,43 @@ export function connect(win: Window, { origin, nonce, api, until, onUnanswered }
   return stop;
 }
 
+/** The method a call names: an APPLY of one name, or null for anything else. */
+function calledName(data: Partial<WireMessage> | null | undefined): string | null {
+  const path = data?.path;
+  return data?.type === 'APPLY' && Array.isArray(path) && path.length === 1 && typeof path[0] === 'string' ? path[0] : null;
+}
+
 /**
  * Whether comlink may act on `data`: a call of one API method by name, or a RELEASE (comlink's "done
  * with this port", which only reads along its path and then lets the port go).
  */
 function isProtocol(data: Partial<WireMessage> | null | undefined): boolean {
-  if (data?.type === 'RELEASE') return true;
-  const path = data?.path;
-  return data?.type === 'APPLY' && Array.isArray(path) && path.length === 1 && typeof path[0] === 'string' && Object.hasOwn(METHODS, path[0]);
+  const name = calledName(data);
+  return data?.type === 'RELEASE' || (name !== null && Object.hasOwn(METHODS, name));
+}
+
+/**
+ * The answer to a call of a method this frame does not have, thrown as the frame throws its own
+ * errors (a plain LocEmbedError, comlink's non-Error throw). A loader of a later v1 may call one that
+ * came after this frame (a rolling deploy, a page kept open across one): its promise must settle,
+ * with a code the page already handles, and the map goes on.
+ */
+function unknownMethod(id: string, name: string): WireReply {
+  const error: LocEmbedError = {
+    code: 'internal_error',
+    message: `This map has no ${JSON.stringify(name)}: it was served by an earlier version of the service than the loader. Reload the page.`,
+    recoverable: true,
+  };
+  return { type: 'HANDLER', name: 'throw', value: { isError: false, value: error }, id };
 }
 
 /**
  * The port as comlink's endpoint, passing on only protocol messages. Left alone, `expose` walks any
  * property path it is sent — GET reads it, SET writes it, ENDPOINT exposes the object again on a new
  * port — so whoever holds the page's end could read the frame's state or, with a path through
- * `__proto__`, write to `Object.prototype` on the service's origin. Everything else is dropped
- * unanswered: the loader never sends it.
+ * `__proto__`, write to `Object.prototype` on the service's origin. A call of a method the frame
+ * does not have is answered with an error (`unknownMethod`); everything else is dropped unanswered:
+ * the loader never sends it.
  */
 function onlyCalls(port: MessagePort): Endpoint {
   const filtered = new Map<EventListenerOrEventListenerObject, (event: MessageEvent) => void>();
@@ -75,7 +96,11 @@ function onlyCalls(port: MessagePort): Endpoint {
     postMessage: (message: unknown, transfer: Transferable[] = []) => port.postMessage(message, transfer),
     addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
       const pass = (event: MessageEvent) => {
-        if (!isProtocol(event.data)) return;
+        if (!isProtocol(event.data)) {
+          const name = calledName(event.data);
+          if (name !== null && typeof event.data.id === 'string') port.postMessage(unknownMethod(event.data.id, name));
+          return;
+        }
         if (typeof listener === 'function') listener(event);
         else listener.handleEvent(event);
       };

@@ -133,7 +133,7 @@ describe('embed assets', () => {
       const other = await online.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string } });
       expect(other.statusCode).toBe(200);
     }
-    // The loader is the one file measured against a budget gzip-compressed (docs/embed.md): that is what a browser gets.
+    // The loader is the one file measured against a budget gzip-compressed (docs/embed-internals.md): that is what a browser gets.
     const loader = await online.inject({ url: '/embed/loc-embed.js', headers: { 'accept-encoding': 'gzip' } });
     expect(loader.rawPayload.length).toBeLessThanOrEqual(3 * 1024);
   });

@@ -141,7 +141,7 @@ export const embedAssets = fp<EmbedAssetsOptions>(
 
     const paths = [...BUILT_FILES.map((name) => [`/embed/${name}`, name] as const), ...V1_FILES.map((name) => [`/embed/v1/${name}`, name] as const)];
     for (const [path, name] of paths) {
-      // Files, not API: kept out of the OpenAPI document (docs/embed.md lists them).
+      // Files, not API: kept out of the OpenAPI document (docs/embed-internals.md lists them).
       app.get<{ Querystring: { v?: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
         const { files, version } = bundle();
         const file = files[name];

@@ -10,6 +10,11 @@
  * Both are warmed first (the service renders and caches the tiles, the browser caches the scripts),
  * then timed in turn, each round alternating which goes first; the medians are compared.
  *
+ * And the integrators' package against the script tag: a page that loads the script with a tag and
+ * mounts, against a page that imports `loadLoc` from loc-js/embed (its built ESM file) and mounts
+ * once the promise gives `LOC`; each round opens both anew and takes the time from navigation to
+ * `onReady`, so that the package's script injection is in the figure.
+ *
  * The browser and the servers are the browser suite's (e2e/chromium.ts, e2e/services.ts).
  * Run alone with `node --import tsx bench/embed.ts`; `npm run bench` includes it.
  */
@@ -29,6 +34,11 @@ const WARM_ROUNDS = 3;
 /** The view both maps show: Paris at city zoom, a dozen tiles. */
 const VIEW = { lat: 48.8566, lng: 2.3522, zoom: 12 };
 const HEIGHT = '400px';
+/**
+ * "No slower than the script tag": 1.0, plus 5 % for noise — two runs on a busy two-core machine gave
+ * 0.98× and 1.02× for what is, after the first load, the same script.
+ */
+const PACKAGE_BUDGET = 1.05;
 
 const LEAFLET_DIR = join(ROOT, 'node_modules/leaflet/dist');
 
@@ -80,6 +90,27 @@ window.mountBare = () => new Promise((done) => {
 });
 </script></body></html>`;
 
+/**
+ * A page that mounts at once, by the script tag or through loc-js/embed's `loadLoc`, with the session
+ * token of its URL's fragment, and records ms from navigation to `onReady` in `window.readyMs`.
+ */
+const loadPage = (service: string, via: 'tag' | 'package'): string => {
+  const mount = `LOC.mount('#map', {
+    sessionToken: location.hash.slice(1), center: { lat: ${VIEW.lat}, lng: ${VIEW.lng} }, zoom: ${VIEW.zoom}, height: '${HEIGHT}',
+    onReady: () => { window.readyMs = performance.now(); },
+    onError: (error) => { window.readyError = error.code + ': ' + error.message; },
+  });`;
+  return `<!doctype html>
+<html><head><meta charset="utf-8">${via === 'tag' ? `<script src="${service}/embed/v1/loc-embed.js"></script>` : ''}
+<style>body { margin: 0; } #map { width: 800px; }</style></head><body><div id="map"></div>
+${via === 'tag' ? `<script>${mount}</script>` : `<script type="module">
+import { loadLoc } from '/loc-js/embed.js';
+const LOC = await loadLoc({ baseUrl: ${JSON.stringify(service)} });
+${mount}
+</script>`}
+</body></html>`;
+};
+
 /** Serves the host page and the bare peer; the same handler listens on both origins. */
 function pageServer(service: string, hostOrigin: string, bareUrl: string): Server {
   return createServer((request, response) => {
@@ -89,6 +120,9 @@ function pageServer(service: string, hostOrigin: string, bareUrl: string): Serve
     };
     if (request.url === '/') return send('text/html; charset=utf-8', hostPage(service, bareUrl));
     if (request.url === '/bare.html') return send('text/html; charset=utf-8', barePage(`${service}/tiles/streets/{z}/{x}/{y}.png`, hostOrigin));
+    if (request.url === '/tag.html') return send('text/html; charset=utf-8', loadPage(service, 'tag'));
+    if (request.url === '/package.html') return send('text/html; charset=utf-8', loadPage(service, 'package'));
+    if (request.url === '/loc-js/embed.js') return send('text/javascript', readFileSync(join(ROOT, 'packages/loc-js/dist/embed.js')), 'max-age=3600');
     if (request.url === '/leaflet/leaflet.js') return send('text/javascript', readFileSync(join(LEAFLET_DIR, 'leaflet.js')), 'max-age=3600');
     if (request.url === '/leaflet/leaflet.css') return send('text/css', readFileSync(join(LEAFLET_DIR, 'leaflet.css')), 'max-age=3600');
     response.writeHead(404).end();
@@ -101,7 +135,18 @@ declare global {
   interface Window {
     mountOurs(token: string): Promise<number>;
     mountBare(): Promise<number>;
+    readyMs?: number;
+    readyError?: string;
   }
+}
+
+/** Opens `url` with `token` and resolves with its ms from navigation to `onReady`. */
+async function loadToReady(page: Page, url: string, token: string): Promise<number> {
+  await page.goto(`${url}#${token}`);
+  const handle = await page.waitForFunction(() => window.readyMs ?? (window.readyError && `error ${window.readyError}`));
+  const value = await handle.jsonValue();
+  if (typeof value !== 'number') throw new Error(`${url}: ${String(value)}`);
+  return value;
 }
 
 const mountOurs = (page: Page, token: string) => page.evaluate((token) => window.mountOurs(token), token);
@@ -154,6 +199,17 @@ export async function benchMount(): Promise<BenchRow[]> {
       ours.push(oursMs);
       peer.push(peerMs);
     }
+    // Through the package against the tag, each page opened anew every round, in alternating order.
+    const viaPackage: number[] = [];
+    const viaTag: number[] = [];
+    for (let round = 0; round < WARM_ROUNDS + ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['package', 'tag'] as const) : (['tag', 'package'] as const);
+      const times: Record<string, number> = {};
+      for (const via of order) times[via] = await loadToReady(page, `${hostOrigin}/${via}.html`, await session());
+      if (round < WARM_ROUNDS) continue;
+      viaPackage.push(times.package);
+      viaTag.push(times.tag);
+    }
     const spread = (values: number[]) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))} ms`;
     return [{
       group: 'embed',
@@ -166,6 +222,16 @@ export async function benchMount(): Promise<BenchRow[]> {
       budget: 1.5,
       note: `median of ${ROUNDS} alternating rounds after ${WARM_ROUNDS} warm-ups, one Chromium ${browser.version()} page; ` +
         `range ${spread(ours)} vs ${spread(peer)}; 800 × 400 px, zoom ${VIEW.zoom}`,
+    }, {
+      group: 'embed',
+      name: 'page load → onReady through loc-js/embed (loadLoc)',
+      ours: median(viaPackage),
+      peerName: 'the same page with the script tag',
+      peer: median(viaTag),
+      unit: 'ms',
+      higherIsBetter: false,
+      budget: PACKAGE_BUDGET,
+      note: `median of ${ROUNDS} alternating rounds after ${WARM_ROUNDS} warm-ups, each page opened anew; range ${spread(viaPackage)} vs ${spread(viaTag)}`,
     }];
   } finally {
     await browser.close();

@@ -8,6 +8,7 @@
  * - the demo is an integrator: of loc it imports the public types alone;
  * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
  *   written form, which its build bundles in, and the public types and error codes, as types only;
+ *   its React entry alone imports React, the optional peer its build leaves out;
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers) → the embed's contract → the parts the service is made of (store, limits, auth, addresses,
@@ -27,6 +28,8 @@ const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
 const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$';
 const LOC_JS_TYPES = '^src/(embed/public-types|errors)\\.ts$';
+/** React, the optional peer dependency of loc-js/react. */
+const REACT = '^node_modules/react/';
 
 /** A rule that forbids imports from `from` (tests aside) to `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -48,8 +51,10 @@ module.exports = {
       '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
       '^(src|iframe-app|demo)/', LOC_JS),
-    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module.',
-      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] }),
+    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React is an optional peer, next rule).',
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: REACT }),
+    forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entry for React pages may import it.',
+      '^packages/loc-js/(?!src/react\\.ts$)', REACT),
     forbid('loc-js-bundles-only-the-format', 'Of the service, loc-js bundles the code’s written form and reads the public types and error codes.',
       LOC_JS, { path: '^src/', pathNot: `${LOC_JS_BUNDLES}|${LOC_JS_TYPES}` }),
     forbid('loc-js-reads-types-only', 'The public types and the catalogue reach loc-js as types: the catalogue’s messages stay out of its bundle.',
@@ -70,7 +75,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist)/' },
+    // node_modules stays in, unfollowed: what a file imports from a package is what the rules above check.
+    exclude: { path: '^dist/' },
     tsConfig: { fileName: 'tsconfig.test.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },

@@ -1,9 +1,10 @@
 /**
  * Bundle sizes of the embed against their budgets: the loader `loc-embed.js`, which every
  * integrator's page loads, the map frame's script and styles together, and the integrators'
- * package's `loc-js/embed` entry, which their bundles take in. Sizes are of the built, minified files
- * after gzip at level 9, in bytes (1 KB = 1024 bytes); the package ships unminified, as libraries do,
- * so its entry is measured as an integrator's bundler would minify it.
+ * package's `loc-js/embed` and `loc-js/react` entries, which their bundles take in. Sizes are of the
+ * built, minified files after gzip at level 9, in bytes (1 KB = 1024 bytes); the package ships
+ * unminified, as libraries do, so its entries are measured as an integrator's bundler would minify
+ * them, with what they import from the package and without React, which the page has anyway.
  */
 import { buildSync } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -21,12 +22,15 @@ export const FRAME_BUDGET_BYTES = 70 * 1024;
 /** Budget of the `loc-js/embed` entry with everything it imports, minified and gzipped. */
 export const LOC_JS_EMBED_BUDGET_BYTES = 1.5 * 1024;
 
+/** Budget of the `loc-js/react` entry with what it imports from the package (`loc-js/embed`), React aside, minified and gzipped. */
+export const LOC_JS_REACT_BUDGET_BYTES = 2.5 * 1024;
+
 /** The built ESM entries of loc-js. */
 const LOC_JS_DIST = join(import.meta.dirname, '../packages/loc-js/dist');
 
-/** Gzipped size of a loc-js entry (`embed`, `code`) bundled with what it imports and minified, as an integrator's build would. */
+/** Gzipped size of a loc-js entry (`embed`, `react`, `code`) bundled with what it imports but React and minified, as an integrator's build would. */
 export function locJsEntrySize(entry: string): number {
-  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' });
+  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', external: ['react'], write: false, logLevel: 'silent' });
   return gzipSync(outputFiles[0].contents, { level: 9 }).length;
 }
 
@@ -50,6 +54,7 @@ export function bundleRows(): BenchRow[] {
   return [
     row('loc-embed.js (min+gzip)', gzippedSize('loc-embed.js'), LOADER_BUDGET_BYTES),
     row('loc-js/embed entry (min+gzip)', locJsEntrySize('embed'), LOC_JS_EMBED_BUDGET_BYTES),
+    row('loc-js/react entry, React aside (min+gzip)', locJsEntrySize('react'), LOC_JS_REACT_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];
 }

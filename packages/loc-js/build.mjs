@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
-export const ENTRIES = ['embed', 'code'];
+export const ENTRIES = ['embed', 'code', 'react'];
 
 /** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
 export const OUTPUTS = ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]);
@@ -33,15 +33,31 @@ const SPECIFIER = /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\.[jt]s\2/g;
 const respecify = (text, change, extension = '.js') => text.replace(SPECIFIER, (_, before, quote, specifier) => `${before}${quote}${change(specifier)}${extension}${quote}`);
 
 /**
+ * An esbuild plugin: an entry that imports another (loc-js/react imports loc-js/embed) imports its
+ * built file beside it rather than a copy, so that a page using both has one `loadLoc` and one cache.
+ * @param {string} extension of the built files, `.js` or `.cjs`
+ */
+const entriesStayApart = (extension) => ({
+  name: 'loc-js-entries-stay-apart',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\/[\w-]+\.ts$/ }, ({ path, importer }) => {
+      const name = path.slice(2, -3);
+      return dirname(importer) === join(here, 'src') && ENTRIES.includes(name) ? { path: `./${name}${extension}`, external: true } : undefined;
+    });
+  },
+});
+
+/**
  * @param {string} outDir where the files go, as dist/ will hold them
  * @param {string[]} target esbuild's browser targets, the same as the service's browser code
  */
 export async function buildLocJs(outDir, target) {
-  const common = { bundle: true, platform: 'neutral', target, legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
+  // React is the integrator's, an optional peer of loc-js/react: imported, never bundled.
+  const common = { bundle: true, platform: 'neutral', target, external: ['react'], legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
   await Promise.all(
     ENTRIES.flatMap((name) => [
-      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'esm', outfile: join(outDir, `${name}.js`) }),
-      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'cjs', outfile: join(outDir, `${name}.cjs`) }),
+      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'esm', outfile: join(outDir, `${name}.js`), plugins: [entriesStayApart('.js')] }),
+      build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'cjs', outfile: join(outDir, `${name}.cjs`), plugins: [entriesStayApart('.cjs')] }),
     ]),
   );
 
@@ -55,14 +71,16 @@ export async function buildLocJs(outDir, target) {
     for (const from of shipped.keys()) {
       for (const [, , , specifier] of readFileSync(from, 'utf8').matchAll(SPECIFIER)) {
         const named = resolve(dirname(from), `${specifier}.d.ts`);
+        // Another entry (loc-js/react names loc-js/embed), or a file already walked.
+        if (shipped.has(named)) continue;
         const place = relative(emitted, named);
         if (!place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the service's src/.`);
-        if (!shipped.has(named)) shipped.set(named, place);
+        shipped.set(named, place);
       }
     }
     for (const [from, to] of shipped) {
-      // An entry moves from packages/loc-js/src/ to dist/; the service's files keep their places.
-      const place = (specifier) => (dirname(from) === entryDir ? `./${relative(emitted, resolve(entryDir, specifier))}` : specifier);
+      // An entry moves from packages/loc-js/src/ to dist/, beside the other entries; the service's files keep their places.
+      const place = (specifier) => (dirname(from) === entryDir && dirname(resolve(entryDir, specifier)) !== entryDir ? `./${relative(emitted, resolve(entryDir, specifier))}` : specifier);
       const text = respecify(readFileSync(from, 'utf8'), place);
       mkdirSync(dirname(join(outDir, to)), { recursive: true });
       writeFileSync(join(outDir, to), text);

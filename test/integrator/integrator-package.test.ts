@@ -1,9 +1,10 @@
 /**
  * The integrator's kit as an integrator gets it: both packages packed with `npm pack`, installed
- * into a fresh project from their tarballs (dependencies from the npm cache that `npm ci` filled),
- * the project's page script (consumer/page.ts) type-checked strictly under `moduleResolution`
- * `bundler` and `NodeNext` (a CommonJS module too), bundled with esbuild, and run in Chromium against
- * a real `loc serve` with a real key and session.
+ * into a fresh project from their tarballs (dependencies, React among them, from the npm cache that
+ * `npm ci` filled), the project's page scripts (consumer/page.ts, and consumer/react-page.tsx for
+ * loc-js/react) type-checked strictly under `moduleResolution` `bundler` and `NodeNext` (a CommonJS
+ * module too), bundled with esbuild, and run in Chromium against a real `loc serve` with a real key
+ * and session.
  *
  * Install scripts are skipped: loc-js has none, and better-sqlite3's would compile SQLite for about
  * 80 s — the installed service is run for its codec (`loc encode`), which needs no database; the
@@ -35,11 +36,12 @@ function npmEnv(): NodeJS.ProcessEnv {
 
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env: npmEnv(), maxBuffer: 16 * 1024 * 1024 });
 
-/** The integrator's own web server: the page and its bundled script, on an origin of its own. */
-function servePage(script: string, port: number): Promise<Server> {
-  const html = '<!doctype html><html><head><meta charset="utf-8"><title>loc-js consumer</title></head><body><div id="map" style="width:600px"></div><script src="/page.js"></script></body></html>';
+/** The integrator's own web server, on an origin of its own: a page for each bundled script (`/` for page.js, `/react` for react.js). */
+function servePage(scripts: Record<'page' | 'react', string>, port: number): Promise<Server> {
+  const html = (name: string) => `<!doctype html><html><head><meta charset="utf-8"><title>loc-js consumer</title></head><body><div id="map" style="width:600px"></div><script src="/${name}.js"></script></body></html>`;
   const server = createServer((request, response) => {
-    const [type, body] = request.url === '/page.js' ? ['text/javascript', script] : ['text/html', html];
+    const name = request.url === '/react' || request.url === '/react.js' ? 'react' : 'page';
+    const [type, body] = request.url?.endsWith('.js') ? ['text/javascript', scripts[name]] : ['text/html', html(name)];
     response.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(body);
   });
   return new Promise((done) => server.listen(port, 'localhost', () => done(server)));
@@ -63,9 +65,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packages as an integrator installs them', () => {
-  it('install from their tarballs: loc-js with no dependency, loc-service with its command and codec', async () => {
+  it('install from their tarballs: loc-js with no dependency (React an optional peer), loc-service with its command and codec', async () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/loc-js/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
+    // React is for loc-js/react alone: a peer the integrator brings, optional for everyone else.
+    expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([{ react: '>=18' }, { react: { optional: true } }]);
     expect(manifest.sideEffects).toBe(false);
     const { stdout } = await run(join(project, 'node_modules/.bin/loc'), ['encode', '48.8584', '2.2945'], { cwd: project });
     expect(JSON.parse(stdout)).toMatchObject({ loc_code: 'FR-0RMB-CLY0', country_code: 'FR' });
@@ -87,16 +91,25 @@ describe('the packages as an integrator installs them', () => {
     let browser: Browser;
     let pageOrigin: string;
     let script: string;
+    let reactScript: string;
+    /** The files the React page's bundle is made of, relative to the project. */
+    let reactInputs: string[];
     let apiKey: string;
 
     beforeAll(async () => {
-      const bundle = await build({ entryPoints: [join(project, 'page.ts')], absWorkingDir: project, bundle: true, format: 'iife', target: 'chrome100', write: false, logLevel: 'silent' });
+      const options = { absWorkingDir: project, bundle: true, format: 'iife', target: 'chrome100', write: false, logLevel: 'silent' } as const;
+      const [bundle, reactBundle] = await Promise.all([
+        build({ ...options, entryPoints: [join(project, 'page.ts')] }),
+        build({ ...options, entryPoints: [join(project, 'react-page.tsx')], jsx: 'automatic', define: { 'process.env.NODE_ENV': '"development"' }, metafile: true }),
+      ]);
       script = bundle.outputFiles[0].text;
+      reactScript = reactBundle.outputFiles[0].text;
+      reactInputs = Object.keys(reactBundle.metafile.inputs);
       const port = await freePort();
       pageOrigin = `http://localhost:${port}`;
       dataDir = newDataDir();
       ({ apiKey } = createKey(dataDir, { account: 'integrator', origins: [pageOrigin] }));
-      [service, pageServer, browser] = await Promise.all([startService(dataDir), servePage(script, port), chromium.launch(chromiumLaunchOptions())]);
+      [service, pageServer, browser] = await Promise.all([startService(dataDir), servePage({ page: script, react: reactScript }, port), chromium.launch(chromiumLaunchOptions())]);
     }, 60_000);
 
     afterAll(async () => {
@@ -128,6 +141,33 @@ describe('the packages as an integrator installs them', () => {
       });
       expect(outcome.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(await page.locator('#map iframe').count()).toBe(1);
+      expect(failures).toEqual([]);
+      await page.close();
+    }, 60_000);
+
+    it('bundle loc-js/react with the project’s one React: loc-js/embed once, React neither copied nor bundled twice', () => {
+      const packaged = reactInputs.filter((input) => input.startsWith('node_modules/loc-js/'));
+      expect(packaged.sort()).toEqual(['node_modules/loc-js/dist/embed.js', 'node_modules/loc-js/dist/react.js']);
+      const reacts = reactInputs.filter((input) => /(^|\/)react(-dom)?\//.test(input) && !input.startsWith('node_modules/loc-js/'));
+      expect(reacts).toContain('node_modules/react/index.js');
+      expect(reacts.filter((input) => !/^node_modules\/(react|react-dom)\//.test(input))).toEqual([]);
+    });
+
+    it('mount <LocPicker> under StrictMode with one session from getSession, hear onReady, and leave no iframe on unmount', async () => {
+      const session = await createSession({ service: service.url, apiKey, origin: pageOrigin });
+      const page = await browser.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      await page.goto(`${pageOrigin}/react`);
+      // ReactOutcome of react-page.tsx, whole (the suite's tsconfig compiles no JSX, so it is not imported).
+      const outcome: unknown = await page.evaluate(`runReact(${JSON.stringify(service.url)}, ${JSON.stringify(session.session_token)})`);
+      expect(outcome).toEqual({
+        ready: { style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 12, expiresAt: session.expires_at },
+        sessions: 1,
+        iframes: 1,
+        refIsHandle: true,
+        afterUnmount: 0,
+      });
       expect(failures).toEqual([]);
       await page.close();
     }, 60_000);

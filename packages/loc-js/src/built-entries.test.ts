@@ -2,12 +2,17 @@
  * loc-js's built entries by package name, as Node resolves them through `exports`: the ESM and the
  * CommonJS builds of each, which carry the service's own code-format functions bundled in.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCodes } from '../../../src/code/find-codes.ts';
 import { isCodeFormat, normalizeCode } from '../../../src/code/format.ts';
 
 const require = createRequire(import.meta.url);
+const DIST = join(import.meta.dirname, '../dist');
+/** What loc-js/react may take from React: APIs that React 18, its oldest supported peer, has too. */
+const REACT_18_APIS = ['createElement', 'forwardRef', 'useEffect', 'useImperativeHandle', 'useRef', 'useState'];
 const INPUTS = ['FR-0RMB-CLY0', ' fr0rmb cly0\n', 'fr-0rmb-cly0', 'F1-0RMB-CLY0', '', 'Gate at fr-0rmb-cly0 or US-550M-RQ5L-X.'];
 
 describe('loc-js built entries', () => {
@@ -27,5 +32,21 @@ describe('loc-js built entries', () => {
       expect(Object.keys(built)).toEqual(['loadLoc']);
       await expect(built.loadLoc({ baseUrl: 'https://loc.example' })).rejects.toThrow('loadLoc: runs in a browser');
     }
+  });
+
+  it('give loc-js/react in ESM and CommonJS, LocPicker alone, with React and loc-js/embed imported, not bundled', async () => {
+    const builds = [await import('loc-js/react'), require('loc-js/react') as typeof import('loc-js/react')];
+    for (const built of builds) {
+      expect(Object.keys(built)).toEqual(['LocPicker']);
+      expect(built.LocPicker.$$typeof).toBe(Symbol.for('react.forward_ref'));
+    }
+    const esm = readFileSync(join(DIST, 'react.js'), 'utf8');
+    const taken = /import \{([^}]*)\} from "react";/.exec(esm)?.[1].split(',').map((name) => name.trim()).sort();
+    expect(taken).toEqual(REACT_18_APIS);
+    // One loadLoc, and one cache of its promise, for a page that imports both entries.
+    expect(esm).toContain('import { loadLoc } from "./embed.js";');
+    expect(esm).not.toContain('function loadLoc');
+    const cjs = readFileSync(join(DIST, 'react.cjs'), 'utf8');
+    expect([...cjs.matchAll(/require\("([^"]+)"\)/g)].map(([, name]) => name).sort()).toEqual(['./embed.cjs', 'react']);
   });
 });

@@ -60,7 +60,15 @@ const requests = {
 /** The short form of an outcome: `200`, `429 rate_limited`, `network`. */
 const short = (outcome: Outcome): string => (outcome === 'network' ? 'network' : outcome.code === null ? String(outcome.status) : `${outcome.status} ${outcome.code}`);
 
+/** An answer, where the test expects one: a dropped connection fails the test here. */
+function answered(outcome: Outcome): Exclude<Outcome, 'network'> {
+  if (outcome === 'network') throw new Error('the connection dropped without an answer');
+  return outcome;
+}
+
 const queue = (mock: Mock, body: unknown) => send(mock, '/_mock/failures', { body });
+/** What GET /_mock/failures answers. */
+const queued = async (mock: Mock) => answered(await send(mock, '/_mock/failures')).body;
 
 describe('--fail CODE[:N] at start', () => {
   let mock: Mock;
@@ -77,14 +85,14 @@ describe('--fail CODE[:N] at start', () => {
     expect(short(await requests.lookup(mock))).toBe('network');
     const session = await send(mock, '/v1/embed/sessions', { headers: { 'x-api-key': mock.key }, body: { origin: ORIGIN } });
     expect(short(session)).toBe('200');
-    mock.token = (session as { body: { session_token: string } }).body.session_token;
+    mock.token = answered(session).body.session_token as string;
     // session_expired waits for a call made with a session, unsupported_location for one that hands out a code.
     expect(short(await requests.lookup(mock))).toBe('200');
     expect(short(await requests.generate(mock))).toBe('422 unsupported_location');
     expect(short(await requests.generate(mock))).toBe('200');
     expect(short(await requests.sessionResolve(mock))).toBe('401 session_expired');
     expect(short(await requests.sessionResolve(mock))).toBe('200');
-    expect((await send(mock, '/_mock/failures')).body).toEqual({ success: true, failures: [] });
+    expect(await queued(mock)).toEqual({ success: true, failures: [] });
   });
 });
 
@@ -100,13 +108,13 @@ describe('/_mock/failures', () => {
     const first = await queue(mock, { code: 'rate_limited' });
     expect(first).toMatchObject({ status: 201, body: { success: true, failure: { code: 'rate_limited', times: 1, scope: 'all' } } });
     await queue(mock, { code: 'network', times: 3, scope: 'embed' });
-    expect((await send(mock, '/_mock/failures')).body).toEqual({
+    expect(await queued(mock)).toEqual({
       success: true,
       failures: [{ code: 'rate_limited', times: 1, scope: 'all' }, { code: 'network', times: 3, scope: 'embed' }],
     });
     const cleared = await send(mock, '/_mock/failures', { method: 'DELETE' });
     expect(cleared).toMatchObject({ status: 204, body: {} });
-    expect((await send(mock, '/_mock/failures')).body).toEqual({ success: true, failures: [] });
+    expect(await queued(mock)).toEqual({ success: true, failures: [] });
     expect(short(await requests.lookup(mock))).toBe('200');
   });
 
@@ -121,14 +129,13 @@ describe('/_mock/failures', () => {
     }
     const notJson = await fetch(`${mock.url}/_mock/failures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":' });
     expect(notJson.status).toBe(400);
-    expect((await send(mock, '/_mock/failures')).body).toEqual({ success: true, failures: [] });
+    expect(await queued(mock)).toEqual({ success: true, failures: [] });
   });
 
   it('rate_limited: 429 with Retry-After and the limit headers, as the limiter answers, for `times` requests of its scope', async () => {
     await queue(mock, { code: 'rate_limited', times: 2, scope: 'api' });
-    const refused = await requests.lookup(mock);
+    const refused = answered(await requests.lookup(mock));
     expect(short(refused)).toBe('429 rate_limited');
-    if (refused === 'network') throw new Error('unreachable');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit-reset'));
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
@@ -174,7 +181,7 @@ describe('/_mock/failures', () => {
     await queue(mock, { code: 'network' });
     expect(short(await send(mock, '/v1/loc/lookup/FR-0RMB-CLY0'))).toBe('401 missing_api_key');
     expect(short(await send(mock, '/healthz'))).toBe('200');
-    expect((await send(mock, '/_mock/failures')).body).toEqual({ success: true, failures: [{ code: 'network', times: 1, scope: 'all' }] });
+    expect(await queued(mock)).toEqual({ success: true, failures: [{ code: 'network', times: 1, scope: 'all' }] });
     expect(short(await requests.lookup(mock))).toBe('network');
   });
 });

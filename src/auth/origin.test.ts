@@ -1,7 +1,7 @@
 /** The embed's origin rules: what a page's location.origin writes and its frame's frame-ancestors can name. */
 import { describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
-import { checkOrigin, originProblem } from './origin.ts';
+import { checkOrigin, isLoopbackOrigin, originProblem } from './origin.ts';
 
 const reason = (input: unknown): string => {
   try {
@@ -92,4 +92,17 @@ describe('checkOrigin', () => {
     expect(reason('https://user:pw@shop.example')).toMatch(/credentials/);
     expect(reason(`https://${'a'.repeat(300)}.example`)).toMatch(/at most 300/);
   });
+});
+
+describe('isLoopbackOrigin', () => {
+  it.each(['http://localhost:3000', 'https://localhost', 'http://127.0.0.1:8080', 'https://127.0.0.2:4443', 'http://[::1]:5173'])('takes %s, a page on this machine', (origin) => {
+    expect(isLoopbackOrigin(origin)).toBe(true);
+  });
+
+  it.each(['https://shop.example', 'http://localhost.example:3000', 'http://127.0.0.1.example', 'ws://localhost:3000', 'http://localhost:3000/', 'http://LOCALHOST:3000', 'http://127.1:80', 'localhost:3000', 'null'])(
+    'refuses %s: another machine, or not written as a browser writes an origin',
+    (origin) => {
+      expect(isLoopbackOrigin(origin)).toBe(false);
+    },
+  );
 });

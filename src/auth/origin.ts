@@ -88,3 +88,18 @@ export function originProblem(origin: string): string | null {
   const refused = refusal(origin);
   return refused === null ? null : `${refused.why}${refused.hint ?? '.'}`;
 }
+
+/**
+ * Whether `origin` is a page on this machine, written as a browser writes it: http or https on
+ * `localhost`, a 127.x.x.x address or `[::1]`, any port. Such a page cannot be anyone else's, which is
+ * why `loc mock` lets any test key use it without registering it.
+ */
+export function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && (url.hostname === 'localhost' || LOOPBACK.test(url.hostname));
+}

@@ -7,6 +7,7 @@ import { registerAccountCommands } from './account-commands.ts';
 import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
 import { registerKeyCommands } from './key-commands.ts';
+import { registerMockCommand } from './mock-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTestDataCommand } from './test-data-command.ts';
 
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(`${text.split('\n')[0]} (see --help)\n`) });
   registerCodeCommands(program);
   registerServeCommand(program);
+  registerMockCommand(program);
   registerAccountCommands(program);
   registerKeyCommands(program);
   registerTestDataCommand(program);

@@ -2,13 +2,13 @@
  * `loc serve`: runs the API service on the database in LOC_DATA_DIR until SIGTERM or SIGINT.
  * `--seed-dev` seeds an empty database with a development account whose key allows the origins of
  * `--dev-origin` (what `npm start` runs, for its demo page). A start that cannot go on prints one line
- * and exits 1.
+ * and exits 1. `runService` is the part `loc mock` runs too.
  */
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
-import { shutdownOnSignal, startServer, type RunningServer } from '../server/server.ts';
+import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/server.ts';
 import { StartFailure } from '../server/start-failure.ts';
 import { collect } from './operator-io.ts';
 
@@ -31,11 +31,7 @@ export function registerServeCommand(program: Command): void {
       let config;
       let origins;
       try {
-        // The flags win over PORT and HOST, and a bad value is reported under the flag that gave it.
-        config = loadConfig(process.env, {
-          ...(options.port !== undefined && { port: { flag: '--port', value: options.port } }),
-          ...(options.host !== undefined && { host: { flag: '--host', value: options.host } }),
-        });
+        config = loadConfig(process.env, listenFlags(options));
         if (options.devOrigin.length > 0 && !options.seedDev) throw new ConfigError('--dev-origin is used only with --seed-dev');
         // Checked before the database is opened: a bad one would otherwise stop the seed half done.
         origins = devOrigins(options.devOrigin);
@@ -43,37 +39,51 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
-      // The service's own output goes through the log destination. What is written to Node's
-      // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
-      // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
-      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-      for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
-      const output = openLogDestination();
-      let failure: StartFailure | undefined;
-      try {
-        await serve(config, options.seedDev, origins, output);
-      } catch (error) {
-        // A failed start is one line for the operator; anything else is a bug, with its stack.
-        if (!(error instanceof StartFailure)) throw error;
-        failure = error;
-      } finally {
-        await output.close();
-      }
-      // After the banner is out: the reason a start failed is the last line the operator sees.
-      if (failure !== undefined) {
-        process.stderr.write(`error: ${failure.message}\n`);
-        process.exitCode = 1;
-      }
+      await runService(config, { seedDevelopment: options.seedDev, devOrigins: origins });
     });
 }
 
-/** Runs the service until a signal has closed it; the banner and the logs go to `output`. */
-async function serve(config: Config, seedDevelopment: boolean, devOrigins: string[], output: LogDestination): Promise<void> {
+/** `--port` and `--host`, which win over PORT and HOST: a bad value is reported under the flag that gave it. */
+export function listenFlags(options: { port?: string; host?: string }): Parameters<typeof loadConfig>[1] {
+  return {
+    ...(options.port !== undefined && { port: { flag: '--port', value: options.port } }),
+    ...(options.host !== undefined && { host: { flag: '--host', value: options.host } }),
+  };
+}
+
+/**
+ * Runs the service until a signal has closed it, its banner and logs on stdout. A start that cannot
+ * go on is one line on stderr and exit code 1; anything else is a bug, thrown with its stack.
+ */
+export async function runService(config: Config, options: StartOptions): Promise<void> {
+  // The service's own output goes through the log destination. What is written to Node's
+  // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
+  // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
+  const output = openLogDestination();
+  let failure: StartFailure | undefined;
+  try {
+    await serve(config, options, output);
+  } catch (error) {
+    if (!(error instanceof StartFailure)) throw error;
+    failure = error;
+  } finally {
+    await output.close();
+  }
+  // After the banner is out: the reason a start failed is the last line the operator sees.
+  if (failure !== undefined) {
+    process.stderr.write(`error: ${failure.message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<void> {
   const print = (line: string): void => output.write(`${line}\n`);
   const signals = shutdownOnSignal(config);
   let server: RunningServer;
   try {
-    server = await startServer(config, { seedDevelopment, devOrigins, logStream: output, print });
+    server = await startServer(config, { ...options, logStream: output, print });
   } catch (error) {
     signals.stop();
     throw error;

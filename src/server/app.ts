@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Counters } from '../limits/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
+import type { Failure } from './mock/failures.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
 import { REDACTED, redactLine, redactUrl } from './logs/redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './logs/request-log.ts';
@@ -19,6 +20,8 @@ import { embedAssets } from './embed/assets.ts';
 import embedRoutes from './routes/embed.ts';
 import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
 import jsonBodyPlugin from './plugins/json-body.ts';
+import mockFailuresPlugin from './plugins/mock-failures.ts';
+import mockKeysPlugin from './plugins/mock-keys.ts';
 import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -60,6 +63,11 @@ export interface AppOptions {
   logStream?: LogStream;
   /** Default REQUEST_TIMEOUT_MS; tests shorten it. */
   requestTimeoutMs?: number;
+  /**
+   * Builds `loc mock`: any test key works and live keys are refused (plugins/mock-keys.ts), and the
+   * failure switches answer error paths on demand (plugins/mock-failures.ts), beginning with `failures`.
+   */
+  mock?: { failures?: readonly Failure[] };
 }
 
 function loggerOptions(config: Config, stream: LogStream | undefined): FastifyServerOptions['logger'] {
@@ -125,8 +133,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(jsonBodyPlugin);
   await app.register(storePlugin, { store: options.store });
   await app.register(addressesPlugin);
+  // Hooks run in the order they are added: the mock's keys exist before auth looks them up, and its
+  // failures know the caller and the limit the real checks found.
+  if (options.mock) await app.register(mockKeysPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin, { counters: options.counters });
+  if (options.mock) await app.register(mockFailuresPlugin, { failures: options.mock.failures });
   await app.register(swagger, {
     // The titled schemas become named models under components/schemas (openapi-components.ts), every
     // 401 declares its WWW-Authenticate (www-authenticate.ts), and every response Request-Id

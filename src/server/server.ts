@@ -1,8 +1,9 @@
 /**
  * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
  * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
- * database is closed and the process exits. While it runs it holds the data directory's lock
- * (server-lock.ts). A start that cannot go on throws a StartFailure: one line for the operator.
+ * database is closed and the process exits. While it runs on the store of its data directory it holds
+ * that directory's lock (server-lock.ts); a store handed in (`loc mock`'s, in memory) is not there.
+ * A start that cannot go on throws a StartFailure: one line for the operator.
  */
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ export interface StartOptions extends AppOptions {
   devOrigins?: readonly string[];
   /** Where the banner goes; default stdout. */
   print?: (line: string) => void;
+  /** Lines the banner adds before its ready line, from the address it got (`loc mock`: its key, how to call it). */
+  bannerNotes?: (config: Config) => readonly string[];
 }
 
 export interface RunningServer {
@@ -33,7 +36,7 @@ export interface RunningServer {
   url: string;
   /** The configuration it runs with: with PORT=0, the port it got and the public URL made from it. */
   config: Config;
-  /** Closes the app (in-flight requests finish, the database closes), then releases the data directory. */
+  /** Closes the app (in-flight requests finish, the database closes), then releases the data directory it held. */
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
   // reported as the database's failure, with SQLite's reason.
   let lock: ServerLock | undefined;
   try {
-    lock = lockDataDir(config.dataDir);
+    if (options.store === undefined) lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
     }
@@ -88,6 +91,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
         `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
     );
   }
+  for (const line of options.bannerNotes?.(config) ?? []) print(line);
   print(readyLine(url, base, options.seedDevelopment ? join(config.dataDir, DEV_KEY_FILE) : undefined));
   const held = lock;
   return {
@@ -98,7 +102,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
       try {
         await app.close();
       } finally {
-        held.release();
+        held?.release();
       }
     },
   };

@@ -127,6 +127,10 @@ function validationError(error: SchemaError, context: string): LocError {
       const article = /^[aeiou]/.test(type) ? 'an' : 'a';
       return new LocError('validation_error', `${name} must be ${article} ${type}${received}.`, name);
     }
+    case 'enum': {
+      const allowed = (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ');
+      return new LocError('validation_error', `${path} must be one of ${allowed}${received}.`, path);
+    }
     case 'maxLength':
       return new LocError('validation_error', `${path} must be at most ${error.params.limit} characters${received}.`, path);
     default:

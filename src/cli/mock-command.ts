@@ -1,0 +1,81 @@
+/**
+ * `loc mock`: the service itself (the same app) over an in-memory store, with test mode forced — the
+ * server integrators and QA run in CI with nothing to set up. Any `loc_test_` key works, for pages on
+ * this machine; it prints one to use. Map tiles are drawn offline and addresses are the offline ones,
+ * so nothing leaves the machine, and nothing is written to disk: it forgets everything on exit.
+ * `--fail` queues the error paths an integrator's suite wants to see (server/mock/failures.ts).
+ */
+import type { Command } from 'commander';
+import { TEST_KEY_PREFIX, looksLikeApiKey, newApiKey } from '../auth/secrets.ts';
+import { describeValue } from '../errors.ts';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
+import { FAILURE_CODES, parseFailure, type Failure } from '../server/mock/failures.ts';
+import { MOCK_FAILURES_PATH } from '../server/plugins/mock-failures.ts';
+import { MemoryStore } from '../store/memory.ts';
+import { collect } from './operator-io.ts';
+import { listenFlags, runService } from './serve-command.ts';
+
+/** Where `loc mock` listens unless PORT or --port say otherwise: beside `loc serve`'s 8080, so both can run. */
+export const MOCK_DEFAULT_PORT = 8081;
+
+interface MockOptions {
+  port?: string;
+  host?: string;
+  key?: string;
+  fail: string[];
+}
+
+export function registerMockCommand(program: Command): void {
+  program
+    .command('mock')
+    .description('run the service in memory for tests: any loc_test_ key, pages on localhost, offline tiles, error switches (see docs/mock.md)')
+    .option('--port <n>', `port to listen on (overrides PORT; default ${MOCK_DEFAULT_PORT})`)
+    .option('--host <host>', 'interface to listen on (overrides HOST)')
+    .option('--key <key>', `the ${TEST_KEY_PREFIX} key to print (default: a new one; any ${TEST_KEY_PREFIX} key works)`)
+    .option('--fail <CODE[:N]>', `answer the next N requests (default 1) with CODE: ${FAILURE_CODES.join(', ')}; repeatable`, collect, [])
+    .action(async (options: MockOptions, command: Command) => {
+      let config: Config;
+      let failures: Failure[];
+      let key: string;
+      try {
+        config = mockConfig(options);
+        failures = options.fail.map(parseFailure);
+        key = options.key === undefined ? newApiKey('test') : testKey(options.key);
+      } catch (error) {
+        if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
+        throw error;
+      }
+      await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) });
+    });
+}
+
+/**
+ * The configuration of `loc serve`, with what makes it the mock: its own default port, map tiles
+ * drawn offline and offline addresses only (no provider or geocoder is asked). LOC_DATA_DIR is
+ * never read: the store is in memory.
+ */
+function mockConfig(options: MockOptions): Config {
+  const env: Record<string, string | undefined> = { ...process.env, LOC_TILES: 'offline' };
+  if (!process.env.PORT?.trim()) env.PORT = String(MOCK_DEFAULT_PORT);
+  return { ...loadConfig(env, listenFlags(options)), geocoderUrl: null };
+}
+
+/** The `--key` given, when it is a test key; a live key is refused without being echoed. */
+function testKey(key: string): string {
+  if (key.startsWith(TEST_KEY_PREFIX) && looksLikeApiKey(key)) return key;
+  const received = looksLikeApiKey(key) ? 'a live key' : describeValue(key);
+  throw new ConfigError(`--key must be a test key: ${TEST_KEY_PREFIX} and 31 to 91 letters, digits, "-" or "_", received ${received}.`);
+}
+
+/** The banner's lines for people: the key, and a call of each kind to copy. */
+function howToUse(config: Config, key: string): string[] {
+  const base = config.publicUrl;
+  return [
+    'loc mock: in memory (forgotten on exit), test mode, offline tiles and addresses. Guide: docs/mock.md',
+    `  test key   ${key}   (any ${TEST_KEY_PREFIX} key works; live keys are refused)`,
+    `  try        curl -s ${base}/v1/loc/lookup/FR-0RMB-CLY0 -H 'x-api-key: ${key}'`,
+    `  session    curl -s ${base}/v1/embed/sessions -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '{"origin":"http://localhost:3000"}'`,
+    '             (for pages on this machine only, on any port: http://localhost:PORT, https://localhost:PORT or https://127.0.0.1:PORT)',
+    `  failures   curl -s ${base}${MOCK_FAILURES_PATH} -H 'content-type: application/json' -d '{"code":"rate_limited","times":1,"scope":"all"}'`,
+  ];
+}

@@ -1,0 +1,99 @@
+/**
+ * The failure switches of `loc mock` (server/mock/failures.ts): the requests a queued failure takes
+ * are answered as the real service answers that error path, and `/_mock/failures` queues, lists and
+ * clears them. Registered only when the app is built as the mock, after the rate limit, so that the
+ * caller is known and a 429 carries the limit headers the real one does.
+ *
+ * Each failure is met where the real service meets its error: a rate limit, an expired session and a
+ * dropped connection before the body is read; an unsupported location once the body is valid.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LocError } from '../../errors.ts';
+import {
+  DEFAULT_SCOPE,
+  DEFAULT_TIMES,
+  FAILURE_CODES,
+  FAILURE_SCOPES,
+  FailureQueue,
+  MAX_TIMES,
+  type Failure,
+  type FailureCode,
+  type FailureScope,
+  type FailureTarget,
+} from '../mock/failures.ts';
+
+/** The control endpoint; the `/_mock` prefix is one no route of the real service has. */
+export const MOCK_FAILURES_PATH = '/_mock/failures';
+
+/** Answered before the body is read, as the real refusals are. */
+const ON_ARRIVAL: readonly FailureCode[] = ['rate_limited', 'session_expired', 'network'];
+const ONCE_VALID: readonly FailureCode[] = ['unsupported_location'];
+
+const FailureRequest = Type.Object(
+  {
+    code: Type.Unsafe<FailureCode>({ type: 'string', enum: [...FAILURE_CODES] }),
+    times: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMES })),
+    scope: Type.Optional(Type.Unsafe<FailureScope>({ type: 'string', enum: [...FAILURE_SCOPES] })),
+  },
+  { additionalProperties: false },
+);
+
+export interface MockFailuresOptions {
+  /** Queued at start (`--fail`). */
+  failures?: readonly Failure[];
+}
+
+const targetOf = (request: FastifyRequest): FailureTarget => ({ route: request.routeOptions.url ?? '', via: request.caller?.via ?? null });
+
+/** The answer the real service gives on `code`'s error path. */
+function fail(code: FailureCode, request: FastifyRequest, reply: FastifyReply): LocError | null {
+  const queued = '(loc mock: a queued failure)';
+  switch (code) {
+    case 'network':
+      // No status, no bytes: the client sees the connection drop, as when the service is unreachable.
+      reply.hijack();
+      request.raw.socket.destroy();
+      return null;
+    case 'rate_limited': {
+      // The window the limiter reported for this request: its reset, and nothing left of it.
+      const wait = Number(reply.getHeader('ratelimit-reset') ?? 3600);
+      reply.header('ratelimit-remaining', 0);
+      return new LocError('rate_limited', `The hourly limit of the API key ${request.caller!.key.id} is used up; retry in ${wait} s. ${queued}`).retryAfter(wait);
+    }
+    case 'session_expired':
+      return new LocError('session_expired', `The embed session has expired; create a new one. ${queued}`);
+    case 'unsupported_location':
+      return new LocError('unsupported_location', `No country's codes cover this point. ${queued}`);
+  }
+}
+
+const mockFailures: FastifyPluginAsyncTypebox<MockFailuresOptions> = async (app, options) => {
+  const queue = new FailureQueue();
+  for (const failure of options.failures ?? []) queue.add(failure);
+
+  const answer = (codes: readonly FailureCode[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const code = queue.take(targetOf(request), codes);
+    if (code === null) return;
+    const error = fail(code, request, reply);
+    if (error !== null) throw error;
+    return reply;
+  };
+  app.addHook('onRequest', answer(ON_ARRIVAL));
+  app.addHook('preHandler', answer(ONCE_VALID));
+
+  app.post(MOCK_FAILURES_PATH, { schema: { hide: true, body: FailureRequest } }, async (request, reply) => {
+    const { code, times = DEFAULT_TIMES, scope = DEFAULT_SCOPE } = request.body;
+    reply.code(201);
+    return { success: true, failure: queue.add({ code, times, scope }) };
+  });
+  app.get(MOCK_FAILURES_PATH, { schema: { hide: true } }, async () => ({ success: true, failures: queue.list() }));
+  app.delete(MOCK_FAILURES_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    queue.clear();
+    return reply.code(204).send();
+  });
+};
+
+export default fp(mockFailures, { name: 'loc-mock-failures', fastify: '5.x', dependencies: ['loc-auth', 'loc-rate-limit'] });

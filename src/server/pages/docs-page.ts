@@ -6,7 +6,7 @@
  */
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
-import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './guides.ts';
+import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE, guidePath } from './guides.ts';
 import { inlineSchemaRefs } from '../openapi-components.ts';
 
 interface Schema {
@@ -188,6 +188,8 @@ export function docsPage(document: OpenApiDocument): string {
 <h1>${escapeHtml(doc.info.title)} <span class="muted">${escapeHtml(doc.info.version)}</span></h1>
 <p>${inlineCode(doc.info.description ?? '')}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3).</p>
+<p>New here? <a href="${guidePath('quickstart.md')}">The quick start</a>: a session, the map, the types and the cost of one checkout, in five minutes.
+Testing your integration (test keys, <code>loc mock</code>, the <code>${INTEGRATOR_PACKAGE}/testing</code> helpers): <a href="${guidePath('testing-your-integration.md')}">the testing guide</a>.</p>
 <p>The map picker in your page: <a href="${EMBED_GUIDE_PATH}">the embed guide</a> (<code>LOC.mount</code>, its options,
 callbacks and errors), its TypeScript declarations at <a href="${EMBED_TYPES_PATH}">${EMBED_TYPES_PATH}</a>, and the npm package
 <code>${INTEGRATOR_PACKAGE}</code> (<code>loadLoc</code>, the same types, the code's format).</p>

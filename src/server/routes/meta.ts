@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LocError } from '../../errors.ts';
 import { ICON_SVG, contentSecurityPolicy } from '../pages/html.ts';
 import { docsPage, type OpenApiDocument } from '../pages/docs-page.ts';
-import { EMBED_GUIDE_PATH, embedGuide } from '../pages/guides.ts';
+import { GUIDES, guidePath, guideText } from '../pages/guides.ts';
 import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
 import { Health } from '../schemas.ts';
 import { VERSION } from '../version.ts';
@@ -50,10 +50,12 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(documents().html));
 
   // Markdown as plain text, which every browser shows (some download text/markdown instead).
-  let guide: Buffer | null = null;
-  app.get(EMBED_GUIDE_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300')
-      .header('content-security-policy', "default-src 'none'").send((guide ??= embedGuide())));
+  for (const guide of GUIDES) {
+    let text: Buffer | null = null;
+    app.get(guidePath(guide), { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300')
+        .header('content-security-policy', "default-src 'none'").send((text ??= guideText(guide))));
+  }
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
 

@@ -300,7 +300,7 @@ describe('service routes', () => {
     }
   });
 
-  it('/docs and /openapi.json lead integrators to the embed guide and the types, which the service serves', async () => {
+  it('/docs and /openapi.json lead integrators to the guides and the types, which the service serves; operators’ docs stay out', async () => {
     const docs = (await service.request({ url: '/docs' })).body;
     expect(docs).toContain('<a href="/docs/embed.md">the embed guide</a>');
     expect(docs).toContain('<a href="/embed/v1/loc-embed.d.ts">/embed/v1/loc-embed.d.ts</a>');
@@ -310,11 +310,16 @@ describe('service routes', () => {
     expect(document.externalDocs.description).toContain('https://loc.example/embed/v1/loc-embed.d.ts');
     expect(document.tags.find((tag) => tag.name === 'embed')?.externalDocs?.url).toBe('https://loc.example/docs/embed.md');
 
-    const guide = await service.request({ url: '/docs/embed.md' });
-    expect(guide.statusCode).toBe(200);
-    expect(guide.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(guide.headers['content-security-policy']).toBe("default-src 'none'");
-    expect(guide.body).toBe(readFileSync(new URL('../../../docs/embed.md', import.meta.url), 'utf8'));
+    expect(docs).toContain('<a href="/docs/quickstart.md">The quick start</a>');
+    expect(docs).toContain('<a href="/docs/testing-your-integration.md">the testing guide</a>');
+    for (const file of ['quickstart.md', 'embed.md', 'testing-your-integration.md']) {
+      const guide = await service.request({ url: `/docs/${file}` });
+      expect(guide.statusCode).toBe(200);
+      expect(guide.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(guide.headers['content-security-policy']).toBe("default-src 'none'");
+      expect(guide.body).toBe(readFileSync(new URL(`../../../docs/${file}`, import.meta.url), 'utf8'));
+    }
+    expect((await service.request({ url: '/docs/operations.md' })).statusCode).toBe(404);
     const types = await service.request({ url: '/embed/v1/loc-embed.d.ts' });
     expect(types.statusCode).toBe(200);
     expect(types.body).toContain('export interface LocMountOptions');

@@ -11,8 +11,7 @@
  *   cannot touch a cross-origin frame's window — and it does nothing the visitor could not do with a
  *   click, "Use this location" or a wait.
  */
-import type { LatLng } from './protocol.ts';
-import type { LocEmbedError, LocResolveResult, LocSelectResult } from './public-types.ts';
+import type { LocEmbedError, LocLatLng, LocResolveResult, LocSelectResult } from './public-types.ts';
 
 /** The frame's root element, which carries `data-state`. */
 export const ROOT_SELECTOR = '#loc';
@@ -49,7 +48,7 @@ export interface FrameTestingHook {
    * the map comes to the cell. With the mount's `confirm` (the default), the cell is previewed, and
    * `confirm: true` then presses "Use this location". `onSelect` says `source: 'visitor'`.
    */
-  pick(target: string | LatLng, confirm: boolean): Promise<PickOutcome>;
+  pick(target: string | LocLatLng, confirm: boolean): Promise<PickOutcome>;
   /**
    * Moves the session's clock `ms` ahead (to its expiry when omitted), as if that time had passed for
    * the frame alone: what falls due then happens at once — the renewal through `getSessionToken` when

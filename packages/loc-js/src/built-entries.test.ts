@@ -2,6 +2,7 @@
  * loc-js's built entries by package name, as Node resolves them through `exports`: the ESM and the
  * CommonJS builds of each, which carry the service's own code-format functions bundled in.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { findCodes } from '../../../src/code/find-codes.ts';
@@ -27,5 +28,16 @@ describe('loc-js built entries', () => {
       expect(Object.keys(built)).toEqual(['loadLoc']);
       await expect(built.loadLoc({ baseUrl: 'https://loc.example' })).rejects.toThrow('loadLoc: runs in a browser');
     }
+  });
+
+  it('give loc-js/testing in ESM and CommonJS: the Playwright helpers, the mock switches and the fake, with no Playwright inside', async () => {
+    const builds = [await import('loc-js/testing'), require('loc-js/testing') as typeof import('loc-js/testing')];
+    for (const built of builds) {
+      expect(Object.keys(built).sort()).toEqual([
+        'LOC_FRAME_SELECTOR', 'LOC_TEST_MODE_SELECTOR', 'advanceLocSession', 'clearMockFailures', 'createFakeLoc', 'expireLocSession', 'locFrame', 'mockFailure', 'pickLocation', 'waitForLocReady',
+      ]);
+      expect(built.LOC_TEST_MODE_SELECTOR).toBe('#loc-test-mode');
+    }
+    expect(readFileSync(require.resolve('loc-js/testing'), 'utf8')).not.toMatch(/playwright/i);
   });
 });

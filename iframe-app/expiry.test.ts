@@ -163,4 +163,20 @@ describe('session expiry', () => {
     expect(onExpired).toHaveBeenCalledTimes(1);
     expiry.stop();
   });
+
+  it('lets a renewal still under way at the end decide it, as when a jumped clock brings the end before the answer', async () => {
+    const onExpired = vi.fn();
+    let answer!: (renewal: Renewal) => void;
+    const renew = vi.fn<() => Promise<Renewal>>().mockImplementationOnce(() => new Promise((resolve) => (answer = resolve))).mockRejectedValue(new Error('no more'));
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(46_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(onExpired).not.toHaveBeenCalled();
+    answer({ expiresAt: T0 + 126_000, serviceNow: NaN });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(onExpired).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
 });

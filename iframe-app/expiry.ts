@@ -80,7 +80,9 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
     clearTimeout(renewTimer);
     const left = expiresAt - now();
     if (left <= 0) return expire();
-    expiryTimer = setTimeout(expire, left);
+    // A renewal still under way at the end decides it: a clock that jumped (a fast-forwarded fake clock,
+    // a machine waking) can bring the end before the renewal's answer.
+    expiryTimer = setTimeout(() => (renewing ? void renewing.then((renewed) => renewed || expire()) : expire()), left);
     if (options.renew) renewTimer = setTimeout(() => void renew(), Math.max(0, left - lead()));
   };
 

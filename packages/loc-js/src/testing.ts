@@ -46,7 +46,7 @@ export async function locFrame(page: Page, options: LocFrameOptions = {}): Promi
 export async function waitForLocReady(page: Page, options: LocFrameOptions = {}): Promise<Frame> {
   const frame = await locFrame(page, options);
   const root = frame.locator(`${ROOT_SELECTOR}[data-state]:not([data-state="loading"])`);
-  await root.waitFor(timeoutOf(options));
+  await root.waitFor({ state: 'attached', ...timeoutOf(options) });
   if ((await root.getAttribute('data-state')) !== ('ready' satisfies FrameState)) {
     const why = await frame.getByRole('alert').textContent();
     throw new Error(`loc-js/testing: loc frame ${options.nth ?? 0} stopped instead of becoming ready: ${why}`);

@@ -7,8 +7,10 @@
  *   demo's page) imports no Node module and nothing of the server's;
  * - the demo is an integrator: of loc it imports the public types alone;
  * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
- *   written form, which its build bundles in, and the public types and error codes, as types only;
- *   its React entry alone imports React, the optional peer its build leaves out;
+ *   written form, the mount options' checks and the embed's testing contract, which its build bundles
+ *   in, and the public types and error codes, as types only; of npm, React (the optional peer its
+ *   build leaves out, for its React entry alone) and Playwright's types (an optional peer of
+ *   loc-js/testing);
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers) → the embed's contract → the parts the service is made of (store, limits, auth, addresses,
@@ -26,7 +28,9 @@ const CLI = '^src/cli/';
 const BROWSER = '^(src/embed|iframe-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
-const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$';
+const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract)\\.ts$';
+/** The one package loc-js names, as types only: Playwright's, for loc-js/testing's helpers. */
+const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright)/';
 const LOC_JS_TYPES = '^src/(embed/public-types|errors)\\.ts$';
 /** React, the optional peer dependency of loc-js/react. */
 const REACT = '^node_modules/react/';
@@ -51,10 +55,12 @@ module.exports = {
       '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
       '^(src|iframe-app|demo)/', LOC_JS),
-    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React is an optional peer, next rule).',
-      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: REACT }),
+    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React and Playwright’s types are optional peers, next rules).',
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${PLAYWRIGHT}` }),
     forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entry for React pages may import it.',
       '^packages/loc-js/(?!src/react\\.ts$)', REACT),
+    forbid('loc-js-reads-playwright-types-only', 'loc-js/testing takes Playwright’s Page as a type: the integrator’s own Playwright drives it.',
+      LOC_JS, { path: PLAYWRIGHT, dependencyTypesNot: ['type-only'] }),
     forbid('loc-js-bundles-only-the-format', 'Of the service, loc-js bundles the code’s written form and reads the public types and error codes.',
       LOC_JS, { path: '^src/', pathNot: `${LOC_JS_BUNDLES}|${LOC_JS_TYPES}` }),
     forbid('loc-js-reads-types-only', 'The public types and the catalogue reach loc-js as types: the catalogue’s messages stay out of its bundle.',

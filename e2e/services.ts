@@ -75,6 +75,8 @@ export interface KeyRequest {
   hourlyLimit?: number;
   embedHourlyLimit?: number;
   sessionLimit?: number;
+  /** A test key (`loc_test_…`, `loc keys create --test`). */
+  test?: boolean;
 }
 
 /** Creates a partner account (if needed) and an API key with the CLI; returns the key's secret and id. */
@@ -86,6 +88,7 @@ export function createKey(dataDir: string, request: KeyRequest): { apiKey: strin
   if (request.hourlyLimit !== undefined) args.push('--hourly-limit', String(request.hourlyLimit));
   if (request.embedHourlyLimit !== undefined) args.push('--embed-hourly-limit', String(request.embedHourlyLimit));
   if (request.sessionLimit !== undefined) args.push('--session-limit', String(request.sessionLimit));
+  if (request.test) args.push('--test');
   const created = cliJson<{ key: { id: string }; api_key: string }>(dataDir, args);
   return { apiKey: created.api_key, keyId: created.key.id };
 }

@@ -72,10 +72,13 @@ describe('the frame’s API client', () => {
     await expect(resolvePoint(API, 's.t', { lat: 1, lng: 2 }, false)).rejects.toBe(abort);
   });
 
-  it('reads a session’s public record, sending the token for the service to check', async () => {
-    const fetchMock = vi.fn(async () => json(200, { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' }));
+  it('reads a session’s public record, sending the token for the service to check, and the service’s clock from its Date', async () => {
+    const fetchMock = vi.fn(async () => json(200, { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' }, { date: 'Mon, 31 Dec 2029 23:59:00 GMT' }));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(sessionInfo(API, 'sid_9.secret')).resolves.toEqual({ origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' });
+    await expect(sessionInfo(API, 'sid_9.secret')).resolves.toEqual({
+      body: { origin: 'https://shop.example', expires_at: '2030-01-01T00:00:00Z' },
+      serviceNow: Date.parse('2029-12-31T23:59:00Z'),
+    });
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe(`${API}/embed/session/sid_9`);
     expect(init.headers).toEqual({ authorization: 'Bearer sid_9.secret' });

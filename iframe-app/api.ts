@@ -5,27 +5,10 @@
  */
 import type { GridData, LatLng, SessionInfo } from '../src/embed/protocol.ts';
 import type { LocEmbedError, LocErrorCode, LocResolveResult } from '../src/embed/public-types.ts';
+import { RECOVERABLE } from '../src/embed/recoverable.ts';
 
 /** What a lookup finds the cell of: a point, or a code (`LocHandle.select`). */
 export type Target = LatLng | string;
-
-/** Whether the map keeps working after each error (`LocEmbedError.recoverable`). */
-export const RECOVERABLE: Record<LocErrorCode, boolean> = {
-  session_expired: false,
-  invalid_session: false,
-  key_inactive: false,
-  partner_required: false,
-  origin_mismatch: false,
-  load_timeout: false,
-  rate_limited: true,
-  session_limit_reached: false,
-  network: true,
-  unsupported_location: true,
-  invalid_code: true,
-  code_not_found: true,
-  service_unavailable: true,
-  internal_error: true,
-};
 
 /** A failure on its way to `onError`. */
 export class EmbedFailure extends Error {
@@ -67,7 +50,8 @@ function elsewhere(url: string): string {
     : '';
 }
 
-async function request<T>(url: string, init: RequestInit): Promise<T> {
+/** The answer's body, and the service's clock when it answered (its `Date`, to the second; NaN without one). */
+async function respond<T>(url: string, init: RequestInit): Promise<{ body: T; serviceNow: number }> {
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'omit', cache: 'no-store', ...init });
@@ -76,12 +60,14 @@ async function request<T>(url: string, init: RequestInit): Promise<T> {
     throw new EmbedFailure('network', `The service could not be reached (${(error as Error)?.message ?? error}).${elsewhere(url)}`);
   }
   const body = (await response.json().catch(() => null)) as { success?: boolean; code?: unknown; message?: unknown } | null;
-  if (response.ok && body) return body as T;
+  if (response.ok && body) return { body: body as T, serviceNow: Date.parse(response.headers.get('date') ?? '') };
   const code = codeOf(response.status, body?.code);
   const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
   const message = typeof body?.message === 'string' ? body.message : `The service answered ${response.status}.`;
   throw new EmbedFailure(code, message, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
+
+const request = async <T>(url: string, init: RequestInit): Promise<T> => (await respond<T>(url, init)).body;
 
 /**
  * `POST /v1/embed/resolve`: the code and address of the cell holding `point`, or of the cell a code
@@ -99,11 +85,12 @@ export function resolvePoint(apiBase: string, token: string, target: Target, sav
 
 /**
  * `GET /embed/session/{sid}` with the token: the session's origin and expiry, once the service has
- * checked that the token is the session's own (`invalid_session` when its secret is not).
+ * checked that the token is the session's own (`invalid_session` when its secret is not), and the
+ * service's clock as it answered, which times that expiry (expiry.ts).
  */
-export function sessionInfo(apiBase: string, token: string): Promise<SessionInfo> {
+export function sessionInfo(apiBase: string, token: string): Promise<{ body: SessionInfo; serviceNow: number }> {
   const sid = token.slice(0, token.indexOf('.'));
-  return request(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, { headers: { authorization: `Bearer ${token}` } });
+  return respond(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
 /** `GET /embed/grid.json`: the band column counts, fetched once when the grid first shows. */

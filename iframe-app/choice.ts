@@ -9,7 +9,9 @@
 import { readLatLng } from '../src/embed/options.ts';
 import type { HostCallbacks, LatLng } from '../src/embed/protocol.ts';
 import type { LocAbortError, LocEmbedError, LocResolveResult, LocSelectResult, LocSelectSource } from '../src/embed/public-types.ts';
-import { EmbedFailure, RECOVERABLE, type Target } from './api.ts';
+import { RECOVERABLE } from '../src/embed/recoverable.ts';
+import type { PickOutcome } from '../src/embed/testing-contract.ts';
+import { EmbedFailure, type Target } from './api.ts';
 import type { Panel } from './panel.ts';
 import type { Selection } from './selection.ts';
 import { SESSION_ENDED, type Session } from './session.ts';
@@ -38,12 +40,15 @@ export interface ChoiceOptions {
 }
 
 export interface Choice {
-  /** Looks the point up: a preview, or with `confirm: false` the choice itself. */
-  choose(point: LatLng): Promise<void>;
+  /**
+   * Looks the point (or a code the visitor typed) up: a preview, or with `confirm: false` the choice
+   * itself; resolves with what came of it once the visitor was shown it (and `onSelect` ran).
+   */
+  choose(target: Target): Promise<PickOutcome>;
   /** Enter or Space at the crosshair: on the previewed cell, confirms it; elsewhere, chooses anew. */
   chooseByKey(point: LatLng): void;
-  /** "Use this location": saves the preview and hands it to the page. */
-  confirm(): void;
+  /** "Use this location": saves the preview and hands it to the page; resolves as `choose` does. */
+  confirm(): Promise<PickOutcome>;
   /** Escape: drops the preview or choice and the lookup under way. */
   clear(): void;
   /**
@@ -61,6 +66,9 @@ export interface Choice {
   /** Drops the lookup under way: the map stopped. */
   abort(): void;
 }
+
+/** What came of a choice that chose nothing. */
+type Unchosen = Extract<PickOutcome, { state: 'failed' | 'refused' }>;
 
 /**
  * Why a lookup's answer is not used: a later lookup, a clear or the map's stop aborted it. A plain
@@ -105,11 +113,18 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
     }
   };
 
+  /** Nothing was chosen, and why: the map cannot choose now, or `error` dropped the lookup. */
+  const refused = (error?: unknown): Unchosen => ({
+    state: 'refused',
+    message: error === undefined || error === SESSION_ENDED ? cannotChoose().message : (error as LocAbortError).message,
+  });
+
   /** The visitor's lookup: a failure is told (onFailure); a dropped lookup, or a session that ended, is not. */
-  const visitorLookUp = (session: Chooser['session'], point: LatLng, save: boolean) =>
-    lookUp(session, point, save).catch((error: unknown) => {
-      if (error instanceof EmbedFailure) onFailure(error);
-      return undefined;
+  const visitorLookUp = (session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult | Unchosen> =>
+    lookUp(session, target, save).catch((error: unknown) => {
+      if (!(error instanceof EmbedFailure)) return refused(error);
+      onFailure(error);
+      return { state: 'failed', error: error.toJSON() };
     });
 
   /** Shows a saved cell as chosen and hands it to the page; resolves once `onSelect` ran. */
@@ -122,22 +137,24 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
     return selected;
   };
 
-  const choose = async (point: LatLng) => {
+  const choose = async (target: Target): Promise<PickOutcome> => {
     const by = begin();
-    if (!by) return;
-    const result = await visitorLookUp(by.session, point, !by.confirm);
-    if (!result) return;
-    if (!by.confirm) return void chosen(by.host, result, 'visitor');
+    if (!by) return refused();
+    const result = await visitorLookUp(by.session, target, !by.confirm);
+    if ('state' in result) return result;
+    if (!by.confirm) return { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
     selection.show(result.cell, [result.latitude, result.longitude], false);
     panel.show(result, 'preview');
     preview = result;
+    return { state: 'preview', result };
   };
 
-  const confirm = () => {
-    if (!preview) return;
+  const confirm = async (): Promise<PickOutcome> => {
+    if (!preview) return { state: 'refused', message: 'There is no previewed cell to confirm.' };
     const by = begin();
-    if (!by) return;
-    void visitorLookUp(by.session, { lat: preview.latitude, lng: preview.longitude }, true).then((result) => result && chosen(by.host, result, 'visitor'));
+    if (!by) return refused();
+    const result = await visitorLookUp(by.session, { lat: preview.latitude, lng: preview.longitude }, true);
+    return 'state' in result ? result : { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
   };
 
   const reset = () => {

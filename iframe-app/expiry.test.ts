@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RENEW_LEAD_MS, RENEW_RETRY_MS, watchExpiry } from './expiry.ts';
+import { RENEW_LEAD_MS, RENEW_RETRY_MS, watchExpiry, type Renewal } from './expiry.ts';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
+
+/** A renewal's answer with no word of the service's clock (no `Date` header). */
+const renewal = (expiresAt: number): Renewal => ({ expiresAt, serviceNow: NaN });
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -38,7 +41,7 @@ describe('session expiry', () => {
 
   it('renews a minute before expiry and keeps going on the new session', async () => {
     const onExpired = vi.fn();
-    const renew = vi.fn(async () => Date.now() + 900_000);
+    const renew = vi.fn(async () => renewal(Date.now() + 900_000));
     watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
     await vi.advanceTimersByTimeAsync(900_000 - RENEW_LEAD_MS - 1);
     expect(renew).not.toHaveBeenCalled();
@@ -51,7 +54,7 @@ describe('session expiry', () => {
   });
 
   it('renews a short session at three quarters of its lifetime', async () => {
-    const renew = vi.fn(async () => Date.now() + 60_000);
+    const renew = vi.fn(async () => renewal(Date.now() + 60_000));
     watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired: vi.fn() });
     await vi.advanceTimersByTimeAsync(44_999);
     expect(renew).not.toHaveBeenCalled();
@@ -61,7 +64,7 @@ describe('session expiry', () => {
 
   it('retries a failed renewal until the session runs out, then ends it', async () => {
     const onExpired = vi.fn();
-    const renew = vi.fn(async (): Promise<number> => {
+    const renew = vi.fn(async (): Promise<Renewal> => {
       throw new Error('integrator server down');
     });
     watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
@@ -80,7 +83,7 @@ describe('session expiry', () => {
 
   it('renews at once when the service ends the session early, or ends it when it cannot', async () => {
     const onExpired = vi.fn();
-    const renew = vi.fn().mockResolvedValueOnce(T0 + 900_000).mockRejectedValueOnce(new Error('no'));
+    const renew = vi.fn().mockResolvedValueOnce(renewal(T0 + 900_000)).mockRejectedValueOnce(new Error('no'));
     const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
     await expect(expiry.renewNow()).resolves.toBe(true);
     expect(onExpired).not.toHaveBeenCalled();
@@ -90,7 +93,7 @@ describe('session expiry', () => {
 
   it('gives no renewal error for a session that ends with its last renewal a success, or with none', async () => {
     const onExpired = vi.fn();
-    const renew = vi.fn().mockRejectedValueOnce(new Error('once')).mockResolvedValueOnce(T0 + 120_000).mockResolvedValue(T0 + 120_000);
+    const renew = vi.fn().mockRejectedValueOnce(new Error('once')).mockResolvedValueOnce(renewal(T0 + 120_000)).mockResolvedValue(renewal(T0 + 120_000));
     watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
     await vi.advanceTimersByTimeAsync(45_000 + RENEW_RETRY_MS);
     expect(renew).toHaveBeenCalledTimes(2);
@@ -102,7 +105,7 @@ describe('session expiry', () => {
 
   it('replaces a session that has not ended, and keeps it when that fails', async () => {
     const onExpired = vi.fn();
-    const renew = vi.fn().mockResolvedValueOnce(T0 + 900_000).mockRejectedValueOnce(new Error('no'));
+    const renew = vi.fn().mockResolvedValueOnce(renewal(T0 + 900_000)).mockRejectedValueOnce(new Error('no'));
     const expiry = watchExpiry({ expiresAt: T0 + 900_000, skew: 0, renew, onExpired });
     await expect(expiry.replace()).resolves.toBe(true);
     await expect(expiry.replace()).resolves.toBe(false);
@@ -124,5 +127,56 @@ describe('session expiry', () => {
     watchExpiry({ expiresAt: T0 + 1000, skew: 0, onExpired }).stop();
     vi.advanceTimersByTime(5000);
     expect(onExpired).not.toHaveBeenCalled();
+  });
+
+  it('times a renewed session by the service’s clock of the renewal, not the visitor’s clock as it was: a jump meanwhile cuts nothing short', async () => {
+    const onExpired = vi.fn();
+    // The service's clock stays at T0 + elapsed; the visitor's is put 10 min ahead (a fake clock fast-forwarded, say).
+    const renew = vi.fn(async () => ({ expiresAt: T0 + 40_000 + 60_000, serviceNow: T0 + 40_000 }));
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(40_000);
+    vi.setSystemTime(Date.now() + 600_000);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    // The frame's clock read T0 + 10 min 45 s: without the service's word the new session would be over.
+    expect(onExpired).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(40_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    expect(onExpired).not.toHaveBeenCalled();
+  });
+
+  it('advances its clock for tests: renews at once inside the lead, ends at once past the end, with no timer', async () => {
+    vi.useRealTimers();
+    const onExpired = vi.fn();
+    const renew = vi.fn(async () => renewal(Date.now() + 60_000));
+    const expiry = watchExpiry({ expiresAt: Date.now() + 60_000, skew: 0, renew, onExpired });
+    await expiry.advance(10_000);
+    expect(renew).not.toHaveBeenCalled();
+    await expiry.advance(36_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    expect(onExpired).not.toHaveBeenCalled();
+    await expiry.advance();
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expect(expiry.isExpired()).toBe(true);
+    expect(renew).toHaveBeenCalledTimes(1);
+    await expiry.advance(1000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expiry.stop();
+  });
+
+  it('lets a renewal still under way at the end decide it, as when a jumped clock brings the end before the answer', async () => {
+    const onExpired = vi.fn();
+    let answer!: (renewal: Renewal) => void;
+    const renew = vi.fn<() => Promise<Renewal>>().mockImplementationOnce(() => new Promise((resolve) => (answer = resolve))).mockRejectedValue(new Error('no more'));
+    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(46_000);
+    expect(renew).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(onExpired).not.toHaveBeenCalled();
+    answer({ expiresAt: T0 + 126_000, serviceNow: NaN });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(onExpired).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
   });
 });

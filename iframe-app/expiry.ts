@@ -6,7 +6,9 @@
  *
  * Times are the service's clock: the frame page carries the service's `now`, and the difference from
  * the visitor's clock (`skew`) is applied throughout, so a visitor whose clock is off still sees the
- * session last exactly as long as the service says.
+ * session last exactly as long as the service says. Each renewal learns the difference anew from the
+ * service's answer: a visitor's clock that jumped meanwhile (corrected, or a test's fake clock
+ * fast-forwarded) would otherwise cut every later session short by the jump.
  */
 
 /** Renew this long before expiry at most. */
@@ -20,13 +22,19 @@ export interface ExpiryOptions {
   expiresAt: number;
   /** Service clock minus the visitor's clock, in ms. */
   skew: number;
-  /** Gets and checks a new session; resolves with its expiry. Absent: the session just ends. */
-  renew?: () => Promise<number>;
+  /** Gets and checks a new session. Absent: the session just ends. */
+  renew?: () => Promise<Renewal>;
   /**
    * The session has ended. `renewalError`: why the last renewal failed, when one was tried and failed —
    * the integrator's only way to learn that their `getSessionToken` is what let the session run out.
    */
   onExpired(renewalError?: unknown): void;
+}
+
+/** A new session's expiry, and the service's clock when it said so (NaN when it did not), both in ms since the epoch. */
+export interface Renewal {
+  expiresAt: number;
+  serviceNow: number;
 }
 
 export interface Expiry {
@@ -39,11 +47,18 @@ export interface Expiry {
    * not, or nothing can renew it: the session then goes on as before.
    */
   replace(): Promise<boolean>;
+  /**
+   * Moves the session's clock `ms` ahead (to the expiry when omitted), for tests (testing-contract.ts):
+   * what falls due then happens now, not on a timer that a paused fake clock would never fire. Resolves
+   * once a renewal so started has settled.
+   */
+  advance(ms?: number): Promise<void>;
   stop(): void;
 }
 
 export function watchExpiry(options: ExpiryOptions): Expiry {
-  const now = () => Date.now() + options.skew;
+  let skew = options.skew;
+  const now = () => Date.now() + skew;
   let expiresAt = options.expiresAt;
   let issuedAt = now();
   let expired = false;
@@ -65,12 +80,13 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
     clearTimeout(renewTimer);
     const left = expiresAt - now();
     if (left <= 0) return expire();
-    expiryTimer = setTimeout(expire, left);
-    if (options.renew) {
-      const lead = Math.min(RENEW_LEAD_MS, (expiresAt - issuedAt) / 4);
-      renewTimer = setTimeout(() => void renew(), Math.max(0, left - lead));
-    }
+    // A renewal still under way at the end decides it: a clock that jumped (a fast-forwarded fake clock,
+    // a machine waking) can bring the end before the renewal's answer.
+    expiryTimer = setTimeout(() => (renewing ? void renewing.then((renewed) => renewed || expire()) : expire()), left);
+    if (options.renew) renewTimer = setTimeout(() => void renew(), Math.max(0, left - lead()));
   };
+
+  const lead = () => Math.min(RENEW_LEAD_MS, (expiresAt - issuedAt) / 4);
 
   const renew = (): Promise<boolean> => {
     if (!options.renew || expired) return Promise.resolve(false);
@@ -78,7 +94,8 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
       .renew()
       .then((next) => {
         renewalError = undefined;
-        expiresAt = next;
+        if (Number.isFinite(next.serviceNow)) skew = next.serviceNow - Date.now();
+        expiresAt = next.expiresAt;
         issuedAt = now();
         schedule();
         return true;
@@ -107,6 +124,12 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
       return false;
     },
     replace: renew,
+    async advance(ms = expiresAt - now()) {
+      if (expired) return;
+      skew += Math.max(0, ms);
+      schedule();
+      if (!expired && expiresAt - now() <= lead()) await renew();
+    },
     stop() {
       clearTimeout(expiryTimer);
       clearTimeout(renewTimer);

@@ -79,6 +79,21 @@ describe('the frame’s life', () => {
     expect(host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
   });
 
+  it('marks its root for tests: loading until the page has heard onReady, ready then, stopped once the map stopped', async () => {
+    let heard!: () => void;
+    host.ready.mockReturnValueOnce(new Promise<void>((resolve) => (heard = resolve)));
+    expect($('loc').dataset.state).toBe('loading');
+    init();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(host.ready).toHaveBeenCalledTimes(1);
+    expect($('loc').dataset.state).toBe('loading');
+    heard();
+    await frame.settled;
+    expect($('loc').dataset.state).toBe('ready');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect($('loc').dataset.state).toBe('stopped');
+  });
+
   it('tells the visitor and the page of a failure the map goes on from, with the wait the service asked for', () => {
     init();
     frame.report(new EmbedFailure('rate_limited', 'Limit reached.', 600));

@@ -6,7 +6,9 @@
  * page hears it once through `onError`, and nothing is chosen after it.
  */
 import type { FrameApi, FrameConfig, HostCallbacks, LocEmbedError } from '../src/embed/protocol.ts';
-import { EmbedFailure, RECOVERABLE } from './api.ts';
+import { RECOVERABLE } from '../src/embed/recoverable.ts';
+import type { FrameState } from '../src/embed/testing-contract.ts';
+import { EmbedFailure } from './api.ts';
 import type { Chooser } from './choice.ts';
 import { VISITOR_MESSAGES, type Panel } from './panel.ts';
 import { startSession, type Session } from './session.ts';
@@ -21,7 +23,10 @@ export interface LifecycleOptions {
   skew: number;
   view: View;
   panel: Panel;
-  /** The frame's root element, marked `loc--stopped` once the map stopped. */
+  /**
+   * The frame's root element: its `data-state` follows the map (testing-contract.ts), and it is marked
+   * `loc--stopped` once the map stopped.
+   */
   root: HTMLElement;
   /** Ends what else is under way when the map stops: the lookup, the keys' announcement. */
   onStop(): void;
@@ -61,12 +66,17 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
 
+  const mark = (state: FrameState) => {
+    root.dataset.state = state;
+  };
+
   const stop = (failure: EmbedFailure) => {
     stopped = true;
     stoppedBy = failure;
     settle();
     live?.session.stop();
     onStop();
+    mark('stopped');
     root.classList.add('loc--stopped');
     panel.message(VISITOR_MESSAGES[failure.code]);
   };
@@ -115,8 +125,12 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
       const checked = session.verify().then((failure) => failure && report(failure));
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
       void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
-        // Asked, not just sent: settled waits for the page to have heard it.
-        if (!stopped) void Promise.resolve(callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt })).then(settle, settle);
+        // Asked, not just sent: settled, and the ready mark a test waits for, wait for the page to have heard it.
+        const heard = () => {
+          if (!stopped) mark('ready');
+          settle();
+        };
+        if (!stopped) void Promise.resolve(callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt })).then(heard, heard);
       });
     },
     live: () => (live && !stopped && !live.session.isOver() ? live : undefined),

@@ -2,10 +2,12 @@
  * The map frame: what runs inside the iframe on the service's origin. It draws the map at once from
  * the URL fragment and says hello to the page; this module wires the frame's parts. Its life over the
  * channel — init, the session, onReady, stopping — is lifecycle.ts's; the visitor's choice (preview,
- * confirm, select) choice.ts's; the keyboard crosshair.ts's; what the visitor reads panel.ts's.
+ * confirm, select) choice.ts's; the keyboard crosshair.ts's; what the visitor reads panel.ts's; what
+ * an automated test may ask of the frame testing-hook.ts's.
  */
 import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
+import { TESTING_HOOK } from '../src/embed/testing-contract.ts';
 import { EmbedFailure, gridData } from './api.ts';
 import { connect } from './channel.ts';
 import { createChoice } from './choice.ts';
@@ -16,6 +18,7 @@ import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { createPanel } from './panel.ts';
 import { createSelection } from './selection.ts';
+import { createTestingHook } from './testing-hook.ts';
 import { createView } from './view.ts';
 
 function start(): void {
@@ -28,6 +31,8 @@ function start(): void {
     panel.message('This map could not start. Reload the page and try again.');
     return;
   }
+  // Before anything can go wrong: a test integration must never pass for a live one.
+  if (config.testMode) (document.getElementById('loc-test-mode') as HTMLElement).hidden = false;
   const startOptions = readStart(location.hash);
   const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
   const { map, motion } = frameMap;
@@ -58,7 +63,7 @@ function start(): void {
     onFailure: frame.report,
     hush: () => keyboard.hush(),
   });
-  panel.onConfirm(choice.confirm);
+  panel.onConfirm(() => void choice.confirm());
   map.on('click', (event: L.LeafletMouseEvent) => void choice.choose(event.latlng.wrap()));
   const keyboard = enableKeyboard(map, {
     motion,
@@ -70,6 +75,8 @@ function start(): void {
       if (!frame.isStopped()) panel.announce(text);
     },
   });
+
+  Object.assign(window, { [TESTING_HOOK]: createTestingHook({ choice, selection, session: () => frame.live()?.session }) });
 
   if (window.parent === window) {
     panel.message('This map is meant to be embedded in a page with loc-embed.js.');

@@ -8,8 +8,9 @@
 import { kindOf } from '../src/embed/options.ts';
 import type { FrameConfig, HostCallbacks } from '../src/embed/protocol.ts';
 import type { LocResolveResult } from '../src/embed/public-types.ts';
-import { EmbedFailure, RECOVERABLE, resolvePoint, sessionInfo, type Target } from './api.ts';
-import { watchExpiry } from './expiry.ts';
+import { RECOVERABLE } from '../src/embed/recoverable.ts';
+import { EmbedFailure, resolvePoint, sessionInfo, type Target } from './api.ts';
+import { watchExpiry, type Renewal } from './expiry.ts';
 import { tokenMatches } from './session-token.ts';
 
 /** Thrown by `resolve` when the session ended while the call was under way; the expiry has been reported already. */
@@ -42,6 +43,8 @@ export interface Session {
    * check that fails that way must not hold the map back, and the first click will say what is wrong.
    */
   verify(): Promise<EmbedFailure | undefined>;
+  /** Moves the session's clock ahead, for tests (`Expiry.advance`). */
+  advance(ms?: number): Promise<void>;
   /** Stops watching the expiry: the map stopped. */
   stop(): void;
 }
@@ -51,16 +54,16 @@ export function startSession(config: FrameConfig, options: SessionOptions): Sess
   const askPage = options.renew;
 
   /** Asks the page for a new token and checks that the service knows it, for this origin. */
-  const renewToken = async (): Promise<number> => {
+  const renewToken = async (): Promise<Renewal> => {
     const next = await askPage!();
     // kindOf, never the value: it may be the token, or a session response holding it.
     if (typeof next !== 'string' || !/^[\w-]+\.[\w-]+$/.test(next)) {
       throw new Error(`getSessionToken must resolve with the session_token, "<sid>.<secret>"; it gave ${kindOf(next)}.`);
     }
-    const info = await sessionInfo(config.apiBase, next);
+    const { body: info, serviceNow } = await sessionInfo(config.apiBase, next);
     if (info.origin !== config.origin) throw new Error(`The new session is for ${info.origin}, this map's for ${config.origin}.`);
     token = next;
-    return Date.parse(info.expires_at);
+    return { expiresAt: Date.parse(info.expires_at), serviceNow };
   };
 
   const expiry = watchExpiry({
@@ -92,6 +95,7 @@ export function startSession(config: FrameConfig, options: SessionOptions): Sess
           (matches) => (matches ? undefined : new EmbedFailure('invalid_session', 'The session token is not this session’s.')),
           (error: unknown) => (error instanceof EmbedFailure && !RECOVERABLE[error.code] ? error : undefined),
         ),
+    advance: (ms) => expiry.advance(ms),
     stop: () => expiry.stop(),
   };
 }

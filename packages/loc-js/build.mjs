@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
-export const ENTRIES = ['embed', 'code', 'react'];
+export const ENTRIES = ['embed', 'code', 'react', 'testing'];
 
 /** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
 export const OUTPUTS = ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]);
@@ -65,22 +65,26 @@ export async function buildLocJs(outDir, target) {
   try {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(here, 'tsconfig.json'), '--outDir', emitted], { stdio: 'inherit' });
     const entryDir = join(emitted, relative(root, here), 'src');
-    // The entries at dist/'s top; what they name from the service's src/, below dist/src/.
+    // The entries, and the package's modules they name, at dist/'s top; what they name from the
+    // service's src/, below dist/src/.
     const shipped = new Map(ENTRIES.map((name) => [join(entryDir, `${name}.d.ts`), `${name}.d.ts`]));
+    const ownModule = (file) => dirname(file) === entryDir;
     // Grows while it is walked: each file's imports join it.
     for (const from of shipped.keys()) {
       for (const [, , , specifier] of readFileSync(from, 'utf8').matchAll(SPECIFIER)) {
         const named = resolve(dirname(from), `${specifier}.d.ts`);
-        // Another entry (loc-js/react names loc-js/embed), or a file already walked.
-        if (shipped.has(named)) continue;
-        const place = relative(emitted, named);
-        if (!place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the service's src/.`);
-        shipped.set(named, place);
+        const place = ownModule(named) ? relative(entryDir, named) : relative(emitted, named);
+        if (!ownModule(named) && !place.startsWith('src/')) throw new Error(`loc-js: ${relative(emitted, from)} names ${specifier}, outside the package and the service's src/.`);
+        if (!shipped.has(named)) shipped.set(named, place);
       }
     }
     for (const [from, to] of shipped) {
-      // An entry moves from packages/loc-js/src/ to dist/, beside the other entries; the service's files keep their places.
-      const place = (specifier) => (dirname(from) === entryDir && dirname(resolve(entryDir, specifier)) !== entryDir ? `./${relative(emitted, resolve(entryDir, specifier))}` : specifier);
+      // The package's modules move from packages/loc-js/src/ to dist/ (their names of each other hold);
+      // the service's files keep their places.
+      const place = (specifier) => {
+        const named = resolve(entryDir, specifier);
+        return !ownModule(from) || ownModule(`${named}.d.ts`) ? specifier : `./${relative(emitted, named)}`;
+      };
       const text = respecify(readFileSync(from, 'utf8'), place);
       mkdirSync(dirname(join(outDir, to)), { recursive: true });
       writeFileSync(join(outDir, to), text);

@@ -34,6 +34,11 @@ export interface FrameConfig {
    * account no longer a partner: the frame reports this at init instead of becoming ready.
    */
   refusal?: { code: 'key_inactive' | 'partner_required'; message: string };
+  /**
+   * Set when a test key (`loc_test_…`) made the session: the frame shows its "Test mode" badge, so that
+   * nobody takes a test integration for a live one. Absent for live sessions.
+   */
+  testMode?: true;
 }
 
 /** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */

@@ -11,7 +11,7 @@
  * the channel), the integrator's callbacks as the frame calls them (`pageCallbacks`), and the check of
  * the session's public record (`checkSession`).
  */
-import { kindOf, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from './options.ts';
+import { findElement, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from './options.ts';
 import type { ConnectMessage, FrameApi, FrameInit, FrameStart, HelloMessage, HostCallbacks } from './protocol.ts';
 import type { LocAbortError, LocEmbedError, LocErrorCode, LocGlobal, LocHandle, LocSelectResult } from './public-types.ts';
 import { frameChannel, type FrameChannel } from './wire.ts';
@@ -202,21 +202,4 @@ function checkSession(url: string, fail: (code: LocErrorCode, message: string) =
     .catch(() => {
       // Unreachable: the frame reports what matters (network, load_timeout) itself.
     });
-}
-
-function findElement(target: unknown): Element {
-  if (typeof target === 'string') {
-    let element: Element | null;
-    try {
-      element = document.querySelector(target);
-    } catch {
-      throw new TypeError(`LOC.mount: the selector must be valid CSS; received ${JSON.stringify(target)}.`);
-    }
-    if (!element) throw new TypeError(`LOC.mount: no element matches the selector ${JSON.stringify(target)}.`);
-    return element;
-  }
-  if ((target as Node | null)?.nodeType !== 1) {
-    throw new TypeError(`LOC.mount: the target must be a CSS selector or an element; received ${kindOf(target)}.`);
-  }
-  return target as Element;
 }

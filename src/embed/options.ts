@@ -147,3 +147,21 @@ export function readOptions(options: unknown): MountSettings {
   }
   return settings;
 }
+
+/** The element `LOC.mount` mounts into: `target` itself, or the first element its selector matches. */
+export function findElement(target: unknown): Element {
+  if (typeof target === 'string') {
+    let element: Element | null;
+    try {
+      element = document.querySelector(target);
+    } catch {
+      throw new TypeError(`LOC.mount: the selector must be valid CSS; received ${JSON.stringify(target)}.`);
+    }
+    if (!element) throw new TypeError(`LOC.mount: no element matches the selector ${JSON.stringify(target)}.`);
+    return element;
+  }
+  if ((target as Node | null)?.nodeType !== 1) {
+    throw new TypeError(`LOC.mount: the target must be a CSS selector or an element; received ${kindOf(target)}.`);
+  }
+  return target as Element;
+}

@@ -2,9 +2,9 @@
  * The integrator's kit as an integrator gets it: both packages packed with `npm pack`, installed
  * into a fresh project from their tarballs (dependencies, React among them, from the npm cache that
  * `npm ci` filled), the project's page scripts (consumer/page.ts, and consumer/react-page.tsx for
- * loc-js/react) type-checked strictly under `moduleResolution` `bundler` and `NodeNext` (a CommonJS
- * module too), bundled with esbuild, and run in Chromium against a real `loc serve` with a real key
- * and session.
+ * loc-js/react) and tests (consumer/testing.ts, with loc-js/testing and Playwright's types)
+ * type-checked strictly under `moduleResolution` `bundler` and `NodeNext` (a CommonJS module too),
+ * bundled with esbuild, and run in Chromium against a real `loc serve` with a real key and session.
  *
  * Install scripts are skipped: loc-js has none, and better-sqlite3's would compile SQLite for about
  * 80 s — the installed service is run for its codec (`loc encode`), which needs no database; the
@@ -13,7 +13,7 @@
 import { chromium, type Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,13 @@ beforeAll(async () => {
   const tarballs = readdirSync(work).filter((name) => name.endsWith('.tgz')).sort();
   expect(tarballs).toEqual(['loc-js-0.1.0.tgz', 'loc-service-0.1.0.tgz']);
   await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((name) => join(work, name))], project);
+  // loc-js/testing's optional peer and the Node types a Playwright project has: the npm cache holds
+  // the tarballs this checkout installed, not the registry's metadata an install of them needs, so the
+  // project links the checkout's own (their dependencies resolve beside them).
+  for (const name of ['@playwright/test', '@types/node']) {
+    mkdirSync(join(project, 'node_modules', name, '..'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+  }
 }, 180_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -77,8 +84,8 @@ describe('the packages as an integrator installs them', () => {
     expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })).stdout.trim()).toBe('FR-0RMB-CLY0');
   }, 30_000);
 
-  it('type-check the integrator’s code strictly under moduleResolution bundler and NodeNext', async () => {
-    for (const config of ['tsconfig.bundler.json', 'tsconfig.nodenext.json']) {
+  it('type-check the integrator’s code strictly under moduleResolution bundler and NodeNext, its tests with loc-js/testing too', async () => {
+    for (const config of ['tsconfig.bundler.json', 'tsconfig.nodenext.json', 'tsconfig.testing.bundler.json', 'tsconfig.testing.nodenext.json']) {
       const checked = await run(process.execPath, [TSC, '-p', config], { cwd: project }).catch((error: { stdout: string }) => ({ stdout: `failed:\n${error.stdout}` }));
       expect(checked.stdout, config).toBe('');
     }

@@ -49,4 +49,15 @@ describe('loc-js built entries', () => {
     const cjs = readFileSync(join(DIST, 'react.cjs'), 'utf8');
     expect([...cjs.matchAll(/require\("([^"]+)"\)/g)].map(([, name]) => name).sort()).toEqual(['./embed.cjs', 'react']);
   });
+
+  it('give loc-js/testing in ESM and CommonJS: the Playwright helpers, the mock switches and the fake, with no Playwright inside', async () => {
+    const builds = [await import('loc-js/testing'), require('loc-js/testing') as typeof import('loc-js/testing')];
+    for (const built of builds) {
+      expect(Object.keys(built).sort()).toEqual([
+        'LOC_FRAME_SELECTOR', 'LOC_TEST_MODE_SELECTOR', 'advanceLocSession', 'clearMockFailures', 'createFakeLoc', 'expireLocSession', 'locFrame', 'mockFailure', 'pickLocation', 'waitForLocReady',
+      ]);
+      expect(built.LOC_TEST_MODE_SELECTOR).toBe('#loc-test-mode');
+    }
+    expect(readFileSync(require.resolve('loc-js/testing'), 'utf8')).not.toMatch(/playwright/i);
+  });
 });

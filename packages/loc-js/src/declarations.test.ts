@@ -73,14 +73,15 @@ describe('loc-js declarations', () => {
     }
   });
 
-  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but React, in react.d.ts', () => {
+  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in react.d.ts, Playwright’s types in testing.d.ts', () => {
     for (const file of declarationFiles.filter((name) => name.endsWith('.d.ts'))) {
       const text = readFileSync(join(DIST, file), 'utf8');
       const twin = readFileSync(join(DIST, file.replace(/\.d\.ts$/, '.d.cts')), 'utf8');
       expect(twin.replaceAll(".cjs'", ".js'").replaceAll('.cjs"', '.js"'), file).toBe(text);
       for (const [, specifier] of text.matchAll(/from\s+['"]([^'"]+)['"]/g)) {
-        // The optional peer: the integrator's own React and its types.
+        // The optional peers: the integrator's own React and its types, and Playwright's.
         if (file === 'react.d.ts' && specifier === 'react') continue;
+        if (file === 'testing.d.ts' && specifier === '@playwright/test') continue;
         expect(specifier, `${file} names ${specifier}`).toMatch(/^\.\.?\/.*\.js$/);
         expect(relative(DIST, join(DIST, file, '..', specifier)).startsWith('..'), `${file} names ${specifier}`).toBe(false);
       }

@@ -22,6 +22,8 @@ export interface FramePageInput {
   secretHash: string;
   /** Why the service refuses the session already, if it does (FrameConfig.refusal). */
   refusal?: FrameConfig['refusal'];
+  /** Whether a test key made the session (FrameConfig.testMode). */
+  testMode?: boolean;
   styles: StyleLayers;
   now?: Date;
 }
@@ -44,6 +46,7 @@ export function frameConfig(input: FramePageInput): FrameConfig {
     styles: input.styles,
     tokenCheck: tokenCheck(input.secretHash),
     ...(input.refusal === undefined ? {} : { refusal: input.refusal }),
+    ...(input.testMode ? { testMode: true } : {}),
   };
 }
 

@@ -71,6 +71,19 @@ describe('the frame page', () => {
     expect(formerPartner.refusal).toEqual({ code: 'partner_required', message: 'The account of this session is no longer a partner.' });
   });
 
+  it('tells the frame that a test key made the session, so it shows its test-mode mark; a live session says nothing', async () => {
+    const test = await service.key('acme', { origins: ['https://shop.example'], mode: 'test' });
+    expect(test.secret).toMatch(/^loc_test_/);
+    const configOf = async (apiKey: string) => {
+      const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': apiKey }, payload: { origin: 'https://shop.example' } });
+      const sid = json<{ session_token: string }>(response).session_token.split('.')[0];
+      const body = (await service.request({ method: 'GET', url: `/embed/frame/${sid}` })).body;
+      return JSON.parse(/<script type="application\/json" id="loc-config">([^<]*)<\/script>/.exec(body)![1]) as { testMode?: unknown };
+    };
+    expect((await configOf(test.secret)).testMode).toBe(true);
+    expect(await configOf(secret)).not.toHaveProperty('testMode');
+  });
+
   it('is a 404 no page may frame for an unknown session', async () => {
     const response = await service.request({ method: 'GET', url: '/embed/frame/unknownSid123' });
     expect(response.statusCode).toBe(404);

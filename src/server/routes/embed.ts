@@ -34,6 +34,7 @@ const SessionFacts = Type.Object(
 /** What every answer of the session facts carries (set as the request arrives). */
 const FACTS_HEADERS: ResponseHeaders = {
   'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'Any page may read the answer: the loader runs on integrators’ pages.' },
+  Date: { type: 'string', description: 'The service’s clock as it answered: the frame times a renewed session’s expiry by it, not by the visitor’s clock.' },
   ...NO_STORE,
 };
 
@@ -57,6 +58,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const refusal = sessionRefusal(session, key);
     return reply.sendEmbedFrame({
       sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash,
+      testMode: key.mode === 'test',
       ...(refusal === null || refusal.code === 'invalid_session' ? {} : { refusal: { code: refusal.code, message: refusal.message } }),
     });
   });
@@ -66,7 +68,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // integrators' pages, and the answer holds nothing secret); no cache keeps one. Set on arrival, so
     // no answer of the route goes without them.
     onRequest: (_request, reply, done) => {
-      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store').header('date', new Date(app.now()).toUTCString());
       done();
     },
     schema: {

@@ -1,0 +1,277 @@
+/**
+ * A fake `LOC` for component tests in jsdom, as Stripe Elements' integrators test their forms: it
+ * implements `LocGlobal` exactly, checks `LOC.mount`'s options with the real loader's own checks (so a
+ * wrong call fails the test as it would fail the page), and puts an empty iframe where the map would
+ * be. Nothing happens by itself: the test drives each mount — `ready()`, `select()`, `error()`,
+ * `expire()`, `renew()` — and reads what the component did with the handle in `calls`.
+ *
+ * Installed as `window.LOC`, it is what `loadLoc` from loc-js/embed resolves with, without a network,
+ * as long as the page has no loc-embed.js tag of another service.
+ */
+import { normalizeCode } from '../../../src/code/format.ts';
+import { findElement, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from '../../../src/embed/options.ts';
+import type {
+  LocAbortError,
+  LocEmbedError,
+  LocErrorCode,
+  LocGlobal,
+  LocHandle,
+  LocLatLng,
+  LocMountOptions,
+  LocReadyInfo,
+  LocSelectResult,
+  LocSelectSource,
+  LocStyle,
+} from '../../../src/embed/public-types.ts';
+import { RECOVERABLE } from '../../../src/embed/recoverable.ts';
+
+/** A call the component made on a handle, with its arguments as given. */
+export type FakeHandleCall =
+  | { method: 'setStyle'; args: [style: LocStyle] }
+  | { method: 'setView'; args: [center: LocLatLng, zoom?: number] }
+  | { method: 'select'; args: [target: string | LocLatLng] }
+  | { method: 'clear'; args: [] }
+  | { method: 'destroy'; args: [] };
+
+/** One `LOC.mount`, as the test sees and drives it. */
+export interface FakeMount {
+  /** The element it mounted into. */
+  readonly target: Element;
+  /** The options exactly as the component passed them. */
+  readonly options: LocMountOptions;
+  /** The handle `LOC.mount` returned. */
+  readonly handle: LocHandle;
+  /** Every call the component made on the handle, in order. */
+  readonly calls: readonly FakeHandleCall[];
+  /** The style and view the map would show now (the options', then `setStyle` / `setView`'s). */
+  readonly style: LocStyle;
+  readonly view: { center: { lat: number; lng: number }; zoom: number };
+  /** Whether `onReady` was called. */
+  readonly isReady: boolean;
+  /** Whether the map stopped: destroyed, replaced by another mount, or stopped by an error it cannot go on from. */
+  readonly isStopped: boolean;
+  /** Calls `onReady`, once, with the current view; `expiresAt` a quarter of an hour from now unless given. */
+  ready(info?: Partial<LocReadyInfo>): LocReadyInfo;
+  /**
+   * The visitor chooses (`source: 'visitor'` unless given): calls `onSelect` with a complete result — a
+   * code's (normalized; the coordinates, cell and address stay the sample's, FR-0RMB-CLY0's), or the
+   * sample with your fields over it — and returns it. The map must be ready and not stopped.
+   */
+  select(target?: string | Partial<LocSelectResult>, source?: LocSelectSource): LocSelectResult;
+  /**
+   * Reports `code` through `onError`, with `recoverable` as the real map sets it for that code; one the
+   * map cannot go on from stops the mount, as the loader does. Returns what `onError` received.
+   */
+  error(code: LocErrorCode, message?: string): LocEmbedError;
+  /** The session ran out: `error('session_expired', 'The session has expired.')`. */
+  expire(): LocEmbedError;
+  /**
+   * The map renews its session: calls the component's `getSessionToken` and resolves with the token it
+   * gave. Rejects when there is none, or it gave no `<sid>.<secret>` token, as the real map would fail.
+   */
+  renew(): Promise<string>;
+}
+
+export interface FakeLoc extends LocGlobal {
+  /** Every mount so far, in order, destroyed ones included. */
+  readonly mounts: readonly FakeMount[];
+  /** The last mount, or an error when there is none. */
+  lastMount(): FakeMount;
+  /** Sets `window.LOC` to this fake; returns the function that puts back what was there. */
+  install(): () => void;
+}
+
+/** A result as the service gives it, for FR-0RMB-CLY0 (the cell of the Eiffel Tower's centre). */
+const SAMPLE: LocSelectResult = {
+  success: true,
+  loc_code: 'FR-0RMB-CLY0',
+  latitude: 48.85838891047226,
+  longitude: 2.2945143156748316,
+  address: 'Paris, France',
+  country_code: 'FR',
+  cell: { north: 48.85840240006905, south: 48.85837542087543, east: 2.294534814306303, west: 2.2944938170433318 },
+  saved: true,
+  share_url: 'https://loc.example/FR-0RMB-CLY0',
+  source: 'visitor',
+};
+
+/** A fresh session's lifetime when the test gives no `expiresAt`: the service's default. */
+const SESSION_MS = 15 * 60_000;
+
+/** What the page's select and clear reject with once the mount is gone, as the real handle's do. */
+const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
+
+export function createFakeLoc(options: { version?: string; baseUrl?: string } = {}): FakeLoc {
+  const baseUrl = (options.baseUrl ?? 'https://loc.example').replace(/\/+$/, '');
+  const mounts: FakeMount[] = [];
+  const byElement = new WeakMap<Element, FakeMount>();
+
+  const resultFor = (target: string | Partial<LocSelectResult>, source: LocSelectSource): LocSelectResult => {
+    if (typeof target !== 'string') return { ...SAMPLE, share_url: `${baseUrl}/${target.loc_code ?? SAMPLE.loc_code}`, source, ...target };
+    const code = normalizeCode(target);
+    if (code === null) throw new TypeError(`FakeMount.select: ${JSON.stringify(target)} is not a location code (CC-XXXX-XXXX).`);
+    return { ...SAMPLE, loc_code: code, country_code: code.slice(0, 2), share_url: `${baseUrl}/${code}`, source };
+  };
+
+  const fake: FakeLoc = {
+    version: options.version ?? '0.0.0-fake',
+    mounts,
+    mount(target, mountOptions) {
+      const settings = readOptions(mountOptions);
+      const element = findElement(target);
+      byElement.get(element)?.handle.destroy();
+      const mounted = fakeMount(element, mountOptions, settings, resultFor);
+      byElement.set(element, mounted);
+      mounts.push(mounted);
+      return mounted.handle;
+    },
+    lastMount() {
+      const last = mounts.at(-1);
+      if (!last) throw new Error('FakeLoc: nothing was mounted.');
+      return last;
+    },
+    install() {
+      const before = Object.getOwnPropertyDescriptor(window, 'LOC');
+      window.LOC = fake;
+      return () => {
+        if (before) Object.defineProperty(window, 'LOC', before);
+        else delete (window as { LOC?: LocGlobal }).LOC;
+      };
+    },
+  };
+  return fake;
+}
+
+function fakeMount(
+  element: Element,
+  options: LocMountOptions,
+  settings: MountSettings,
+  resultFor: (target: string | Partial<LocSelectResult>, source: LocSelectSource) => LocSelectResult,
+): FakeMount {
+  const calls: FakeHandleCall[] = [];
+  let style = settings.style;
+  let view = { center: settings.center, zoom: settings.zoom };
+  let ready = false;
+  let stopped: LocEmbedError | LocAbortError | undefined;
+  /** What the page asked before onReady, answered once it comes, or refused once the map stops. */
+  let waiting: { go(): void; refuse(reason: unknown): void }[] = [];
+
+  const iframe = document.createElement('iframe');
+  iframe.title = settings.title;
+  iframe.style.cssText = `width:100%;height:${settings.height};border:0;display:block`;
+  element.append(iframe);
+
+  // As the loader's: an exception in the component's callback is the component's, reported, and the map goes on.
+  const call = <T>(callback: ((arg: T) => void) | undefined, arg: T) => {
+    if (stopped || !callback) return;
+    try {
+      callback(arg);
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
+  const stop = (reason: LocEmbedError | LocAbortError) => {
+    if (stopped) return;
+    stopped = reason;
+    for (const request of waiting) request.refuse(reason);
+    waiting = [];
+  };
+
+  /** Runs `then` once the map is ready, as the real handle's select and clear wait for onReady. */
+  const whenReady = <T>(then: () => T): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    if (ready) return Promise.resolve().then(then);
+    return new Promise<T>((resolve, reject) => waiting.push({ go: () => resolve(then()), refuse: reject }));
+  };
+
+  const alive = (what: string) => {
+    if (stopped) throw new Error(`FakeMount.${what}: the mount has stopped (${stopped.message}); the real map would do nothing.`);
+  };
+
+  const handle: LocHandle = {
+    iframe,
+    destroy() {
+      calls.push({ method: 'destroy', args: [] });
+      stop(DESTROYED);
+      iframe.remove();
+    },
+    setStyle(next) {
+      calls.push({ method: 'setStyle', args: [next] });
+      style = readStyle(next, 'setStyle: style');
+    },
+    setView(center, zoom) {
+      calls.push({ method: 'setView', args: zoom === undefined ? [center] : [center, zoom] });
+      view = { center: readLatLng(center, 'setView: center'), zoom: zoom === undefined ? view.zoom : readZoom(zoom, 'setView: zoom') };
+    },
+    select(target) {
+      calls.push({ method: 'select', args: [target] });
+      const checked = typeof target === 'string' ? target : readLatLng(target, 'select: target');
+      return whenReady(() => {
+        const result = typeof checked === 'string' ? resultFor(checked, 'page') : resultFor({ latitude: checked.lat, longitude: checked.lng }, 'page');
+        call(options.onSelect, result);
+        return result;
+      });
+    },
+    clear() {
+      calls.push({ method: 'clear', args: [] });
+      return whenReady(() => undefined);
+    },
+  };
+
+  return {
+    target: element,
+    options,
+    handle,
+    calls,
+    get style() {
+      return style;
+    },
+    get view() {
+      return view;
+    },
+    get isReady() {
+      return ready;
+    },
+    get isStopped() {
+      return stopped !== undefined;
+    },
+    ready(info = {}) {
+      alive('ready');
+      if (ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
+      ready = true;
+      const told: LocReadyInfo = { style, center: view.center, zoom: view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...info };
+      call(options.onReady, told);
+      for (const request of waiting) request.go();
+      waiting = [];
+      return told;
+    },
+    select(target = {}, source = 'visitor') {
+      alive('select');
+      if (!ready) throw new Error('FakeMount.select: call ready() first; the real map chooses nothing before onReady.');
+      const result = resultFor(target, source);
+      call(options.onSelect, result);
+      return result;
+    },
+    error(code, message = `A test reported ${code}.`) {
+      alive('error');
+      if (!(code in RECOVERABLE)) throw new TypeError(`FakeMount.error: ${JSON.stringify(code)} is not a LocErrorCode.`);
+      const error: LocEmbedError = { code, message, recoverable: RECOVERABLE[code] };
+      call(options.onError, error);
+      if (!error.recoverable) stop(error);
+      return error;
+    },
+    expire() {
+      return this.error('session_expired', 'The session has expired.');
+    },
+    async renew() {
+      alive('renew');
+      if (!options.getSessionToken) throw new Error('FakeMount.renew: the mount has no getSessionToken; the real map would let the session expire.');
+      const token: unknown = await options.getSessionToken();
+      if (typeof token !== 'string' || !/^[\w-]+\.[\w-]+$/.test(token)) {
+        throw new TypeError('FakeMount.renew: getSessionToken must resolve with the session_token, "<sid>.<secret>"; the real map would fail the renewal.');
+      }
+      return token;
+    },
+  };
+}

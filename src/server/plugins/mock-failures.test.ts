@@ -177,6 +177,15 @@ describe('/_mock/failures', () => {
     expect(short(await requests.sessionResolve(mock))).toBe('200');
   });
 
+  it('network: while a drop is queued, every answer closes its connection, so that a browser cannot resend the dropped request on a connection it reuses', async () => {
+    const keepsAlive = async () => ((await requests.lookup(mock)) as Exclude<Outcome, 'network'>).headers.get('connection');
+    expect(await keepsAlive()).toBe('keep-alive');
+    await queue(mock, { code: 'network', scope: 'embed' });
+    expect(await keepsAlive()).toBe('close');
+    expect(short(await requests.sessionResolve(mock))).toBe('network');
+    expect(await keepsAlive()).toBe('keep-alive');
+  });
+
   it('takes no request without an accepted key or session: the real refusal comes first', async () => {
     await queue(mock, { code: 'network' });
     expect(short(await send(mock, '/v1/loc/lookup/FR-0RMB-CLY0'))).toBe('401 missing_api_key');

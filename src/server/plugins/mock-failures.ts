@@ -84,10 +84,21 @@ const mockFailures: FastifyPluginAsyncTypebox<MockFailuresOptions> = async (app,
   app.addHook('onRequest', answer(ON_ARRIVAL));
   app.addHook('preHandler', answer(ONCE_VALID));
 
+  // A browser sends a request again when a connection it reused drops without an answer: it cannot
+  // tell that from a server closing an idle connection. So while a dropped connection is queued, no
+  // connection is kept for reuse — each answer closes its own, and the idle ones close when it is
+  // queued — and the drop reaches the page as the network failure it stands for, not as a resend.
+  const dropQueued = () => queue.list().some((failure) => failure.code === 'network');
+  app.addHook('onSend', async (_request, reply) => {
+    if (dropQueued()) reply.header('connection', 'close');
+  });
+
   app.post(MOCK_FAILURES_PATH, { schema: { hide: true, body: FailureRequest } }, async (request, reply) => {
     const { code, times = DEFAULT_TIMES, scope = DEFAULT_SCOPE } = request.body;
+    const failure = queue.add({ code, times, scope });
+    if (code === 'network') app.server.closeIdleConnections();
     reply.code(201);
-    return { success: true, failure: queue.add({ code, times, scope }) };
+    return { success: true, failure };
   });
   app.get(MOCK_FAILURES_PATH, { schema: { hide: true } }, async () => ({ success: true, failures: queue.list() }));
   app.delete(MOCK_FAILURES_PATH, { schema: { hide: true } }, async (_request, reply) => {

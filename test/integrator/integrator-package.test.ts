@@ -72,11 +72,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packages as an integrator installs them', () => {
-  it('install from their tarballs: loc-js with no dependency (React an optional peer), loc-service with its command and codec', async () => {
+  it('install from their tarballs: loc-js with no dependency (React and Playwright optional peers), loc-service with its command and codec', async () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/loc-js/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
-    // React is for loc-js/react alone: a peer the integrator brings, optional for everyone else.
-    expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([{ react: '>=18' }, { react: { optional: true } }]);
+    // React is for loc-js/react alone, Playwright for loc-js/testing's helpers: peers the integrator
+    // brings, optional for everyone else.
+    expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([
+      { react: '>=18', '@playwright/test': '>=1.45.0' },
+      { react: { optional: true }, '@playwright/test': { optional: true } },
+    ]);
     expect(manifest.sideEffects).toBe(false);
     const { stdout } = await run(join(project, 'node_modules/.bin/loc'), ['encode', '48.8584', '2.2945'], { cwd: project });
     expect(JSON.parse(stdout)).toMatchObject({ loc_code: 'FR-0RMB-CLY0', country_code: 'FR' });

@@ -34,6 +34,7 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/guides.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
+import suggestRoutes from './routes/suggest.ts';
 import { VERSION } from './version.ts';
 import { declareChallenges } from './www-authenticate.ts';
 
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(resolveRoutes);
   await app.register(generateRoutes);
   await app.register(lookupRoutes);
+  await app.register(suggestRoutes);
   await app.register(embedRoutes);
   await app.register(shareRoutes);
   await app.ready();

@@ -4,6 +4,7 @@
  * names follow the API's published contract, snake_case included.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SUGGESTIONS_MAX } from './suggest.ts';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
 export const ADDRESS_MAX = 300;
@@ -170,4 +171,56 @@ export const Health = Type.Object(
     version: Type.String({ description: 'The version of the running service.' }),
   },
   { title: 'Health', description: 'The service and its database work.' },
+);
+
+export const SuggestQuery = Type.Object(
+  {
+    input: Type.String({
+      maxLength: 64,
+      description: 'The code as the visitor typed or pasted it. Case, hyphens, dashes and spaces anywhere and fullwidth characters are forgiven.',
+      examples: ['fr-0rmb-cly0'],
+    }),
+    focus: Type.Optional(Type.String({
+      maxLength: 64,
+      description: 'Where the visitor is looking, `lat,lng` in decimal degrees (the map’s centre): variants are ranked by distance from it, and an existing code far from it is doubted.',
+      examples: ['48.8584,2.2945'],
+    })),
+    countries: Type.Optional(Type.String({
+      maxLength: 1024,
+      description: 'ISO 3166-1 alpha-2 codes separated by commas: only codes of these countries are suggested.',
+      examples: ['FR,DE'],
+    })),
+  },
+  { additionalProperties: false },
+);
+
+const suggestedFields = {
+  loc_code: Code,
+  latitude: Type.Number({ description: 'Centre of the cell.' }),
+  longitude: Type.Number({ description: 'Centre of the cell.' }),
+  country_code: CountryCode,
+  distance_m: Type.Optional(Type.Integer({ minimum: 0, description: 'From `focus` to the cell centre, whole metres; only when `focus` was sent.' })),
+};
+
+export const SuggestedCell = Type.Object(suggestedFields, { title: 'SuggestedCell', description: 'An existing cell, without its address.' });
+
+export const Suggestion = Type.Object(
+  {
+    ...suggestedFields,
+    reason: Type.Union(
+      [Type.Literal('look_alike'), Type.Literal('transposition'), Type.Literal('extra_character'), Type.Literal('missing_character')],
+      { description: 'The slip that would turn this code into the input: a look-alike character (0/O, 1/I/L, 5/S …), two neighbours swapped, one character too many, one missing.' },
+    ),
+  },
+  { title: 'Suggestion', description: 'A code the visitor may have meant.' },
+);
+
+export const SuggestResult = Type.Object(
+  {
+    success: Success,
+    normalized: Type.String({ description: 'The input as read: `CC-XXXX-XXXX` when it has the ten characters of a code, else its letters and digits.', examples: ['FR-0RMB-CLY0'] }),
+    exact: Type.Union([SuggestedCell, Type.Null()], { description: 'The cell the input names as typed, or null when it names none.' }),
+    suggestions: Type.Array(Suggestion, { description: `Codes the visitor may have meant, best first, at most ${SUGGESTIONS_MAX}; empty when the input is taken as typed.` }),
+  },
+  { title: 'SuggestResult', description: 'The cell a typed code names, if any, and the codes one slip away from it that exist. Nothing is chosen for the visitor.' },
 );

@@ -164,7 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
       tags: [
-        { name: 'codes', description: 'Save a point as a code, and look a code up.' },
+        { name: 'codes', description: 'Save a point as a code, look a code up, and suggest the codes a typed one may have meant.' },
         {
           name: 'embed',
           description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',

@@ -201,8 +201,18 @@ const suggestedFields = {
   country_code: CountryCode,
   distance_m: Type.Optional(Type.Integer({ minimum: 0, description: 'From `focus` to the cell centre, whole metres; only when `focus` was sent.' })),
 };
+const SuggestedCellFields = Type.Object(suggestedFields);
 
-export const SuggestedCell = Type.Object(suggestedFields, { title: 'SuggestedCell', description: 'An existing cell, without its address.' });
+/**
+ * Null in OpenAPI 3.0 is `nullable` on the schema itself: a union with Type.Null() would be written
+ * as `anyOf`, which client generators read as `unknown`.
+ */
+const SuggestedCell = Type.Unsafe<Static<typeof SuggestedCellFields> | null>({
+  ...SuggestedCellFields,
+  nullable: true,
+  title: 'SuggestedCell',
+  description: 'The cell the input names as typed, without its address; null when it names none.',
+});
 
 export const Suggestion = Type.Object(
   {
@@ -219,8 +229,8 @@ export const SuggestResult = Type.Object(
   {
     success: Success,
     normalized: Type.String({ description: 'The input as read: `CC-XXXX-XXXX` when it has the ten characters of a code, else its letters and digits.', examples: ['FR-0RMB-CLY0'] }),
-    exact: Type.Union([SuggestedCell, Type.Null()], { description: 'The cell the input names as typed, or null when it names none.' }),
+    exact: SuggestedCell,
     suggestions: Type.Array(Suggestion, { description: `Codes the visitor may have meant, best first, at most ${SUGGESTIONS_MAX}; empty when the input is taken as typed.` }),
   },
-  { title: 'SuggestResult', description: 'The cell a typed code names, if any, and the codes one slip away from it that exist. Nothing is chosen for the visitor.' },
+  { title: 'SuggestResult', description: 'The cell a typed code names, when it names one, and the existing codes one slip away from it. Nothing is chosen for the visitor.' },
 );

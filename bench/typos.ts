@@ -13,3 +13,4 @@ console.log(`${codes} random codes, seed ${seed}: every look-alike substitution 
 console.log(line('without focus', result.withoutFocus));
 console.log(line('focus within 3 km of the original', result.withFocus));
 for (const [outcome, s] of Object.entries(result.byOutcome)) console.log(line(`  of which the typo is ${outcome}`, s));
+for (const [kind, s] of Object.entries(result.byKind)) console.log(line(`  of which a ${kind}`, s));

@@ -24,22 +24,24 @@ export interface TypoCatch {
   codes: number;
   /** By what the typo spells: no existing code, an existing code farther than FAR_M from the focus, one nearer. */
   byOutcome: Record<'not_a_code' | 'far_code' | 'near_code', Share>;
+  /** With the focus, by the slip. */
+  byKind: Record<'look_alike' | 'transposition', Share>;
   withoutFocus: Share;
   withFocus: Share;
 }
 
 const EARTH_M = 6_371_008.8;
 
-function typosOf(code: string): string[] {
+function typosOf(code: string): [string, 'look_alike' | 'transposition'][] {
   const chars = readTyped(code)!;
-  const out: string[] = [];
+  const out: [string, 'look_alike' | 'transposition'][] = [];
   for (let i = 0; i < chars.length; i++) {
     for (const group of LOOK_ALIKE_GROUPS) {
       if (!group.includes(chars[i])) continue;
-      for (const other of group) if (other !== chars[i]) out.push(chars.slice(0, i) + other + chars.slice(i + 1));
+      for (const other of group) if (other !== chars[i]) out.push([chars.slice(0, i) + other + chars.slice(i + 1), 'look_alike']);
     }
   }
-  for (let i = 0; i + 1 < chars.length; i++) if (chars[i] !== chars[i + 1]) out.push(chars.slice(0, i) + chars[i + 1] + chars[i] + chars.slice(i + 2));
+  for (let i = 0; i + 1 < chars.length; i++) if (chars[i] !== chars[i + 1]) out.push([chars.slice(0, i) + chars[i + 1] + chars[i] + chars.slice(i + 2), 'transposition']);
   return out;
 }
 
@@ -68,6 +70,7 @@ export function measureTypoCatch(codes: number, seed: number): TypoCatch {
   const result: TypoCatch = {
     codes,
     byOutcome: { not_a_code: share(), far_code: share(), near_code: share() },
+    byKind: { look_alike: share(), transposition: share() },
     withoutFocus: share(),
     withFocus: share(),
   };
@@ -81,7 +84,7 @@ export function measureTypoCatch(codes: number, seed: number): TypoCatch {
       continue;
     }
     sampled++;
-    for (const typo of typosOf(original)) {
+    for (const [typo, kind] of typosOf(original)) {
       const alone = suggest(config, { input: typo });
       count(result.withoutFocus, original, alone.suggestions.map((s) => s.loc_code));
       const focus = offset(centre, random() * FOCUS_OFFSET_MAX_M, random() * 2 * Math.PI);
@@ -90,6 +93,7 @@ export function measureTypoCatch(codes: number, seed: number): TypoCatch {
       count(result.withFocus, original, listed);
       const outcome = near.exact === null ? 'not_a_code' : near.exact.distance_m! > FAR_M ? 'far_code' : 'near_code';
       count(result.byOutcome[outcome], original, listed);
+      count(result.byKind[kind], original, listed);
     }
   }
   return result;

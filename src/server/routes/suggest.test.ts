@@ -130,6 +130,8 @@ describe('refusals', () => {
     await refused({}, 422, 'validation_error', 'input');
     await refused({ input: 'x'.repeat(65) }, 422, 'validation_error', 'input');
     await refused({ input: EIFFEL, near: '1,2' }, 422, 'validation_error', 'near');
+    const twice = await service.request({ url: '/v1/loc/suggest?input=FR-0RMB-CLY0&input=FR-0RMB-CLY1', headers: { 'x-api-key': acme } });
+    expect(json(twice)).toMatchObject({ code: 'validation_error', field: 'input' });
   });
 });
 
@@ -147,6 +149,17 @@ describe('budgets', () => {
     expect(json(second)).toEqual(json(first));
     const byKey = await ask({ input: EIFFEL });
     expect(Number(byKey.headers['ratelimit-limit'])).toBe(service.config.defaultHourlyLimit);
+  });
+
+  it('draws from the key’s embed budget too: its sessions’ calls of the hour, never its own', async () => {
+    const { secret } = await service.key('acme', { embedHourlyLimit: 1 });
+    const session = json<{ session_token: string }>(
+      await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } }),
+    ).session_token;
+    const bearer = { authorization: `Bearer ${session}` };
+    expect((await ask({ input: EIFFEL }, bearer)).statusCode).toBe(200);
+    expect(json(await ask({ input: EIFFEL }, bearer))).toMatchObject({ code: 'rate_limited' });
+    expect((await ask({ input: EIFFEL }, { 'x-api-key': secret })).statusCode).toBe(200);
   });
 
   it('refuses a call without credentials', async () => {

@@ -4,6 +4,7 @@
  * names follow the API's published contract, snake_case included.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { TYPO_KINDS } from '../code/typos.ts';
 import { SUGGESTIONS_MAX } from './suggest.ts';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
@@ -218,7 +219,7 @@ export const Suggestion = Type.Object(
   {
     ...suggestedFields,
     reason: Type.Union(
-      [Type.Literal('look_alike'), Type.Literal('transposition'), Type.Literal('extra_character'), Type.Literal('missing_character')],
+      TYPO_KINDS.map((kind) => Type.Literal(kind)),
       { description: 'The slip that would turn this code into the input: a look-alike character (0/O, 1/I/L, 5/S …), two neighbours swapped, one character too many, one missing.' },
     ),
   },

@@ -34,6 +34,7 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/guides.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
+import suggestRoutes from './routes/suggest.ts';
 import { VERSION } from './version.ts';
 import { declareChallenges } from './www-authenticate.ts';
 
@@ -163,7 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
       tags: [
-        { name: 'codes', description: 'Save a point as a code, and look a code up.' },
+        { name: 'codes', description: 'Save a point as a code, look a code up, and suggest the codes a typed one may have meant.' },
         {
           name: 'embed',
           description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(resolveRoutes);
   await app.register(generateRoutes);
   await app.register(lookupRoutes);
+  await app.register(suggestRoutes);
   await app.register(embedRoutes);
   await app.register(shareRoutes);
   await app.ready();

@@ -19,7 +19,7 @@ const examples: Example[] = [...API_MD.matchAll(/```sh\n(curl [^`]*?)```\n\n```j
 
 /** The request a curl line of the docs sends: -d makes it a POST, -H adds a header. */
 function request(curl: string, key: string) {
-  const url = /\$LOC_URL(\S+)/.exec(curl)?.[1];
+  const url = /\$LOC_URL([^\s"']+)/.exec(curl)?.[1];
   if (url === undefined) throw new Error(`no $LOC_URL in ${curl}`);
   const body = /-d '([^']*)'/.exec(curl)?.[1];
   const headers = Object.fromEntries([...curl.matchAll(/-H ["']([^:]+): ([^"']*)["']/g)].map(([, name, value]) => [name.toLowerCase(), value.replace('$LOC_API_KEY', key)]));
@@ -37,8 +37,9 @@ afterAll(() => service.close());
 
 describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
-    expect(examples.map(({ curl }) => /\$LOC_URL(\S+)/.exec(curl)?.[1])).toEqual([
-      '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L', '/v1/embed/sessions',
+    expect(examples.map(({ curl }) => /\$LOC_URL([^\s"']+)/.exec(curl)?.[1])).toEqual([
+      '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L',
+      '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/embed/sessions',
     ]);
   });
 

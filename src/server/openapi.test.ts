@@ -104,6 +104,7 @@ async function askAll(): Promise<Answer[]> {
   const [session, expiring] = [await newSession(), await newSession()];
   const capped = json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', { 'x-api-key': brief }, { origin: 'https://shop.example' }))).session_token;
   const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
+  const suggest = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/suggest?${query}`, headers });
 
   const successes: [string, InjectOptions][] = [
     ['getHealth', { url: '/healthz' }],
@@ -112,6 +113,9 @@ async function askAll(): Promise<Answer[]> {
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 37.8591, lng: -122.4853 })],
     ['generateCode', post('/v1/loc/generate', key, { latitude: 48.8584, longitude: 2.2945 })],
     ['lookupCode', lookup('US-550M-RQ5L')],
+    // A code 380 km from the focus, one swap from the code there: both the exact cell and suggestions, with distances.
+    ['suggestCodes', suggest('input=FR-0MRB-CLY0&focus=48.8664,2.3177')],
+    ['suggestCodes', suggest('input=fr0mrbcly0&focus=48.8664,2.3177', { authorization: `Bearer ${session}` })],
     ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
     // The one request the key with a limit of one may make, so that it is refused below; the same for a session.
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
@@ -131,6 +135,9 @@ async function askAll(): Promise<Answer[]> {
     ['lookupCode', lookup('%E0%A4%A'), 'bad_request'],
     ['lookupCode', lookup('ZZ-0000-0000'), 'code_not_found'],
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once }), 'rate_limited'],
+    ['suggestCodes', suggest('input=hello'), 'invalid_code'],
+    ['suggestCodes', suggest('input=FR-0RMB-CLY0&focus=91,0', { authorization: `Bearer ${session}` }), 'validation_error'],
+    ['suggestCodes', suggest('input=FR-0RMB-CLY0', { authorization: 'Bearer nope.nope' }), 'invalid_session'],
     ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
@@ -183,6 +190,7 @@ describe('/openapi.json', () => {
       'POST /v1/embed/resolve': 'resolvePoint',
       'POST /v1/loc/generate': 'generateCode',
       'GET /v1/loc/lookup/{code}': 'lookupCode',
+      'GET /v1/loc/suggest': 'suggestCodes',
       'GET /embed/session/{sid}': 'getEmbedSession',
     });
   });
@@ -194,6 +202,7 @@ describe('/openapi.json', () => {
       resolvePoint: [{ apiKey: [] }, { sessionToken: [] }],
       generateCode: [{ apiKey: [] }],
       lookupCode: [{ apiKey: [] }],
+      suggestCodes: [{ apiKey: [] }, { sessionToken: [] }],
       getEmbedSession: [{}, { sessionToken: [] }],
     });
   });
@@ -205,6 +214,7 @@ describe('/openapi.json', () => {
       resolvePoint: ['embed'],
       generateCode: ['codes'],
       lookupCode: ['codes'],
+      suggestCodes: ['codes'],
       getEmbedSession: ['embed'],
     });
   });
@@ -237,6 +247,7 @@ describe('the models of /openapi.json', () => {
   it('are named under components/schemas, so that a generated client has a LookupResult type rather than a LookupCode200', () => {
     expect(Object.keys(doc.components.schemas ?? {})).toEqual([
       'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'LookupLocation', 'LookupResult', 'MapLinks', 'ResolveResult',
+      'SuggestedCell', 'Suggestion', 'SuggestResult',
     ]);
     expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, body(op.operationId!, 200)]))).toEqual({
       getHealth: ref('Health'),
@@ -244,6 +255,7 @@ describe('the models of /openapi.json', () => {
       resolvePoint: ref('ResolveResult'),
       generateCode: ref('GenerateResult'),
       lookupCode: ref('LookupResult'),
+      suggestCodes: ref('SuggestResult'),
       getEmbedSession: ref('EmbedSessionFacts'),
     });
     // A request body stays in its operation: a generator reads its fields with a default (ttl, save)
@@ -366,6 +378,7 @@ describe('the response headers of /openapi.json', () => {
       resolvePoint: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
       generateCode: ['ApiKey realm="loc", header="x-api-key"'],
       lookupCode: ['ApiKey realm="loc", header="x-api-key"'],
+      suggestCodes: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
       getEmbedSession: ['Bearer realm="loc"'],
     });
   });

@@ -4,6 +4,8 @@
  * names follow the API's published contract, snake_case included.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { TYPO_KINDS } from '../code/typos.ts';
+import { SUGGESTIONS_MAX } from './suggest.ts';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
 export const ADDRESS_MAX = 300;
@@ -170,4 +172,66 @@ export const Health = Type.Object(
     version: Type.String({ description: 'The version of the running service.' }),
   },
   { title: 'Health', description: 'The service and its database work.' },
+);
+
+export const SuggestQuery = Type.Object(
+  {
+    input: Type.String({
+      maxLength: 64,
+      description: 'The code as the visitor typed or pasted it. Case, hyphens, dashes and spaces anywhere and fullwidth characters are forgiven.',
+      examples: ['fr-0rmb-cly0'],
+    }),
+    focus: Type.Optional(Type.String({
+      maxLength: 64,
+      description: 'Where the visitor is looking, `lat,lng` in decimal degrees (the map’s centre): variants are ranked by distance from it, and an existing code far from it is doubted.',
+      examples: ['48.8584,2.2945'],
+    })),
+    countries: Type.Optional(Type.String({
+      maxLength: 1024,
+      description: 'ISO 3166-1 alpha-2 codes separated by commas: only codes of these countries are suggested.',
+      examples: ['FR,DE'],
+    })),
+  },
+  { additionalProperties: false },
+);
+
+const suggestedFields = {
+  loc_code: Code,
+  latitude: Type.Number({ description: 'Centre of the cell.' }),
+  longitude: Type.Number({ description: 'Centre of the cell.' }),
+  country_code: CountryCode,
+  distance_m: Type.Optional(Type.Integer({ minimum: 0, description: 'From `focus` to the cell centre, whole metres; only when `focus` was sent.' })),
+};
+const SuggestedCellFields = Type.Object(suggestedFields);
+
+/**
+ * Null in OpenAPI 3.0 is `nullable` on the schema itself: a union with Type.Null() would be written
+ * as `anyOf`, which client generators read as `unknown`.
+ */
+const SuggestedCell = Type.Unsafe<Static<typeof SuggestedCellFields> | null>({
+  ...SuggestedCellFields,
+  nullable: true,
+  title: 'SuggestedCell',
+  description: 'The cell the input names as typed, without its address; null when it names none.',
+});
+
+export const Suggestion = Type.Object(
+  {
+    ...suggestedFields,
+    reason: Type.Union(
+      TYPO_KINDS.map((kind) => Type.Literal(kind)),
+      { description: 'The slip that would turn this code into the input: a look-alike character (0/O, 1/I/L, 5/S …), two neighbours swapped, one character too many, one missing.' },
+    ),
+  },
+  { title: 'Suggestion', description: 'A code the visitor may have meant.' },
+);
+
+export const SuggestResult = Type.Object(
+  {
+    success: Success,
+    normalized: Type.String({ description: 'The input as read: `CC-XXXX-XXXX` when it has the ten characters of a code, else its letters and digits.', examples: ['FR-0RMB-CLY0'] }),
+    exact: SuggestedCell,
+    suggestions: Type.Array(Suggestion, { description: `Codes the visitor may have meant, best first, at most ${SUGGESTIONS_MAX}; empty when the input is taken as typed.` }),
+  },
+  { title: 'SuggestResult', description: 'The cell a typed code names, when it names one, and the existing codes one slip away from it. Nothing is chosen for the visitor.' },
 );

@@ -32,6 +32,7 @@ describe('the API reference page', () => {
     expect(labels).toContain('JSON body of POST /v1/embed/sessions');
     expect(labels).toContain('Path parameters of GET /v1/loc/lookup/{code}');
     expect(labels).toContain('Request headers of GET /v1/loc/lookup/{code}');
+    expect(labels).toContain('Query parameters of GET /v1/loc/suggest');
     expect(labels).toContain('Responses of GET /v1/loc/lookup/{code}');
     expect(labels).toContain('Error codes');
     expect(new Set(labels).size).toBe(labels.length);
@@ -64,6 +65,7 @@ describe('the API reference page', () => {
       '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
       '<code>x-api-key</code>',
       '<code>x-api-key</code>',
+      '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
       'none or <code>Authorization: Bearer &lt;session_token&gt;</code>',
     ]);
   });
@@ -71,7 +73,7 @@ describe('the API reference page', () => {
   it('gives each endpoint’s operationId, the name of its method in a generated client', () => {
     expect(section('get-/v1/loc/lookup/{code}')).toContain('<p class="muted">Authentication: <code>x-api-key</code> · operationId <code>lookupCode</code></p>');
     expect([...html.matchAll(/ · operationId <code>(\w+)<\/code><\/p>/g)].map((match) => match[1]))
-      .toEqual(['getHealth', 'createEmbedSession', 'resolvePoint', 'generateCode', 'lookupCode', 'getEmbedSession']);
+      .toEqual(['getHealth', 'createEmbedSession', 'resolvePoint', 'generateCode', 'lookupCode', 'suggestCodes', 'getEmbedSession']);
   });
 
   it('lists the error codes of each status, each linked to its row of the Errors table', () => {

@@ -152,7 +152,7 @@ function operation(method: string, path: string, op: Operation): string {
   const ways = (op.security ?? [{}]).map((requirement) => Object.keys(requirement).map((s) => CREDENTIALS[s] ?? escapeHtml(s)).join(' and ') || 'none');
   const id = op.operationId === undefined ? '' : ` · operationId <code>${escapeHtml(op.operationId)}</code>`;
   parts.push(`<p class="muted">Authentication: ${ways.join(' or ')}${id}</p>`);
-  for (const [where, label] of [['path', 'Path parameters'], ['header', 'Request headers']] as const) {
+  for (const [where, label] of [['path', 'Path parameters'], ['query', 'Query parameters'], ['header', 'Request headers']] as const) {
     const params = (op.parameters ?? []).filter((p) => p.in === where);
     if (params.length > 0) parts.push(fieldTable(`${label} of ${name}`, params.map((p) => ({ name: p.name, schema: { ...p.schema, description: p.description ?? p.schema?.description }, required: p.required === true }))));
   }

@@ -38,7 +38,7 @@ afterAll(() => service.close());
 describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
     expect(examples.map(({ curl }) => /\$LOC_URL(\S+)/.exec(curl)?.[1])).toEqual([
-      '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L', '/v1/embed/sessions',
+      '/v1/embed/sessions', '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L', '/v1/embed/sessions',
     ]);
   });
 

@@ -33,6 +33,8 @@ describe('the frame’s API client', () => {
     expect(expired.toJSON()).toEqual({ code: 'session_expired', message: 'The embed session has expired.', recoverable: false });
     const outside = await failureOf(json(422, { success: false, code: 'unsupported_location', message: 'Open sea.' }));
     expect(outside.toJSON()).toEqual({ code: 'unsupported_location', message: 'Open sea.', recoverable: true });
+    const area = await failureOf(json(422, { success: false, code: 'outside_session_area', message: 'The point is in Germany (DE) …' }));
+    expect(area.toJSON()).toEqual({ code: 'outside_session_area', message: 'The point is in Germany (DE) …', recoverable: true });
   });
 
   it('passes on how long a rate limit lasts', async () => {

@@ -103,6 +103,16 @@ describe('the frame’s life', () => {
     expect(frame.live()).toBeDefined();
   });
 
+  it('tells the visitor that a point outside the session’s area is refused, and lets them choose another', () => {
+    init();
+    frame.report(new EmbedFailure('outside_session_area', 'The point is in Germany (DE), not in the countries this embed session allows: it allows points in FR.'));
+    expect($('loc-message').textContent).toBe('This location is outside the area this site accepts. Choose a point inside it.');
+    expect(host.error).toHaveBeenCalledWith({
+      code: 'outside_session_area', message: 'The point is in Germany (DE), not in the countries this embed session allows: it allows points in FR.', recoverable: true,
+    });
+    expect(frame.isStopped()).toBe(false);
+  });
+
   it('stops at the first failure it cannot go on from, and says nothing more: not a later failure, not the expiry', async () => {
     init();
     frame.report(new EmbedFailure('key_inactive', 'The key is disabled.'));

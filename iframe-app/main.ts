@@ -9,6 +9,7 @@ import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
 import { TESTING_HOOK } from '../src/embed/testing-contract.ts';
 import { EmbedFailure, gridData } from './api.ts';
+import { keepInside } from './area.ts';
 import { connect } from './channel.ts';
 import { createChoice } from './choice.ts';
 import { readConfig, readStart } from './config.ts';
@@ -36,6 +37,7 @@ function start(): void {
   const startOptions = readStart(location.hash);
   const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
   const { map, motion } = frameMap;
+  keepInside(map, config.bounds);
   openLinksInNewTab(root);
   const columns = gridColumns(() => gridData(config.apiBase));
   const view = createView(frameMap, config.styles, startOptions.style, columns);

@@ -20,6 +20,7 @@ export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
   session_limit_reached: 'This map has looked up as many locations as it may. Reload the page to choose a location.',
   network: 'The location service cannot be reached. Check the connection and try again.',
   unsupported_location: 'There are no codes here. Choose a point on land or near the coast.',
+  outside_session_area: 'This location is outside the area this site accepts. Choose a point inside it.',
   // Only the page's select sends a code, and its failures are the page's to tell.
   invalid_code: 'This is not a location code.',
   code_not_found: 'No location has this code.',

@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   invalid_code: { status: 400, message: 'The code is malformed: expected CC-XXXX-XXXX.' },
   code_not_found: { status: 404, message: 'No cell has this code.' },
   unsupported_location: { status: 422, message: 'The point is outside every supported country.' },
+  outside_session_area: { status: 422, message: 'The point is outside the area this embed session allows.' },
   not_found: { status: 404, message: 'There is nothing at this path.' },
   headers_too_large: { status: 431, message: 'The request headers are too large.' },
   request_timeout: { status: 408, message: 'The request did not arrive in time.' },

@@ -39,6 +39,12 @@ export interface FrameConfig {
    * nobody takes a test integration for a live one. Absent for live sessions.
    */
   testMode?: true;
+  /**
+   * The box of the session's area (`bounds` of `POST /v1/embed/sessions`; west greater than east crosses
+   * the antimeridian), when it has one: the map keeps the view inside it. The session's countries are
+   * not sent: the service judges them at each choice, and the frame tells a refusal as any other.
+   */
+  bounds?: { south: number; west: number; north: number; east: number };
 }
 
 /** What `GET {apiBase}/embed/session/{sid}` answers (CORS `*`): the public facts of a session. */

@@ -78,6 +78,11 @@ export type LocErrorCode =
   | 'network'
   /** The chosen point is outside every supported country; the visitor can choose another. */
   | 'unsupported_location'
+  /**
+   * The chosen point is outside the area the session was created with (`countries`, `bounds`); the
+   * visitor can choose another. `message` says which part of the area it fails and what the area is.
+   */
+  | 'outside_session_area'
   /** `handle.select` was given a code that is malformed (not `CC-XXXX-XXXX`, case, spaces and hyphens forgiven). */
   | 'invalid_code'
   /** `handle.select` was given a well-formed code that no cell has. */
@@ -94,7 +99,7 @@ export interface LocEmbedError {
   message: string;
   /**
    * true: the map keeps working and the visitor can try again (rate limit, network, unsupported
-   * location, a busy service). false: the map has stopped; mount again with a fresh session.
+   * location, a point outside the session's area, a busy service). false: the map has stopped; mount again with a fresh session.
    */
   recoverable: boolean;
   /** For `rate_limited`: seconds until the limit resets, when the service said. */
@@ -172,8 +177,8 @@ export interface LocHandle {
    * it (at zoom 19 or closer) and calls `onSelect` with `source: 'page'`. `target` is a code
    * (`'FR-0RMB-CQXT'`; case, spaces and hyphens are forgiven) or a point, whose cell is chosen.
    * Resolves with what `onSelect` received, after it. Rejects with a `LocEmbedError` (`invalid_code`,
-   * `code_not_found`, `unsupported_location`, `network`, `rate_limited`, `session_expired` …; only
-   * those that stop the map reach `onError` too), or a `LocAbortError` when a later choice, `clear()`
+   * `code_not_found`, `unsupported_location`, `outside_session_area`, `network`, `rate_limited`,
+   * `session_expired` …; only those that stop the map reach `onError` too), or a `LocAbortError` when a later choice, `clear()`
    * or `destroy()` drops it. A target of neither shape throws a `TypeError` at once, as `setView`'s
    * does. Made before `onReady`, it waits for it.
    */

@@ -17,6 +17,7 @@ export const RECOVERABLE: Record<LocErrorCode, boolean> = {
   session_limit_reached: false,
   network: true,
   unsupported_location: true,
+  outside_session_area: true,
   invalid_code: true,
   code_not_found: true,
   service_unavailable: true,

@@ -38,7 +38,7 @@ afterAll(() => service.close());
 describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
     expect(examples.map(({ curl }) => /\$LOC_URL([^\s"']+)/.exec(curl)?.[1])).toEqual([
-      '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L',
+      '/v1/embed/sessions', '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L',
       '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/embed/sessions',
     ]);
   });

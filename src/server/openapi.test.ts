@@ -103,12 +103,14 @@ async function askAll(): Promise<Answer[]> {
   const newSession = async () => json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 60 }))).session_token;
   const [session, expiring] = [await newSession(), await newSession()];
   const capped = json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', { 'x-api-key': brief }, { origin: 'https://shop.example' }))).session_token;
+  const area = { countries: ['FR'], bounds: { south: 48, west: 1, north: 51, east: 5 } };
+  const areaSession = json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ...area }))).session_token;
   const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
   const suggest = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/suggest?${query}`, headers });
 
   const successes: [string, InjectOptions][] = [
     ['getHealth', { url: '/healthz' }],
-    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example' })],
+    ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ...area })],
     ['resolvePoint', post('/v1/embed/resolve', key, { lat: 37.8591, lng: -122.4853, save: true })],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 37.8591, lng: -122.4853 })],
     ['generateCode', post('/v1/loc/generate', key, { latitude: 48.8584, longitude: 2.2945 })],
@@ -146,6 +148,7 @@ async function askAll(): Promise<Answer[]> {
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'x'.repeat(17_000) }), 'payload_too_large'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: 'Bearer nope.nope' }, { lat: 0, lng: 0 }), 'invalid_session'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { lat: 0, lng: -30 }), 'unsupported_location'],
+    ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${areaSession}` }, { lat: 37.8591, lng: -122.4853 }), 'outside_session_area'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { code: 'not-a-code' }), 'invalid_code'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { code: 'ZZ-0000-0000' }), 'code_not_found'],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${session}` }, { code: 'US-550M-RQ5L', lat: 0 }), 'validation_error'],

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TYPO_KINDS } from '../code/typos.ts';
 import { SUGGESTIONS_MAX } from './suggest.ts';
+import { supportedCountries } from '../code/index.ts';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
 export const ADDRESS_MAX = 300;
@@ -52,10 +53,36 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** The countries a session's visitors may choose points in (session-area.ts checks each is supported). */
+const AreaCountries = Type.Array(
+  Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, upper case.' }),
+  {
+    minItems: 1, maxItems: supportedCountries().length, uniqueItems: true, examples: [['FR', 'BE']],
+    description: 'Only points whose cell is in one of these countries may be chosen: ISO 3166-1 alpha-2 codes of countries the service hands codes out in, upper case, each once.',
+  },
+);
+
+/** The box a session's visitors may choose points in; session-area.ts checks what one field cannot. */
+const AreaBounds = Type.Object(
+  {
+    south: { ...Latitude, description: 'Southern edge, degrees latitude, less than `north`.' },
+    west: { ...Longitude, description: 'Western edge, degrees longitude; greater than `east` for a box that crosses the antimeridian.' },
+    north: { ...Latitude, description: 'Northern edge, degrees latitude.' },
+    east: { ...Longitude, description: 'Eastern edge, degrees longitude, other than `west`.' },
+  },
+  {
+    additionalProperties: false,
+    examples: [{ south: 42.3, west: -5.2, north: 51.1, east: 8.3 }],
+    description: 'Only points whose cell centre is inside this box may be chosen, edges included. `west` greater than `east` is a box that crosses the antimeridian.',
+  },
+);
+
 export const SessionRequest = Type.Object(
   {
     origin: Type.String({ description: 'Origin of the page that embeds the picker, exactly as `location.origin` writes it.', examples: ['https://shop.example'] }),
     ttl: Type.Optional(Type.Integer({ minimum: 60, maximum: 3600, default: 900, description: 'Lifetime in seconds.' })),
+    countries: Type.Optional(AreaCountries),
+    bounds: Type.Optional(AreaBounds),
   },
   { additionalProperties: false },
 );
@@ -66,6 +93,8 @@ export const SessionResult = Type.Object(
     session_token: Type.String({ description: 'Give it to `LOC.mount` as `sessionToken`; never log it.' }),
     expires_at: Type.String({ format: 'date-time', description: 'When the session stops working: mount a new one, or renew it with `getSessionToken`.' }),
     embed_url: Url('The map frame of this session; `LOC.mount` opens it for you.'),
+    countries: Type.Optional({ ...AreaCountries, description: 'The countries the session allows, as sent; absent when none were.' }),
+    bounds: Type.Optional({ ...AreaBounds, description: 'The box the session allows, as sent; absent when none was.' }),
   },
   { title: 'EmbedSession', description: 'The session: a token for the page and when it expires.' },
 );

@@ -41,7 +41,7 @@ export class MemoryDatabase {
   readonly accountIds = new Map<string, string>();
   readonly keys = new Map<string, StoredKey>();
   readonly keyIds = new Map<string, string>();
-  readonly sessions = new Map<string, NewSession>();
+  readonly sessions = new Map<string, Required<NewSession>>();
   readonly locations = new Map<string, SavedLocation>();
   /** Bytes the records hold, as estimated by `sizeOf`. */
   used = 0;
@@ -186,8 +186,9 @@ export class MemoryStore implements Store {
   createSession(input: NewSession): Promise<void> {
     return this.run((db) => {
       if (!db.keys.has(input.keyId)) throw new Error(`no key ${input.keyId} to hold the session`);
-      db.take(sizeOf(input));
-      db.sessions.set(input.sid, { ...input });
+      const session = { ...input, countries: input.countries ? [...input.countries] : null, bounds: input.bounds ? { ...input.bounds } : null };
+      db.take(sizeOf(session));
+      db.sessions.set(input.sid, session);
     });
   }
 
@@ -197,7 +198,10 @@ export class MemoryStore implements Store {
       if (!session) return null;
       const { key } = db.keys.get(session.keyId)!;
       const account = db.accounts.get(key.accountId)!;
-      return { ...session, accountId: key.accountId, keyActive: key.status === 'active', accountPartner: account.partner };
+      return {
+        ...session, countries: session.countries && [...session.countries], bounds: session.bounds && { ...session.bounds },
+        accountId: key.accountId, keyActive: key.status === 'active', accountPartner: account.partner,
+      };
     });
   }
 

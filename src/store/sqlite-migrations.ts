@@ -67,6 +67,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, code)
   ) WITHOUT ROWID;
   `,
+  // 4: the area a session's visitors may choose points in, each part JSON, NULL for none: sessions
+  // made before keep allowing any point.
+  `
+  ALTER TABLE sessions ADD COLUMN countries TEXT;
+  ALTER TABLE sessions ADD COLUMN bounds TEXT;
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

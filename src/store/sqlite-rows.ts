@@ -13,6 +13,8 @@ export interface KeyRow {
 export interface SessionRow {
   sid: string; secret_hash: string; key_id: string; account_id: string; origin: string;
   created_at: number; expires_at: number; status: KeyStatus; partner: number;
+  /** JSON, or null for no limit. */
+  countries: string | null; bounds: string | null;
 }
 export interface LocationRow {
   account_id: string; code: string; latitude: number; longitude: number;

@@ -70,6 +70,22 @@ describe('sqlite store', () => {
     await Promise.all([server.close(), cli.close()]);
   });
 
+  it('migrates a database of schema 3: its sessions keep working, with no area', async () => {
+    const dir = tempDir();
+    const old = new Database(join(dir, DATABASE_FILE));
+    MIGRATIONS.slice(0, 3).forEach((migration) => old.exec(migration));
+    old.pragma('user_version = 3');
+    old.exec(`
+      INSERT INTO accounts VALUES ('acct_1', 'acme', 1, 0);
+      INSERT INTO api_keys (id, account_id, hash, status, origins, ip_ranges, created_at) VALUES ('key_1', 'acct_1', 'h', 'active', '[]', '[]', 0);
+      INSERT INTO sessions VALUES ('s_1', 'sh', 'key_1', 'https://shop.example', 0, 900000);
+    `);
+    old.close();
+    const store = openSqliteStore(dir);
+    expect(await store.getSession('s_1')).toMatchObject({ sid: 's_1', keyActive: true, countries: null, bounds: null });
+    await store.close();
+  });
+
   it('refuses a database from a newer loc', async () => {
     const dir = tempDir();
     await openSqliteStore(dir).close();

@@ -100,7 +100,7 @@ export class SqliteStore implements Store, BackupCapable {
       ),
       setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
       insertSession: db.prepare(
-        'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at, countries, bounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       session: db.prepare<[string], SessionRow>(
         'SELECT s.*, k.account_id, k.status, a.partner FROM sessions s JOIN api_keys k ON k.id = s.key_id ' +
@@ -226,7 +226,10 @@ export class SqliteStore implements Store, BackupCapable {
   }
 
   async createSession(input: NewSession): Promise<void> {
-    await this.run(() => this.q.insertSession.run(input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt));
+    const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
+    await this.run(() => this.q.insertSession.run(
+      input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt, json(input.countries), json(input.bounds),
+    ));
   }
 
   getSession(sid: string): Promise<EmbedSession | null> {
@@ -236,6 +239,7 @@ export class SqliteStore implements Store, BackupCapable {
       return {
         sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin,
         createdAt: row.created_at, expiresAt: row.expires_at, keyActive: row.status === 'active', accountPartner: row.partner === 1,
+        countries: row.countries === null ? null : JSON.parse(row.countries), bounds: row.bounds === null ? null : JSON.parse(row.bounds),
       };
     });
   }

@@ -66,6 +66,17 @@ export interface NewKey extends KeyLimits {
   createdAt: number;
 }
 
+/**
+ * A box of degrees, WGS 84. West greater than east is a box that crosses the antimeridian (as a
+ * GeoJSON bbox writes it): from `west` eastwards over 180° to `east`.
+ */
+export interface Bounds {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
 /** An embed session with what the frame and the auth need to know about its key. */
 export interface EmbedSession {
   /** Public session id, the first part of the token; it names the frame URL. */
@@ -82,9 +93,15 @@ export interface EmbedSession {
   keyActive: boolean;
   /** False once the session's account is no longer a partner: the session stops working too. */
   accountPartner: boolean;
+  /** The countries (ISO 3166-1 alpha-2) its visitors may choose points in; null: any. */
+  countries: string[] | null;
+  /** The box its visitors may choose points in; null: anywhere. */
+  bounds: Bounds | null;
 }
 
-export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive' | 'accountPartner'>;
+/** A session to keep; without an area it allows any point, as sessions made before areas do. */
+export type NewSession = Omit<EmbedSession, 'accountId' | 'keyActive' | 'accountPartner' | 'countries' | 'bounds'> &
+  Partial<Pick<EmbedSession, 'countries' | 'bounds'>>;
 
 /**
  * A location an account saved: its label and address are visible to calls made with that account's

@@ -141,13 +141,33 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       const session = await store.getSession(sid);
       expect(session).toEqual({
         sid, secretHash: hashSecret(secret), keyId: key.id, accountId: acme.id, origin: 'https://shop.example',
-        createdAt: T0, expiresAt: T0 + 900_000, keyActive: true, accountPartner: true,
+        createdAt: T0, expiresAt: T0 + 900_000, keyActive: true, accountPartner: true, countries: null, bounds: null,
       });
       await store.setKeyStatus(key.id, 'disabled');
       expect((await store.getSession(sid))?.keyActive).toBe(false);
       await store.setPartner(acme.name, false);
       expect((await store.getSession(sid))?.accountPartner).toBe(false);
       expect(await store.getSession('unknown')).toBeNull();
+    });
+
+    it('keeps the area of a session, countries and bounds, each or both, as another store reads it; none is null', async () => {
+      const acme = await partner();
+      const key = await seededKey(acme.id);
+      const made = async (area: { countries?: string[] | null; bounds?: { south: number; west: number; north: number; east: number } | null }) => {
+        const { sid, secret } = newSessionToken();
+        await store.createSession({ sid, secretHash: hashSecret(secret), keyId: key.id, origin: 'https://shop.example', createdAt: T0, expiresAt: T0 + 900_000, ...area });
+        opened.settle();
+        return sid;
+      };
+      const across = { south: -20.5, west: 170, north: -10, east: -175.25 };
+      const countries = ['FR', 'BE'];
+      const both = await made({ countries, bounds: across });
+      countries.push('DE');
+      expect(await second.getSession(both)).toMatchObject({ countries: ['FR', 'BE'], bounds: across });
+      expect(await store.getSession(both)).toMatchObject({ countries: ['FR', 'BE'], bounds: across });
+      expect(await second.getSession(await made({ countries: ['US'] }))).toMatchObject({ countries: ['US'], bounds: null });
+      expect(await second.getSession(await made({ bounds: across }))).toMatchObject({ countries: null, bounds: across });
+      expect(await second.getSession(await made({ countries: null, bounds: null }))).toMatchObject({ countries: null, bounds: null });
     });
 
     it('forgets expired sessions only', async () => {

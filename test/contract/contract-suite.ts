@@ -51,8 +51,8 @@ export function contractSuite(target: () => ContractTarget): void {
   }
   const withKey = (extra: Record<string, string> = {}) => ({ 'x-api-key': target().key, ...extra });
 
-  async function newSession(ttl?: number): Promise<{ token: string; sid: string; answer: Answer }> {
-    const answer = await call('/v1/embed/sessions', { headers: withKey(), body: { origin: target().origin, ...(ttl === undefined ? {} : { ttl }) } });
+  async function newSession(ttl?: number, area: Record<string, unknown> = {}): Promise<{ token: string; sid: string; answer: Answer }> {
+    const answer = await call('/v1/embed/sessions', { headers: withKey(), body: { origin: target().origin, ...(ttl === undefined ? {} : { ttl }), ...area } });
     expect(answer.status).toBe(200);
     const token = answer.body.session_token as string;
     return { token, sid: token.slice(0, token.indexOf('.')), answer };
@@ -122,6 +122,43 @@ export function contractSuite(target: () => ContractTarget): void {
     it('401 invalid_session for a token the service never issued', async () => {
       const answer = await call('/v1/embed/resolve', { headers: { authorization: `Bearer s_unknownSession.${'A'.repeat(43)}` }, body: { ...SAUSALITO, save: false } });
       expectError(answer, 401, 'invalid_session');
+    });
+  });
+
+  describe('areas per session', () => {
+    /** Around Paris: Sausalito is outside it, the Eiffel Tower inside. */
+    const AREA = { countries: ['FR', 'BE'], bounds: { south: 48, west: 1, north: 51, east: 5 } };
+    const paris = { lat: EIFFEL_TOWER.latitude, lng: EIFFEL_TOWER.longitude };
+
+    it('creates a session with countries and bounds, echoed; resolves inside them by point and by code', async () => {
+      const { token, answer } = await newSession(undefined, AREA);
+      expect(answer.body).toMatchObject(AREA);
+      const headers = { authorization: `Bearer ${token}` };
+      for (const body of [{ ...paris, save: false }, { code: 'FR-0RMB-CLY0', save: false }]) {
+        const inside = await call('/v1/embed/resolve', { headers, body });
+        expect(inside.status).toBe(200);
+        expect(inside.body).toMatchObject({ success: true, loc_code: 'FR-0RMB-CLY0', country_code: 'FR', saved: false });
+      }
+    });
+
+    it('422 outside_session_area for a point or a code outside, saved or not, with the session token only', async () => {
+      const { token } = await newSession(undefined, AREA);
+      const headers = { authorization: `Bearer ${token}` };
+      for (const body of [{ ...SAUSALITO, save: false }, { ...SAUSALITO, save: true }, { code: 'US-550M-RQ5L', save: true }]) {
+        const refused = expectError(await call('/v1/embed/resolve', { headers, body }), 422, 'outside_session_area');
+        expect(refused.message).toContain('United States (US), not in the countries this embed session allows');
+      }
+      // The key is limited by no session's area.
+      expect((await call('/v1/embed/resolve', { headers: withKey(), body: { ...SAUSALITO, save: false } })).status).toBe(200);
+    });
+
+    it('422 validation_error naming the field of a bad area', async () => {
+      const bad = async (area: Record<string, unknown>) =>
+        expectError(await call('/v1/embed/sessions', { headers: withKey(), body: { origin: target().origin, ...area } }), 422, 'validation_error').field;
+      expect(await bad({ countries: [] })).toBe('countries');
+      expect(await bad({ countries: ['FR', 'ZZ'] })).toBe('countries.1');
+      expect(await bad({ bounds: { ...AREA.bounds, south: 52 } })).toBe('bounds.north');
+      expect(await bad({ bounds: { ...AREA.bounds, east: 200 } })).toBe('bounds.east');
     });
   });
 

@@ -71,9 +71,11 @@ describe('the fake LOC', () => {
     expect(() => mount.select('not a code')).toThrow('is not a location code');
 
     expect(mount.error('rate_limited')).toEqual({ code: 'rate_limited', message: 'A test reported rate_limited.', recoverable: true });
+    // A session's area refuses a point as the real map does: the visitor may choose another.
+    expect(mount.error('outside_session_area')).toEqual({ code: 'outside_session_area', message: 'A test reported outside_session_area.', recoverable: true });
     expect(mount.isStopped).toBe(false);
     expect(mount.expire()).toEqual({ code: 'session_expired', message: 'The session has expired.', recoverable: false });
-    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError).toHaveBeenCalledTimes(3);
     expect(mount.isStopped).toBe(true);
     expect(() => mount.select()).toThrow('the mount has stopped');
   });

@@ -43,7 +43,7 @@ export interface EmbedAssetsOptions {
 }
 
 /** The session facts the frame route passes to `reply.sendEmbedFrame`. */
-export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt' | 'secretHash' | 'refusal' | 'testMode'>;
+export type EmbedFrameSession = Pick<FramePageInput, 'sid' | 'origin' | 'expiresAt' | 'secretHash' | 'refusal' | 'testMode' | 'bounds'>;
 
 declare module 'fastify' {
   interface FastifyInstance {

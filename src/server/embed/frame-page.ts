@@ -24,6 +24,8 @@ export interface FramePageInput {
   refusal?: FrameConfig['refusal'];
   /** Whether a test key made the session (FrameConfig.testMode). */
   testMode?: boolean;
+  /** The box of the session's area, null for none (FrameConfig.bounds). */
+  bounds?: FrameConfig['bounds'] | null;
   styles: StyleLayers;
   now?: Date;
 }
@@ -47,6 +49,7 @@ export function frameConfig(input: FramePageInput): FrameConfig {
     tokenCheck: tokenCheck(input.secretHash),
     ...(input.refusal === undefined ? {} : { refusal: input.refusal }),
     ...(input.testMode ? { testMode: true } : {}),
+    ...(input.bounds ? { bounds: input.bounds } : {}),
   };
 }
 

@@ -84,6 +84,20 @@ describe('the frame page', () => {
     expect(await configOf(secret)).not.toHaveProperty('testMode');
   });
 
+  it('gives the frame the box of the session’s area, to keep the view in; no box without bounds, and never the countries', async () => {
+    const configOf = async (area: Record<string, unknown>) => {
+      const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ...area } });
+      const sid = json<{ session_token: string }>(response).session_token.split('.')[0];
+      const body = (await service.request({ method: 'GET', url: `/embed/frame/${sid}` })).body;
+      return JSON.parse(/<script type="application\/json" id="loc-config">([^<]*)<\/script>/.exec(body)![1]) as Record<string, unknown>;
+    };
+    const bounds = { south: 48, west: 1, north: 51, east: 5 };
+    expect((await configOf({ bounds, countries: ['FR'] })).bounds).toEqual(bounds);
+    expect(await configOf({ countries: ['FR'] })).not.toHaveProperty('bounds');
+    expect(await configOf({ bounds })).not.toHaveProperty('countries');
+    expect(await configOf({})).not.toHaveProperty('bounds');
+  });
+
   it('is a 404 no page may frame for an unknown session', async () => {
     const response = await service.request({ method: 'GET', url: '/embed/frame/unknownSid123' });
     expect(response.statusCode).toBe(404);

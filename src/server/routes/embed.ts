@@ -58,7 +58,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const refusal = sessionRefusal(session, key);
     return reply.sendEmbedFrame({
       sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash,
-      testMode: key.mode === 'test',
+      testMode: key.mode === 'test', bounds: session.bounds,
       ...(refusal === null || refusal.code === 'invalid_session' ? {} : { refusal: { code: refusal.code, message: refusal.message } }),
     });
   });

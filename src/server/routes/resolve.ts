@@ -7,6 +7,9 @@
  * public data — the code, the cell and the computed address — never the address the partner stored
  * with its key; and its save stores the cell alone, which a later `generate` of the partner's can
  * still label (store: a save fills in, never replaces).
+ *
+ * A session made with an area (session-area.ts) resolves and saves only cells inside it; a call made
+ * with the key is not limited by any session's area.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
@@ -16,6 +19,7 @@ import type { Config } from '../config.ts';
 import { locate, locateCode, shareUrl } from '../locate.ts';
 import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { ResolveRequest, ResolveResult } from '../schemas.ts';
+import { assertInArea } from '../session-area.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/resolve', {
@@ -27,18 +31,21 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Returns the 3 m cell that holds the point: its code, centre, bounds and address. Send `lat` and `lng`, or ' +
         '`code` instead (malformed: 400 `invalid_code`; well-formed, of no cell: 404 `code_not_found`). `save` ' +
-        '(default false) stores the location for your account. Accepts `x-api-key` or `Authorization: Bearer <session_token>`.',
+        '(default false) stores the location for your account. Accepts `x-api-key` or `Authorization: Bearer <session_token>`. ' +
+        'With a session made with `countries` or `bounds`, a cell whose centre is outside them is refused, unsaved: 422 `outside_session_area`.',
       security: [{ apiKey: [] }, { sessionToken: [] }],
       body: ResolveRequest,
       response: {
         200: withHeaders(ResolveResult, RATE_LIMIT_HEADERS),
-        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'invalid_code', 'code_not_found', 'unsupported_location'] }),
+        ...errorResponses({ auth: 'key-or-session', codes: [...BODY_ERRORS, 'invalid_code', 'code_not_found', 'unsupported_location', 'outside_session_area'] }),
       },
     },
   }, async (request) => {
     const { save = false } = request.body;
     const caller = request.caller!;
     const cell = cellOf(app.config, request.body);
+    // Before the save: a cell outside the area is never stored.
+    if (caller.session !== null) assertInArea(caller.session, cell);
     const saved = save
       ? (await app.store.saveLocation({
           accountId: caller.accountId, mode: caller.key.mode, code: cell.loc_code, latitude: cell.latitude, longitude: cell.longitude,

@@ -8,6 +8,7 @@ import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
 import { SessionRequest, SessionResult } from '../schemas.ts';
+import { checkArea } from '../session-area.ts';
 
 /** Default session lifetime, seconds (a session may last 60 to 3600). */
 export const DEFAULT_TTL_S = 900;
@@ -21,7 +22,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Create an embed session',
       description:
         'Call it from your server with a partner key. `origin` must be https (or `http://localhost:<port>`), ' +
-        "written exactly as the page's `location.origin`, and registered for the key.",
+        "written exactly as the page's `location.origin`, and registered for the key. Optional `countries` and `bounds` limit where " +
+        'visitors may choose: resolve refuses a cell outside them with 422 `outside_session_area` (with both, a cell must be inside both).',
       security: [{ apiKey: [] }],
       body: SessionRequest,
       // origin_not_allowed here is also the body's origin, refused once the key is accepted.
@@ -43,16 +45,20 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'origin',
       );
     }
+    const { countries, bounds } = checkArea(app.config, request.body);
     const now = app.now();
     const expiresAt = now + (request.body.ttl ?? DEFAULT_TTL_S) * 1000;
     const { sid, secret, token } = newSessionToken();
-    await app.store.createSession({ sid, secretHash: hashSecret(secret), keyId: caller.key.id, origin, createdAt: now, expiresAt });
+    await app.store.createSession({ sid, secretHash: hashSecret(secret), keyId: caller.key.id, origin, createdAt: now, expiresAt, countries, bounds });
     reply.header('cache-control', 'no-store');
     return {
       success: true as const,
       session_token: token,
       expires_at: new Date(expiresAt).toISOString(),
       embed_url: `${app.config.publicUrl}/embed/frame/${sid}`,
+      // Echoed only when sent: the answer to a request without an area stays as it always was.
+      ...(countries === null ? {} : { countries }),
+      ...(bounds === null ? {} : { bounds }),
     };
   });
 };

@@ -1,0 +1,85 @@
+/**
+ * The area of an embed session: the countries and the box its visitors may choose points in, given
+ * when the partner's server creates the session. What a field's schema cannot check is checked here
+ * at creation; at resolve, a cell outside the area is refused with `outside_session_area`.
+ *
+ * A cell is judged by its centre, the point resolve answers with, whether it was chosen by a click or
+ * by its code: the same cell is then always allowed or always refused, however it is chosen.
+ */
+import { countryName, supportedCountries, type LocatedCell } from '../code/index.ts';
+import { LocError } from '../errors.ts';
+import type { Bounds, EmbedSession } from '../store/store.ts';
+import type { Config } from './config.ts';
+
+export interface SessionArea {
+  countries: string[] | null;
+  bounds: Bounds | null;
+}
+
+/**
+ * The area a session request asks for, refused with `validation_error` naming the field: a country the
+ * service does not hand codes out in, a box whose south is not below its north, or whose west equals
+ * its east (an empty box, or the whole world: either way not what was meant).
+ */
+export function checkArea(config: Config, area: Partial<SessionArea>): SessionArea {
+  const { countries = null, bounds = null } = area;
+  if (countries !== null) {
+    const supported = config.supportedCountries ?? new Set(supportedCountries());
+    countries.forEach((country, index) => {
+      if (supported.has(country)) return;
+      const which = config.supportedCountries === null ? 'a country the codes cover' : `one of LOC_SUPPORTED_COUNTRIES: ${[...supported].join(', ')}`;
+      throw new LocError('validation_error', `countries.${index} must be a country this service hands codes out in (${which}), received "${country}".`, `countries.${index}`);
+    });
+  }
+  if (bounds !== null) {
+    if (!(bounds.south < bounds.north)) {
+      throw new LocError('validation_error', `bounds.north must be greater than bounds.south, received south ${bounds.south} and north ${bounds.north}.`, 'bounds.north');
+    }
+    if (bounds.west === bounds.east) {
+      throw new LocError(
+        'validation_error',
+        `bounds.east must differ from bounds.west (west greater than east is a box across the antimeridian), received ${bounds.east} for both.`,
+        'bounds.east',
+      );
+    }
+  }
+  return { countries, bounds };
+}
+
+/** The area in words, for messages: what the session allows. */
+function describeArea({ countries, bounds }: SessionArea): string {
+  const parts: string[] = [];
+  if (countries !== null) parts.push(`in ${countries.join(', ')}`);
+  if (bounds !== null) {
+    const across = bounds.west > bounds.east ? ', across the antimeridian' : '';
+    parts.push(`within south ${bounds.south}, west ${bounds.west}, north ${bounds.north}, east ${bounds.east}${across}`);
+  }
+  return parts.join(' and ');
+}
+
+/** Whether the box holds a point, edges included. */
+export function boundsHold(bounds: Bounds, lat: number, lng: number): boolean {
+  if (lat < bounds.south || lat > bounds.north) return false;
+  return bounds.west <= bounds.east ? lng >= bounds.west && lng <= bounds.east : lng >= bounds.west || lng <= bounds.east;
+}
+
+/**
+ * Refuses a cell outside the session's area with `outside_session_area`, saying which part of the area
+ * it fails — the countries first — and what the whole area is. A session without an area allows any cell.
+ */
+export function assertInArea(session: Pick<EmbedSession, 'countries' | 'bounds'>, cell: LocatedCell): void {
+  const area = { countries: session.countries, bounds: session.bounds };
+  const whole = describeArea(area);
+  if (area.countries !== null && !area.countries.includes(cell.country_code)) {
+    throw new LocError(
+      'outside_session_area',
+      `The point is in ${countryName(cell.country_code)} (${cell.country_code}), not in the countries this embed session allows: it allows points ${whole}.`,
+    );
+  }
+  if (area.bounds !== null && !boundsHold(area.bounds, cell.latitude, cell.longitude)) {
+    throw new LocError(
+      'outside_session_area',
+      `The point (its cell centre ${cell.latitude}, ${cell.longitude}) is outside the bounds this embed session allows: it allows points ${whole}.`,
+    );
+  }
+}

@@ -168,15 +168,32 @@ describe('session expiry', () => {
     const onExpired = vi.fn();
     let answer!: (renewal: Renewal) => void;
     const renew = vi.fn<() => Promise<Renewal>>().mockImplementationOnce(() => new Promise((resolve) => (answer = resolve))).mockRejectedValue(new Error('no more'));
-    watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    const expiry = watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
     await vi.advanceTimersByTimeAsync(46_000);
     expect(renew).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(20_000);
     expect(onExpired).not.toHaveBeenCalled();
+    // Asked meanwhile (a click after the jump), the session is not over either: the renewal decides.
+    expect(expiry.isExpired()).toBe(false);
     answer({ expiresAt: T0 + 126_000, serviceNow: NaN });
     await vi.advanceTimersByTimeAsync(1000);
     expect(onExpired).not.toHaveBeenCalled();
+    expect(expiry.isExpired()).toBe(false);
     await vi.advanceTimersByTimeAsync(60_000);
+    expect(onExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the session on demand once a renewal under way at the end has failed', async () => {
+    const onExpired = vi.fn();
+    let fail!: (error: Error) => void;
+    const renew = vi.fn<() => Promise<Renewal>>().mockImplementation(() => new Promise((_, reject) => (fail = reject)));
+    const expiry = watchExpiry({ expiresAt: T0 + 60_000, skew: 0, renew, onExpired });
+    await vi.advanceTimersByTimeAsync(46_000);
+    vi.setSystemTime(T0 + 66_000);
+    expect(expiry.isExpired()).toBe(false);
+    fail(new Error('the page has no token'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(expiry.isExpired()).toBe(true);
     expect(onExpired).toHaveBeenCalledTimes(1);
   });
 });

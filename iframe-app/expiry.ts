@@ -38,7 +38,10 @@ export interface Renewal {
 }
 
 export interface Expiry {
-  /** Whether the session is over by now (a throttled background timer may not have fired yet). */
+  /**
+   * Whether the session is over by now (a throttled background timer may not have fired yet); not while
+   * a renewal that may carry it on is under way.
+   */
   isExpired(): boolean;
   /** Renews at once (the service said the session ended early); false when it could not. */
   renewNow(): Promise<boolean>;
@@ -115,7 +118,8 @@ export function watchExpiry(options: ExpiryOptions): Expiry {
   schedule();
   return {
     isExpired() {
-      if (!expired && now() >= expiresAt) expire();
+      // As at the expiry timer: a renewal under way decides the end, and until it has, the session goes on.
+      if (!expired && !renewing && now() >= expiresAt) expire();
       return expired;
     },
     async renewNow() {

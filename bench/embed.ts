@@ -11,9 +11,10 @@
  * then timed in turn, each round alternating which goes first; the medians are compared.
  *
  * And the integrators' package against the script tag: a page that loads the script with a tag and
- * mounts, against a page that imports `loadLoc` from loc-js/embed (its built ESM file) and mounts
- * once the promise gives `LOC`; each round opens both anew and takes the time from navigation to
- * `onReady`, so that the package's script injection is in the figure.
+ * mounts, against a page whose own module script — an app's bundle, with loc-js/embed's built ESM
+ * inside it as a bundler puts it — calls `loadLoc` and mounts once the promise gives `LOC`; each round
+ * opens both anew and takes the time from navigation to `onReady`, so that the package's script
+ * injection is in the figure.
  *
  * The browser and the servers are the browser suite's (e2e/chromium.ts, e2e/services.ts).
  * Run alone with `node --import tsx bench/embed.ts`; `npm run bench` includes it.
@@ -90,6 +91,9 @@ window.mountBare = () => new Promise((done) => {
 });
 </script></body></html>`;
 
+/** loc-js/embed's built ESM as an app's bundle holds it: its code, without the module's export. */
+const bundledLoadLoc = (): string => readFileSync(join(ROOT, 'packages/loc-js/dist/embed.js'), 'utf8').replace(/export\s*\{\s*loadLoc\s*\};?\s*$/, '');
+
 /**
  * A page that mounts at once, by the script tag or through loc-js/embed's `loadLoc`, with the session
  * token of its URL's fragment, and records ms from navigation to `onReady` in `window.readyMs`.
@@ -104,7 +108,7 @@ const loadPage = (service: string, via: 'tag' | 'package'): string => {
 <html><head><meta charset="utf-8">${via === 'tag' ? `<script src="${service}/embed/v1/loc-embed.js"></script>` : ''}
 <style>body { margin: 0; } #map { width: 800px; }</style></head><body><div id="map"></div>
 ${via === 'tag' ? `<script>${mount}</script>` : `<script type="module">
-import { loadLoc } from '/loc-js/embed.js';
+${bundledLoadLoc()}
 const LOC = await loadLoc({ baseUrl: ${JSON.stringify(service)} });
 ${mount}
 </script>`}
@@ -122,7 +126,6 @@ function pageServer(service: string, hostOrigin: string, bareUrl: string): Serve
     if (request.url === '/bare.html') return send('text/html; charset=utf-8', barePage(`${service}/tiles/streets/{z}/{x}/{y}.png`, hostOrigin));
     if (request.url === '/tag.html') return send('text/html; charset=utf-8', loadPage(service, 'tag'));
     if (request.url === '/package.html') return send('text/html; charset=utf-8', loadPage(service, 'package'));
-    if (request.url === '/loc-js/embed.js') return send('text/javascript', readFileSync(join(ROOT, 'packages/loc-js/dist/embed.js')), 'max-age=3600');
     if (request.url === '/leaflet/leaflet.js') return send('text/javascript', readFileSync(join(LEAFLET_DIR, 'leaflet.js')), 'max-age=3600');
     if (request.url === '/leaflet/leaflet.css') return send('text/css', readFileSync(join(LEAFLET_DIR, 'leaflet.css')), 'max-age=3600');
     response.writeHead(404).end();

@@ -76,6 +76,11 @@ export class FailureQueue {
     return this.failures.map((failure) => ({ ...failure }));
   }
 
+  /** Whether a failure of `code` is queued. */
+  has(code: FailureCode): boolean {
+    return this.failures.some((failure) => failure.code === code);
+  }
+
   clear(): void {
     this.failures = [];
   }

@@ -88,9 +88,8 @@ const mockFailures: FastifyPluginAsyncTypebox<MockFailuresOptions> = async (app,
   // tell that from a server closing an idle connection. So while a dropped connection is queued, no
   // connection is kept for reuse — each answer closes its own, and the idle ones close when it is
   // queued — and the drop reaches the page as the network failure it stands for, not as a resend.
-  const dropQueued = () => queue.list().some((failure) => failure.code === 'network');
   app.addHook('onSend', async (_request, reply) => {
-    if (dropQueued()) reply.header('connection', 'close');
+    if (queue.has('network')) reply.header('connection', 'close');
   });
 
   app.post(MOCK_FAILURES_PATH, { schema: { hide: true, body: FailureRequest } }, async (request, reply) => {

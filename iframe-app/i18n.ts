@@ -1,0 +1,89 @@
+/**
+ * The frame's languages. Every string the visitor reads or hears comes from `t(key, vars)`, looked up
+ * in the catalogue of the language the frame speaks: English (locales/en.ts, bundled) until
+ * `useCatalogue` switches to another, loaded on demand. Which language that is — the integrator's
+ * `locale`, else the page's — is `pickLocale`'s to say.
+ */
+import { EN } from './locales/en.ts';
+
+/** The key of a message: one of English's. */
+export type MessageKey = keyof typeof EN;
+
+/** A message that counts something: a form per plural category of its language (`other` always). */
+export type PluralMessage = { [C in Intl.LDMLPluralRule]?: string } & { other: string };
+
+/** A language's messages: every key of English, plural where English's is. */
+export type Catalogue = { [K in MessageKey]: (typeof EN)[K] extends string ? string : PluralMessage };
+
+/** Values for a message's `{placeholders}`; numbers are written as the language writes them. */
+export type MessageVars = Record<string, string | number>;
+
+/**
+ * The languages the frame has a catalogue for, English first. `en-XA` is a pseudo-locale (English,
+ * accented and bracketed): a test mounts with it to find any string that bypasses the catalogues.
+ */
+export const LOCALES = ['en', 'fr', 'de', 'es', 'ar', 'ja', 'en-XA'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The languages written right to left, by base language; the frame mirrors its layout for them. */
+const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur']);
+
+let locale: Locale = 'en';
+let catalogue: Catalogue = EN;
+let plurals = new Intl.PluralRules('en');
+let numbers = new Intl.NumberFormat('en');
+
+/** The message `key` in the frame's language, its `{placeholders}` filled from `vars`. */
+export function t(key: MessageKey, vars?: MessageVars): string {
+  const message: string | PluralMessage = catalogue[key] ?? EN[key];
+  const text = typeof message === 'string' ? message : (message[plurals.select(Number(vars?.count))] ?? message.other);
+  if (!vars) return text;
+  // A placeholder without a value stays as written: a test sees it, a visitor at least reads the rest.
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = vars[name];
+    if (value === undefined) return whole;
+    return typeof value === 'number' ? numbers.format(value) : value;
+  });
+}
+
+/** Speaks `tag`'s language from now on, with its messages. */
+export function useCatalogue(tag: Locale, messages: Catalogue): void {
+  locale = tag;
+  catalogue = messages;
+  plurals = new Intl.PluralRules(tag);
+  numbers = new Intl.NumberFormat(tag);
+}
+
+/** The language the frame speaks now. */
+export function currentLocale(): Locale {
+  return locale;
+}
+
+/** The writing direction of a language, for `<html dir>`. */
+export function directionOf(tag: string): 'ltr' | 'rtl' {
+  return RIGHT_TO_LEFT.has(tag.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
+}
+
+/** The supported locale a tag asks for: the same tag (case aside), else its base language; undefined for neither. */
+export function matchLocale(tag: string | undefined): Locale | undefined {
+  if (!tag) return undefined;
+  const wanted = tag.toLowerCase();
+  const base = wanted.split('-')[0];
+  return LOCALES.find((known) => known.toLowerCase() === wanted) ?? LOCALES.find((known) => known.toLowerCase() === base);
+}
+
+/** The language the frame speaks, and the integrator's `locale` when the frame has no catalogue for it. */
+export interface LocaleChoice {
+  locale: Locale;
+  unsupported?: string;
+}
+
+/**
+ * The integrator's `locale` (its exact tag, then its base language), else the page's language (sent
+ * by the loader), else English. An integrator's locale without a catalogue is theirs to hear about
+ * (`invalid_option`); the page's language is whatever the visitor's browser says, and falls back silently.
+ */
+export function pickLocale(requested: string | undefined, page: string | undefined): LocaleChoice {
+  const chosen = matchLocale(requested) ?? matchLocale(page) ?? 'en';
+  return requested && !matchLocale(requested) ? { locale: chosen, unsupported: requested } : { locale: chosen };
+}

@@ -10,6 +10,7 @@ import { RECOVERABLE } from '../src/embed/recoverable.ts';
 import type { FrameState } from '../src/embed/testing-contract.ts';
 import { EmbedFailure } from './api.ts';
 import type { Chooser } from './choice.ts';
+import { t } from './i18n.ts';
 import { VISITOR_MESSAGES, type Panel } from './panel.ts';
 import { startSession, type Session } from './session.ts';
 import type { View } from './view.ts';
@@ -58,6 +59,14 @@ export interface Lifecycle extends Pick<FrameApi, 'init'> {
   cannotChoose(): LocEmbedError;
 }
 
+/** What the visitor reads for `failure`, with the wait when the service said how long; null for nothing. */
+function visitorMessage(failure: EmbedFailure): string | null {
+  const key = VISITOR_MESSAGES[failure.code];
+  if (key === null) return null;
+  const message = t(key);
+  return failure.retryAfter ? t('error.retryAfter', { message, minutes: Math.max(1, Math.round(failure.retryAfter / 60)) }) : message;
+}
+
 export function createLifecycle({ config, skew, view, panel, root, onStop }: LifecycleOptions): Lifecycle {
   let host: HostCallbacks | undefined;
   let live: Live | undefined;
@@ -78,13 +87,14 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
     onStop();
     mark('stopped');
     root.classList.add('loc--stopped');
-    panel.message(VISITOR_MESSAGES[failure.code]);
+    panel.message(visitorMessage(failure));
   };
 
   const report = (failure: EmbedFailure) => {
     if (stopped) return;
-    const wait = failure.retryAfter ? ` (about ${Math.max(1, Math.round(failure.retryAfter / 60))} min)` : '';
-    panel.message(VISITOR_MESSAGES[failure.code] + wait);
+    // An error without a visitor's message leaves the line as it is: the visitor did nothing wrong.
+    const text = visitorMessage(failure);
+    if (text !== null) panel.message(text);
     void host?.error(failure.toJSON());
     if (!RECOVERABLE[failure.code]) stop(failure);
   };

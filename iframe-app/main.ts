@@ -15,6 +15,7 @@ import { createChoice } from './choice.ts';
 import { readConfig, readStart } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
 import { gridColumns } from './grid-layer.ts';
+import { t } from './i18n.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { createPanel } from './panel.ts';
@@ -29,7 +30,7 @@ function start(): void {
   try {
     config = readConfig(document);
   } catch {
-    panel.message('This map could not start. Reload the page and try again.');
+    panel.message(t('start.failed'));
     return;
   }
   // Before anything can go wrong: a test integration must never pass for a live one.
@@ -81,7 +82,7 @@ function start(): void {
   Object.assign(window, { [TESTING_HOOK]: createTestingHook({ choice, selection, session: () => frame.live()?.session }) });
 
   if (window.parent === window) {
-    panel.message('This map is meant to be embedded in a page with loc-embed.js.');
+    panel.message(t('start.notEmbedded'));
     return;
   }
   // Unanswered, the hello means the page stopped waiting for this frame (its loadTimeout, most likely):

@@ -7,6 +7,7 @@
 import * as L from 'leaflet';
 import { MAX_ZOOM } from '../src/embed/options.ts';
 import type { Start } from './config.ts';
+import { t } from './i18n.ts';
 
 export interface FrameMap {
   map: L.Map;
@@ -71,16 +72,16 @@ export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: 
     onAdd() {
       const button = L.DomUtil.create('button', 'loc-locate leaflet-bar') as HTMLButtonElement;
       button.type = 'button';
-      button.title = 'Show my location';
-      button.setAttribute('aria-label', 'Show my location');
+      button.title = t('control.locate');
+      button.setAttribute('aria-label', t('control.locate'));
       button.innerHTML =
         '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="4" fill="currentColor"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="7.5" fill="none" stroke="currentColor" stroke-width="2"/></svg>';
       L.DomEvent.disableClickPropagation(button);
       L.DomEvent.on(button, 'click', () => {
-        if (!navigator.geolocation) return onError('This browser cannot tell your location.');
+        if (!navigator.geolocation) return onError(t('locate.unsupported'));
         navigator.geolocation.getCurrentPosition(
           (position) => map.setView([position.coords.latitude, position.coords.longitude], Math.max(map.getZoom(), 18), motion),
-          () => onError('Your location is not available. Allow location access, or move the map by hand.'),
+          () => onError(t('locate.unavailable')),
           { enableHighAccuracy: true, timeout: 15_000 },
         );
       });

@@ -90,7 +90,14 @@ export type LocErrorCode =
   /** The service is overloaded or down for a moment. */
   | 'service_unavailable'
   /** Anything else the service reported. */
-  | 'internal_error';
+  | 'internal_error'
+  /**
+   * A mount option passed the loader's checks of its shape but the map cannot use its value — a
+   * `locale` it has no language for, an `appearance` variable that is not a colour or that fails
+   * contrast. The map uses its default instead and goes on; `message` names the option, the value and
+   * why. The visitor is told nothing.
+   */
+  | 'invalid_option';
 
 /** What `onError` receives. */
 export interface LocEmbedError {

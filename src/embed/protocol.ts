@@ -59,6 +59,12 @@ export interface FrameStart {
   zoom: number;
   /** When the loader stops waiting for the hello (epoch ms): mount time plus `loadTimeout`. */
   until: number;
+  /** `LocMountOptions.locale`, only when the integrator gave one. */
+  locale?: string;
+  /** The page's language, which the frame cannot see: `<html lang>`, else the browser's. */
+  pageLocale: string;
+  /** `LocMountOptions.appearance`, as JSON: the first paint is in its colours. */
+  appearance: string;
 }
 
 /** Step 1: what the loader hands over. */
@@ -106,7 +112,7 @@ export interface FrameApi {
 
 /**
  * The slice of comlink's wire format (comlink 4, `src/protocol.ts` there) that the loader speaks by
- * hand: the frame runs comlink itself, but comlink would take half of the loader's 3 KB budget, and
+ * hand: the frame runs comlink itself, but comlink would take half of the loader's 4 KB budget, and
  * the loader only makes calls and answers calls to its callbacks. A test runs the loader's side against
  * the real comlink to keep the two in step.
  */

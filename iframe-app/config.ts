@@ -2,9 +2,9 @@
  * The frame's start-up input: the session config the service wrote into the page, and the start
  * options the loader put in the URL fragment (see `FrameStart` in protocol.ts).
  */
-import { DEFAULTS, readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import { DEFAULTS, readAppearance, readLatLng, readLocale, readStyle, readZoom } from '../src/embed/options.ts';
 import type { FrameConfig, FrameStart, LatLng } from '../src/embed/protocol.ts';
-import type { LocStyle } from '../src/embed/public-types.ts';
+import type { LocAppearance, LocStyle } from '../src/embed/public-types.ts';
 
 /** The config in `#loc-config`; throws when the page has none, so the frame never says hello. */
 export function readConfig(doc: Document): FrameConfig {
@@ -24,6 +24,12 @@ export interface Start {
   zoom: number;
   /** When the page stops waiting for the hello (epoch ms); without one, as if the default loadTimeout ran from now. */
   until: number;
+  /** The integrator's `locale`, when they gave one. */
+  locale?: string;
+  /** The page's language. */
+  pageLocale?: string;
+  /** The integrator's appearance; its values are not checked yet (appearance.ts does). */
+  appearance: LocAppearance;
 }
 
 /**
@@ -46,5 +52,8 @@ export function readStart(hash: string): Start {
     center: attempt(() => readLatLng([Number(get('lat') ?? NaN), Number(get('lng') ?? NaN)], 'center'), DEFAULTS.center),
     zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
     until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
+    locale: attempt(() => readLocale(get('locale') ?? undefined, 'locale'), undefined),
+    pageLocale: attempt(() => readLocale(get('pageLocale') ?? undefined, 'pageLocale'), undefined),
+    appearance: attempt(() => readAppearance(JSON.parse(get('appearance') ?? 'null'), 'appearance'), DEFAULTS.appearance),
   };
 }

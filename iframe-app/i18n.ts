@@ -72,6 +72,49 @@ export function matchLocale(tag: string | undefined): Locale | undefined {
   return LOCALES.find((known) => known.toLowerCase() === wanted) ?? LOCALES.find((known) => known.toLowerCase() === base);
 }
 
+/** How long the frame waits for a catalogue before it speaks English: the map must not wait on words for long. */
+const CATALOGUE_TIMEOUT_MS = 3000;
+
+/**
+ * Runs `then` once `tag`'s catalogue is in use: at once for English, which frame.js carries; for the
+ * others once fetched from beside `frameScript` (`locales/<tag>.json`, with its `?v=`, cached as it
+ * is). A catalogue that does not arrive leaves the frame in English rather than without words.
+ */
+export function whenCatalogue(tag: Locale, frameScript: string, then: () => void): void {
+  if (tag === 'en') return then();
+  const script = new URL(frameScript);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), CATALOGUE_TIMEOUT_MS);
+  fetch(new URL(`locales/${tag}.json${script.search}`, script), { credentials: 'omit', signal: controller.signal })
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.json() as Promise<Partial<Catalogue>>;
+    })
+    // English under it: a key a catalogue lacks is said in English rather than not at all.
+    .then((messages) => useCatalogue(tag, { ...EN, ...messages }))
+    .catch(() => undefined)
+    .finally(() => {
+      clearTimeout(timer);
+      then();
+    });
+}
+
+/**
+ * Writes the page's own words in the frame's language: `<html lang dir>`, the title, and each element's
+ * `data-i18n` (its text) and `data-i18n-<attribute>` (that attribute) from frame.html.
+ */
+export function localiseDocument(doc: Document): void {
+  doc.documentElement.lang = locale;
+  doc.documentElement.dir = directionOf(locale);
+  doc.title = t('frame.title');
+  for (const element of doc.querySelectorAll<HTMLElement>('[data-i18n]')) element.textContent = t(element.dataset.i18n as MessageKey);
+  for (const attribute of ['aria-label', 'aria-roledescription', 'title']) {
+    for (const element of doc.querySelectorAll(`[data-i18n-${attribute}]`)) {
+      element.setAttribute(attribute, t(element.getAttribute(`data-i18n-${attribute}`) as MessageKey));
+    }
+  }
+}
+
 /** The language the frame speaks, and the integrator's `locale` when the frame has no catalogue for it. */
 export interface LocaleChoice {
   locale: Locale;

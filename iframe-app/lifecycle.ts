@@ -31,6 +31,8 @@ export interface LifecycleOptions {
   root: HTMLElement;
   /** Ends what else is under way when the map stops: the lookup, the keys' announcement. */
   onStop(): void;
+  /** Options the frame could not use as given (`invalid_option`), found as it started: told to the page at init. */
+  invalidOptions?: EmbedFailure[];
 }
 
 /** What init handed over, once the session started. */
@@ -67,7 +69,7 @@ function visitorMessage(failure: EmbedFailure): string | null {
   return failure.retryAfter ? t('error.retryAfter', { message, minutes: Math.max(1, Math.round(failure.retryAfter / 60)) }) : message;
 }
 
-export function createLifecycle({ config, skew, view, panel, root, onStop }: LifecycleOptions): Lifecycle {
+export function createLifecycle({ config, skew, view, panel, root, onStop, invalidOptions = [] }: LifecycleOptions): Lifecycle {
   let host: HostCallbacks | undefined;
   let live: Live | undefined;
   let stoppedBy: EmbedFailure | undefined;
@@ -117,6 +119,7 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
         void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
         return;
       }
+      for (const failure of invalidOptions) report(failure);
       if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
         return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
       }

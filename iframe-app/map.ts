@@ -30,6 +30,8 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
     markerZoomAnimation: !reduced,
     inertia: !reduced,
     attributionControl: false,
+    // Added once the frame has its words (addZoomControl).
+    zoomControl: false,
   });
   L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>' }).addTo(map);
   // The chosen cell's outline and dot are drawn in an SVG there, which a screen reader would name as
@@ -64,6 +66,11 @@ export function openLinksInNewTab(root: HTMLElement): void {
     link.target = '_blank';
     link.rel = 'noopener noreferrer';
   });
+}
+
+/** Leaflet's zoom buttons, named in the frame's language; `map.zoomControl`, as Leaflet's own would be (crosshair.ts listens to it). */
+export function addZoomControl(map: L.Map): void {
+  map.zoomControl = L.control.zoom({ zoomInTitle: t('control.zoomIn'), zoomOutTitle: t('control.zoomOut') }).addTo(map);
 }
 
 /** A control that centres the map on the visitor (the iframe allows geolocation). */

@@ -4,16 +4,9 @@
  * `useCatalogue` switches to another, loaded on demand. Which language that is — the integrator's
  * `locale`, else the page's — is `pickLocale`'s to say.
  */
-import { EN } from './locales/en.ts';
+import { EN, type Catalogue, type MessageKey, type PluralMessage } from './locales/en.ts';
 
-/** The key of a message: one of English's. */
-export type MessageKey = keyof typeof EN;
-
-/** A message that counts something: a form per plural category of its language (`other` always). */
-export type PluralMessage = { [C in Intl.LDMLPluralRule]?: string } & { other: string };
-
-/** A language's messages: every key of English, plural where English's is. */
-export type Catalogue = { [K in MessageKey]: (typeof EN)[K] extends string ? string : PluralMessage };
+export type { Catalogue, MessageKey, PluralMessage };
 
 /** Values for a message's `{placeholders}`; numbers are written as the language writes them. */
 export type MessageVars = Record<string, string | number>;

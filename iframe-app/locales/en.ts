@@ -74,3 +74,12 @@ export const EN = {
   'error.service_unavailable': 'The location service is busy. Try again in a moment.',
   'error.internal_error': 'Something went wrong. Try again.',
 } satisfies Record<string, string | { one?: string; other: string }>;
+
+/** The key of a message: one of English's. */
+export type MessageKey = keyof typeof EN;
+
+/** A message that counts something: a form per plural category of its language (`other` always). */
+export type PluralMessage = { [C in Intl.LDMLPluralRule]?: string } & { other: string };
+
+/** A language's messages: every key of English, plural where English's is. Each catalogue `satisfies` it. */
+export type Catalogue = { [K in MessageKey]: (typeof EN)[K] extends string ? string : PluralMessage };

@@ -9,13 +9,14 @@ import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
 import { TESTING_HOOK } from '../src/embed/testing-contract.ts';
 import { EmbedFailure, gridData } from './api.ts';
+import { applyAppearance } from './appearance.ts';
 import { keepInside } from './area.ts';
 import { connect } from './channel.ts';
 import { createChoice } from './choice.ts';
 import { readConfig, readStart, type Start } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
 import { gridColumns, type GridColumns } from './grid-layer.ts';
-import { LOCALES, localiseDocument, pickLocale, t, whenCatalogue, type LocaleChoice } from './i18n.ts';
+import { LOCALES, directionOf, localiseDocument, pickLocale, t, whenCatalogue, type LocaleChoice } from './i18n.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, addZoomControl, createMap, openLinksInNewTab, type FrameMap } from './map.ts';
 import { createPanel, type Panel } from './panel.ts';
@@ -38,7 +39,9 @@ function start(): void {
   }
   const startOptions = readStart(location.hash);
   const language = pickLocale(startOptions.locale, startOptions.pageLocale);
-  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
+  // Before the first paint: the theme's colours, and the controls in their language's corners.
+  const invalidAppearance = applyAppearance(document, startOptions.appearance);
+  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, directionOf(language.locale));
   const { map, motion } = frameMap;
   keepInside(map, config.bounds);
   openLinksInNewTab(root);
@@ -46,7 +49,7 @@ function start(): void {
   const view = createView(frameMap, config.styles, startOptions.style, columns);
   const selection = createSelection(map, motion);
   // The map draws meanwhile; what has words waits for them, so that nothing is said in English first.
-  whenCatalogue(language.locale, frameScript ?? `${config.apiBase}/embed/frame.js`, () => speak(config, startOptions, language, { root, panel, frameMap, view, selection, columns }));
+  whenCatalogue(language.locale, frameScript ?? `${config.apiBase}/embed/frame.js`, () => speak(config, startOptions, language, invalidAppearance, { root, panel, frameMap, view, selection, columns }));
 }
 
 interface Parts {
@@ -59,17 +62,20 @@ interface Parts {
 }
 
 /** The rest of the frame, in the frame's language: its words, its controls, its life over the channel. */
-function speak(config: FrameConfig, startOptions: Start, language: LocaleChoice, { root, panel, frameMap, view, selection, columns }: Parts): void {
+function speak(config: FrameConfig, startOptions: Start, language: LocaleChoice, invalidAppearance: EmbedFailure[], { root, panel, frameMap, view, selection, columns }: Parts): void {
   const { map, motion } = frameMap;
   localiseDocument(document);
   // Before anything can go wrong: a test integration must never pass for a live one.
   if (config.testMode) (document.getElementById('loc-test-mode') as HTMLElement).hidden = false;
-  addZoomControl(map);
-  addLocateControl(map, motion, panel.message);
+  addZoomControl(frameMap);
+  addLocateControl(frameMap, panel.message);
   // The integrator's mistakes the map works around, told at init (invalid_option).
-  const invalidOptions = language.unsupported
-    ? [new EmbedFailure('invalid_option', `locale ${JSON.stringify(language.unsupported)} has no catalogue; the map speaks ${language.locale} instead. Supported locales: ${LOCALES.join(', ')}.`)]
-    : [];
+  const invalidOptions = [
+    ...(language.unsupported
+      ? [new EmbedFailure('invalid_option', `locale ${JSON.stringify(language.unsupported)} has no catalogue; the map speaks ${language.locale} instead. Supported locales: ${LOCALES.join(', ')}.`)]
+      : []),
+    ...invalidAppearance,
+  ];
 
   const frame = createLifecycle({
     config,

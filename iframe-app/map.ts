@@ -13,9 +13,16 @@ export interface FrameMap {
   map: L.Map;
   /** Pan and zoom options for every move this frame makes. */
   motion: L.ZoomPanOptions;
+  /** The writing direction of the frame's language: its controls sit in mirrored corners for right to left. */
+  direction: 'ltr' | 'rtl';
 }
 
-export function createMap(container: HTMLElement, start: Start): FrameMap {
+/** A control's corner, by the side its language starts lines on: the start side is the right in a right-to-left language. */
+export function corner(vertical: 'top' | 'bottom', side: 'start' | 'end', direction: FrameMap['direction']): L.ControlPosition {
+  return `${vertical}${(side === 'start') === (direction === 'ltr') ? 'left' : 'right'}`;
+}
+
+export function createMap(container: HTMLElement, start: Start, direction: FrameMap['direction'] = 'ltr'): FrameMap {
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const map = L.map(container, {
     center: start.center,
@@ -33,12 +40,12 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
     // Added once the frame has its words (addZoomControl).
     zoomControl: false,
   });
-  L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>' }).addTo(map);
+  L.control.attribution({ prefix: '<a href="https://leafletjs.com">Leaflet</a>', position: corner('bottom', 'end', direction) }).addTo(map);
   // The chosen cell's outline and dot are drawn in an SVG there, which a screen reader would name as
   // an unlabelled image inside the map; the panel and the live region say what they show.
   map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
   pressWithSpace(container);
-  return { map, motion: { animate: !reduced } };
+  return { map, motion: { animate: !reduced }, direction };
 }
 
 /**
@@ -69,12 +76,12 @@ export function openLinksInNewTab(root: HTMLElement): void {
 }
 
 /** Leaflet's zoom buttons, named in the frame's language; `map.zoomControl`, as Leaflet's own would be (crosshair.ts listens to it). */
-export function addZoomControl(map: L.Map): void {
-  map.zoomControl = L.control.zoom({ zoomInTitle: t('control.zoomIn'), zoomOutTitle: t('control.zoomOut') }).addTo(map);
+export function addZoomControl({ map, direction }: FrameMap): void {
+  map.zoomControl = L.control.zoom({ zoomInTitle: t('control.zoomIn'), zoomOutTitle: t('control.zoomOut'), position: corner('top', 'start', direction) }).addTo(map);
 }
 
 /** A control that centres the map on the visitor (the iframe allows geolocation). */
-export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: (message: string) => void): void {
+export function addLocateControl({ map, motion, direction }: FrameMap, onError: (message: string) => void): void {
   const Locate = L.Control.extend({
     onAdd() {
       const button = L.DomUtil.create('button', 'loc-locate leaflet-bar') as HTMLButtonElement;
@@ -95,5 +102,5 @@ export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: 
       return button;
     },
   });
-  new Locate({ position: 'topleft' }).addTo(map);
+  new Locate({ position: corner('top', 'start', direction) }).addTo(map);
 }

@@ -13,7 +13,8 @@
  *   nothing. `style` switches with `setStyle`; `center` and `zoom` are the view the map opens with,
  *   as react-leaflet's `MapContainer` takes them (move it with `ref.current.setView`); a change of
  *   what the map is made with — `baseUrl`, `sessionToken`, `height`, `confirm`, `loadTimeout`,
- *   `title` — mounts it again.
+ *   `title`, `locale`, `appearance` (compared by value: a new object with the same theme and
+ *   variables each render remounts nothing) — mounts it again.
  * - `getSession` renews the session before it expires (it is the mount's `getSessionToken`), and
  *   when the map reports `session_expired` all the same, mounts it once more with a fresh token.
  *
@@ -51,7 +52,7 @@ export type LocPickerSessionProps = { sessionToken: string; getSession?: LocGetS
 export type LocPickerProps = LocPickerBaseProps & LocPickerSessionProps;
 
 /** The props a change of which mounts the map again: they are what the map is made with. */
-const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title'] as const;
+const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title', 'locale', 'appearance'] as const;
 
 /** One mount of this component's map, from loading the script to destroy. */
 interface Mount {

@@ -65,6 +65,11 @@ export interface CheckedAppearance {
 
 const where = (name: Variable) => `appearance.variables.${name}`;
 
+/** A scheme's theme as the browser reads it from frame.css. */
+function themePalette(reader: ColourReader, scheme: Scheme): Palette {
+  return Object.fromEntries(THEME_PROPERTIES.map((property) => [property, reader.rgb(reader.themeValue(scheme, property)) ?? BLACK])) as Palette;
+}
+
 /** The theme's palette with the accepted colours over it, derived colours derived, for one scheme. */
 function paletteOf(base: Palette, { colours, primaryOutlinesCell }: Pick<CheckedAppearance, 'colours' | 'primaryOutlinesCell'>): Palette {
   const surface = colours.colorBackground ?? base['--loc-surface'];
@@ -109,7 +114,7 @@ export function checkVariables(variables: LocAppearanceVariables, schemes: Schem
   }
 
   for (const scheme of schemes) {
-    const base = Object.fromEntries(THEME_PROPERTIES.map((property) => [property, reader.rgb(reader.themeValue(scheme, property)) ?? BLACK])) as Palette;
+    const base = themePalette(reader, scheme);
     for (const pair of PAIRS) {
       const palette = paletteOf(base, checked);
       const colour = (side: Pair['front']) => (side === 'halo' ? WHITE : palette[side]);
@@ -209,8 +214,7 @@ export function applyAppearance(doc: Document, appearance: LocAppearance): Embed
     root.dataset.theme = scheme();
     // Derived colours (a tint, a hover) depend on the theme under them: set anew for each scheme.
     for (const property of [...root.style].filter((name) => name.startsWith('--loc-'))) root.style.removeProperty(property);
-    const base = Object.fromEntries(THEME_PROPERTIES.map((property) => [property, reader.rgb(reader.themeValue(scheme(), property)) ?? BLACK])) as Palette;
-    for (const [property, value] of Object.entries(propertiesOf(checked, base))) root.style.setProperty(property, value);
+    for (const [property, value] of Object.entries(propertiesOf(checked, themePalette(reader, scheme())))) root.style.setProperty(property, value);
   };
   show();
   dark?.addEventListener?.('change', show);

@@ -27,6 +27,10 @@ describe('the frame’s start-up input', () => {
     expect(readStart('')).toEqual(defaults);
   });
 
+  it('reads a page language written with an underscore, as pages often write it', () => {
+    expect(readStart('#pageLocale=de_AT').pageLocale).toBe('de-AT');
+  });
+
   it('refuses a page without a usable config', () => {
     document.body.innerHTML = '';
     expect(() => readConfig(document)).toThrow('The frame page has no #loc-config.');

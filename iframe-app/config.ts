@@ -53,7 +53,8 @@ export function readStart(hash: string): Start {
     zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
     until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
     locale: attempt(() => readLocale(get('locale') ?? undefined, 'locale'), undefined),
-    pageLocale: attempt(() => readLocale(get('pageLocale') ?? undefined, 'pageLocale'), undefined),
+    // Pages write `en_US` as often as `en-US`: the visitor's language either way.
+    pageLocale: attempt(() => readLocale(get('pageLocale')?.replace(/_/g, '-'), 'pageLocale'), undefined),
     appearance: attempt(() => readAppearance(JSON.parse(get('appearance') ?? 'null'), 'appearance'), DEFAULTS.appearance),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { STYLE_NAMES } from './style-names.ts';
 import type { LatLng } from './protocol.ts';
-import type { LocAppearance, LocAppearanceVariables, LocMountOptions, LocStyle } from './public-types.ts';
+import type { LocAppearance, LocAppearanceVariables, LocMountOptions, LocStyle, LocTheme } from './public-types.ts';
 
 /**
  * The defaults of the optional settings. Integrators read them in public-types.ts (`@default`), and a
@@ -32,11 +32,13 @@ export const DEFAULTS = {
   appearance: { theme: 'light' } as LocAppearance,
 };
 
-/** The themes of `appearance.theme`. */
-export const THEMES = ['light', 'dark', 'auto'] as const;
+/** The themes of `appearance.theme`; the compiler keeps the list to the public `LocTheme`. */
+const THEME_SET = { light: 1, dark: 1, auto: 1 } satisfies Record<LocTheme, 1>;
+export const THEMES = Object.keys(THEME_SET) as LocTheme[];
 
-/** The names of `appearance.variables`; the frame checks their values (iframe-app/appearance.ts). */
-export const APPEARANCE_VARIABLES = ['colorPrimary', 'colorBackground', 'colorText', 'colorMuted', 'colorDanger', 'colorCell', 'fontFamily', 'borderRadius'] as const;
+/** The names of `appearance.variables`, kept to the public type; the frame checks their values (iframe-app/appearance.ts). */
+const VARIABLE_SET = { colorPrimary: 1, colorBackground: 1, colorText: 1, colorMuted: 1, colorDanger: 1, colorCell: 1, fontFamily: 1, borderRadius: 1 } satisfies Record<keyof LocAppearanceVariables, 1>;
+export const APPEARANCE_VARIABLES = Object.keys(VARIABLE_SET) as (keyof LocAppearanceVariables)[];
 
 /** Highest zoom the map offers: a 3 m cell is about 20 px wide there at the equator. */
 export const MAX_ZOOM = 20;
@@ -118,16 +120,15 @@ export function readAppearance(value: unknown, where: string): LocAppearance {
   if (!isObject(value)) invalid(where, '{ theme?, variables? }', show(value));
   const { theme = 'light', variables, ...unknown } = value as Record<string, unknown>;
   for (const key of Object.keys(unknown)) invalid(`${where}.${key}`, 'theme or variables', 'an unknown key');
-  if (!THEMES.includes(theme as LocAppearance['theme'] & string)) invalid(`${where}.theme`, `one of ${THEMES.map(show).join(', ')}`, show(theme));
-  if (variables === undefined) return { theme: theme as LocAppearance['theme'] };
+  if (!THEMES.includes(theme as LocTheme)) invalid(`${where}.theme`, `one of ${THEMES.map(show).join(', ')}`, show(theme));
+  if (variables === undefined) return { theme: theme as LocTheme };
   if (!isObject(variables)) invalid(`${where}.variables`, `an object of ${APPEARANCE_VARIABLES.join(', ')}`, show(variables));
   for (const [name, v] of Object.entries(variables)) {
-    // Left out as a missing option is: `{ colorPrimary: brand?.color }` from a page's own settings.
-    if (v === undefined) continue;
     if (!APPEARANCE_VARIABLES.includes(name as keyof LocAppearanceVariables)) invalid(`${where}.variables.${name}`, `one of ${APPEARANCE_VARIABLES.join(', ')}`, 'an unknown variable');
-    if (typeof v !== 'string' || v.length > 200) invalid(`${where}.variables.${name}`, 'a string of at most 200 characters', show(v));
+    // Left out as a missing option is: `{ colorPrimary: brand?.color }` from a page's own settings.
+    if (v !== undefined && (typeof v !== 'string' || v.length > 200)) invalid(`${where}.variables.${name}`, 'a string of at most 200 characters', show(v));
   }
-  return { theme: theme as LocAppearance['theme'], variables: { ...variables } };
+  return { theme: theme as LocTheme, variables: { ...variables } };
 }
 
 /**

@@ -50,7 +50,7 @@ async function open(page: Page, token: string, options: Parameters<typeof mountR
   return mountReady(page, token, options);
 }
 
-test('the pseudo-locale reaches every word: at start, on an error, in the preview and the choice, and in what the keys announce', async ({ page, stack, newSession }) => {
+test('the pseudo-locale reaches every word: at start, on an error, in the preview and the choice, in what the keys announce, and the locate button’s message', async ({ page, stack, newSession }) => {
   await page.goto(stack.pages);
   const { id, frame } = await open(page, (await newSession()).session_token, { center: SEA, zoom: 6, locale: 'en-XA' });
   await expect(frame.locator('html')).toHaveAttribute('lang', 'en-XA');
@@ -80,6 +80,11 @@ test('the pseudo-locale reaches every word: at start, on an error, in the previe
   expect(await unlocalised(frame), 'the keys’ announcement').toEqual([]);
   await frame.locator('#loc-map').press('Escape');
   await expect(frame.locator('#loc-live')).toHaveText('[Çĥóíçé çĺéàŕéđ.]');
+
+  // The locate button without the permission to locate: its message, too.
+  await frame.locator('.loc-locate').click();
+  await expect(frame.getByRole('alert')).toHaveText(/^\[Ýóúŕ ĺóçàŧíóñ íš ñóŧ àṽàíĺàƀĺé/);
+  expect(await unlocalised(frame), 'the locate message').toEqual([]);
 });
 
 test('French: the page, the controls and the panel speak it', async ({ page, stack, newSession }) => {

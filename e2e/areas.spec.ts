@@ -108,8 +108,8 @@ test('a box across the antimeridian: the map opens inside it, holds it past 180Â
   expect(Math.abs(outline.x + outline.width / 2 - (map.x + MIDDLE.x))).toBeLessThan(10);
   expect(Math.abs(outline.y + outline.height / 2 - (map.y + MIDDLE.y))).toBeLessThan(10);
 
-  // Dragged west over the antimeridian and back east past it, the view stays in the box and on Fiji:
-  // no jump to another world copy takes the view, or the outline, away.
+  // Dragged from Taveuni's west side, at 179.9Â° E, a third of a degree east over the antimeridian: the
+  // view stays in the box, on Fiji, with no jump to another world copy for the click to land on.
   const mouse = page.mouse;
   const from = { x: map.x + MIDDLE.x, y: map.y + MIDDLE.y };
   await page.evaluate(({ id }) => window.locHandles![id - 1].setView({ lat: -16.8, lng: 179.9 }, 10), { id });

@@ -7,7 +7,7 @@
 import * as L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keepInside } from './area.ts';
-import { nearCentre } from './map.ts';
+import { nearCentre } from './world-copy.ts';
 
 let map: L.Map;
 
@@ -62,10 +62,10 @@ describe('keepInside', () => {
 describe('nearCentre', () => {
   it('puts a point on the world copy nearest the view', () => {
     map.setView([-18, 181], 10, { animate: false });
-    expect(nearCentre(map, [-18.05, -178.65])).toEqual(L.latLng(-18.05, 181.35));
-    expect(nearCentre(map, [-18.1416, 178.4419])).toEqual(L.latLng(-18.1416, 178.4419));
+    expect(nearCentre(map, { lat: -18.05, lng: -178.65 })).toEqual({ lat: -18.05, lng: 181.35 });
+    expect(nearCentre(map, { lat: -18.1416, lng: 178.4419 })).toEqual({ lat: -18.1416, lng: 178.4419 });
     map.setView([48.86, 2.35], 10, { animate: false });
-    expect(nearCentre(map, [48.86, 2.35])).toEqual(L.latLng(48.86, 2.35));
-    expect(nearCentre(map, [-33.87, 151.21])).toEqual(L.latLng(-33.87, 151.21));
+    expect(nearCentre(map, { lat: 48.86, lng: 2.35 })).toEqual({ lat: 48.86, lng: 2.35 });
+    expect(nearCentre(map, { lat: -33.87, lng: 151.21 })).toEqual({ lat: -33.87, lng: 151.21 });
   });
 });

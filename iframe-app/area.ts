@@ -9,7 +9,7 @@
  * the world copy east of the first one; the map then has no world-copy jump (map.ts), which would move
  * the view back within ±180° and fight the box at every pan, and what the frame places on the map —
  * the view the page asks for, the chosen cell's outline — goes on the world copy nearest the view
- * (map.ts `nearCentre`).
+ * (world-copy.ts).
  */
 import * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';

@@ -8,6 +8,7 @@ import * as L from 'leaflet';
 import { MAX_ZOOM } from '../src/embed/options.ts';
 import type { FrameConfig } from '../src/embed/protocol.ts';
 import type { Start } from './config.ts';
+import { nearCentre } from './world-copy.ts';
 
 export interface FrameMap {
   map: L.Map;
@@ -41,17 +42,6 @@ export function createMap(container: HTMLElement, start: Start, keptIn?: FrameCo
   map.getPane('overlayPane')?.setAttribute('aria-hidden', 'true');
   pressWithSpace(container);
   return { map, motion: { animate: !reduced } };
-}
-
-/**
- * `point` on the copy of the world nearest the map's centre: the same place, `lng` give or take 360°.
- * Points come wrapped into ±180° (from the service, the page, the keyboard's grid), and the view may be
- * past 180° — across the antimeridian, always, in a box that crosses it — where moving to the wrapped
- * point would cross the world, or stop at the box's far edge, and an outline drawn there be off screen.
- */
-export function nearCentre(map: L.Map, point: L.LatLngExpression): L.LatLng {
-  const { lat, lng } = L.latLng(point);
-  return L.latLng(lat, lng + 360 * Math.round((map.getCenter().lng - lng) / 360));
 }
 
 /**
@@ -95,7 +85,7 @@ export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: 
       L.DomEvent.on(button, 'click', () => {
         if (!navigator.geolocation) return onError('This browser cannot tell your location.');
         navigator.geolocation.getCurrentPosition(
-          (position) => map.setView(nearCentre(map, [position.coords.latitude, position.coords.longitude]), Math.max(map.getZoom(), 18), motion),
+          (position) => map.setView(nearCentre(map, { lat: position.coords.latitude, lng: position.coords.longitude }), Math.max(map.getZoom(), 18), motion),
           () => onError('Your location is not available. Allow location access, or move the map by hand.'),
           { enableHighAccuracy: true, timeout: 15_000 },
         );

@@ -3,12 +3,13 @@
  * is a preview and solid once confirmed, red on a white band that keeps it visible on any tiles, and
  * a dot at its centre for zooms at which the outline is smaller than a pixel. It stays until the
  * visitor chooses again or clears it. A cell the page chose may be anywhere: it is brought into view.
- * The service's cells are within ±180°, the view may be past 180° (map.ts `nearCentre`): the outline is
+ * The service's cells are within ±180°, the view may be past 180° (world-copy.ts): the outline is
  * drawn on the world copy nearest the view, and moved to the nearest again when the view moves on.
  */
 import * as L from 'leaflet';
+import type { LatLng } from '../src/embed/protocol.ts';
 import type { LocCell } from '../src/embed/public-types.ts';
-import { nearCentre } from './map.ts';
+import { nearCentre } from './world-copy.ts';
 
 /** Below this zoom a cell is under about 3 px wide, so the dot marks it instead. */
 const DOT_BELOW_ZOOM = 17;
@@ -37,7 +38,7 @@ export function createSelection(map: L.Map, motion: L.ZoomPanOptions): Selection
   const halo = L.rectangle(nowhere, { interactive: false, className: 'loc-cell-halo', weight: 4, fill: false });
   const outline = L.rectangle(nowhere, { interactive: false, className: 'loc-cell', weight: 2 });
   const dot = L.circleMarker([0, 0], { interactive: false, className: 'loc-dot', radius: 6, weight: 2 });
-  let shown: { cell: LocCell; centre: L.LatLng } | undefined;
+  let shown: { cell: LocCell; centre: LatLng } | undefined;
   /** Degrees the shown cell is drawn east of where the service put it: 0, or ±360 on another world copy. */
   let drawnShift: number | undefined;
 
@@ -77,7 +78,7 @@ export function createSelection(map: L.Map, motion: L.ZoomPanOptions): Selection
       updateDot();
     },
     reveal(centre) {
-      map.setView(nearCentre(map, centre), Math.max(map.getZoom(), REVEAL_ZOOM), motion);
+      map.setView(nearCentre(map, L.latLng(centre)), Math.max(map.getZoom(), REVEAL_ZOOM), motion);
     },
     clear() {
       shown = undefined;

@@ -8,7 +8,8 @@ import type { FrameApi, StyleLayers } from '../src/embed/protocol.ts';
 import type { LocReadyInfo, LocStyle } from '../src/embed/public-types.ts';
 import { createGridLayer, type GridColumns, type GridTone } from './grid-layer.ts';
 import { DARK_STYLES, createStyleSwitch } from './layers.ts';
-import { nearCentre, type FrameMap } from './map.ts';
+import type { FrameMap } from './map.ts';
+import { nearCentre } from './world-copy.ts';
 
 export interface View extends Pick<FrameApi, 'setStyle' | 'setView'> {
   /** Resolves once the first style's tiles have loaded (failed tiles count as loaded). */

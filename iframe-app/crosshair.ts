@@ -7,9 +7,9 @@
  */
 import type * as L from 'leaflet';
 import type { GridColumns } from './grid-layer.ts';
-import { nearCentre } from './world-copy.ts';
 import { GRID_MIN_ZOOM, neighbourCentre } from './grid-lines.ts';
 import { burstAnnouncement, type Movement, type StepUnit } from './move-announcement.ts';
+import { nearCentre } from './world-copy.ts';
 
 /** Screen step of an arrow key below the grid zoom, in px. */
 const PAN_STEP = 80;

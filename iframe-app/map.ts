@@ -26,9 +26,9 @@ export function createMap(container: HTMLElement, start: Start, keptIn?: FrameCo
     minZoom: 0,
     maxZoom: MAX_ZOOM,
     keyboard: false,
-    // Dragging past 180° jumps the view back to the world between ±180°, where the overlays were
-    // drawn. A kept view never leaves its box, and a box across the antimeridian is held past 180°
-    // (area.ts): the jump would only fight it.
+    // A free map dragged past 180° jumps back to the world between ±180° rather than roaming copies
+    // of it. A kept view never leaves its box, and a box across the antimeridian is held past 180°
+    // (area.ts): there the jump would only fight it.
     worldCopyJump: keptIn === undefined,
     zoomAnimation: !reduced,
     fadeAnimation: !reduced,

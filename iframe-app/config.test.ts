@@ -12,16 +12,23 @@ describe('the frame’s start-up input', () => {
       center: { lat: 48.85, lng: 2.35 },
       zoom: 18,
       until: 1893456000000,
+      search: true,
       locale: 'fr-CA',
       pageLocale: 'de',
       appearance: { theme: 'dark', variables: { colorPrimary: '#0b57d0' } },
     });
   });
 
+  it('hides the search box only for an explicit search=false', () => {
+    expect(readStart('#search=false').search).toBe(false);
+    expect(readStart('#search=true').search).toBe(true);
+    expect(readStart('#search=0').search).toBe(true);
+  });
+
   it('falls back to the defaults for anything that does not read', () => {
     // Without a deadline, the page is taken to wait its default loadTimeout from now.
     const until = expect.closeTo(Date.now() + DEFAULTS.loadTimeout, -3);
-    const defaults = { nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until, appearance: DEFAULTS.appearance };
+    const defaults = { nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until, search: true, appearance: DEFAULTS.appearance };
     expect(readStart('#style=night&lat=95&lng=0&zoom=99&until=soon&locale=fran%C3%A7ais&appearance=%7Bbroken')).toEqual(defaults);
     expect(readStart('#appearance=%7B%22theme%22%3A%22night%22%7D')).toEqual(defaults);
     expect(readStart('')).toEqual(defaults);

@@ -24,6 +24,7 @@ export interface Start {
   zoom: number;
   /** When the page stops waiting for the hello (epoch ms); without one, as if the default loadTimeout ran from now. */
   until: number;
+  search: boolean;
   /** The integrator's `locale`, when they gave one. */
   locale?: string;
   /** The page's language. */
@@ -52,6 +53,8 @@ export function readStart(hash: string): Start {
     center: attempt(() => readLatLng([Number(get('lat') ?? NaN), Number(get('lng') ?? NaN)], 'center'), DEFAULTS.center),
     zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
     until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
+    // Only an explicit false hides it: a loader before the option sends nothing.
+    search: get('search') !== 'false',
     locale: attempt(() => readLocale(get('locale') ?? undefined, 'locale'), undefined),
     // Pages write `en_US` as often as `en-US`: the visitor's language either way.
     pageLocale: attempt(() => readLocale(get('pageLocale')?.replace(/_/g, '-'), 'pageLocale'), undefined),

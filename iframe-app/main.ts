@@ -41,7 +41,7 @@ function start(): void {
   const language = pickLocale(startOptions.locale, startOptions.pageLocale);
   // Before the first paint: the theme's colours, and the controls in their language's corners.
   const invalidAppearance = applyAppearance(document, startOptions.appearance);
-  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, directionOf(language.locale));
+  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, config.bounds, directionOf(language.locale));
   const { map, motion } = frameMap;
   keepInside(map, config.bounds);
   openLinksInNewTab(root);
@@ -89,6 +89,7 @@ function speak(config: FrameConfig, startOptions: Start, language: LocaleChoice,
       choice.abort();
       keyboard.hush();
     },
+    open: (code) => choice.open(code),
   });
   const choice = createChoice({
     selection,

@@ -6,8 +6,10 @@
  */
 import * as L from 'leaflet';
 import { MAX_ZOOM } from '../src/embed/options.ts';
+import type { FrameConfig } from '../src/embed/protocol.ts';
 import type { Start } from './config.ts';
 import { t } from './i18n.ts';
+import { nearCentre } from './world-copy.ts';
 
 export interface FrameMap {
   map: L.Map;
@@ -22,7 +24,8 @@ export function corner(vertical: 'top' | 'bottom', side: 'start' | 'end', direct
   return `${vertical}${(side === 'start') === (direction === 'ltr') ? 'left' : 'right'}`;
 }
 
-export function createMap(container: HTMLElement, start: Start, direction: FrameMap['direction'] = 'ltr'): FrameMap {
+/** `keptIn`: the box the view will be kept in (area.ts), if any. */
+export function createMap(container: HTMLElement, start: Start, keptIn?: FrameConfig['bounds'], direction: FrameMap['direction'] = 'ltr'): FrameMap {
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const map = L.map(container, {
     center: start.center,
@@ -31,7 +34,10 @@ export function createMap(container: HTMLElement, start: Start, direction: Frame
     minZoom: 0,
     maxZoom: MAX_ZOOM,
     keyboard: false,
-    worldCopyJump: true,
+    // A free map dragged past 180° jumps back to the world between ±180° rather than roaming copies
+    // of it. A kept view never leaves its box, and a box across the antimeridian is held past 180°
+    // (area.ts): there the jump would only fight it.
+    worldCopyJump: keptIn === undefined,
     zoomAnimation: !reduced,
     fadeAnimation: !reduced,
     markerZoomAnimation: !reduced,
@@ -94,7 +100,7 @@ export function addLocateControl({ map, motion, direction }: FrameMap, onError: 
       L.DomEvent.on(button, 'click', () => {
         if (!navigator.geolocation) return onError(t('locate.unsupported'));
         navigator.geolocation.getCurrentPosition(
-          (position) => map.setView([position.coords.latitude, position.coords.longitude], Math.max(map.getZoom(), 18), motion),
+          (position) => map.setView(nearCentre(map, { lat: position.coords.latitude, lng: position.coords.longitude }), Math.max(map.getZoom(), 18), motion),
           () => onError(t('locate.unavailable')),
           { enableHighAccuracy: true, timeout: 15_000 },
         );

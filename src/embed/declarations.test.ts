@@ -23,7 +23,11 @@ const PAGES = {
         const byPage: boolean = result.source === 'page' || result.source === 'visitor'; void byPage;
       },
       onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); if (error.code === 'invalid_option') console.warn(error.message); },
-      onReady(info) { const zoom: number = info.zoom; void zoom; },
+      onReady(info) { const zoom: number = info.zoom; const opened: string | undefined = info.value?.loc_code; void zoom; void opened; },
+      onPreview(result) { const saved: boolean = result.saved; void saved; },
+      onClear() {},
+      value: 'FR-0RMB-CLY0',
+      search: false,
     });
     handle.setStyle('biking');
     handle.setView({ lat: 1, lng: 2 });
@@ -48,6 +52,8 @@ const PAGES = {
     LOC.mount('#map', { sessionToken: 'sid.secret', onError(error) { if (error.code === 'no_such_code') {} } });
     LOC.mount('#map', { sessionToken: 'sid.secret' }).select(42);
     LOC.mount('#map', { sessionToken: 'sid.secret', onSelect(result) { if (result.source === 'integrator') {} } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', value: { lat: 1, lng: 2 } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', onPreview(result) { if (result.source === 'visitor') {} } });
     LOC.mount('#map', { sessionToken: 'sid.secret', appearance: { theme: 'night' } });
     LOC.mount('#map', { sessionToken: 'sid.secret', appearance: { variables: { accent: 'red' } } });
     LOC.mount('#map', { sessionToken: 'sid.secret', locale: ['fr'] });
@@ -82,6 +88,6 @@ describe('loc-embed.d.ts', () => {
   });
 
   it('rejects what the loader would reject', () => {
-    expect(errors.bad).toHaveLength(10);
+    expect(errors.bad).toHaveLength(12);
   });
 });

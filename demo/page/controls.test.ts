@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { changesOf, readControls, type ControlValues } from './controls.ts';
+import { changesOf, readArea, readControls, sameArea, type ControlValues } from './controls.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 const previous: SnippetOptions = {
@@ -10,8 +10,22 @@ const previous: SnippetOptions = {
   style: 'streets',
   confirm: true,
   renew: false,
+  search: true,
 };
-const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '' };
+const NO_AREA = { countries: '', south: '', west: '', north: '', east: '' };
+const values: ControlValues = {
+  height: '420px',
+  lat: '48.8584',
+  lng: '2.2945',
+  zoom: '17',
+  style: 'streets',
+  confirm: true,
+  renew: false,
+  title: '',
+  search: true,
+  value: '',
+  ...NO_AREA,
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -56,6 +70,26 @@ describe('the playground controls', () => {
     expect(readControls({ ...values, title: ' ' }, { ...previous, title: 'Drop-off point' }).options).toEqual(previous);
   });
 
+  it('take the search box as ticked, and a code to open on as typed, none for a blank field', () => {
+    expect(readControls({ ...values, search: false }, previous).options).toEqual({ ...previous, search: false });
+    // The loader takes any non-blank text; whether it is a code is the service's to say (onError).
+    expect(readControls({ ...values, value: ' fr-0rmb-cly0 ' }, previous)).toEqual({ options: { ...previous, value: 'fr-0rmb-cly0' }, problems: [] });
+    expect(readControls({ ...values, value: 'not a code' }, previous).problems).toEqual([]);
+    expect(readControls({ ...values, value: '  ' }, { ...previous, value: 'FR-0RMB-CLY0' }).options).toEqual(previous);
+  });
+
+  it('read an area as typed, for the service to judge: countries split at commas and spaces, the edges given', () => {
+    expect(readArea(NO_AREA)).toBeUndefined();
+    expect(readArea({ ...NO_AREA, countries: ' FR, be  DE,' })).toEqual({ countries: ['FR', 'be', 'DE'] });
+    expect(readArea({ ...NO_AREA, south: '48', west: '1', north: '51.5', east: '-5' })).toEqual({ bounds: { south: 48, west: 1, north: 51.5, east: -5 } });
+    // A box with an edge missing goes as it is: the service names the edge (bounds.east).
+    expect(readArea({ ...NO_AREA, countries: 'FR', south: '48', north: '51' })).toEqual({ countries: ['FR'], bounds: { south: 48, north: 51 } });
+    expect(readControls({ ...values, countries: 'FR,BE' }, previous)).toEqual({ options: { ...previous, area: { countries: ['FR', 'BE'] } }, problems: [] });
+    expect(sameArea(readArea({ ...NO_AREA, countries: 'FR BE' }), { countries: ['FR', 'BE'] })).toBe(true);
+    expect(sameArea(undefined, { countries: ['FR'] })).toBe(false);
+    expect(sameArea(undefined, undefined)).toBe(true);
+  });
+
   it('tell what the map must do about a change', () => {
     const none = { remount: false, view: false, style: false };
     expect(changesOf(previous, previous)).toEqual(none);
@@ -65,5 +99,7 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, search: false })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, value: 'FR-0RMB-CLY0' })).toEqual({ ...none, remount: true });
   });
 });

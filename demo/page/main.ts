@@ -4,10 +4,10 @@
  * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
-import { changesOf, readControls } from './controls.ts';
+import { changesOf, readControls, sameArea } from './controls.ts';
 import { STYLES } from './mount-options.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
-import { integratorSnippet, type SnippetOptions } from './snippet.ts';
+import { integratorSnippet, type SessionArea, type SnippetOptions } from './snippet.ts';
 
 interface Session {
   session_token: string;
@@ -32,12 +32,12 @@ const TITLES = {
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** A session from this site's own server, which holds the API key. */
-async function createSession(ttl?: number): Promise<Session> {
+/** A session from this site's own server, which holds the API key: of a lifetime, of an area, or the API's default. */
+async function createSession(request: { ttl?: number } & SessionArea = {}): Promise<Session> {
   const response = await fetch('/api/session', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ttl === undefined ? {} : { ttl }),
+    body: JSON.stringify(request),
   });
   const body = (await response.json()) as Session & { message?: string };
   if (!response.ok) throw new Error(body.message ?? `The session request failed with ${response.status}.`);
@@ -47,20 +47,25 @@ async function createSession(ttl?: number): Promise<Session> {
 /** The page's own problems (sessions, the loader); the form's are shown beside it (problems.ts). */
 const showProblem = pageProblems($('problem'));
 
-/** Adds a callback to the log, newest first. */
-function log(source: string, name: string, payload: unknown): void {
+/** Adds a callback to the log, newest first; one without an argument (`onClear`) is its name alone. */
+function log(source: string, name: string, payload?: unknown): void {
   const item = document.createElement('li');
   const time = new Date().toLocaleTimeString();
-  item.textContent = `${time} ${source} ${name} ${JSON.stringify(payload)}`;
+  item.textContent = `${time} ${source} ${name}${payload === undefined ? '' : ` ${JSON.stringify(payload)}`}`;
   if (name === 'onError') item.className = 'error';
   $('log').prepend(item);
 }
 
-/** The three callbacks, logged under `source`; `onError` also goes to `extra`. */
-function logged(source: string, extra?: (error: LocEmbedError) => void): Pick<LocMountOptions, 'onSelect' | 'onError' | 'onReady'> {
+/** The five callbacks, logged under `source`; `onError` also goes to `extra`. */
+function logged(
+  source: string,
+  extra?: (error: LocEmbedError) => void,
+): Pick<LocMountOptions, 'onSelect' | 'onPreview' | 'onClear' | 'onError' | 'onReady'> {
   return {
     onReady: (info) => log(source, 'onReady', info),
     onSelect: (result) => log(source, 'onSelect', result),
+    onPreview: (result) => log(source, 'onPreview', result),
+    onClear: () => log(source, 'onClear'),
     onError: (error) => {
       log(source, 'onError', error);
       extra?.(error);
@@ -80,6 +85,13 @@ function playground(compare: () => LocHandle[]): void {
     confirm: fields.confirm.checked,
     renew: fields.renew.checked,
     title: fields.title.value,
+    search: fields.search.checked,
+    value: fields.value.value,
+    countries: fields.countries.value,
+    south: fields.south.value,
+    west: fields.west.value,
+    north: fields.north.value,
+    east: fields.east.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -88,9 +100,15 @@ function playground(compare: () => LocHandle[]): void {
     style: 'streets',
     confirm: true,
     renew: false,
+    search: true,
   }).options;
   let handle: LocHandle | undefined;
   let token = '';
+  /** The area of the last session asked for: a new one is asked for only when the form's differs. */
+  let askedArea = options.area;
+  /** Counts the sessions asked for: only the last one asked for is mounted. */
+  let asked = 0;
+  const useLastCode = $<HTMLButtonElement>('use-last-code');
 
   const mount = () => {
     handle = LOC.mount('#playground-map', {
@@ -101,18 +119,37 @@ function playground(compare: () => LocHandle[]): void {
       style: options.style,
       confirm: options.confirm,
       title: options.title ?? TITLES.playground,
-      ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
+      search: options.search,
+      ...(options.value === undefined ? {} : { value: options.value }),
+      // A renewed session keeps the area: the next one is asked for with it too.
+      ...(options.renew ? { getSessionToken: () => createSession(options.area).then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
-        if (error.code === 'session_expired') void start();
+        if (error.code === 'session_expired') void start(options.area);
       }),
+      onSelect: (result) => {
+        log('playground', 'onSelect', result);
+        // What "Use the last chosen code" fills in: the value an edit page would open on.
+        useLastCode.dataset.code = result.loc_code;
+        useLastCode.disabled = false;
+      },
     });
   };
-  const start = async () => {
+  /**
+   * A session of `area` from this site's server, then a mount with it. The area is the options' once
+   * the service took it; one it refused (422) is the page's problem, and the map keeps its session.
+   */
+  const start = async (area: SessionArea | undefined) => {
+    const mine = ++asked;
     try {
-      token = (await createSession()).session_token;
+      const session = await createSession(area);
+      if (mine !== asked) return;
+      token = session.session_token;
+      options = { ...options, area };
+      $('snippet').textContent = integratorSnippet(options);
       showProblem('playground', null);
       mount();
     } catch (error) {
+      if (mine !== asked) return;
       showProblem('playground', `Cannot create a session for the playground: ${(error as Error).message}`);
     }
   };
@@ -121,9 +158,15 @@ function playground(compare: () => LocHandle[]): void {
     const read = readControls(values(), options);
     (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
     showControlProblems(form, $('control-problems'), read.problems);
-    const changes = changesOf(options, read.options);
-    options = read.options;
+    // The area is the service's to judge: it joins the options once a session of it is made (start).
+    const area = read.options.area;
+    const changes = changesOf(options, { ...read.options, area: options.area });
+    options = { ...read.options, area: options.area };
     $('snippet').textContent = integratorSnippet(options);
+    if (!sameArea(area, askedArea)) {
+      askedArea = area;
+      return void start(area);
+    }
     if (!handle) return;
     if (changes.remount) return mount();
     if (changes.style) handle.setStyle(options.style);
@@ -134,10 +177,18 @@ function playground(compare: () => LocHandle[]): void {
   };
   // A blank title field stands for the demo's own name of the map, which it shows.
   fields.title.placeholder = TITLES.playground;
-  form.addEventListener('input', update);
+  // Fields marked data-apply="change" (a code, the area) apply once typed, not at each keystroke: a
+  // half-typed code would be refused, and each area is a new session.
+  const appliesOnChange = (event: Event) => (event.target as HTMLElement).dataset.apply === 'change';
+  form.addEventListener('input', (event) => appliesOnChange(event) || update());
+  form.addEventListener('change', (event) => appliesOnChange(event) && update());
   form.addEventListener('submit', (event) => event.preventDefault());
+  useLastCode.addEventListener('click', () => {
+    fields.value.value = useLastCode.dataset.code ?? '';
+    update();
+  });
   $('snippet').textContent = integratorSnippet(options);
-  void start();
+  void start(options.area);
 }
 
 async function styles(): Promise<LocHandle[]> {
@@ -171,7 +222,7 @@ function expiry(): void {
   const mount = async () => {
     const renew = $<HTMLInputElement>('expiry-renew').checked;
     try {
-      const session = await createSession(SHORT_TTL);
+      const session = await createSession({ ttl: SHORT_TTL });
       expiresAt = Date.parse(session.expires_at);
       showProblem('expiry', null);
       LOC.mount('#expiry-map', {
@@ -183,7 +234,7 @@ function expiry(): void {
         ...(renew
           ? {
               getSessionToken: async () => {
-                const next = await createSession(SHORT_TTL);
+                const next = await createSession({ ttl: SHORT_TTL });
                 expiresAt = Date.parse(next.expires_at);
                 log('expiry', 'getSessionToken', { expires_at: next.expires_at });
                 return next.session_token;

@@ -23,7 +23,14 @@ afterEach(() => {
 describe('the demo page’s mount options', () => {
   it('list the loader’s styles, default first, and its defaults', () => {
     expect(STYLES).toEqual([...STYLE_NAMES]);
-    expect(MOUNT_DEFAULTS).toEqual({ height: DEFAULTS.height, center: DEFAULTS.center, zoom: DEFAULTS.zoom, style: DEFAULTS.style, confirm: DEFAULTS.confirm });
+    expect(MOUNT_DEFAULTS).toEqual({
+      height: DEFAULTS.height,
+      center: DEFAULTS.center,
+      zoom: DEFAULTS.zoom,
+      style: DEFAULTS.style,
+      confirm: DEFAULTS.confirm,
+      search: DEFAULTS.search,
+    });
   });
 
   it('judge every value as the loader does, with its message', () => {

@@ -18,6 +18,7 @@ export const MOUNT_DEFAULTS = {
   zoom: 2,
   style: 'streets' as LocStyle,
   confirm: true,
+  search: true,
 };
 
 /** Highest zoom the map offers. */

@@ -31,7 +31,7 @@ describe('the playground’s problems', () => {
     expect(description('height')).toBe(HEIGHT.message);
     expect(description('lat')).toBe(CENTER.message);
     expect(description('lng')).toBe(CENTER.message);
-    for (const name of ['zoom', 'style', 'confirm', 'renew']) {
+    for (const name of ['zoom', 'style', 'confirm', 'renew', 'search', 'value', 'countries', 'south']) {
       expect(field(name).hasAttribute('aria-invalid')).toBe(false);
       expect(field(name).hasAttribute('aria-describedby')).toBe(false);
     }

@@ -10,6 +10,7 @@ const defaults: SnippetOptions = {
   style: DEFAULTS.style,
   confirm: DEFAULTS.confirm,
   renew: false,
+  search: DEFAULTS.search,
 };
 
 describe('the integrator snippet', () => {
@@ -22,28 +23,60 @@ describe('the integrator snippet', () => {
 
   it('leaves out options at their defaults', () => {
     const snippet = integratorSnippet(defaults);
-    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'getSessionToken']) expect(snippet).not.toContain(option);
+    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'search:', 'value:', 'getSessionToken']) expect(snippet).not.toContain(option);
+    expect(snippet).not.toContain('area');
   });
 
   it('writes the options a designer changed, as valid JavaScript values', () => {
-    const snippet = integratorSnippet({ ...defaults, height: '60vh', center: { lat: 48.8584, lng: 2.2945 }, zoom: 18, style: 'satellite', confirm: false, title: 'Drop-off point' });
+    const snippet = integratorSnippet({
+      ...defaults,
+      height: '60vh',
+      center: { lat: 48.8584, lng: 2.2945 },
+      zoom: 18,
+      style: 'satellite',
+      confirm: false,
+      title: 'Drop-off point',
+      search: false,
+      value: 'FR-0RMB-CLY0',
+    });
     expect(snippet).toContain("height: '60vh',");
     expect(snippet).toContain('center: { lat: 48.8584, lng: 2.2945 },');
     expect(snippet).toContain('zoom: 18,');
     expect(snippet).toContain("style: 'satellite',");
     expect(snippet).toContain('confirm: false,');
     expect(snippet).toContain("title: 'Drop-off point',");
+    expect(snippet).toContain('search: false,');
+    expect(snippet).toContain("value: 'FR-0RMB-CLY0',");
     // Run the script part against a fake LOC: it must mount with exactly these options.
     const script = snippet.slice(snippet.indexOf('<script>\n') + 9, snippet.lastIndexOf('</script>'));
     const mounts: unknown[] = [];
     const session = { session_token: 't.k' };
     new Function('LOC', 'createSession', script)({ mount: (...args: unknown[]) => mounts.push(args) }, () => ({ then: (next: (s: unknown) => void) => next(session) }));
-    expect(mounts[0]).toEqual(['#map', expect.objectContaining({ sessionToken: 't.k', height: '60vh', zoom: 18, style: 'satellite', confirm: false, title: 'Drop-off point' })]);
+    expect(mounts[0]).toEqual(['#map', expect.objectContaining({ sessionToken: 't.k', height: '60vh', zoom: 18, style: 'satellite', confirm: false, title: 'Drop-off point', search: false, value: 'FR-0RMB-CLY0' })]);
+    const callbacks = (mounts[0] as [string, Record<string, unknown>])[1];
+    // No preview without confirmation: the snippet writes no onPreview that would never be called.
+    expect(typeof callbacks.onClear).toBe('function');
+    expect(callbacks.onPreview).toBeUndefined();
   });
 
   it('writes a title only when the designer set one', () => {
     expect(integratorSnippet(defaults)).not.toContain('title:');
     expect(integratorSnippet({ ...defaults, title: "Drop-off point: Sam's door" })).toContain("title: 'Drop-off point: Sam\\'s door',");
+  });
+
+  it('handles a preview with confirmation, and a clear', () => {
+    const snippet = integratorSnippet(defaults);
+    expect(snippet).toContain('    onPreview(result) {');
+    expect(snippet).toContain('    onClear() {');
+  });
+
+  it('says what area the session was asked for, beside the server call, as JSON the API takes', () => {
+    const area = { countries: ['FR', 'BE'], bounds: { south: 48, west: 1, north: 51, east: 5 } };
+    const snippet = integratorSnippet({ ...defaults, area });
+    const line = snippet.split('\n').find((text) => text.includes("session's area"))!;
+    expect(line.startsWith('// ')).toBe(true);
+    expect(JSON.parse(line.slice(line.indexOf('{'), line.lastIndexOf('}') + 1))).toEqual(area);
+    expect(snippet.indexOf(line)).toBeLessThan(snippet.indexOf('function mount'));
   });
 
   it('quotes a height that holds quotes', () => {

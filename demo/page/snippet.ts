@@ -20,6 +20,18 @@ export interface SnippetOptions {
    * map (so the page's six maps differ), but that name is the demo's, not code to copy: left out.
    */
   title?: string;
+  /** The search box over the map. */
+  search: boolean;
+  /** A code the map opens on, shown as chosen (an edit page). */
+  value?: string;
+  /** The area the session was created with: the server's request, not a mount option. */
+  area?: SessionArea;
+}
+
+/** What `POST /v1/embed/sessions` takes to limit a session to an area (api.md, Areas). */
+export interface SessionArea {
+  countries?: string[];
+  bounds?: { south?: number; west?: number; north?: number; east?: number };
 }
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -34,10 +46,17 @@ export function integratorSnippet(options: SnippetOptions): string {
   if (options.style !== MOUNT_DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
   if (options.confirm !== MOUNT_DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
   if (options.title !== undefined) lines.push(`    title: ${quote(options.title)},`);
+  if (options.search !== MOUNT_DEFAULTS.search) lines.push(`    search: ${options.search},`);
+  if (options.value !== undefined) lines.push(`    value: ${quote(options.value)},`);
   if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
   lines.push(
     '    onSelect(result) {',
     '      // result.loc_code, result.latitude, result.longitude, result.address, result.cell …',
+    '    },',
+    // A preview comes only with confirm: true; a clear from the visitor's Escape either way.
+    ...(options.confirm ? ['    onPreview(result) {', '      // shown to the visitor, not chosen yet: nothing is saved', '    },'] : []),
+    '    onClear() {',
+    '      // the visitor removed the cell (Escape): forget its code',
     '    },',
     '    onError(error) {',
     options.renew
@@ -51,6 +70,7 @@ export function integratorSnippet(options: SnippetOptions): string {
     `<script src="${options.apiUrl}/embed/loc-embed.js"></script>`,
     '<script>',
     '// createSession(): ask your own server, which calls POST /v1/embed/sessions with your API key.',
+    ...(options.area ? [`// For this map, the request also sends the session's area: ${JSON.stringify(options.area)}.`] : []),
     'function mount(session) {',
     "  return LOC.mount('#map', {",
     ...lines,

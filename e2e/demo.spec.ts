@@ -20,10 +20,11 @@ interface LogEntry {
 async function demoLog(page: Page): Promise<LogEntry[]> {
   const lines = await page.locator('#log li').allTextContents();
   return lines.reverse().map((line) => {
-    // `<local time> <source> <callback> <JSON>`; the local time may hold spaces of its own.
-    const match = / (\w+) (onReady|onSelect|onError|getSessionToken) (.*)$/.exec(line);
+    // `<local time> <source> <callback> <JSON>`, without the JSON for a callback of no argument
+    // (onClear); the local time may hold spaces of its own.
+    const match = / (\w+) (onReady|onSelect|onPreview|onClear|onError|getSessionToken)(?: (.*))?$/.exec(line);
     if (!match) throw new Error(`unexpected log line: ${line}`);
-    return { source: match[1], name: match[2], payload: JSON.parse(match[3]) as Record<string, unknown> };
+    return { source: match[1], name: match[2], payload: (match[3] === undefined ? {} : JSON.parse(match[3])) as Record<string, unknown> };
   });
 }
 
@@ -133,4 +134,73 @@ test('the short session expires after 60 s and the page mounts a new one', async
   await expect(page.locator('#expiry-map iframe')).toHaveCount(1);
   // The other maps' sessions last 15 minutes: none of them expired.
   expect((await demoLog(page)).filter((entry) => entry.name === 'onError' && entry.source !== 'expiry')).toEqual([]);
+});
+
+test('the playground: a preview and a clear in the log; a code chosen opens the map again as its value; the search box off', async ({ page, stack }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  let frame = await frameIn(page, 'playground-map');
+  const map = frame.locator('#loc-map');
+
+  await map.click();
+  await expect.poll(async () => (await logged(page, 'playground', 'onPreview')).length).toBe(1);
+  const [preview] = await logged(page, 'playground', 'onPreview');
+  expect(preview.payload).toMatchObject({ saved: false, country_code: 'FR', loc_code: expect.stringMatching(/^FR-/) });
+  await map.press('Escape');
+  await expect.poll(async () => (await logged(page, 'playground', 'onClear')).length).toBe(1);
+
+  const useLast = page.getByRole('button', { name: 'Use the last chosen code' });
+  await expect(useLast).toBeDisabled();
+  await map.click();
+  await frame.getByRole('button', { name: 'Use this location' }).click();
+  await expect.poll(async () => (await logged(page, 'playground', 'onSelect')).length).toBe(1);
+  const code = (await logged(page, 'playground', 'onSelect'))[0].payload.loc_code as string;
+  await useLast.click();
+  await expect(page.getByRole('textbox', { name: 'Open on code' })).toHaveValue(code);
+  await expect(page.locator('#snippet')).toContainText(`value: '${code}',`);
+  // Mounted again on the code: onReady carries it, and no onSelect comes for it.
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  expect((await logged(page, 'playground', 'onReady'))[1].payload.value).toMatchObject({ loc_code: code, saved: false });
+  frame = await frameIn(page, 'playground-map');
+  await expect(frame.locator('#loc-code')).toHaveText(code);
+  expect(await logged(page, 'playground', 'onSelect')).toHaveLength(1);
+
+  await page.getByRole('checkbox', { name: 'Search box' }).uncheck();
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(3);
+  await expect(page.locator('#playground-map iframe')).toHaveAttribute('src', /[#&]search=false(&|$)/);
+  await expect(page.locator('#snippet')).toContainText('search: false,');
+  expect((await demoLog(page)).filter((entry) => entry.name === 'onError')).toEqual([]);
+});
+
+test('the playground’s session area: a click outside its countries is refused in the log; an area the service refuses is the page’s problem, the map keeps its session', async ({ page, stack }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  const countries = page.getByRole('textbox', { name: 'Countries' });
+
+  // Belgium only, while the map shows Paris: every click there is outside.
+  await countries.fill('BE');
+  await countries.press('Tab');
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  await expect(page.locator('#snippet')).toContainText('{"countries":["BE"]}');
+  const frame = await frameIn(page, 'playground-map');
+  await frame.locator('#loc-map').click();
+  await expect.poll(async () => (await logged(page, 'playground', 'onError')).map((entry) => entry.payload)).toEqual([
+    expect.objectContaining({ code: 'outside_session_area', recoverable: true, message: expect.stringContaining('BE') }),
+  ]);
+  expect(await logged(page, 'playground', 'onPreview')).toEqual([]);
+
+  // Lower case is not a code the API takes: its 422 reaches the page's problem line, the map stays.
+  await countries.fill('be');
+  await countries.press('Tab');
+  await expect(page.locator('#problem')).toContainText('Cannot create a session for the playground:');
+  await expect(page.locator('#snippet')).toContainText('{"countries":["BE"]}');
+  expect(await logged(page, 'playground', 'onReady')).toHaveLength(2);
+
+  await countries.fill('');
+  await countries.press('Tab');
+  await expect(page.locator('#problem')).toBeHidden();
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(3);
+  await expect(page.locator('#snippet')).not.toContainText('countries');
 });

@@ -11,6 +11,8 @@ const previous: SnippetOptions = {
   confirm: true,
   renew: false,
   search: true,
+  theme: 'light',
+  variables: {},
 };
 const NO_AREA = { countries: '', south: '', west: '', north: '', east: '' };
 const values: ControlValues = {
@@ -25,6 +27,13 @@ const values: ControlValues = {
   search: true,
   value: '',
   ...NO_AREA,
+  locale: '',
+  theme: 'light',
+  colorPrimary: '',
+  colorBackground: '',
+  colorText: '',
+  fontFamily: '',
+  borderRadius: '',
 };
 
 afterEach(() => {
@@ -90,6 +99,24 @@ describe('the playground controls', () => {
     expect(sameArea(undefined, undefined)).toBe(true);
   });
 
+  it('take a language, none for the page’s; a theme; the variables set, each checked on its own as the loader does', () => {
+    expect(readControls({ ...values, locale: 'ar', theme: 'dark' }, previous).options).toEqual({ ...previous, locale: 'ar', theme: 'dark' });
+    expect(readControls({ ...values, locale: '' }, { ...previous, locale: 'ar' }).options).toEqual(previous);
+    const set = readControls({ ...values, colorPrimary: '#0b57d0', fontFamily: ' Georgia, serif ', borderRadius: '2px' }, previous);
+    expect(set).toEqual({ options: { ...previous, variables: { colorPrimary: '#0b57d0', fontFamily: 'Georgia, serif', borderRadius: '2px' } }, problems: [] });
+    // What the loader cannot check (a font, a length, a contrast) the map does (invalid_option): no problem here.
+    expect(readControls({ ...values, borderRadius: 'round' }, previous).problems).toEqual([]);
+
+    const long = 'x'.repeat(201);
+    const bad = readControls({ ...values, locale: 'en_GB', theme: 'sepia', fontFamily: long, colorText: '#000000' }, { ...previous, locale: 'fr', variables: { fontFamily: 'serif' } });
+    expect(bad.options).toEqual({ ...previous, locale: 'fr', variables: { colorText: '#000000', fontFamily: 'serif' } });
+    expect(bad.problems).toEqual([
+      { option: 'appearance.variables.fontFamily', fields: ['fontFamily'], message: `appearance.variables.fontFamily must be a string of at most 200 characters; received "${'x'.repeat(59)}….` },
+      { option: 'locale', fields: ['locale'], message: 'locale must be a BCP 47 language tag such as "fr" or "pt-BR"; received "en_GB".' },
+      { option: 'appearance.theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "sepia".' },
+    ]);
+  });
+
   it('tell what the map must do about a change', () => {
     const none = { remount: false, view: false, style: false };
     expect(changesOf(previous, previous)).toEqual(none);
@@ -101,5 +128,8 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, search: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, value: 'FR-0RMB-CLY0' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, locale: 'ar' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, theme: 'auto' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, variables: { colorText: '#000000' } })).toEqual({ ...none, remount: true });
   });
 });

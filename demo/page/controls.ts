@@ -3,7 +3,7 @@
  * accepts (mount-options.ts), with its messages, so a designer who types a bad centre sees the
  * message an integrator would get, and the map keeps its last good view.
  */
-import { checkCenter, checkHeight, checkStyle, checkZoom } from './mount-options.ts';
+import { checkCenter, checkHeight, checkLocale, checkStyle, checkTheme, checkVariable, checkZoom, VARIABLES, type PlaygroundVariable } from './mount-options.ts';
 import type { SessionArea, SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
@@ -28,6 +28,15 @@ export interface ControlValues {
   west: string;
   north: string;
   east: string;
+  /** A language tag; blank for the page's language. */
+  locale: string;
+  theme: string;
+  /** The appearance variables, each blank when not set (a colour whose box is not ticked). */
+  colorPrimary: string;
+  colorBackground: string;
+  colorText: string;
+  fontFamily: string;
+  borderRadius: string;
 }
 
 /** A field of the form, by its name in index.html. */
@@ -36,7 +45,7 @@ export type ControlName = keyof ControlValues;
 /** A value that did not pass: the loader's message, and the fields to mark for it. */
 export interface ControlProblem {
   /** The mount option the message is about: `center` for latitude and longitude alike. */
-  option: 'height' | 'center' | 'zoom' | 'style';
+  option: 'height' | 'center' | 'zoom' | 'style' | 'locale' | 'appearance.theme' | `appearance.variables.${PlaygroundVariable}`;
   /** The fields at fault: of a bad centre, only the coordinate that is out of range. */
   fields: ControlName[];
   message: string;
@@ -72,6 +81,14 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
     }
   };
   const area = readArea(values);
+  const locale = values.locale.trim();
+  // Each variable on its own, as the loader names the one at fault; blank ones are not set.
+  const variables: Partial<Record<PlaygroundVariable, string>> = {};
+  for (const name of VARIABLES) {
+    const text = values[name].trim();
+    const value = text === '' ? undefined : attempt(`appearance.variables.${name}`, () => [name], () => checkVariable(name, text), previous.variables[name]);
+    if (value !== undefined) variables[name] = value;
+  }
   const badCoordinates = (): ControlName[] => (['lat', 'lng'] as const).filter((name) => refused(() => (name === 'lat' ? checkCenter(lat, 0) : checkCenter(0, lng))));
   return {
     options: {
@@ -90,6 +107,10 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       // The loader takes any non-blank text and the service judges the code (onError): blank is none.
       ...(values.value.trim() === '' ? {} : { value: values.value.trim() }),
       ...(area ? { area } : {}),
+      // Blank is the page's language: no option.
+      ...(locale === '' ? {} : { locale: attempt('locale', () => ['locale'], () => checkLocale(locale), previous.locale) }),
+      theme: attempt('appearance.theme', () => ['theme'], () => checkTheme(values.theme), previous.theme),
+      variables,
     },
     problems,
   };
@@ -123,7 +144,10 @@ export function changesOf(before: SnippetOptions, after: SnippetOptions): { remo
       before.renew !== after.renew ||
       before.title !== after.title ||
       before.search !== after.search ||
-      before.value !== after.value,
+      before.value !== after.value ||
+      before.locale !== after.locale ||
+      before.theme !== after.theme ||
+      JSON.stringify(before.variables) !== JSON.stringify(after.variables),
     view: before.center.lat !== after.center.lat || before.center.lng !== after.center.lng || before.zoom !== after.zoom,
     style: before.style !== after.style,
   };

@@ -5,9 +5,9 @@
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { changesOf, readControls, sameArea } from './controls.ts';
-import { STYLES } from './mount-options.ts';
+import { STYLES, THEMES } from './mount-options.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
-import { integratorSnippet, type SessionArea, type SnippetOptions } from './snippet.ts';
+import { appearanceOf, integratorSnippet, type SessionArea, type SnippetOptions } from './snippet.ts';
 
 interface Session {
   session_token: string;
@@ -21,12 +21,27 @@ const SHORT_TTL = 60;
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
 
 /**
+ * The cell at START_VIEW's centre, a code an edit page would have saved: the theme and language maps
+ * open on it (`value`), so their panel shows, in its colours and its words.
+ */
+const START_CODE = 'FR-0RMB-CLY0';
+
+/**
+ * The languages shown side by side — one with accents, one right to left, one of another script —
+ * by their names in the page's language, English.
+ */
+const SIDE_BY_SIDE_LOCALES = { fr: 'French', ar: 'Arabic', ja: 'Japanese' } as const;
+
+/**
  * The accessible names of the page's maps (the iframes' titles): six maps that all read "Map: choose a
  * location", the loader's default, cannot be told apart by a screen reader's list of frames.
  */
 const TITLES = {
   playground: 'Playground map: choose a location',
   style: (style: string) => `${style[0].toUpperCase()}${style.slice(1)} style map: choose a location`,
+  theme: (theme: string) => `${theme[0].toUpperCase()}${theme.slice(1)} theme map: choose a location`,
+  // In the page's language, as every title: the map's own language is what the map shows.
+  locale: (language: string) => `Map in ${language}: choose a location`,
   expiry: 'Short-session map: choose a location',
 };
 
@@ -92,6 +107,14 @@ function playground(compare: () => LocHandle[]): void {
     west: fields.west.value,
     north: fields.north.value,
     east: fields.east.value,
+    locale: (fields.locale as unknown as HTMLSelectElement).value,
+    theme: (fields.theme as unknown as HTMLSelectElement).value,
+    // A colour input always holds a colour: its box says whether it is set.
+    colorPrimary: fields.colorPrimaryOn.checked ? fields.colorPrimary.value : '',
+    colorBackground: fields.colorBackgroundOn.checked ? fields.colorBackground.value : '',
+    colorText: fields.colorTextOn.checked ? fields.colorText.value : '',
+    fontFamily: fields.fontFamily.value,
+    borderRadius: fields.borderRadius.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -101,6 +124,8 @@ function playground(compare: () => LocHandle[]): void {
     confirm: true,
     renew: false,
     search: true,
+    theme: 'light',
+    variables: {},
   }).options;
   let handle: LocHandle | undefined;
   let token = '';
@@ -121,6 +146,8 @@ function playground(compare: () => LocHandle[]): void {
       title: options.title ?? TITLES.playground,
       search: options.search,
       ...(options.value === undefined ? {} : { value: options.value }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(appearanceOf(options) ? { appearance: appearanceOf(options) } : {}),
       // A renewed session keeps the area: the next one is asked for with it too.
       ...(options.renew ? { getSessionToken: () => createSession(options.area).then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
@@ -177,10 +204,16 @@ function playground(compare: () => LocHandle[]): void {
   };
   // A blank title field stands for the demo's own name of the map, which it shows.
   fields.title.placeholder = TITLES.playground;
-  // Fields marked data-apply="change" (a code, the area) apply once typed, not at each keystroke: a
-  // half-typed code would be refused, and each area is a new session.
+  // Fields marked data-apply="change" (a code, the area, the font, the radius, the colours) apply once
+  // typed or picked, not at each keystroke or drag of the picker: a half-typed code or length would be
+  // refused, each area is a new session, and each of the others a remount.
   const appliesOnChange = (event: Event) => (event.target as HTMLElement).dataset.apply === 'change';
-  form.addEventListener('input', (event) => appliesOnChange(event) || update());
+  form.addEventListener('input', (event) => {
+    // Picking a colour sets it: its box ticks itself (untick it for the theme's colour again).
+    const target = event.target as HTMLInputElement;
+    if (target.type === 'color') fields[`${target.name}On`].checked = true;
+    if (!appliesOnChange(event)) update();
+  });
   form.addEventListener('change', (event) => appliesOnChange(event) && update());
   form.addEventListener('submit', (event) => event.preventDefault());
   useLastCode.addEventListener('click', () => {
@@ -209,6 +242,38 @@ async function styles(): Promise<LocHandle[]> {
       );
     } catch (error) {
       showProblem(style, `Cannot create a session for the ${style} map: ${(error as Error).message}`);
+    }
+  }
+  return handles;
+}
+
+/**
+ * The themes, then the languages, side by side for designers: each map opens on the same saved code,
+ * so its panel shows in that theme's colours and that language's words (Arabic mirrored).
+ */
+async function looks(): Promise<LocHandle[]> {
+  const maps = [
+    ...THEMES.map((theme) => ({ source: theme, options: { appearance: { theme }, title: TITLES.theme(theme) } })),
+    ...Object.entries(SIDE_BY_SIDE_LOCALES).map(([locale, language]) => ({ source: locale, options: { locale, title: TITLES.locale(language) } })),
+  ];
+  const handles: LocHandle[] = [];
+  for (const { source, options } of maps) {
+    try {
+      const session = await createSession();
+      showProblem(source, null);
+      handles.push(
+        LOC.mount(`#look-${source}`, {
+          sessionToken: session.session_token,
+          // Taller than the style maps: room for the panel, which is what these show.
+          height: '340px',
+          ...START_VIEW,
+          value: START_CODE,
+          ...options,
+          ...logged(source),
+        }),
+      );
+    } catch (error) {
+      showProblem(source, `Cannot create a session for the ${source} map: ${(error as Error).message}`);
     }
   }
   return handles;
@@ -265,9 +330,10 @@ $('clear-log').addEventListener('click', () => $('log').replaceChildren());
 if (typeof LOC === 'undefined') {
   showProblem('loader', `loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
 } else {
-  const compare = styles();
+  // The style, theme and language maps follow the playground's view.
   let compareHandles: LocHandle[] = [];
-  void compare.then((handles) => (compareHandles = handles));
+  void styles().then((handles) => (compareHandles = [...compareHandles, ...handles]));
+  void looks().then((handles) => (compareHandles = [...compareHandles, ...handles]));
   playground(() => compareHandles);
   expiry();
 }

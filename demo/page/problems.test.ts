@@ -48,6 +48,13 @@ describe('the playground’s problems', () => {
     for (const name of ['lat', 'lng']) expect(field(name).hasAttribute('aria-invalid')).toBe(false);
   });
 
+  it('give a part of an option a message id of its own, which its field names', () => {
+    const theme: ControlProblem = { option: 'appearance.theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "sepia".' };
+    showControlProblems(form, list, [theme]);
+    expect(list.firstElementChild!.id).toBe('problem-appearance-theme');
+    expect(description('theme')).toBe(theme.message);
+  });
+
   it('leave the same messages in place as the designer types on, so they are not announced again', () => {
     showControlProblems(form, list, [HEIGHT]);
     const shown = list.firstElementChild;

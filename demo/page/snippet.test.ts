@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/embed/options.ts';
-import { integratorSnippet, type SnippetOptions } from './snippet.ts';
+import { appearanceOf, integratorSnippet, type SnippetOptions } from './snippet.ts';
 
 const defaults: SnippetOptions = {
   apiUrl: 'http://localhost:8080',
@@ -11,6 +11,8 @@ const defaults: SnippetOptions = {
   confirm: DEFAULTS.confirm,
   renew: false,
   search: DEFAULTS.search,
+  theme: DEFAULTS.appearance.theme!,
+  variables: {},
 };
 
 describe('the integrator snippet', () => {
@@ -23,7 +25,7 @@ describe('the integrator snippet', () => {
 
   it('leaves out options at their defaults', () => {
     const snippet = integratorSnippet(defaults);
-    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'search:', 'value:', 'getSessionToken']) expect(snippet).not.toContain(option);
+    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'search:', 'value:', 'locale:', 'appearance:', 'getSessionToken']) expect(snippet).not.toContain(option);
     expect(snippet).not.toContain('area');
   });
 
@@ -62,6 +64,28 @@ describe('the integrator snippet', () => {
   it('writes a title only when the designer set one', () => {
     expect(integratorSnippet(defaults)).not.toContain('title:');
     expect(integratorSnippet({ ...defaults, title: "Drop-off point: Sam's door" })).toContain("title: 'Drop-off point: Sam\\'s door',");
+  });
+
+  it('writes a language, and appearance without what is at its default', () => {
+    const run = (options: SnippetOptions) => {
+      const snippet = integratorSnippet(options);
+      const script = snippet.slice(snippet.indexOf('<script>\n') + 9, snippet.lastIndexOf('</script>'));
+      const mounts: [string, Record<string, unknown>][] = [];
+      new Function('LOC', 'createSession', script)({ mount: (...args: [string, Record<string, unknown>]) => mounts.push(args) }, () => ({ then: (next: (s: unknown) => void) => next({ session_token: 't.k' }) }));
+      return { snippet, mounted: mounts[0][1] };
+    };
+    const rtl = run({ ...defaults, locale: 'ar', theme: 'dark' });
+    expect(rtl.snippet).toContain("locale: 'ar',");
+    expect(rtl.mounted).toMatchObject({ locale: 'ar', appearance: { theme: 'dark' } });
+    expect(rtl.mounted.appearance).not.toHaveProperty('variables');
+
+    const variables = { colorPrimary: '#0b57d0', fontFamily: "'Noto Sans', sans-serif" };
+    const branded = run({ ...defaults, variables });
+    expect(branded.mounted.appearance).toEqual({ variables });
+    expect(branded.snippet).not.toContain('theme:');
+    expect(branded.snippet).toContain("variables: { colorPrimary: '#0b57d0', fontFamily: '\\'Noto Sans\\', sans-serif' },");
+    expect(appearanceOf(defaults)).toBeUndefined();
+    expect(appearanceOf({ theme: 'auto', variables })).toEqual({ theme: 'auto', variables });
   });
 
   it('handles a preview with confirmation, and a clear', () => {

@@ -2,8 +2,8 @@
  * The code an integrator would write for the options on the demo page: the script tag and the
  * `LOC.mount` call, with only the options that differ from their defaults.
  */
-import type { LocStyle } from '../../src/embed/public-types.ts';
-import { MOUNT_DEFAULTS } from './mount-options.ts';
+import type { LocAppearance, LocStyle, LocTheme } from '../../src/embed/public-types.ts';
+import { MOUNT_DEFAULTS, type PlaygroundVariable } from './mount-options.ts';
 
 export interface SnippetOptions {
   /** The loc service as browsers reach it. */
@@ -26,6 +26,18 @@ export interface SnippetOptions {
   value?: string;
   /** The area the session was created with: the server's request, not a mount option. */
   area?: SessionArea;
+  /** The map's language; none for the page's. */
+  locale?: string;
+  theme: LocTheme;
+  /** The appearance variables set, none at the theme's. */
+  variables: Partial<Record<PlaygroundVariable, string>>;
+}
+
+/** `appearance` for these options: none at the default theme without variables, as the snippet writes it. */
+export function appearanceOf(options: Pick<SnippetOptions, 'theme' | 'variables'>): LocAppearance | undefined {
+  const variables = Object.keys(options.variables).length > 0 ? { variables: options.variables } : {};
+  if (options.theme === MOUNT_DEFAULTS.theme && !variables.variables) return undefined;
+  return { ...(options.theme === MOUNT_DEFAULTS.theme ? {} : { theme: options.theme }), ...variables };
 }
 
 /** What `POST /v1/embed/sessions` takes to limit a session to an area (api.md, Areas). */
@@ -48,6 +60,17 @@ export function integratorSnippet(options: SnippetOptions): string {
   if (options.title !== undefined) lines.push(`    title: ${quote(options.title)},`);
   if (options.search !== MOUNT_DEFAULTS.search) lines.push(`    search: ${options.search},`);
   if (options.value !== undefined) lines.push(`    value: ${quote(options.value)},`);
+  if (options.locale !== undefined) lines.push(`    locale: ${quote(options.locale)},`);
+  const appearance = appearanceOf(options);
+  if (appearance) {
+    const variables = Object.entries(appearance.variables ?? {}).map(([name, value]) => `${name}: ${quote(value)}`);
+    lines.push(
+      '    appearance: {',
+      ...(appearance.theme ? [`      theme: ${quote(appearance.theme)},`] : []),
+      ...(variables.length > 0 ? [`      variables: { ${variables.join(', ')} },`] : []),
+      '    },',
+    );
+  }
   if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
   lines.push(
     '    onSelect(result) {',

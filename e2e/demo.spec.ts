@@ -1,14 +1,17 @@
 /**
  * The demo integrator (docs/demo.md) as a designer uses it: its own server makes the sessions with
- * its key, its page mounts six maps — the playground, the four styles side by side, the short
- * session — and logs every callback. The tests read that log, as a person would.
+ * its key, its page mounts twelve maps — the playground, the four styles side by side, the three
+ * themes and three languages side by side, the short session — and logs every callback. The tests
+ * read that log, as a person would.
  */
 import type { Frame, Page } from '@playwright/test';
 import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { waitForStyleTiles } from './harness.ts';
 
-const SOURCES = ['playground', ...STYLE_NAMES, 'expiry'];
+const THEMES = ['light', 'dark', 'auto'];
+const LANGUAGES = ['fr', 'ar', 'ja'];
+const SOURCES = ['playground', ...STYLE_NAMES, ...THEMES, ...LANGUAGES, 'expiry'];
 
 interface LogEntry {
   source: string;
@@ -38,7 +41,7 @@ async function frameIn(page: Page, id: string): Promise<Frame> {
   return frame;
 }
 
-test('every map of the demo becomes ready; a screenshot of each style, side by side', async ({ page, stack }, testInfo) => {
+test('every map of the demo becomes ready; a screenshot of each style, theme and language, side by side', async ({ page, stack }, testInfo) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(stack.demo);
   await expect.poll(async () => (await demoLog(page)).filter((entry) => entry.name === 'onReady').map((entry) => entry.source).sort()).toEqual([...SOURCES].sort());
@@ -47,6 +50,17 @@ test('every map of the demo becomes ready; a screenshot of each style, side by s
   for (const style of STYLE_NAMES) {
     await waitForStyleTiles(await frameIn(page, `style-${style}`), style);
     await page.locator(`#style-${style}`).screenshot({ path: testInfo.outputPath(`demo-${style}.png`) });
+  }
+  // The themes and languages open on the same code, its panel shown: in the theme's colours, in the language's words.
+  for (const look of [...THEMES, ...LANGUAGES]) {
+    const frame = await frameIn(page, `look-${look}`);
+    await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'chosen');
+    const html = frame.locator('html');
+    if (THEMES.includes(look)) await expect(html).toHaveAttribute('data-theme', look === 'auto' ? 'light' : look);
+    else await expect(html).toHaveAttribute('lang', look);
+    if (look === 'fr') await expect(frame.getByRole('button', { name: 'Copier le code' })).toBeVisible();
+    await expect(html).toHaveAttribute('dir', look === 'ar' ? 'rtl' : 'ltr');
+    await page.locator(`#look-${look}`).screenshot({ path: testInfo.outputPath(`demo-look-${look}.png`) });
   }
   await expect(page.locator('#problem')).toBeHidden();
 });
@@ -203,4 +217,49 @@ test('the playground’s session area: a click outside its countries is refused 
   await expect(page.locator('#problem')).toBeHidden();
   await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(3);
   await expect(page.locator('#snippet')).not.toContainText('countries');
+});
+
+test('the playground: a language and a theme remount the map with them; a language it lacks and a colour it cannot read are its invalid_option in the log; auto follows a dark scheme', async ({ page, stack }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
+  await page.goto(stack.demo);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(1);
+  await expect.poll(async () => (await logged(page, 'auto', 'onReady')).length).toBe(1);
+  await expect((await frameIn(page, 'look-auto')).locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect((await frameIn(page, 'look-light')).locator('html')).toHaveAttribute('data-theme', 'light');
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(2);
+  let html = (await frameIn(page, 'playground-map')).locator('html');
+  await expect(html).toHaveAttribute('lang', 'ar');
+  await expect(html).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('#snippet')).toContainText("locale: 'ar',");
+
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(3);
+  html = (await frameIn(page, 'playground-map')).locator('html');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(html).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('#snippet')).toContainText("theme: 'dark',");
+  expect(await logged(page, 'playground', 'onError')).toEqual([]);
+
+  // Text in the dark theme's own background colour: picking it sets the variable, the map refuses it.
+  await page.locator('input[name="colorText"]').fill('#202124');
+  await expect(page.getByRole('checkbox', { name: 'Text colour' })).toBeChecked();
+  await expect(page.locator('#snippet')).toContainText("variables: { colorText: '#202124' },");
+  await expect.poll(async () => (await logged(page, 'playground', 'onError')).map((entry) => entry.payload)).toEqual([
+    expect.objectContaining({ code: 'invalid_option', recoverable: true, message: expect.stringContaining('colorText') }),
+  ]);
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(4);
+
+  await page.getByRole('checkbox', { name: 'Text colour' }).uncheck();
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(5);
+  await expect(page.locator('#snippet')).not.toContainText('variables:');
+  expect(await logged(page, 'playground', 'onError')).toHaveLength(1);
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('pt-BR');
+  await expect.poll(async () => (await logged(page, 'playground', 'onError')).map((entry) => entry.payload)).toEqual([
+    expect.objectContaining({ code: 'invalid_option' }),
+    expect.objectContaining({ code: 'invalid_option', recoverable: true, message: expect.stringContaining('"pt-BR"') }),
+  ]);
+  await expect(page.locator('#snippet')).toContainText("locale: 'pt-BR',");
 });

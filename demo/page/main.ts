@@ -1,7 +1,8 @@
 /**
- * The demo page: a playground map with live options and the code for them, every callback in a log,
- * the four styles side by side, and a short session that expires and is remounted (or renewed). It
- * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
+ * The demo page: a playground map with live options (its session's area too) and the code for them,
+ * every callback in a log, the four styles side by side, the themes and languages side by side, and a
+ * short session that expires and is remounted (or renewed). It uses only what an integrator has: `LOC`
+ * from loc-embed.js and its own server's `/api/session`.
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { changesOf, readControls, sameArea } from './controls.ts';
@@ -17,7 +18,7 @@ interface Session {
 /** Lifetime of the expiry demo's sessions: the shortest the API allows. */
 const SHORT_TTL = 60;
 
-/** Where the playground (as its form starts, in index.html) and the style maps open: the Eiffel Tower. */
+/** Where the playground (as its form starts, in index.html) and the side-by-side maps open: the Eiffel Tower. */
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
 
 /**
@@ -33,8 +34,8 @@ const START_CODE = 'FR-0RMB-CLY0';
 const SIDE_BY_SIDE_LOCALES = { fr: 'French', ar: 'Arabic', ja: 'Japanese' } as const;
 
 /**
- * The accessible names of the page's maps (the iframes' titles): six maps that all read "Map: choose a
- * location", the loader's default, cannot be told apart by a screen reader's list of frames.
+ * The accessible names of the page's maps (the iframes' titles): twelve maps that all read "Map: choose
+ * a location", the loader's default, cannot be told apart by a screen reader's list of frames.
  */
 const TITLES = {
   playground: 'Playground map: choose a location',

@@ -17,7 +17,7 @@ export interface SnippetOptions {
   renew: boolean;
   /**
    * The frame's accessible name, when the designer typed one. Without it the demo still names its
-   * map (so the page's six maps differ), but that name is the demo's, not code to copy: left out.
+   * map (so the page's maps differ), but that name is the demo's, not code to copy: left out.
    */
   title?: string;
   /** The search box over the map. */

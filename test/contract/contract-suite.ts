@@ -162,6 +162,21 @@ export function contractSuite(target: () => ContractTarget): void {
     });
   });
 
+  describe('typed codes', () => {
+    it('suggests the codes one slip away from a typed code, with the key and with a session, nearest the focus first', async () => {
+      const { token } = await newSession();
+      // O for 0 in the block: not a cell; the look-alike is the Eiffel Tower's.
+      for (const headers of [withKey(), { authorization: `Bearer ${token}` }]) {
+        const answer = await call('/v1/loc/suggest?input=fr-ormb-cly0&focus=48.8584,2.2945', { headers });
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({ success: true, exact: null });
+        expect((answer.body.suggestions as { loc_code: string }[])[0]).toMatchObject({ loc_code: 'FR-0RMB-CLY0' });
+      }
+      expectError(await call('/v1/loc/suggest?input=hello', { headers: withKey() }), 400, 'invalid_code');
+      expectError(await call('/v1/loc/suggest?input=FR-0RMB-CLY0&countries=ZZ', { headers: withKey() }), 422, 'validation_error');
+    });
+  });
+
   describe('generate, lookup and resolve with the key', () => {
     it('resolves a point with the key, the same cell as with a session', async () => {
       const answer = await call('/v1/embed/resolve', { headers: withKey(), body: { ...SAUSALITO, save: false } });

@@ -4,7 +4,7 @@
  * single request off this machine — the suite must pass with no network at all.
  */
 import { test as base, expect } from '@playwright/test';
-import { createSession, readStack, type Session, type Stack } from './stack.ts';
+import { createSession, readStack, type Session, type SessionRequest, type Stack } from './stack.ts';
 
 export { expect };
 
@@ -15,7 +15,7 @@ const NETWORK_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:']);
 
 interface TestFixtures {
   /** A session from the real API with the suite's key; for the suite's page unless `origin` says otherwise. */
-  newSession(options?: { origin?: string; ttl?: number }): Promise<Session>;
+  newSession(options?: { origin?: string; ttl?: number; area?: SessionRequest['area'] }): Promise<Session>;
   offlineGuard: void;
 }
 
@@ -26,7 +26,7 @@ export const test = base.extend<TestFixtures, { stack: Stack }>({
     { scope: 'worker' },
   ],
   newSession: async ({ stack }, use) => {
-    await use((options = {}) => createSession({ service: stack.service, apiKey: stack.apiKey, origin: options.origin ?? stack.pages, ttl: options.ttl }));
+    await use((options = {}) => createSession({ service: stack.service, apiKey: stack.apiKey, origin: options.origin ?? stack.pages, ttl: options.ttl, area: options.area }));
   },
   offlineGuard: [
     async ({ context }, use) => {

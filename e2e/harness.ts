@@ -5,14 +5,16 @@
  * Waits are on those records or on the frame's DOM, never on a fixed delay.
  */
 import type { Frame, Page } from '@playwright/test';
-import type { LocEmbedError, LocHandle, LocMountOptions, LocReadyInfo, LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
+import type { LocEmbedError, LocHandle, LocMountOptions, LocReadyInfo, LocResolveResult, LocSelectResult, LocStyle } from '../src/embed/public-types.ts';
 
 /** The options a test passes; the callbacks are the recorder's. */
-export type MountOptions = Omit<LocMountOptions, 'sessionToken' | 'onReady' | 'onSelect' | 'onError' | 'getSessionToken'>;
+export type MountOptions = Omit<LocMountOptions, 'sessionToken' | 'onReady' | 'onSelect' | 'onPreview' | 'onClear' | 'onError' | 'getSessionToken'>;
 
 interface Payloads {
   ready: LocReadyInfo;
   select: LocSelectResult;
+  preview: LocResolveResult;
+  clear: undefined;
   error: LocEmbedError;
 }
 
@@ -40,8 +42,9 @@ export function mount(page: Page, token: string, options: MountOptions = {}, tar
       const events = (window.locEvents ??= []);
       const handles = (window.locHandles ??= []);
       const id = handles.length + 1;
-      const record = (name: 'ready' | 'select' | 'error') => (payload: unknown) => void events.push({ mount: id, name, payload });
-      handles.push(LOC.mount(target, { ...options, sessionToken: token, onReady: record('ready'), onSelect: record('select'), onError: record('error') }));
+      const record = (name: 'ready' | 'select' | 'preview' | 'clear' | 'error') => (payload?: unknown) => void events.push({ mount: id, name, payload });
+      const callbacks = { onReady: record('ready'), onSelect: record('select'), onPreview: record('preview'), onClear: record('clear'), onError: record('error') };
+      handles.push(LOC.mount(target, { ...options, sessionToken: token, ...callbacks }));
       return id;
     },
     { token, options, target },
@@ -50,11 +53,15 @@ export function mount(page: Page, token: string, options: MountOptions = {}, tar
 
 /** Waits for the first `name` callback of mount `id` and returns what it received. */
 export async function waitForEvent<N extends EventName>(page: Page, id: number, name: N): Promise<Payloads[N]> {
+  // Wrapped: onClear's payload is undefined, which waitForFunction would take for "not yet".
   const found = await page.waitForFunction(
-    ({ id, name }) => window.locEvents?.find((event) => event.mount === id && event.name === name)?.payload,
+    ({ id, name }) => {
+      const event = window.locEvents?.find((event) => event.mount === id && event.name === name);
+      return event && { payload: event.payload };
+    },
     { id, name },
   );
-  return (await found.jsonValue()) as Payloads[N];
+  return ((await found.jsonValue()) as { payload: Payloads[N] }).payload;
 }
 
 /** Waits until mount `id` has received `count` `name` callbacks; returns what they received. */

@@ -39,6 +39,8 @@ export interface SessionRequest {
   apiKey: string;
   origin: string;
   ttl?: number;
+  /** The session's area (`countries`, `bounds`), as `POST /v1/embed/sessions` takes it. */
+  area?: { countries?: string[]; bounds?: { south: number; west: number; north: number; east: number } };
 }
 
 /** The API's answer to a session request, whatever its status. */
@@ -46,7 +48,7 @@ export async function requestSession(request: SessionRequest): Promise<{ status:
   const response = await fetch(`${request.service}/v1/embed/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': request.apiKey },
-    body: JSON.stringify(request.ttl === undefined ? { origin: request.origin } : { origin: request.origin, ttl: request.ttl }),
+    body: JSON.stringify({ origin: request.origin, ...(request.ttl !== undefined && { ttl: request.ttl }), ...request.area }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -67,7 +67,7 @@ const STOPPED = { code: 'session_expired', message: 'The session has expired.', 
  */
 function setUp({ confirm = true, may = true, settled = Promise.resolve() } = {}) {
   const lookups: Lookup[] = [];
-  const host = { select: vi.fn() };
+  const host = { select: vi.fn(), preview: vi.fn(), clear: vi.fn() };
   const resolve = (point: LatLng | string, save: boolean, signal: AbortSignal) =>
     new Promise<LocResolveResult>((answer, fail) => lookups.push({ point, save, signal, answer, fail }));
   const chooser: Chooser = { session: { resolve }, confirm, host };
@@ -100,6 +100,7 @@ describe('the visitor’s choice', () => {
     expect(lookups[0].save).toBe(false);
     expect($('loc-panel').dataset.state).toBe('preview');
     expect(host.select).not.toHaveBeenCalled();
+    expect(host.preview).toHaveBeenCalledWith(result(false));
 
     $('loc-confirm').click();
     expect(lookups[1]).toMatchObject({ point: INSIDE, save: true });
@@ -189,12 +190,13 @@ describe('the visitor’s choice', () => {
     expect($('loc-panel').hidden).toBe(true);
   });
 
-  it('says “Choice cleared.” when Escape clears what was shown, and nothing when there was nothing', async () => {
-    const { choice, lookups, hush } = setUp();
+  it('says “Choice cleared.” when Escape clears what was shown, and nothing when there was nothing; the page hears onClear then only', async () => {
+    const { choice, lookups, hush, host } = setUp();
     choice.clear();
     await vi.advanceTimersByTimeAsync(100);
     expect($('loc-live').textContent).toBe('');
     expect(hush).not.toHaveBeenCalled();
+    expect(host.clear).not.toHaveBeenCalled();
 
     void choice.choose(INSIDE);
     lookups[0].answer(result(false));
@@ -205,6 +207,7 @@ describe('the visitor’s choice', () => {
     expect($('loc-live').textContent).toBe('Choice cleared.');
     expect(hush).toHaveBeenCalledTimes(1);
     expect($('loc-panel').hidden).toBe(true);
+    expect(host.clear).toHaveBeenCalledTimes(1);
 
     // A lookup still under way when Escape is pressed is dropped with it.
     void choice.choose(INSIDE);
@@ -320,5 +323,37 @@ describe('the page’s choice', () => {
     expect(document.querySelector('.loc-cell')).toBeNull();
     expect($('loc-live').textContent).not.toBe('Choice cleared.');
     expect(host.select).not.toHaveBeenCalled();
+    expect(host.clear).not.toHaveBeenCalled();
+  });
+});
+
+describe('the map opened on a value', () => {
+  it('looks the code up unsaved and shows its cell as chosen, without onSelect or onPreview', async () => {
+    const { choice, lookups, host } = setUp();
+    const opened = choice.open('FR-0RMB-CQXT');
+    expect(lookups[0]).toMatchObject({ point: 'FR-0RMB-CQXT', save: false });
+    lookups[0].answer(result(false));
+    await expect(opened).resolves.toEqual(result(false));
+    expect($('loc-panel').dataset.state).toBe('chosen');
+    expect($('loc-confirm').hidden).toBe(true);
+    expect(document.querySelector('.loc-cell')).not.toBeNull();
+    expect(host.select).not.toHaveBeenCalled();
+    expect(host.preview).not.toHaveBeenCalled();
+  });
+
+  it('hands a failure on as the visitor’s are, and opens nothing', async () => {
+    const { choice, lookups, onFailure } = setUp();
+    const opened = choice.open('FR-0RMB-CQXX');
+    const failure = new EmbedFailure('code_not_found', 'No location has this code.');
+    lookups[0].fail(failure);
+    await expect(opened).resolves.toBeUndefined();
+    expect(onFailure).toHaveBeenCalledWith(failure);
+    expect($('loc-panel').hidden).toBe(true);
+  });
+
+  it('opens nothing once nobody may choose', async () => {
+    const { choice, lookups } = setUp({ may: false });
+    await expect(choice.open('FR-0RMB-CQXT')).resolves.toBeUndefined();
+    expect(lookups).toHaveLength(0);
   });
 });

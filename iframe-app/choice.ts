@@ -21,7 +21,7 @@ export interface Chooser {
   session: Pick<Session, 'resolve'>;
   /** Preview first (`LocMountOptions.confirm`). */
   confirm: boolean;
-  host: Pick<HostCallbacks, 'select'>;
+  host: Pick<HostCallbacks, 'select' | 'preview' | 'clear'>;
 }
 
 export interface ChoiceOptions {
@@ -49,8 +49,14 @@ export interface Choice {
   chooseByKey(point: LatLng): void;
   /** "Use this location": saves the preview and hands it to the page; resolves as `choose` does. */
   confirm(): Promise<PickOutcome>;
-  /** Escape: drops the preview or choice and the lookup under way. */
+  /** Escape: drops the preview or choice and the lookup under way; the page hears `onClear` when one was shown. */
   clear(): void;
+  /**
+   * `LocMountOptions.value`: looks the code up, unsaved, and shows its cell as chosen, the map brought
+   * to it, without `onSelect`; resolves with it, or undefined when it could not be opened (reported as
+   * the visitor's failures are) or a choice came first.
+   */
+  open(code: string): Promise<LocResolveResult | undefined>;
   /**
    * The page's select (`FrameApi.select`): chooses the cell of a code or a point as a confirmed choice,
    * and resolves with what `onSelect` received, once it has. Rejects with a `LocEmbedError` — which,
@@ -146,6 +152,7 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
     selection.show(result.cell, [result.latitude, result.longitude], false);
     panel.show(result, 'preview');
     preview = result;
+    void by.host.preview(result);
     return { state: 'preview', result };
   };
 
@@ -184,7 +191,18 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
       if (shown) {
         hush();
         panel.announce('Choice cleared.');
+        void chooser()?.host.clear();
       }
+    },
+    async open(code) {
+      const by = begin();
+      if (!by) return undefined;
+      const result = await visitorLookUp(by.session, code, false);
+      if ('state' in result) return undefined;
+      selection.reveal([result.latitude, result.longitude]);
+      selection.show(result.cell, [result.latitude, result.longitude], true);
+      panel.show(result, 'chosen');
+      return result;
     },
     async select(target) {
       // Checked again here, as every value that comes over the channel is: a code, or a point.

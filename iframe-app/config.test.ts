@@ -11,14 +11,21 @@ describe('the frame’s start-up input', () => {
       center: { lat: 48.85, lng: 2.35 },
       zoom: 18,
       until: 1893456000000,
+      search: true,
     });
+  });
+
+  it('hides the search box only for an explicit search=false', () => {
+    expect(readStart('#search=false').search).toBe(false);
+    expect(readStart('#search=true').search).toBe(true);
+    expect(readStart('#search=0').search).toBe(true);
   });
 
   it('falls back to the defaults for anything that does not read', () => {
     // Without a deadline, the page is taken to wait its default loadTimeout from now.
     const until = expect.closeTo(Date.now() + DEFAULTS.loadTimeout, -3);
-    expect(readStart('#style=night&lat=95&lng=0&zoom=99&until=soon')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until });
-    expect(readStart('')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until });
+    expect(readStart('#style=night&lat=95&lng=0&zoom=99&until=soon')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until, search: true });
+    expect(readStart('')).toEqual({ nonce: '', style: DEFAULTS.style, center: DEFAULTS.center, zoom: DEFAULTS.zoom, until, search: true });
   });
 
   it('refuses a page without a usable config', () => {

@@ -24,6 +24,7 @@ export interface Start {
   zoom: number;
   /** When the page stops waiting for the hello (epoch ms); without one, as if the default loadTimeout ran from now. */
   until: number;
+  search: boolean;
 }
 
 /**
@@ -46,5 +47,7 @@ export function readStart(hash: string): Start {
     center: attempt(() => readLatLng([Number(get('lat') ?? NaN), Number(get('lng') ?? NaN)], 'center'), DEFAULTS.center),
     zoom: attempt(() => readZoom(Number(get('zoom') ?? NaN), 'zoom'), DEFAULTS.zoom),
     until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
+    // Only an explicit false hides it: a loader before the option sends nothing.
+    search: get('search') !== 'false',
   };
 }

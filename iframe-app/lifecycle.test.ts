@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../src/auth/secrets.ts';
-import type { FrameInit } from '../src/embed/protocol.ts';
+import type { FrameInit, LocResolveResult } from '../src/embed/protocol.ts';
 import { frameConfig } from '../src/server/embed/frame-page.ts';
 import { resolveStyles } from '../src/tiles/styles.ts';
 import { EmbedFailure } from './api.ts';
@@ -25,7 +25,8 @@ const INIT: FrameInit = { token: TOKEN, style: 'streets', center: { lat: 48.8584
 let map: L.Map;
 let frame: Lifecycle;
 let onStop: ReturnType<typeof vi.fn<() => void>>;
-const host = { ready: vi.fn(), select: vi.fn(), error: vi.fn(), renew: vi.fn() };
+const host = { ready: vi.fn(), select: vi.fn(), preview: vi.fn(), clear: vi.fn(), error: vi.fn(), renew: vi.fn() };
+const open = vi.fn<(code: string) => Promise<LocResolveResult | undefined>>();
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
 beforeEach(() => {
@@ -46,7 +47,8 @@ beforeEach(() => {
     now: new Date(T0),
   });
   onStop = vi.fn<() => void>();
-  frame = createLifecycle({ config, skew: 0, view, panel: createPanel(document), root: $('loc'), onStop });
+  open.mockReset();
+  frame = createLifecycle({ config, skew: 0, view, panel: createPanel(document), root: $('loc'), onStop, open });
 });
 
 afterEach(() => {
@@ -77,6 +79,26 @@ describe('the frame’s life', () => {
     expect(host.ready).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
+  });
+
+  it('opens on the value before onReady, which carries it, however long the lookup takes', async () => {
+    const opened = { loc_code: 'FR-0RMB-CQXT' } as LocResolveResult;
+    let answer!: (result: LocResolveResult | undefined) => void;
+    open.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    init({ value: 'FR-0RMB-CQXT' });
+    expect(open).toHaveBeenCalledWith('FR-0RMB-CQXT');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(host.ready).not.toHaveBeenCalled();
+    answer(opened);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(host.ready).toHaveBeenCalledWith(expect.objectContaining({ value: opened }));
+  });
+
+  it('asks for no value without one, and says none when it could not be opened', async () => {
+    init();
+    expect(open).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(host.ready.mock.calls[0][0]).not.toHaveProperty('value');
   });
 
   it('marks its root for tests: loading until the page has heard onReady, ready then, stopped once the map stopped', async () => {

@@ -5,7 +5,7 @@
  * the page `onReady`. A failure the map cannot go on from stops it for good: the visitor sees why, the
  * page hears it once through `onError`, and nothing is chosen after it.
  */
-import type { FrameApi, FrameConfig, HostCallbacks, LocEmbedError } from '../src/embed/protocol.ts';
+import type { FrameApi, FrameConfig, HostCallbacks, LocEmbedError, LocResolveResult } from '../src/embed/protocol.ts';
 import { RECOVERABLE } from '../src/embed/recoverable.ts';
 import type { FrameState } from '../src/embed/testing-contract.ts';
 import { EmbedFailure } from './api.ts';
@@ -30,6 +30,8 @@ export interface LifecycleOptions {
   root: HTMLElement;
   /** Ends what else is under way when the map stops: the lookup, the keys' announcement. */
   onStop(): void;
+  /** Opens the map on `LocMountOptions.value` as chosen (choice.ts `open`); onReady waits for it and carries it. */
+  open(code: string): Promise<LocResolveResult | undefined>;
 }
 
 /** What init handed over, once the session started. */
@@ -58,7 +60,7 @@ export interface Lifecycle extends Pick<FrameApi, 'init'> {
   cannotChoose(): LocEmbedError;
 }
 
-export function createLifecycle({ config, skew, view, panel, root, onStop }: LifecycleOptions): Lifecycle {
+export function createLifecycle({ config, skew, view, panel, root, onStop, open }: LifecycleOptions): Lifecycle {
   let host: HostCallbacks | undefined;
   let live: Live | undefined;
   let stoppedBy: EmbedFailure | undefined;
@@ -123,14 +125,17 @@ export function createLifecycle({ config, skew, view, panel, root, onStop }: Lif
       live = { session, confirm: init.confirm, host: callbacks };
       // Checked before onReady: a mangled secret is reported now rather than on the visitor's first click.
       const checked = session.verify().then((failure) => failure && report(failure));
+      // No time limit, unlike the tiles: onReady must say what the map opened on, and a failed lookup is reported before it.
+      const opened = init.value === undefined ? Promise.resolve(undefined) : open(init.value);
       const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
-      void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest])]).then(() => {
+      void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest]), opened]).then(([, , value]) => {
         // Asked, not just sent: settled, and the ready mark a test waits for, wait for the page to have heard it.
         const heard = () => {
           if (!stopped) mark('ready');
           settle();
         };
-        if (!stopped) void Promise.resolve(callbacks.ready({ ...view.shown(), expiresAt: config.expiresAt })).then(heard, heard);
+        const info = { ...view.shown(), expiresAt: config.expiresAt, ...(value && { value }) };
+        if (!stopped) void Promise.resolve(callbacks.ready(info)).then(heard, heard);
       });
     },
     live: () => (live && !stopped && !live.session.isOver() ? live : undefined),

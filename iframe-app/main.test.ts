@@ -97,7 +97,7 @@ async function connectFrame(frame: OpenFrame, init: Partial<FrameInit> = {}): Pr
   window.dispatchEvent(connect);
 
   const api = wrap<FrameApi>(port1);
-  const host = { ready: vi.fn(), select: vi.fn(), error: vi.fn(), renew: vi.fn() };
+  const host = { ready: vi.fn(), select: vi.fn(), preview: vi.fn(), clear: vi.fn(), error: vi.fn(), renew: vi.fn() };
   await api.init(
     { token: TOKEN, style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 16, confirm: true, renewable: false, ...init },
     proxy(host),

@@ -55,6 +55,7 @@ function start(): void {
       choice.abort();
       keyboard.hush();
     },
+    open: (code) => choice.open(code),
   });
   const choice = createChoice({
     selection,

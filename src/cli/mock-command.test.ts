@@ -155,7 +155,7 @@ describe('the start', () => {
     const badFail = spawnLoc(['mock', '--port', '0', '--fail', 'teapot:3']);
     expect(await finished(badFail)).toBe(2);
     expect(badFail.output()).toBe(
-      'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
+      'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
     );
   });
 });

@@ -21,7 +21,11 @@ const PAGES = {
         const byPage: boolean = result.source === 'page' || result.source === 'visitor'; void byPage;
       },
       onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); },
-      onReady(info) { const zoom: number = info.zoom; void zoom; },
+      onReady(info) { const zoom: number = info.zoom; const opened: string | undefined = info.value?.loc_code; void zoom; void opened; },
+      onPreview(result) { const saved: boolean = result.saved; void saved; },
+      onClear() {},
+      value: 'FR-0RMB-CLY0',
+      search: false,
     });
     handle.setStyle('biking');
     handle.setView({ lat: 1, lng: 2 });
@@ -46,6 +50,8 @@ const PAGES = {
     LOC.mount('#map', { sessionToken: 'sid.secret', onError(error) { if (error.code === 'no_such_code') {} } });
     LOC.mount('#map', { sessionToken: 'sid.secret' }).select(42);
     LOC.mount('#map', { sessionToken: 'sid.secret', onSelect(result) { if (result.source === 'integrator') {} } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', value: { lat: 1, lng: 2 } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', onPreview(result) { if (result.source === 'visitor') {} } });
     export {};
   `,
 };
@@ -77,6 +83,6 @@ describe('loc-embed.d.ts', () => {
   });
 
   it('rejects what the loader would reject', () => {
-    expect(errors.bad).toHaveLength(7);
+    expect(errors.bad).toHaveLength(9);
   });
 });

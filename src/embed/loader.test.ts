@@ -51,6 +51,11 @@ describe('LOC.mount options', () => {
     ['confirm as a string', { confirm: 'yes' }, /options\.confirm must be true or false; received "yes"\./],
     ['a tiny loadTimeout', { loadTimeout: 10 }, /options\.loadTimeout must be milliseconds from 1000 to 300000; received 10\./],
     ['an empty title', { title: '' }, /options\.title must be a non-empty string; received ""\./],
+    ['search as a string', { search: 'no' }, /options\.search must be true or false; received "no"\./],
+    ['a value that is no string', { value: 42 }, /options\.value must be a loc code such as "FR-0RMB-CLY0"; received 42\./],
+    ['an empty value', { value: ' ' }, /options\.value must be a loc code .*; received " "\./],
+    ['onPreview not a function', { onPreview: true }, /options\.onPreview must be a function; received true\./],
+    ['onClear not a function', { onClear: 'clear' }, /options\.onClear must be a function; received a string of 5 characters\./],
     ['onSelect not a function', { onSelect: 'handler' }, /options\.onSelect must be a function; received a string of 7 characters\./],
     ['getSessionToken not a function', { getSessionToken: {} }, /options\.getSessionToken must be a function; received an object\./],
     ['a misspelt callback', { onselect: () => {} }, /options\.onselect must be one of the known options \(sessionToken, onSelect, .*\); received an unknown option\./],
@@ -309,7 +314,13 @@ describe('the channel, against the real comlink on the frame side', () => {
 
   it('hands over the token and the options’ view over the port, never in a URL', async () => {
     const { init } = await connected({ center: [1, 2], zoom: 5, style: 'traffic', confirm: false });
-    expect(init).toEqual({ token: TOKEN, style: 'traffic', center: { lat: 1, lng: 2 }, zoom: 5, confirm: false, renewable: false });
+    expect(init).toEqual({ token: TOKEN, style: 'traffic', center: { lat: 1, lng: 2 }, zoom: 5, confirm: false, renewable: false, value: undefined });
+  });
+
+  it('hands over the value to open on, and says in the fragment whether the search box shows', async () => {
+    const { init, handle } = await connected({ value: 'FR-0RMB-CLY0', search: false });
+    expect(init.value).toBe('FR-0RMB-CLY0');
+    expect(new URLSearchParams(new URL(handle.iframe.src).hash.slice(1)).get('search')).toBe('false');
   });
 
   it('turns the frame’s calls into the integrator’s callbacks', async () => {
@@ -325,6 +336,20 @@ describe('the channel, against the real comlink on the frame side', () => {
     expect(onSelect).toHaveBeenCalledWith(result);
     await host.error({ code: 'rate_limited', message: 'Slow down.', recoverable: true, retryAfter: 60 });
     expect(onError).toHaveBeenCalledWith({ code: 'rate_limited', message: 'Slow down.', recoverable: true, retryAfter: 60 });
+  });
+
+  it('turns the frame’s preview and clear into onPreview and onClear, and ignores them without', async () => {
+    const onPreview = vi.fn();
+    const onClear = vi.fn();
+    const { host } = await connected({ onPreview, onClear });
+    const result = { success: true as const, loc_code: 'FR-0RMB-CQXT', latitude: 1, longitude: 2, address: 'Paris', country_code: 'FR', cell: { north: 1, south: 0, east: 1, west: 0 }, saved: false, share_url: 'https://loc.example/FR-0RMB-CQXT' };
+    await host.preview(result);
+    expect(onPreview).toHaveBeenCalledWith(result);
+    await host.clear();
+    expect(onClear).toHaveBeenCalledTimes(1);
+    const bare = await connected({});
+    await expect(bare.host.preview(result)).resolves.toBeUndefined();
+    await expect(bare.host.clear()).resolves.toBeUndefined();
   });
 
   it('renews the token through getSessionToken, and passes its failure on', async () => {

@@ -119,6 +119,8 @@ function pageCallbacks(settings: MountSettings, onStop: (reason: unknown) => voi
     host: {
       ready: (info) => call(settings.onReady, info),
       select: (result) => call(settings.onSelect, result),
+      preview: (result) => call(settings.onPreview, result),
+      clear: () => call(settings.onClear, undefined),
       error: report,
       // The frame asks only when init said `renewable`, that is when there is a getSessionToken.
       renew: () => settings.getSessionToken!(),
@@ -146,9 +148,9 @@ interface PageFrame extends Omit<FrameChannel, 'close'> {
  * order made, on the port the frame is handed, so that the frame gets them all, in that order.
  */
 function openFrame(service: Service, settings: MountSettings, page: PageCallbacks): PageFrame {
-  const { style, center, zoom } = settings;
+  const { style, center, zoom, search } = settings;
   const nonce = crypto.randomUUID();
-  const start: FrameStart = { nonce, style, ...center, zoom, until: Date.now() + settings.loadTimeout };
+  const start: FrameStart = { nonce, style, ...center, zoom, until: Date.now() + settings.loadTimeout, search };
   const iframe = document.createElement('iframe');
   // URLSearchParams writes each number as String() does.
   iframe.src = `${service.base}/embed/frame/${settings.sid}#${new URLSearchParams(start as unknown as Record<string, string>)}`;
@@ -157,7 +159,7 @@ function openFrame(service: Service, settings: MountSettings, page: PageCallback
   iframe.style.cssText = `display:block;width:100%;border:0;height:${settings.height}`;
 
   const ports = new MessageChannel();
-  const init: FrameInit = { token: settings.token, style, center, zoom, confirm: settings.confirm, renewable: !!settings.getSessionToken };
+  const init: FrameInit = { token: settings.token, style, center, zoom, confirm: settings.confirm, renewable: !!settings.getSessionToken, value: settings.value };
   const channel = frameChannel(ports.port1, init, page.host);
   const onMessage = (event: MessageEvent<HelloMessage>) => {
     const hello = event.data;

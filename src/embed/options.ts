@@ -26,13 +26,15 @@ export const DEFAULTS = {
   loadTimeout: 15_000,
   /** The iframe's accessible name. */
   title: 'Map: choose a location',
+  /** The search box over the map. */
+  search: true,
 };
 
 /** Highest zoom the map offers: a 3 m cell is about 20 px wide there at the equator. */
 export const MAX_ZOOM = 20;
 
-const CALLBACKS = ['onSelect', 'onError', 'onReady', 'getSessionToken'] as const;
-const KNOWN = ['sessionToken', ...CALLBACKS, ...Object.keys(DEFAULTS)];
+const CALLBACKS = ['onSelect', 'onError', 'onReady', 'onPreview', 'onClear', 'getSessionToken'] as const;
+const KNOWN = ['sessionToken', ...CALLBACKS, 'value', ...Object.keys(DEFAULTS)];
 
 /** Options with every default filled in and every value checked. */
 export type MountSettings = typeof DEFAULTS &
@@ -40,6 +42,8 @@ export type MountSettings = typeof DEFAULTS &
     token: string;
     /** The session id, the token's part before the first `.`; public, it names the frame URL. */
     sid: string;
+    /** The code the map opens on, as already chosen (`LocMountOptions.value`); no default. */
+    value?: string;
   };
 
 /**
@@ -100,15 +104,20 @@ export function kindOf(value: unknown): string {
   return 'session_token' in value ? 'an object with a session_token (pass that field)' : 'an object';
 }
 
+function readBoolean(value: unknown, where: string): boolean {
+  return typeof value === 'boolean' ? value : invalid(where, 'true or false', show(value));
+}
+
 /** How each optional setting is checked, in the order `readOptions` checks them. */
 const READERS: { [K in keyof typeof DEFAULTS]: (value: unknown, where: string) => (typeof DEFAULTS)[K] } = {
   height: readHeight,
   center: readLatLng,
   zoom: readZoom,
   style: readStyle,
-  confirm: (value, where) => (typeof value === 'boolean' ? value : invalid(where, 'true or false', show(value))),
+  confirm: readBoolean,
   loadTimeout: (ms, where) => (typeof ms === 'number' && ms >= 1000 && ms <= 300_000 ? ms : invalid(where, 'milliseconds from 1000 to 300000', show(ms))),
   title: (value, where) => (typeof value === 'string' && value.trim() !== '' ? value : invalid(where, 'a non-empty string', show(value))),
+  search: readBoolean,
 };
 
 /** Never echoes a token (see kindOf). */
@@ -139,6 +148,10 @@ export function readOptions(options: unknown): MountSettings {
 
   for (const key of Object.keys(READERS) as (keyof typeof DEFAULTS)[]) {
     if (given(key)) settings[key] = READERS[key](o[key], at(key)) as never;
+  }
+  // Its shape only: whether it is a code, and whether the session may open it, the service judges (onError).
+  if (given('value')) {
+    settings.value = typeof o.value === 'string' && o.value.trim() !== '' ? o.value : invalid(at('value'), 'a loc code such as "FR-0RMB-CLY0"', show(o.value));
   }
   // kindOf: `getSessionToken: session.session_token` is an easy slip, and the message must not carry the token.
   for (const key of CALLBACKS) {

@@ -20,7 +20,7 @@
  */
 import type { ProxyMarked } from 'comlink';
 import type { ErrorCode } from '../errors.ts';
-import type { LocEmbedError, LocErrorCode, LocReadyInfo, LocSelectResult, LocStyle } from './public-types.ts';
+import type { LocEmbedError, LocErrorCode, LocReadyInfo, LocResolveResult, LocSelectResult, LocStyle } from './public-types.ts';
 
 export type * from './public-types.ts';
 export type * from './frame-contract.ts';
@@ -59,6 +59,8 @@ export interface FrameStart {
   zoom: number;
   /** When the loader stops waiting for the hello (epoch ms): mount time plus `loadTimeout`. */
   until: number;
+  /** `LocMountOptions.search`; loaders before it send none, which reads as true. */
+  search: boolean;
 }
 
 /** Step 1: what the loader hands over. */
@@ -72,12 +74,20 @@ export interface FrameInit {
   confirm: boolean;
   /** Whether `HostCallbacks.renew` can give a fresh token (the integrator passed `getSessionToken`). */
   renewable: boolean;
+  /** `LocMountOptions.value`: the code to open on, as chosen. */
+  value?: string;
 }
 
 /** What the page side offers the frame: the integrator's callbacks, wrapped, and the token source. */
 export interface HostCallbacks {
   ready(info: LocReadyInfo): void;
   select(result: LocSelectResult): void;
+  /**
+   * `onPreview` and `onClear`. Added after the first callbacks: a loader before them answers a call
+   * of either as one of no method, with nothing.
+   */
+  preview(result: LocResolveResult): void;
+  clear(): void;
   error(error: LocEmbedError): void;
   /**
    * A fresh session token from the integrator's `getSessionToken`, as it gave it (a string or a
@@ -106,7 +116,7 @@ export interface FrameApi {
 
 /**
  * The slice of comlink's wire format (comlink 4, `src/protocol.ts` there) that the loader speaks by
- * hand: the frame runs comlink itself, but comlink would take half of the loader's 3 KB budget, and
+ * hand: the frame runs comlink itself, but comlink would take half of the loader's first 3 KB budget, and
  * the loader only makes calls and answers calls to its callbacks. A test runs the loader's side against
  * the real comlink to keep the two in step.
  */

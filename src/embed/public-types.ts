@@ -123,6 +123,11 @@ export interface LocReadyInfo {
   zoom: number;
   /** When the current session expires (ISO 8601), as the service states it. */
   expiresAt: string;
+  /**
+   * The cell of the `value` option, shown as already chosen; absent without `value`, or when it could
+   * not be opened (then `onError` said why, before this).
+   */
+  value?: LocResolveResult;
 }
 
 /** The options of `LOC.mount`. Only `sessionToken` is required. */
@@ -148,6 +153,18 @@ export interface LocMountOptions {
   /** Accessible name of the map frame, read by screen readers. @default 'Map: choose a location' */
   title?: string;
   /**
+   * The search box over the map: place names, coordinates, codes. false hides it.
+   * @default true
+   */
+  search?: boolean;
+  /**
+   * A code chosen earlier (an edit page): the map opens on its cell, shown as chosen. `onSelect` is
+   * not called for it; `onReady` carries it as `value`. A code that does not exist, or that is outside
+   * the session's area, is reported through `onError` (`invalid_code`, `code_not_found`,
+   * `outside_session_area`, all recoverable) and the map opens on `center` and `zoom`.
+   */
+  value?: string;
+  /**
    * Renews the session before it expires, without a remount: return a fresh `session_token` from your
    * server (for the same origin), or a promise of it. Called about a minute before `expires_at` (a
    * quarter of the lifetime for short sessions); when it fails the map retries until expiry, then
@@ -156,6 +173,16 @@ export interface LocMountOptions {
   getSessionToken?: () => string | Promise<string>;
   /** Called when a cell is chosen: by the visitor, or by the page through `handle.select` (see `source`). */
   onSelect?: (result: LocSelectResult) => void;
+  /**
+   * Called when the visitor previews a cell, before confirming it (only with `confirm: true`): what the
+   * map shows. Nothing is saved yet; `onSelect` follows if the visitor confirms.
+   */
+  onPreview?: (result: LocResolveResult) => void;
+  /**
+   * Called when the visitor removes the previewed or chosen cell (Escape, or the search box's clear),
+   * so that the page forgets it too. Not called for the page's own `handle.clear()`.
+   */
+  onClear?: () => void;
   /** Called on every embed error, with a stable code. */
   onError?: (error: LocEmbedError) => void;
   /** Called once per mount when the map is interactive: connected, session handed over, first tiles drawn. */

@@ -80,6 +80,25 @@ describe('the fake LOC', () => {
     expect(() => mount.select()).toThrow('the mount has stopped');
   });
 
+  it('lets the test preview and clear as the visitor does, and opens on a value in onReady', () => {
+    const onPreview = vi.fn();
+    const onClear = vi.fn();
+    const onReady = vi.fn();
+    fake.mount('#map', { sessionToken: TOKEN, value: 'us550mrq5l', onPreview, onClear, onReady });
+    const mount = fake.lastMount();
+    expect(() => mount.preview()).toThrow('call ready() first');
+    mount.ready();
+    expect(onReady.mock.calls[0][0].value).toMatchObject({ loc_code: 'US-550M-RQ5L', country_code: 'US' });
+    expect(onReady.mock.calls[0][0].value).not.toHaveProperty('source');
+    const previewed = mount.preview('FR-0RMB-CQXT');
+    expect(previewed).toMatchObject({ loc_code: 'FR-0RMB-CQXT', saved: false });
+    expect(onPreview).toHaveBeenCalledWith(previewed);
+    mount.clear();
+    expect(onClear).toHaveBeenCalledTimes(1);
+    mount.handle.destroy();
+    expect(() => mount.clear()).toThrow('the mount has stopped');
+  });
+
   it('gives a handle that records its calls, checks them as the real one, waits for ready and rejects once destroyed', async () => {
     const onSelect = vi.fn();
     const handle = fake.mount('#map', { sessionToken: TOKEN, onSelect });

@@ -2,8 +2,8 @@
  * A fake `LOC` for component tests in jsdom, as Stripe Elements' integrators test their forms: it
  * implements `LocGlobal` exactly, checks `LOC.mount`'s options with the real loader's own checks (so a
  * wrong call fails the test as it would fail the page), and puts an empty iframe where the map would
- * be. Nothing happens by itself: the test drives each mount — `ready()`, `select()`, `error()`,
- * `expire()`, `renew()` — and reads what the component did with the handle in `calls`.
+ * be. Nothing happens by itself: the test drives each mount — `ready()`, `preview()`, `select()`,
+ * `clear()`, `error()`, `expire()`, `renew()` — and reads what the component did with the handle in `calls`.
  *
  * Installed as `window.LOC`, it is what `loadLoc` from loc-js/embed resolves with, without a network,
  * as long as the page has no loc-embed.js tag of another service.
@@ -19,6 +19,7 @@ import type {
   LocLatLng,
   LocMountOptions,
   LocReadyInfo,
+  LocResolveResult,
   LocSelectResult,
   LocSelectSource,
   LocStyle,
@@ -50,8 +51,16 @@ export interface FakeMount {
   readonly isReady: boolean;
   /** Whether the map stopped: destroyed, replaced by another mount, or stopped by an error it cannot go on from. */
   readonly isStopped: boolean;
-  /** Calls `onReady`, once, with the current view; `expiresAt` a quarter of an hour from now unless given. */
+  /**
+   * Calls `onReady`, once, with the current view; `expiresAt` a quarter of an hour from now unless
+   * given; with the `value` option, `value` as the real map opens it (the sample with that code).
+   */
   ready(info?: Partial<LocReadyInfo>): LocReadyInfo;
+  /**
+   * The visitor previews a cell (the real map does so with `confirm: true`): calls `onPreview` with a
+   * result as `select` makes one, unsaved and without `source`, and returns it.
+   */
+  preview(target?: string | Partial<LocResolveResult>): LocResolveResult;
   /**
    * The visitor chooses (`source: 'visitor'` unless given): calls `onSelect` with a complete result — a
    * code's (normalized; the coordinates, cell and address stay the sample's, FR-0RMB-CLY0's), or the
@@ -65,6 +74,8 @@ export interface FakeMount {
   error(code: LocErrorCode, message?: string): LocEmbedError;
   /** The session ran out: `error('session_expired', 'The session has expired.')`. */
   expire(): LocEmbedError;
+  /** The visitor removes the previewed or chosen cell (Escape): calls `onClear`. */
+  clear(): void;
   /**
    * The map renews its session: calls the component's `getSessionToken` and resolves with the token it
    * gave. Rejects when there is none, or it gave no `<sid>.<secret>` token, as the real map would fail.
@@ -97,6 +108,11 @@ const SAMPLE: LocSelectResult = {
 
 /** A fresh session's lifetime when the test gives no `expiresAt`: the service's default. */
 const SESSION_MS = 15 * 60_000;
+
+/** A select result as a lookup gives it, before anything is selected: without `source`. */
+function unsourced({ source: _, ...result }: LocSelectResult): LocResolveResult {
+  return result;
+}
 
 /** What the page's select and clear reject with once the mount is gone, as the real handle's do. */
 const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
@@ -240,7 +256,8 @@ function fakeMount(
       alive('ready');
       if (ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
       ready = true;
-      const told: LocReadyInfo = { style, center: view.center, zoom: view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...info };
+      const opened = settings.value === undefined ? {} : { value: unsourced(resultFor(settings.value, 'page')) };
+      const told: LocReadyInfo = { style, center: view.center, zoom: view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...opened, ...info };
       call(options.onReady, told);
       for (const request of waiting) request.go();
       waiting = [];
@@ -252,6 +269,17 @@ function fakeMount(
       const result = resultFor(target, source);
       call(options.onSelect, result);
       return result;
+    },
+    preview(target = {}) {
+      alive('preview');
+      if (!ready) throw new Error('FakeMount.preview: call ready() first; the real map previews nothing before onReady.');
+      const result = { ...unsourced(resultFor(target, 'visitor')), saved: false };
+      call(options.onPreview, result);
+      return result;
+    },
+    clear() {
+      alive('clear');
+      call(options.onClear, undefined);
     },
     error(code, message = `A test reported ${code}.`) {
       alive('error');

@@ -106,12 +106,12 @@ describe('<LocPicker>', () => {
 
   it('gives LOC.mount every map option, the token, and getSession as getSessionToken, which asks the latest getSession', async () => {
     const first = vi.fn(async () => 'sid1.secret');
-    const props = { baseUrl: BASE_URL, sessionToken: 'sid0.secret', getSession: first, center: { lat: 48.85, lng: 2.29 }, zoom: 17, style: 'satellite', confirm: false, height: '300px', loadTimeout: 5000, title: 'Pick the gate' } as const;
+    const props = { baseUrl: BASE_URL, sessionToken: 'sid0.secret', getSession: first, center: { lat: 48.85, lng: 2.29 }, zoom: 17, style: 'satellite', confirm: false, height: '300px', loadTimeout: 5000, title: 'Pick the gate', search: false, value: 'FR-0RMB-CLY0' } as const;
     await render(picker(props));
     expect(first).not.toHaveBeenCalled();
-    const { onReady, onSelect, onError, getSessionToken, ...options } = mounts[0].options;
-    expect(options).toEqual({ sessionToken: 'sid0.secret', center: { lat: 48.85, lng: 2.29 }, zoom: 17, style: 'satellite', confirm: false, height: '300px', loadTimeout: 5000, title: 'Pick the gate' });
-    expect([onReady, onSelect, onError].map((callback) => typeof callback)).toEqual(['function', 'function', 'function']);
+    const { onReady, onSelect, onPreview, onClear, onError, getSessionToken, ...options } = mounts[0].options;
+    expect(options).toEqual({ sessionToken: 'sid0.secret', center: { lat: 48.85, lng: 2.29 }, zoom: 17, style: 'satellite', confirm: false, height: '300px', loadTimeout: 5000, title: 'Pick the gate', search: false, value: 'FR-0RMB-CLY0' });
+    expect([onReady, onSelect, onPreview, onClear, onError].map((callback) => typeof callback)).toEqual(Array(5).fill('function'));
 
     const second = vi.fn(async () => 'sid2.secret');
     await render(picker({ ...props, getSession: second }));
@@ -121,28 +121,34 @@ describe('<LocPicker>', () => {
   });
 
   it('calls the latest callbacks without mounting again', async () => {
-    const firsts = { onReady: vi.fn(), onSelect: vi.fn(), onError: vi.fn() };
-    const seconds = { onReady: vi.fn(), onSelect: vi.fn(), onError: vi.fn() };
+    const firsts = { onReady: vi.fn(), onSelect: vi.fn(), onPreview: vi.fn(), onClear: vi.fn(), onError: vi.fn() };
+    const seconds = { onReady: vi.fn(), onSelect: vi.fn(), onPreview: vi.fn(), onClear: vi.fn(), onError: vi.fn() };
     await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', ...firsts }));
     await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', ...seconds }));
     const { options } = mounts[0];
     const network: LocEmbedError = { code: 'network', message: 'offline', recoverable: true };
     options.onReady!(READY);
     options.onSelect!(RESULT);
+    options.onPreview!(RESULT);
+    options.onClear!();
     options.onError!(network);
     expect(mounts).toHaveLength(1);
     expect(seconds.onReady).toHaveBeenCalledWith(READY);
     expect(seconds.onSelect).toHaveBeenCalledWith(RESULT);
+    expect(seconds.onPreview).toHaveBeenCalledWith(RESULT);
+    expect(seconds.onClear).toHaveBeenCalledTimes(1);
     expect(seconds.onError).toHaveBeenCalledWith(network);
     expect(Object.values(firsts).flatMap((callback) => callback.mock.calls)).toEqual([]);
   });
 
-  it('switches the style with setStyle, once per change, and moves nothing when center or zoom change', async () => {
-    const props = { baseUrl: BASE_URL, sessionToken: 'sid.secret', style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3 } as const;
+  it('switches the style with setStyle, once per change, and moves nothing when center, zoom or value change', async () => {
+    const props = { baseUrl: BASE_URL, sessionToken: 'sid.secret', style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, value: 'FR-0RMB-CLY0' } as const;
     await render(picker(props));
     expect(mounts[0].handle.setStyle).not.toHaveBeenCalled();
     await render(picker({ ...props, style: 'satellite' }));
-    await render(picker({ ...props, style: 'satellite', center: { lat: 5, lng: 6 }, zoom: 9 }));
+    // A page passing back what onSelect gave must not remount the map at each choice.
+    await render(picker({ ...props, style: 'satellite', center: { lat: 5, lng: 6 }, zoom: 9, value: 'FR-0RMB-CQXT' }));
+    expect(mounts[0].options.value).toBe('FR-0RMB-CLY0');
     expect(mounts[0].handle.setStyle.mock.calls).toEqual([['satellite']]);
     expect(mounts[0].handle.setView).not.toHaveBeenCalled();
     expect(mounts).toHaveLength(1);
@@ -153,13 +159,15 @@ describe('<LocPicker>', () => {
     await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid1.secret', ref }));
     await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid2.secret', ref }));
     await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid2.secret', ref, confirm: false }));
-    expect(mounts.map((mount) => [mount.options.sessionToken, mount.options.confirm, mount.handle.destroy.mock.calls.length > 0])).toEqual([
-      ['sid1.secret', undefined, true],
-      ['sid2.secret', undefined, true],
-      ['sid2.secret', false, false],
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid2.secret', ref, confirm: false, search: false }));
+    expect(mounts.map((mount) => [mount.options.sessionToken, mount.options.confirm, mount.options.search, mount.handle.destroy.mock.calls.length > 0])).toEqual([
+      ['sid1.secret', undefined, undefined, true],
+      ['sid2.secret', undefined, undefined, true],
+      ['sid2.secret', false, undefined, true],
+      ['sid2.secret', false, false, false],
     ]);
     expect(iframes()).toHaveLength(1);
-    expect(ref.current).toBe(mounts[2].handle);
+    expect(ref.current).toBe(mounts[3].handle);
   });
 
   it('destroys the map on unmount: no iframe, no ref, no callback after', async () => {

@@ -11,9 +11,11 @@
  *   after it mounts nothing; no callback runs once the component has left.
  * - Callbacks are read from the latest props when they fire: a new `onSelect` each render remounts
  *   nothing. `style` switches with `setStyle`; `center` and `zoom` are the view the map opens with,
- *   as react-leaflet's `MapContainer` takes them (move it with `ref.current.setView`); a change of
+ *   as react-leaflet's `MapContainer` takes them (move it with `ref.current.setView`), and `value`
+ *   the code it opens on: a page that passes back what `onSelect` gave would otherwise remount the
+ *   map at each choice (change the choice with `ref.current.select`); a change of
  *   what the map is made with — `baseUrl`, `sessionToken`, `height`, `confirm`, `loadTimeout`,
- *   `title` — mounts it again.
+ *   `title`, `search` — mounts it again.
  * - `getSession` renews the session before it expires (it is the mount's `getSessionToken`), and
  *   when the map reports `session_expired` all the same, mounts it once more with a fresh token.
  *
@@ -51,7 +53,7 @@ export type LocPickerSessionProps = { sessionToken: string; getSession?: LocGetS
 export type LocPickerProps = LocPickerBaseProps & LocPickerSessionProps;
 
 /** The props a change of which mounts the map again: they are what the map is made with. */
-const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title'] as const;
+const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title', 'search'] as const;
 
 /** One mount of this component's map, from loading the script to destroy. */
 interface Mount {
@@ -108,6 +110,8 @@ export const LocPicker = forwardRef(function LocPicker(props: LocPickerProps, re
         getSessionToken: latest.current.getSession && (() => latest.current.getSession!()),
         onReady: (info) => heard(() => ((mount.renewing = false), latest.current.onReady?.(info))),
         onSelect: (result) => heard(() => latest.current.onSelect?.(result)),
+        onPreview: (result) => heard(() => latest.current.onPreview?.(result)),
+        onClear: () => heard(() => latest.current.onClear?.()),
         onError: (error) => heard(() => expired(LOC, error) || latest.current.onError?.(error)),
       });
       setHandle(mount.handle);
@@ -160,7 +164,7 @@ export const LocPicker = forwardRef(function LocPicker(props: LocPickerProps, re
 });
 
 /** The props that go to `LOC.mount` as they are: the rest are the component's, or wrapped. */
-function mapOptions({ baseUrl, sessionToken, getSession, onLoadError, className, containerStyle, onReady, onSelect, onError, ...options }: LocPickerProps) {
+function mapOptions({ baseUrl, sessionToken, getSession, onLoadError, className, containerStyle, onReady, onSelect, onPreview, onClear, onError, ...options }: LocPickerProps) {
   return options;
 }
 

@@ -65,7 +65,7 @@ describe('mockFailure and clearMockFailures', () => {
   });
 
   it('refuse a code, times or scope the mock does not take, sending nothing', async () => {
-    await expect(mockFailure(baseUrl, 'invalid_code' as LocMockFailureCode)).rejects.toThrow('mockFailure: code must be one of rate_limited, session_expired, unsupported_location, network; received "invalid_code".');
+    await expect(mockFailure(baseUrl, 'invalid_code' as LocMockFailureCode)).rejects.toThrow('mockFailure: code must be one of rate_limited, session_expired, unsupported_location, outside_session_area, network; received "invalid_code".');
     await expect(mockFailure(baseUrl, 'network', { times: 0 })).rejects.toThrow('mockFailure: times must be a positive integer; received 0.');
     await expect(mockFailure(baseUrl, 'network', { times: 1.5 })).rejects.toThrow('received 1.5');
     await expect(mockFailure(baseUrl, 'network', { scope: 'page' as 'all' })).rejects.toThrow('mockFailure: scope must be one of embed, api, all; received "page".');

@@ -9,7 +9,7 @@ import { describeValue } from '../../errors.ts';
 import { ConfigError } from '../config.ts';
 
 /** The error paths the mock can be asked for. */
-export const FAILURE_CODES = ['rate_limited', 'session_expired', 'unsupported_location', 'network'] as const;
+export const FAILURE_CODES = ['rate_limited', 'session_expired', 'unsupported_location', 'outside_session_area', 'network'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 /**
@@ -51,6 +51,9 @@ function canFail(code: FailureCode, target: FailureTarget): boolean {
       return target.via === 'session';
     case 'unsupported_location':
       return LOCATING_ROUTES.has(target.route);
+    // Only a session has an area: the map frame's resolve.
+    case 'outside_session_area':
+      return target.route === EMBED_ROUTE && target.via === 'session';
     case 'rate_limited':
     case 'network':
       return true;

@@ -169,6 +169,14 @@ describe('/_mock/failures', () => {
     expect(short(await requests.generate(mock))).toBe('422 unsupported_location');
   });
 
+  it('outside_session_area: only the map frame’s resolve, made with a session, with a valid body', async () => {
+    await queue(mock, { code: 'outside_session_area' });
+    expect(short(await requests.keyResolve(mock))).toBe('200');
+    expect(short(await requests.generate(mock))).toBe('200');
+    expect(short(await requests.sessionResolve(mock))).toBe('422 outside_session_area');
+    expect(short(await requests.sessionResolve(mock))).toBe('200');
+  });
+
   it('network: the connection drops without an answer, for `times` requests of its scope', async () => {
     await queue(mock, { code: 'network', times: 2, scope: 'embed' });
     expect(short(await requests.lookup(mock))).toBe('200');

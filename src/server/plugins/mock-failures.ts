@@ -30,7 +30,7 @@ export const MOCK_FAILURES_PATH = '/_mock/failures';
 
 /** Answered before the body is read, as the real refusals are. */
 const ON_ARRIVAL: readonly FailureCode[] = ['rate_limited', 'session_expired', 'network'];
-const ONCE_VALID: readonly FailureCode[] = ['unsupported_location'];
+const ONCE_VALID: readonly FailureCode[] = ['unsupported_location', 'outside_session_area'];
 
 const FailureRequest = Type.Object(
   {
@@ -67,6 +67,8 @@ function fail(code: FailureCode, request: FastifyRequest, reply: FastifyReply): 
       return new LocError('session_expired', `The embed session has expired; create a new one. ${queued}`);
     case 'unsupported_location':
       return new LocError('unsupported_location', `No country's codes cover this point. ${queued}`);
+    case 'outside_session_area':
+      return new LocError('outside_session_area', `This cell is outside the area the session allows. ${queued}`);
   }
 }
 

@@ -2,8 +2,8 @@
  * The map frame: what runs inside the iframe on the service's origin. It draws the map at once from
  * the URL fragment and says hello to the page; this module wires the frame's parts. Its life over the
  * channel — init, the session, onReady, stopping — is lifecycle.ts's; the visitor's choice (preview,
- * confirm, select) choice.ts's; the keyboard crosshair.ts's; what the visitor reads panel.ts's; what
- * an automated test may ask of the frame testing-hook.ts's.
+ * confirm, select) choice.ts's; the keyboard crosshair.ts's; the search box search.ts's; what the
+ * visitor reads panel.ts's; what an automated test may ask of the frame testing-hook.ts's.
  */
 import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
@@ -18,6 +18,7 @@ import { gridColumns } from './grid-layer.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
 import { createPanel } from './panel.ts';
+import { enableSearch } from './search.ts';
 import { createSelection } from './selection.ts';
 import { createTestingHook } from './testing-hook.ts';
 import { createView } from './view.ts';
@@ -78,6 +79,10 @@ function start(): void {
       if (!frame.isStopped()) panel.announce(text);
     },
   });
+
+  if (startOptions.search) {
+    enableSearch({ doc: document, map, view, choice, panel, search: () => frame.live()?.session.search });
+  }
 
   Object.assign(window, { [TESTING_HOOK]: createTestingHook({ choice, selection, session: () => frame.live()?.session }) });
 

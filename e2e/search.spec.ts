@@ -1,0 +1,229 @@
+/**
+ * The search box in Chromium, through the real service, its places and offline tiles: by keyboard
+ * alone, as a screen reader names it; place names move the map, coordinates in the forms people paste
+ * preview their cell, a code is shown — address and distance — before anything is selected and asks
+ * first when it is far from the map, a code that names no cell lists what may have been meant and
+ * chooses none; `search: false` hides the box; axe passes with the list open.
+ */
+import type { Frame, Page } from '@playwright/test';
+import { encode } from '../src/code/index.ts';
+import { axeViolations } from './a11y.ts';
+import { expect, test } from './fixtures.ts';
+import { events, mountReady, waitForEvent, type MountOptions } from './harness.ts';
+
+const LYON = { lat: 45.764, lng: 4.8357 };
+/** 2 km from the Eiffel Tower. */
+const NEAR_EIFFEL = { lat: 48.8664, lng: 2.3177 };
+const EIFFEL = encode(48.8584, 2.2945);
+
+test.beforeEach(async ({ page, stack }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(stack.pages);
+});
+
+/** The frame of a new mount, ready, with keyboard focus in its search box by Tab, as a visitor would. */
+async function searchByKeyboard(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
+  const mounted = await mountReady(page, token, options);
+  await page.keyboard.press('Tab');
+  await expect(box(mounted.frame)).toBeFocused();
+  return mounted;
+}
+
+const box = (frame: Frame) => frame.getByRole('combobox', { name: 'Search for a place, coordinates or a code' });
+const results = (frame: Frame) => frame.getByRole('listbox', { name: 'Search results' });
+
+/** The slippy-map tile under a point at `zoom`: the map is there once its tile is drawn. */
+function tileAt({ lat, lng }: { lat: number; lng: number }, zoom: number): string {
+  const n = 2 ** zoom;
+  const x = Math.floor(((lng + 180) / 360) * n);
+  const rad = (lat * Math.PI) / 180;
+  const y = Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n);
+  return `/${zoom}/${x}/${y}.png`;
+}
+const tilesShown = (frame: Frame) =>
+  frame.locator('.leaflet-tile-pane img.leaflet-tile-loaded').evaluateAll((tiles) => tiles.map((tile) => new URL((tile as HTMLImageElement).src).pathname));
+
+test('keyboard only: a place name typed, the arrows, Enter — the map moves there; roles, names and the count are a screen reader’s; Escape closes, then clears', async ({ page, newSession }) => {
+  const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: { lat: 20, lng: 0 }, zoom: 3 });
+  const input = box(frame);
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  await expect(input).toHaveAttribute('aria-autocomplete', 'list');
+  await expect(frame.getByRole('search')).toBeVisible();
+
+  await page.keyboard.type('lyon');
+  const list = results(frame);
+  await expect(list).toBeVisible();
+  await expect(input).toHaveAttribute('aria-expanded', 'true');
+  await expect(input).toHaveAttribute('aria-controls', 'loc-search-list');
+  const options = list.getByRole('option');
+  const count = await options.count();
+  expect(count).toBeGreaterThan(1);
+  await expect(options.first()).toHaveAccessibleName(/^Lyon\s*France/);
+  await expect(frame.locator('#loc-live')).toHaveText(`${count} results. Use the up and down arrows to move through them.`);
+
+  // Down to the first, on to the second and back: the active option is the input's, and selected.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp');
+  await expect(input).toHaveAttribute('aria-activedescendant', 'loc-search-option-0');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(input).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  await expect(list).toBeHidden();
+  await expect(input).toHaveValue('Lyon');
+  await expect(frame.locator('#loc-live')).toHaveText('Map moved to Lyon, France.');
+  const lyon = encode(45.74846, 4.84671);
+  await expect.poll(() => tilesShown(frame)).toContainEqual(expect.stringContaining(tileAt({ lat: lyon.latitude, lng: lyon.longitude }, 13)));
+  // A place moves the map; it chooses nothing.
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready']);
+
+  // Escape closes the list and keeps the text; a second one empties the box.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('sain');
+  await expect(list).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  await expect(input).toHaveValue('sain');
+  await page.keyboard.press('Escape');
+  await expect(input).toHaveValue('');
+  await expect(input).toBeFocused();
+});
+
+test('coordinates in the forms people paste — decimal, degrees-minutes-seconds, a Google Maps link — preview their cell; a pair read longitude first says so', async ({ page, newSession }) => {
+  const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: LYON, zoom: 10 });
+  const forms: [string, { lat: number; lng: number }][] = [
+    ['48.8584, 2.2945', { lat: 48.8584, lng: 2.2945 }],
+    [`48°51'30.2"N 2°17'40.2"E`, { lat: 48 + 51 / 60 + 30.2 / 3600, lng: 2 + 17 / 60 + 40.2 / 3600 }],
+    ['https://www.google.com/maps/place/Tour+Eiffel/@48.85,2.29,15z/data=!4m6!3m5!8m2!3d48.8583701!4d2.2944813', { lat: 48.8583701, lng: 2.2944813 }],
+  ];
+  for (const [n, [text, point]] of forms.entries()) {
+    await box(frame).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(text);
+    // Read in the frame, at once: one option, the point.
+    await expect(results(frame).getByRole('option')).toHaveCount(1);
+    await expect(results(frame).getByRole('option')).toHaveAccessibleName(`${point.lat.toFixed(6)}, ${point.lng.toFixed(6)} Coordinates`);
+    await page.keyboard.press('Enter');
+    const previews = await page.waitForFunction(
+      ({ id, n }) => (window.locEvents ?? []).filter((event) => event.mount === id && event.name === 'preview')[n]?.payload,
+      { id, n },
+    );
+    expect(await previews.jsonValue(), text).toMatchObject({ loc_code: encode(point.lat, point.lng).loc_code, saved: false });
+    await expect(frame.locator('#loc-panel')).toHaveAttribute('data-state', 'preview');
+    // The cell is previewed where the map now is, and Enter on the map (which now has focus) confirms it.
+    await expect(frame.locator('#loc-map')).toBeFocused();
+  }
+  await page.keyboard.press('Enter');
+  expect(await waitForEvent(page, id, 'select')).toMatchObject({ loc_code: encode(48.8583701, 2.2944813).loc_code, source: 'visitor' });
+
+  await box(frame).focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText('151.2153, -33.8568');
+  await expect(results(frame).getByRole('option')).toHaveAccessibleName('-33.856800, 151.215300 Read as longitude, latitude');
+});
+
+test('a code near the map: normalised, its distance shown, then its address in a preview — nothing selected', async ({ page, newSession }) => {
+  const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: NEAR_EIFFEL, zoom: 14 });
+  await page.keyboard.type('fr 0rmb cly0');
+  const option = results(frame).getByRole('option');
+  await expect(option).toHaveCount(1);
+  await expect(option).toHaveAccessibleName(/^FR-0RMB-CLY0 Location code · 1\.\d km from the map$/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  expect(await waitForEvent(page, id, 'preview')).toMatchObject({ loc_code: 'FR-0RMB-CLY0', address: 'near Paris, France', saved: false });
+  await expect(frame.locator('#loc-code')).toHaveText('FR-0RMB-CLY0');
+  await expect(frame.locator('#loc-address')).toHaveText('near Paris, France');
+  await expect(frame.locator('#loc-live')).toHaveText(/^FR-0RMB-CLY0, near Paris, France\. Press Enter again/);
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready', 'preview']);
+});
+
+test('a code far from the map asks first: nothing is shown until the visitor says so, and Cancel shows nothing', async ({ page, newSession }) => {
+  const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: LYON, zoom: 12 });
+  await page.keyboard.type(EIFFEL.loc_code);
+  const exact = results(frame).getByRole('option').first();
+  await expect(exact).toHaveAccessibleName(/^FR-0RMB-CLY0 Location code · 39\d km from the map$/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const question = frame.getByRole('group', { name: /^FR-0RMB-CLY0 is 39\d km from the map\. Show it\?$/ });
+  await expect(question).toBeVisible();
+  await expect(frame.getByRole('button', { name: 'Show it' })).toBeFocused();
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready']);
+
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(question).toBeHidden();
+  await expect(box(frame)).toBeFocused();
+  await expect(frame.locator('#loc-panel')).toBeHidden();
+
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('button', { name: 'Show it' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  expect(await waitForEvent(page, id, 'preview')).toMatchObject({ loc_code: EIFFEL.loc_code });
+  await expect(frame.locator('#loc-address')).toHaveText('near Paris, France');
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready', 'preview']);
+});
+
+test('a code that names no cell: “did you mean”, ranked by distance from the map, never chosen by itself', async ({ page, newSession }) => {
+  const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: { lat: 43.7384, lng: 7.4246 }, zoom: 15 });
+  await page.keyboard.type('MC-O000-X2VW');
+  await expect(frame.locator('#loc-search-status')).toHaveText('No location has this code. Did you mean one of these?');
+  const option = results(frame).getByRole('option');
+  await expect(option).toHaveCount(1);
+  await expect(option).toHaveAccessibleName(/^Did you mean MC-0000-X2VW\? .* from the map$/);
+  await expect(frame.locator('#loc-live')).toHaveText('No location has this code. Did you mean one of these? 1 result. Use the down arrow to reach it.');
+
+  // Enter with no option active submits the text again: the list stays, nothing is chosen.
+  await page.keyboard.press('Enter');
+  await expect(option).toHaveCount(1);
+  await expect(results(frame)).toBeVisible();
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready']);
+  await expect(frame.locator('#loc-panel')).toBeHidden();
+
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  expect(await waitForEvent(page, id, 'preview')).toMatchObject({ loc_code: 'MC-0000-X2VW' });
+});
+
+test('axe finds nothing with the list open, nor with a question asked', async ({ page, newSession }) => {
+  const { frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: LYON, zoom: 12 });
+  await page.keyboard.type('sain');
+  await expect(results(frame)).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  expect(await axeViolations(frame), 'list open').toEqual([]);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(EIFFEL.loc_code);
+  await expect(results(frame).getByRole('option').first()).toHaveAccessibleName(/^FR-0RMB-CLY0/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('button', { name: 'Show it' })).toBeFocused();
+  expect(await axeViolations(frame), 'question asked').toEqual([]);
+});
+
+test('fits a small map: on a 300 × 250 frame the box clears the zoom control and its list stays inside the frame', async ({ page, newSession }) => {
+  await page.evaluate(() => (document.getElementById('map')!.style.width = '300px'));
+  const { frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: LYON, zoom: 12, height: '250px' });
+  const zoom = (await frame.locator('.leaflet-control-zoom').boundingBox())!;
+  const input = (await box(frame).boundingBox())!;
+  expect(input.x).toBeGreaterThanOrEqual(zoom.x + zoom.width);
+  expect(await box(frame).evaluate((element) => parseFloat(getComputedStyle(element).fontSize))).toBeGreaterThanOrEqual(16);
+  await page.keyboard.type('sa');
+  await expect(results(frame)).toBeVisible();
+  const list = (await results(frame).boundingBox())!;
+  const frameBox = (await page.locator('#map iframe').boundingBox())!;
+  expect(list.x + list.width).toBeLessThanOrEqual(frameBox.x + frameBox.width);
+  expect(list.y + list.height).toBeLessThanOrEqual(frameBox.y + frameBox.height);
+  // Three results at least are in view without scrolling.
+  expect(list.height).toBeGreaterThan(3 * 40);
+});
+
+test('search: false hides the box', async ({ page, newSession }) => {
+  const { frame } = await mountReady(page, (await newSession()).session_token, { search: false });
+  await expect(frame.locator('#loc-search')).toBeHidden();
+  await expect(frame.getByRole('combobox')).toHaveCount(0);
+  // The map is then the frame's first stop.
+  await page.keyboard.press('Tab');
+  await expect(frame.locator('#loc-map')).toBeFocused();
+});

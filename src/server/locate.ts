@@ -2,7 +2,7 @@
  * Points to cells as the service hands them out: the codec's answer, limited to the operator's
  * supported countries, with the links that open it — the share page and the usual map apps.
  */
-import { decode, encode, type LocatedCell } from '../code/index.ts';
+import { decode, encode, supportedCountries, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import type { Config } from './config.ts';
 
@@ -18,6 +18,15 @@ export function locate(config: Config, lat: number, lng: number): LocatedCell {
  */
 export function locateCode(config: Config, code: string): LocatedCell {
   return handedOut(config, decode(code));
+}
+
+/**
+ * The countries this service hands codes out in: LOC_SUPPORTED_COUNTRIES, else every country the codes
+ * cover. What a session's area or a suggestion may name; `served` says it in a message.
+ */
+export function servedCountries(config: Pick<Config, 'supportedCountries'>): { countries: ReadonlySet<string>; served: string } {
+  if (config.supportedCountries === null) return { countries: new Set(supportedCountries()), served: 'a country the codes cover' };
+  return { countries: config.supportedCountries, served: `one of LOC_SUPPORTED_COUNTRIES: ${[...config.supportedCountries].join(', ')}` };
 }
 
 function handedOut(config: Config, cell: LocatedCell): LocatedCell {

@@ -6,10 +6,11 @@
  * A cell is judged by its centre, the point resolve answers with, whether it was chosen by a click or
  * by its code: the same cell is then always allowed or always refused, however it is chosen.
  */
-import { countryName, supportedCountries, type LocatedCell } from '../code/index.ts';
+import { countryName, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import type { Bounds, EmbedSession } from '../store/store.ts';
 import type { Config } from './config.ts';
+import { servedCountries } from './locate.ts';
 
 export interface SessionArea {
   countries: string[] | null;
@@ -24,11 +25,10 @@ export interface SessionArea {
 export function checkArea(config: Config, area: Partial<SessionArea>): SessionArea {
   const { countries = null, bounds = null } = area;
   if (countries !== null) {
-    const supported = config.supportedCountries ?? new Set(supportedCountries());
+    const { countries: supported, served } = servedCountries(config);
     countries.forEach((country, index) => {
       if (supported.has(country)) return;
-      const which = config.supportedCountries === null ? 'a country the codes cover' : `one of LOC_SUPPORTED_COUNTRIES: ${[...supported].join(', ')}`;
-      throw new LocError('validation_error', `countries.${index} must be a country this service hands codes out in (${which}), received "${country}".`, `countries.${index}`);
+      throw new LocError('validation_error', `countries.${index} must be a country this service hands codes out in (${served}), received "${country}".`, `countries.${index}`);
     });
   }
   if (bounds !== null) {

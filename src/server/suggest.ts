@@ -12,6 +12,7 @@ import { decode, supportedCountries, type LocatedCell } from '../code/index.ts';
 import { CODE_LENGTH, FAR_M, TYPO_KINDS, asCode, readTyped, variantsOf, type TypoKind } from '../code/typos.ts';
 import { LocError, describeValue } from '../errors.ts';
 import type { Config } from './config.ts';
+import { servedCountries } from './locate.ts';
 
 /** Most variants one answer lists. */
 export const SUGGESTIONS_MAX = 5;
@@ -122,14 +123,17 @@ export function parseFocus(text: string): Focus {
   return { lat, lng };
 }
 
-/** `countries` as sent, ISO alpha-2 codes separated by commas; 422 `validation_error` naming `countries` for one that has no codes. */
-export function parseCountries(text: string): ReadonlySet<string> {
-  const known = new Set(supportedCountries());
+/**
+ * `countries` as sent, ISO alpha-2 codes separated by commas; 422 `validation_error` naming `countries`
+ * for one this service hands no codes out in (as a session's area is checked: session-area.ts).
+ */
+export function parseCountries(config: Pick<Config, 'supportedCountries'>, text: string): ReadonlySet<string> {
+  const { countries: known, served } = servedCountries(config);
   const out = new Set<string>();
   for (const part of text.split(',')) {
     const code = part.trim().toUpperCase();
     if (!/^[A-Z]{2}$/.test(code) || !known.has(code)) {
-      throw new LocError('validation_error', `countries must be ISO 3166-1 alpha-2 codes of countries with codes, separated by commas; ${describeValue(part)} is not one.`, 'countries');
+      throw new LocError('validation_error', `countries must be ISO 3166-1 alpha-2 codes separated by commas, each ${served}; ${describeValue(part)} is not one.`, 'countries');
     }
     out.add(code);
   }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureTypoCatch } from '../../../test/support/typo-catch.ts';
 import { json, testService, type TestService } from '../../../test/support/service.ts';
-import { FAR_M, SUGGESTIONS_MAX } from '../suggest.ts';
+import { FAR_M, SUGGESTIONS_MAX, parseCountries } from '../suggest.ts';
 
 let service: TestService;
 let acme: string;
@@ -132,6 +132,13 @@ describe('refusals', () => {
     await refused({ input: EIFFEL, near: '1,2' }, 422, 'validation_error', 'near');
     const twice = await service.request({ url: '/v1/loc/suggest?input=FR-0RMB-CLY0&input=FR-0RMB-CLY1', headers: { 'x-api-key': acme } });
     expect(json(twice)).toMatchObject({ code: 'validation_error', field: 'input' });
+  });
+
+  it('takes only countries the service hands codes out in, as a session’s area does: LOC_SUPPORTED_COUNTRIES when set', () => {
+    expect([...parseCountries({ supportedCountries: null }, 'de, fr')]).toEqual(['DE', 'FR']);
+    const served = { supportedCountries: new Set(['FR', 'BE']) };
+    expect([...parseCountries(served, 'be')]).toEqual(['BE']);
+    expect(() => parseCountries(served, 'FR,DE')).toThrow('each one of LOC_SUPPORTED_COUNTRIES: FR, BE; "DE" is not one.');
   });
 });
 

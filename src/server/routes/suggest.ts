@@ -37,7 +37,7 @@ const suggestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...suggest(app.config, {
         input,
         focus: focus === undefined ? undefined : parseFocus(focus),
-        countries: countries === undefined ? undefined : parseCountries(countries),
+        countries: countries === undefined ? undefined : parseCountries(app.config, countries),
       }),
     };
   });

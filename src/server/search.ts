@@ -132,7 +132,9 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
     const code = asCode();
     if (code !== null) return code;
   }
-  const places = searchPlaces(q, { focus, preferred: area === undefined ? undefined : inArea, only: request.countries }).map(({ distance_m, ...place }) =>
+  // Places where the service hands out no codes are left out: the visitor could choose nothing there.
+  const only = request.countries ?? config.supportedCountries ?? undefined;
+  const places = searchPlaces(q, { focus, preferred: area === undefined ? undefined : inArea, only }).map(({ distance_m, ...place }) =>
     flag<PlaceResult>(
       { ...place, country: countryName(place.country_code), admin: null, ...(distance_m === undefined ? {} : { distance_m }), source: 'places' },
       place.latitude,

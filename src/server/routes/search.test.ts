@@ -78,8 +78,19 @@ describe('place names', () => {
     expect(near.results[0].distance_m).toBeLessThan(100_000);
   });
 
-  it('limited to the countries asked for', async () => {
+  it('limited to the countries asked for, and to those the service hands codes out in', async () => {
     expect(names(await answer({ q: 'paris', countries: 'US' })).every((n) => n.endsWith(' US'))).toBe(true);
+    const s = await testService({ LOC_SUPPORTED_COUNTRIES: 'FR,BE' });
+    try {
+      const { secret } = await s.key('acme');
+      const found = names(await answer({ q: 'paris', focus: '33.66,-95.55' }, { 'x-api-key': secret }, s));
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.every((n) => n.endsWith(' FR') || n.endsWith(' BE'))).toBe(true);
+      const refused = await ask(s, { q: 'paris', countries: 'US' }, { 'x-api-key': secret });
+      expect(json(refused)).toMatchObject({ code: 'validation_error', field: 'countries' });
+    } finally {
+      await s.close();
+    }
   });
 
   it('finds nothing for text no name starts with; a single character is too short to search', async () => {

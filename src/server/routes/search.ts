@@ -45,7 +45,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...(await search(app, {
         q,
         focus: focus === undefined ? undefined : parseFocus(focus),
-        countries: countries === undefined ? undefined : parseCountries(countries),
+        countries: countries === undefined ? undefined : parseCountries(app.config, countries),
         area,
         forward: forward === '1',
       })),

@@ -50,7 +50,8 @@ export interface Found {
 
 /** `metres` for people: 350 m, 1.9 km, 8 400 km (a no-break space between the thousands). */
 export function formatDistance(metres: number): string {
-  if (metres < 1000) return `${Math.max(10, Math.round(metres / 10) * 10)} m`;
+  // Below 995 m, tens of metres; 995 m and more would round to "1000 m": kilometres.
+  if (metres < 995) return `${Math.max(10, Math.round(metres / 10) * 10)} m`;
   if (metres < 10_000) return `${(metres / 1000).toFixed(1)} km`;
   return `${String(Math.round(metres / 1000)).replace(/\B(?=(\d{3})+$)/g, '\u00a0')} km`;
 }

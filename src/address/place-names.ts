@@ -55,8 +55,11 @@ let folded: Folded | undefined;
 /** Letters NFD leaves whole that a visitor types without their stroke. */
 const STROKES: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't' };
 const SPACE = 0x20;
-/** What separates words: spaces, hyphens and the apostrophes and ʻokina of transliterated names. */
-const SEPARATORS = new Set([0x20, 0x2d, 0x27, 0x2018, 0x2019, 0x02bb, 0x02bc, 0x2010, 0x2013]);
+/**
+ * What separates words: spaces, hyphens, full stops (`St. Louis`) and the apostrophes and ʻokina of
+ * transliterated names. Each folds to a space, and a space in a query matches a run of them.
+ */
+const SEPARATORS = new Set([0x20, 0x2d, 0x2e, 0x27, 0x2018, 0x2019, 0x02bb, 0x02bc, 0x2010, 0x2013]);
 /** Folded code units, 0 until first asked for: the names use a few thousand distinct ones. */
 const units = new Uint16Array(65_536);
 
@@ -137,17 +140,31 @@ export function searchPlaces(query: string, { focus, preferred, only, limit = PL
   const keep = limit * 2;
   const ranks: number[] = [];
   const picks: number[] = [];
+  // `saint denis` finds `Saint-Denis` and `st louis` `St. Louis`: a space matches a run of separators.
+  // Without one, indexOf: no match object per hit, and a two-letter prefix has tens of thousands.
+  const pattern = q.includes(' ') ? new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, ' +'), 'g') : null;
+  /** The length of the last match `find` found. */
+  let length = q.length;
+  const find = (names: string, from: number): number => {
+    if (pattern === null) return names.indexOf(q, from);
+    pattern.lastIndex = from;
+    const m = pattern.exec(names);
+    length = m === null ? 0 : m[0].length;
+    return m === null ? -1 : m.index;
+  };
   for (const wide of [0, 1] as const) {
     const names = text[wide];
-    for (let at = names.indexOf(q); at >= 0; at = names.indexOf(q, at + 1)) {
+    for (let at = find(names, 0); at >= 0; at = find(names, at + 1)) {
       const place = placeAt(f, wide, at);
-      if (at + q.length > index.nameEnd[place]) continue;
+      if (at + length > index.nameEnd[place]) continue;
       const before = at === index.nameStart[place] ? SPACE : names.charCodeAt(at - 1);
       if (before !== SPACE && before !== 0x28 /* ( */) continue;
       if (only !== undefined && !only.has(countries[country[place]])) continue;
+      const size = Math.sqrt(populationOf(index.reach[place]));
+      // Its best rank, right at the focus, cannot make the list: skip the distance.
+      if (ranks.length === keep && 1 / size >= ranks[keep - 1]) continue;
       const lat = index.lats[place];
       const lng = index.lngs[place];
-      const size = Math.sqrt(populationOf(index.reach[place]));
       let rank = focus === undefined ? 1 / size : (distanceKm(focus.lat, focus.lng, lat, lng) + 1) / size;
       // Ranks are below 1e5 (20 000 km over a population of 1 at least); the preferred come before all.
       if (preferred !== undefined && !preferred(lat, lng, countries[country[place]])) rank += 1e6;

@@ -76,11 +76,15 @@ export type SearchAnswer =
   | { kind: 'coordinates'; normalized: null; results: CoordinatesResult[] }
   | { kind: 'places'; normalized: null; results: PlaceResult[] };
 
-/** Text written as a code: ten letters and digits (one more or less for a slip), with a digit or code-like separators. */
+/**
+ * Text written as a code: ten letters and digits (one more or less for a slip) with a digit among
+ * them, or grouped as a code is, two letters and two groups of four (`fr 0rmb cly0`). Ten letters
+ * otherwise are a name first (`Washington`, `St Louis Park`).
+ */
 function writtenAsCode(q: string): boolean {
   const chars = readTyped(q);
   if (chars === null || Math.abs(chars.length - CODE_LENGTH) > 1) return false;
-  return /\d/.test(chars) || /^\s*[a-z]{2}[\s-]+[a-z0-9]{3,5}[\s-]+[a-z0-9]{3,5}\s*$/i.test(q);
+  return /\d/.test(chars) || /^[a-z]{2}[\s-][a-z0-9]{4}[\s-][a-z0-9]{4}$/i.test(q);
 }
 
 export interface SearchDeps {
@@ -105,9 +109,9 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
   const point = parseCoordinates(q);
   if (point !== null) {
     const { lat, lng, swapped } = point;
-    // No country for a bare point without encoding it: judged by the box alone.
-    const result = flag<CoordinatesResult>({ latitude: lat, longitude: lng, swapped, ...distance(lat, lng) }, lat, lng, null);
-    if (area !== undefined && area.countries !== null) delete result.in_area;
+    const result: CoordinatesResult = { latitude: lat, longitude: lng, swapped, ...distance(lat, lng) };
+    // A bare point has no country until it is resolved: judged only where the area is a box alone.
+    if (area !== undefined && area.countries === null) flag(result, lat, lng, null);
     return { kind: 'coordinates', normalized: null, results: [result] };
   }
 

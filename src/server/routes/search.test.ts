@@ -65,6 +65,9 @@ describe('place names', () => {
     expect(names(await answer({ q: 'sao pa' }))[0]).toBe('São Paulo BR');
     expect(names(await answer({ q: 'ZURICH' }))[0]).toBe('Zürich CH');
     expect(names(await answer({ q: 'denis' }))).toContain('Saint-Denis FR');
+    // A space stands for any run of spaces, hyphens, full stops and apostrophes.
+    expect(names(await answer({ q: 'st louis', focus: '38.6,-90.2' }))[0]).toBe('St. Louis US');
+    expect(names(await answer({ q: 'saint denis' }))).toContain('Saint-Denis FR');
   });
 
   it('nearest the focus first, a big place reaching further than a small one', async () => {
@@ -139,6 +142,7 @@ describe('codes', () => {
 
   it('ten letters without digits or a code’s separators are a name first, a code only when no place has it', async () => {
     expect((await answer({ q: 'Washington' })).kind).toBe('places');
+    expect(names(await answer({ q: 'saint louis park' }))).toEqual(['Saint Louis Park US']);
     // A code with a letter O for its zero, run together: no place is called that, and one slip away a code is.
     const a = await answer({ q: 'FRORMBCLYO' });
     expect(a.kind).toBe('code');

@@ -166,6 +166,26 @@ test('a code far from the map asks first: nothing is shown until the visitor say
   expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready', 'preview']);
 });
 
+test('a code outside the session’s area is never previewed: asked, the map only shows where it is', async ({ page, newSession }) => {
+  const session = await newSession({ area: { countries: ['FR'] } });
+  // Strasbourg, and a cell across the Rhine in Kehl, 5 km away: near, but in Germany.
+  const { id, frame } = await searchByKeyboard(page, session.session_token, { center: { lat: 48.5734, lng: 7.7521 }, zoom: 13 });
+  const kehl = encode(48.5725, 7.815);
+  expect(kehl.country_code).toBe('DE');
+  await page.keyboard.type(kehl.loc_code);
+  const exact = results(frame).getByRole('option').first();
+  await expect(exact).toHaveAccessibleName(new RegExp(`^${kehl.loc_code} Location code · \\d\\.\\d km from the map · outside the area this site accepts$`));
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('group', { name: `${kehl.loc_code} is outside the area this site accepts and cannot be chosen here. Show where it is?` })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(frame.locator('#loc-live')).toHaveText(`Map moved to ${kehl.loc_code}, outside the area this site accepts.`);
+  await expect.poll(() => tilesShown(frame)).toContainEqual(expect.stringContaining(tileAt({ lat: kehl.latitude, lng: kehl.longitude }, 19)));
+  await expect(box(frame)).toBeFocused();
+  await expect(frame.locator('#loc-panel')).toBeHidden();
+  expect((await events(page, id)).map(({ name }) => name)).toEqual(['ready']);
+});
+
 test('a code that names no cell: “did you mean”, ranked by distance from the map, never chosen by itself', async ({ page, newSession }) => {
   const { id, frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: { lat: 43.7384, lng: 7.4246 }, zoom: 15 });
   await page.keyboard.type('MC-O000-X2VW');

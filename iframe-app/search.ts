@@ -9,9 +9,10 @@
  *
  * Choosing a place moves the map there; coordinates move it and preview their cell, as a click would.
  * A code is previewed — its cell, its address — before anything is selected, whatever `confirm` says,
- * and one far from the map (FAR_M) or outside the session's area is shown only once the visitor says
- * so: a slip of one character nearly always names another cell, anywhere in the country. A code that
- * names no cell lists the codes it may have meant; none is ever chosen for the visitor.
+ * and one far from the map (FAR_M) is shown only once the visitor says so: a slip of one character
+ * nearly always names another cell, anywhere in the country. One outside the session's area, which the
+ * service would refuse, is not previewed: asked, the map only shows where it is. A code that names no
+ * cell lists the codes it may have meant; none is ever chosen for the visitor.
  */
 import { FAR_M } from '../src/code/typos.ts';
 import { parseCoordinates } from '../src/search/coordinates.ts';
@@ -168,10 +169,15 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
     }
     if (item.kind === 'code') {
       input.value = item.code!;
-      const far = item.distance !== undefined && item.distance > FAR_M;
-      if (far || item.inArea === false) {
-        const go = await confirmFirst(far ? TEXT.askFar(item.code!, formatDistance(item.distance!)) : TEXT.askOutside(item.code!));
-        if (!go) return input.focus();
+      // Outside the area the service would refuse to show the cell: the visitor may see where it is, no more.
+      if (item.inArea === false) {
+        if (!(await confirmFirst(TEXT.askOutside(item.code!)))) return input.focus();
+        view.setView(at, Math.max(map.getZoom(), CODE_ZOOM));
+        input.focus();
+        return panel.announce(TEXT.shownOutside(item.code!));
+      }
+      if (item.distance !== undefined && item.distance > FAR_M && !(await confirmFirst(TEXT.askFar(item.code!, formatDistance(item.distance))))) {
+        return input.focus();
       }
     }
     view.setView(at, Math.max(map.getZoom(), item.kind === 'code' ? CODE_ZOOM : POINT_ZOOM));

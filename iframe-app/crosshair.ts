@@ -9,6 +9,7 @@ import type * as L from 'leaflet';
 import type { GridColumns } from './grid-layer.ts';
 import { GRID_MIN_ZOOM, neighbourCentre } from './grid-lines.ts';
 import { burstAnnouncement, type Movement, type StepUnit } from './move-announcement.ts';
+import { nearCentre } from './world-copy.ts';
 
 /** Screen step of an arrow key below the grid zoom, in px. */
 const PAN_STEP = 80;
@@ -120,7 +121,7 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
         // Without the table (it failed to load) a screen step still moves the map.
         const columns = await options.columns.get().catch(() => undefined);
         if (!columns) return screenStep(direction, shift);
-        map.panTo(neighbourCentre(map.getCenter().wrap(), direction[0], direction[1], columns), { animate: false });
+        map.panTo(nearCentre(map, neighbourCentre(map.getCenter().wrap(), direction[0], direction[1], columns)), { animate: false });
         moved('cell', direction, 1);
       });
     } else if (event.key === '+' || event.key === '=') {

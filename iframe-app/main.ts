@@ -36,7 +36,7 @@ function start(): void {
   // Before anything can go wrong: a test integration must never pass for a live one.
   if (config.testMode) (document.getElementById('loc-test-mode') as HTMLElement).hidden = false;
   const startOptions = readStart(location.hash);
-  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions);
+  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, config.bounds);
   const { map, motion } = frameMap;
   keepInside(map, config.bounds);
   openLinksInNewTab(root);

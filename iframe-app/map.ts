@@ -6,7 +6,9 @@
  */
 import * as L from 'leaflet';
 import { MAX_ZOOM } from '../src/embed/options.ts';
+import type { FrameConfig } from '../src/embed/protocol.ts';
 import type { Start } from './config.ts';
+import { nearCentre } from './world-copy.ts';
 
 export interface FrameMap {
   map: L.Map;
@@ -14,7 +16,8 @@ export interface FrameMap {
   motion: L.ZoomPanOptions;
 }
 
-export function createMap(container: HTMLElement, start: Start): FrameMap {
+/** `keptIn`: the box the view will be kept in (area.ts), if any. */
+export function createMap(container: HTMLElement, start: Start, keptIn?: FrameConfig['bounds']): FrameMap {
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const map = L.map(container, {
     center: start.center,
@@ -23,7 +26,10 @@ export function createMap(container: HTMLElement, start: Start): FrameMap {
     minZoom: 0,
     maxZoom: MAX_ZOOM,
     keyboard: false,
-    worldCopyJump: true,
+    // A free map dragged past 180° jumps back to the world between ±180° rather than roaming copies
+    // of it. A kept view never leaves its box, and a box across the antimeridian is held past 180°
+    // (area.ts): there the jump would only fight it.
+    worldCopyJump: keptIn === undefined,
     zoomAnimation: !reduced,
     fadeAnimation: !reduced,
     markerZoomAnimation: !reduced,
@@ -79,7 +85,7 @@ export function addLocateControl(map: L.Map, motion: L.ZoomPanOptions, onError: 
       L.DomEvent.on(button, 'click', () => {
         if (!navigator.geolocation) return onError('This browser cannot tell your location.');
         navigator.geolocation.getCurrentPosition(
-          (position) => map.setView([position.coords.latitude, position.coords.longitude], Math.max(map.getZoom(), 18), motion),
+          (position) => map.setView(nearCentre(map, { lat: position.coords.latitude, lng: position.coords.longitude }), Math.max(map.getZoom(), 18), motion),
           () => onError('Your location is not available. Allow location access, or move the map by hand.'),
           { enableHighAccuracy: true, timeout: 15_000 },
         );

@@ -9,6 +9,7 @@ import type { LocReadyInfo, LocStyle } from '../src/embed/public-types.ts';
 import { createGridLayer, type GridColumns, type GridTone } from './grid-layer.ts';
 import { DARK_STYLES, createStyleSwitch } from './layers.ts';
 import type { FrameMap } from './map.ts';
+import { nearCentre } from './world-copy.ts';
 
 export interface View extends Pick<FrameApi, 'setStyle' | 'setView'> {
   /** Resolves once the first style's tiles have loaded (failed tiles count as loaded). */
@@ -32,7 +33,8 @@ export function createView({ map, motion }: FrameMap, styles: StyleLayers, initi
       grid.setTone(toneOf(next));
     },
     setView(center, zoom) {
-      map.setView(readLatLng(center, 'center'), zoom === undefined ? map.getZoom() : readZoom(zoom, 'zoom'), motion);
+      // The place on the world copy the visitor sees: in a box across the antimeridian, 179° W is 181° E.
+      map.setView(nearCentre(map, readLatLng(center, 'center')), zoom === undefined ? map.getZoom() : readZoom(zoom, 'zoom'), motion);
     },
     firstLoad: styleSwitch.firstLoad,
     shown() {

@@ -40,9 +40,12 @@ export interface FrameConfig {
    */
   testMode?: true;
   /**
-   * The box of the session's area (`bounds` of `POST /v1/embed/sessions`; west greater than east crosses
-   * the antimeridian), when it has one: the map keeps the view inside it. The session's countries are
-   * not sent: the service judges them at each choice, and the frame tells a refusal as any other.
+   * The box the map keeps the view in (west greater than east crosses the antimeridian), when the
+   * session has an area: its `bounds` (of `POST /v1/embed/sessions`); the box of its `countries`' borders,
+   * padded by half a degree, when it has only countries; where the two overlap when it has both
+   * (src/server/session-area.ts, `viewBounds`). Absent when the session has no area, or countries so
+   * far apart that their box would be most of the world. The countries themselves are not sent: the
+   * service judges them at each choice, and the frame tells a refusal as any other.
    */
   bounds?: { south: number; west: number; north: number; east: number };
 }

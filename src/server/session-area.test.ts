@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, testService, type TestService } from '../../test/support/service.ts';
-import { boundsHold } from './session-area.ts';
+import { countriesViewBox } from '../code/country-bounds.ts';
+import { boundsHold, viewBounds } from './session-area.ts';
 
 let service: TestService;
 let secret: string;
@@ -187,5 +188,38 @@ describe('boundsHold', () => {
     expect(boundsHold(ACROSS, -15, 0)).toBe(false);
     expect(boundsHold(ACROSS, -15, -174)).toBe(false);
     expect(boundsHold(ACROSS, -22, 178)).toBe(false);
+  });
+});
+
+describe('viewBounds', () => {
+  const FIJI = countriesViewBox(['FJ'])!;
+
+  it('is the bounds alone, the countries’ box alone, or none', () => {
+    expect(viewBounds({ countries: null, bounds: FRANCE_NORTH })).toEqual(FRANCE_NORTH);
+    expect(viewBounds({ countries: ['FR', 'DE'], bounds: null })).toEqual(countriesViewBox(['FR', 'DE']));
+    expect(viewBounds({ countries: null, bounds: null })).toBeNull();
+    expect(viewBounds({ countries: ['BR', 'JP'], bounds: null })).toBeNull();
+    expect(viewBounds({ countries: ['BR', 'JP'], bounds: FRANCE_NORTH })).toEqual(FRANCE_NORTH);
+  });
+
+  it('is where both overlap, across the antimeridian too', () => {
+    const de = countriesViewBox(['DE'])!;
+    expect(viewBounds({ countries: ['DE'], bounds: FRANCE_NORTH })).toEqual({ south: 48, west: de.west, north: 51, east: 5 });
+    expect(viewBounds({ countries: ['FJ'], bounds: ACROSS })).toEqual({ south: -21, west: FIJI.west, north: -12, east: FIJI.east });
+    // One side of the antimeridian of a box across it, from either side.
+    const EAST_OF_180 = { south: -30, west: -180, north: 0, east: -170 };
+    expect(viewBounds({ countries: ['FJ'], bounds: EAST_OF_180 })).toEqual({ south: FIJI.south, west: -180, north: FIJI.north, east: FIJI.east });
+    const WEST_OF_180 = { south: -30, west: 175, north: 0, east: 180 };
+    expect(viewBounds({ countries: ['FJ'], bounds: WEST_OF_180 })).toEqual({ south: FIJI.south, west: 175, north: FIJI.north, east: 180 });
+  });
+
+  it('is the narrower box where a box round nearly the whole world overlaps the other at both its ends', () => {
+    const ALMOST_WORLD = { south: -80, west: -179, north: 80, east: 179 };
+    expect(viewBounds({ countries: ['FJ'], bounds: ALMOST_WORLD })).toEqual(FIJI);
+  });
+
+  it('is the bounds where the two do not overlap: nothing is allowed, the view stays where the partner put it', () => {
+    expect(viewBounds({ countries: ['FJ'], bounds: FRANCE_NORTH })).toEqual(FRANCE_NORTH);
+    expect(viewBounds({ countries: ['DE'], bounds: { south: 30, west: 6, north: 40, east: 10 } })).toEqual({ south: 30, west: 6, north: 40, east: 10 });
   });
 });

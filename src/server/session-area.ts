@@ -6,6 +6,7 @@
  * A cell is judged by its centre, the point resolve answers with, whether it was chosen by a click or
  * by its code: the same cell is then always allowed or always refused, however it is chosen.
  */
+import { arcWidth, countriesViewBox } from '../code/country-bounds.ts';
 import { countryName, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import type { Bounds, EmbedSession } from '../store/store.ts';
@@ -82,4 +83,39 @@ export function assertInArea(session: Pick<EmbedSession, 'countries' | 'bounds'>
       `The point (its cell centre ${cell.latitude}, ${cell.longitude}) is outside the bounds this embed session allows: it allows points ${whole}.`,
     );
   }
+}
+
+/**
+ * The box the frame keeps the map's view in (FrameConfig.bounds), or null to leave it free: the
+ * session's `bounds` when it has only those, its countries' box (country-bounds.ts) when it has only
+ * countries, and where both overlap when it has both — the points it allows lie in both, and the
+ * overlap is never larger than either, so a box drawn round a city in a large country keeps the view on
+ * the city. Where they do not overlap the session allows no point at all; the view is then kept in
+ * `bounds`, which is what the partner wrote.
+ */
+export function viewBounds({ countries, bounds }: SessionArea): Bounds | null {
+  const countriesBox = countries === null ? null : countriesViewBox(countries);
+  if (bounds === null || countriesBox === null) return bounds ?? countriesBox;
+  return overlap(bounds, countriesBox) ?? bounds;
+}
+
+/**
+ * Where two boxes overlap, or null where they do not. Two boxes that reach round the world from
+ * either side can overlap in two pieces; then the narrower box, which holds both, stands for them.
+ */
+function overlap(a: Bounds, b: Bounds): Bounds | null {
+  const south = Math.max(a.south, b.south);
+  const north = Math.min(a.north, b.north);
+  if (south >= north) return null;
+  // Longitudes as arcs from a's west: where b starts, and where each ends, eastwards.
+  const aWidth = arcWidth(a);
+  const bWidth = arcWidth(b);
+  const bStart = (((b.west - a.west) % 360) + 360) % 360;
+  const first = bStart < aWidth ? { from: bStart, to: Math.min(aWidth, bStart + bWidth) } : null;
+  const second = bStart + bWidth > 360 ? { from: 0, to: Math.min(aWidth, bStart + bWidth - 360) } : null;
+  if (first && second) return aWidth <= bWidth ? { ...a, south, north } : { ...b, south, north };
+  const piece = first ?? second;
+  if (!piece) return null;
+  // Each edge of the overlap is an edge of one of the boxes: taken as written, not through the arithmetic.
+  return { south, west: piece.from === 0 ? a.west : b.west, north, east: piece.to === aWidth ? a.east : b.east };
 }

@@ -133,9 +133,9 @@ describe('embed assets', () => {
       const other = await online.inject({ url, headers: { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string } });
       expect(other.statusCode).toBe(200);
     }
-    // The loader is the one file measured against a budget gzip-compressed (docs/embed-internals.md): that is what a browser gets.
+    // The loader is the one file measured against a budget gzip-compressed (docs/embed-internals.md; bench/bundle.ts holds the budget): that is what a browser gets.
     const loader = await online.inject({ url: '/embed/loc-embed.js', headers: { 'accept-encoding': 'gzip' } });
-    expect(loader.rawPayload.length).toBeLessThanOrEqual(3 * 1024);
+    expect(loader.rawPayload.length).toBeLessThanOrEqual(4 * 1024);
   });
 
   it('start compressing once the server listens, not before', async () => {

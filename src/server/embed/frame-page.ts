@@ -24,7 +24,7 @@ export interface FramePageInput {
   refusal?: FrameConfig['refusal'];
   /** Whether a test key made the session (FrameConfig.testMode). */
   testMode?: boolean;
-  /** The box of the session's area, null for none (FrameConfig.bounds). */
+  /** The box the view is kept in, from the session's area (session-area.ts `viewBounds`), null for none (FrameConfig.bounds). */
   bounds?: FrameConfig['bounds'] | null;
   styles: StyleLayers;
   now?: Date;

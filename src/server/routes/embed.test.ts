@@ -6,6 +6,7 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../code/index.ts';
+import { countriesViewBox } from '../../code/country-bounds.ts';
 import { TILE_WORKERS } from '../../tiles/offline.ts';
 import { watchWorkers } from '../../../test/support/worker-inspector.ts';
 import { json, testService, type TestService } from '../../../test/support/service.ts';
@@ -84,7 +85,7 @@ describe('the frame page', () => {
     expect(await configOf(secret)).not.toHaveProperty('testMode');
   });
 
-  it('gives the frame the box of the session’s area, to keep the view in; no box without bounds, and never the countries', async () => {
+  it('gives the frame the box to keep the view in: the bounds, the countries’ box, or where both overlap; never the countries', async () => {
     const configOf = async (area: Record<string, unknown>) => {
       const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ...area } });
       const sid = json<{ session_token: string }>(response).session_token.split('.')[0];
@@ -92,8 +93,13 @@ describe('the frame page', () => {
       return JSON.parse(/<script type="application\/json" id="loc-config">([^<]*)<\/script>/.exec(body)![1]) as Record<string, unknown>;
     };
     const bounds = { south: 48, west: 1, north: 51, east: 5 };
+    expect((await configOf({ bounds })).bounds).toEqual(bounds);
+    expect((await configOf({ countries: ['FR'] })).bounds).toEqual(countriesViewBox(['FR']));
+    // Inside France's box, the bounds are the overlap; from northern France into Germany, the part of them in Germany's.
     expect((await configOf({ bounds, countries: ['FR'] })).bounds).toEqual(bounds);
-    expect(await configOf({ countries: ['FR'] })).not.toHaveProperty('bounds');
+    expect((await configOf({ bounds, countries: ['DE'] })).bounds).toEqual({ ...bounds, west: countriesViewBox(['DE'])!.west });
+    // Countries half a world apart: no box, the map is free.
+    expect(await configOf({ countries: ['BR', 'JP'] })).not.toHaveProperty('bounds');
     expect(await configOf({ bounds })).not.toHaveProperty('countries');
     expect(await configOf({})).not.toHaveProperty('bounds');
   });

@@ -17,6 +17,7 @@ import { LocError } from '../../errors.ts';
 import { contentSecurityPolicy, page } from '../pages/html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
 import { sessionRefusal } from '../plugins/auth.ts';
+import { viewBounds } from '../session-area.ts';
 
 const SidParams = Type.Object(
   { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },
@@ -58,7 +59,7 @@ const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const refusal = sessionRefusal(session, key);
     return reply.sendEmbedFrame({
       sid: session.sid, origin: session.origin, expiresAt: new Date(session.expiresAt).toISOString(), secretHash: session.secretHash,
-      testMode: key.mode === 'test', bounds: session.bounds,
+      testMode: key.mode === 'test', bounds: viewBounds(session),
       ...(refusal === null || refusal.code === 'invalid_session' ? {} : { refusal: { code: refusal.code, message: refusal.message } }),
     });
   });

@@ -25,8 +25,11 @@ describe('foundIn', () => {
     };
     expect(foundIn(answer, 'lyon')).toEqual({
       found: [
-        { kind: 'place', lat: 45.75, lng: 4.85, label: 'Lyon', detail: 'France · 1.9 km from the map', distance: 1928, inArea: undefined },
-        { kind: 'place', lat: 40.22, lng: -105.27, label: 'Lyons', detail: 'Colorado, United States · 8\u00a0120 km from the map · outside the area this site accepts', distance: 8_120_000, inArea: false },
+        { kind: 'place', lat: 45.75, lng: 4.85, label: 'Lyon', detail: 'France · 1.9 km from the map', place: 'Lyon, France', distance: 1928, inArea: undefined },
+        {
+          kind: 'place', lat: 40.22, lng: -105.27, label: 'Lyons', detail: 'Colorado, United States · 8\u00a0120 km from the map · outside the area this site accepts',
+          place: 'Lyons, Colorado, United States', distance: 8_120_000, inArea: false,
+        },
       ],
       status: '',
     });
@@ -35,11 +38,11 @@ describe('foundIn', () => {
 
   it('a code near: its one option, no status; far with suggestions: the distance said, each suggestion asked as a question', () => {
     expect(foundIn({ kind: 'code', normalized: 'FR-0RMB-CLY0', results: [code('FR-0RMB-CLY0', 'exact', 1916)] }, 'fr0rmbcly0')).toMatchObject({
-      found: [{ kind: 'code', code: 'FR-0RMB-CLY0', label: 'FR-0RMB-CLY0', detail: 'Location code · 1.9 km from the map' }],
+      found: [{ kind: 'code', code: 'FR-0RMB-CLY0', exact: true, label: 'FR-0RMB-CLY0', detail: 'Location code · 1.9 km from the map' }],
       status: '',
     });
     const far = foundIn({ kind: 'code', normalized: 'FR-0MRB-CLY0', results: [code('FR-0MRB-CLY0', 'exact', 386_129), code('FR-0RMB-CLY0', 'transposition', 1916)] }, 'x');
-    expect(far.found.map(({ label }) => label)).toEqual(['FR-0MRB-CLY0', 'Did you mean FR-0RMB-CLY0?']);
+    expect(far.found.map(({ label, exact }) => [label, exact])).toEqual([['FR-0MRB-CLY0', true], ['Did you mean FR-0RMB-CLY0?', false]]);
     expect(far.status).toBe(TEXT.doubted('386 km'));
   });
 

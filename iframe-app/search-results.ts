@@ -15,7 +15,7 @@ export const TEXT = {
   coordinates: 'Coordinates',
   swapped: 'Read as longitude, latitude',
   exact: 'Location code',
-  didYouMean: 'Did you mean',
+  didYouMean: (code: string) => `Did you mean ${code}?`,
   fromMap: (distance: string) => `${distance} from the map`,
   outsideArea: 'outside the area this site accepts',
   noPlace: (q: string) => `No place starts with “${q}”.`,
@@ -29,7 +29,7 @@ export const TEXT = {
   shownOutside: (code: string) => `Map moved to ${code}, outside the area this site accepts.`,
   show: 'Show it',
   cancel: 'Cancel',
-  moved: (name: string) => `Map moved to ${name}.`,
+  moved: (place: string) => `Map moved to ${place}.`,
   failed: 'Search is not available right now. Try again in a moment.',
   spent: 'This map cannot search any more. You can still choose a point on the map.',
 };
@@ -43,8 +43,11 @@ export interface Found {
   label: string;
   /** Its second line: country and distance, how the pair was read, … */
   detail: string;
-  /** A code's. */
+  /** A place's name with its region and country, as the announcement of the move says it. */
+  place?: string;
+  /** A code's: the code, and whether the text named it as typed (else it is a suggestion). */
   code?: string;
+  exact?: boolean;
   distance?: number;
   inArea?: boolean;
 }
@@ -77,15 +80,19 @@ export function foundIn(answer: SearchAnswer, q: string): { found: Found[]; stat
     return { found: point ? [pointFound({ lat: point.latitude, lng: point.longitude, swapped: point.swapped === true })] : [], status: '' };
   }
   if (kind === 'places') {
-    const found = results.map((hit): Found => ({
-      kind: 'place',
-      lat: hit.latitude,
-      lng: hit.longitude,
-      label: hit.name ?? '',
-      detail: [[hit.admin, hit.country].filter(Boolean).join(', '), ...where(hit)].filter(Boolean).join(' · '),
-      distance: hit.distance_m,
-      inArea: hit.in_area,
-    }));
+    const found = results.map((hit): Found => {
+      const region = [hit.admin, hit.country].filter(Boolean).join(', ');
+      return {
+        kind: 'place',
+        lat: hit.latitude,
+        lng: hit.longitude,
+        label: hit.name ?? '',
+        detail: [region, ...where(hit)].filter(Boolean).join(' · '),
+        place: [hit.name, region].filter(Boolean).join(', '),
+        distance: hit.distance_m,
+        inArea: hit.in_area,
+      };
+    });
     return { found, status: found.length === 0 ? TEXT.noPlace(q) : '' };
   }
   const found = results.map((hit): Found => ({
@@ -94,7 +101,8 @@ export function foundIn(answer: SearchAnswer, q: string): { found: Found[]; stat
     lng: hit.longitude,
     code: hit.loc_code,
     // A suggestion says it is one in its name, which is what a screen reader reads of an option.
-    label: hit.match === 'exact' ? hit.loc_code! : `${TEXT.didYouMean} ${hit.loc_code}?`,
+    label: hit.match === 'exact' ? hit.loc_code! : TEXT.didYouMean(hit.loc_code!),
+    exact: hit.match === 'exact',
     detail: [hit.match === 'exact' ? TEXT.exact : '', ...where(hit)].filter(Boolean).join(' · '),
     distance: hit.distance_m,
     inArea: hit.in_area,

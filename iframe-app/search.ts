@@ -164,7 +164,7 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
     if (item.kind === 'place') {
       input.value = item.label;
       view.setView(at, PLACE_ZOOM);
-      panel.announce(TEXT.moved([item.label, item.detail.split(' · ')[0]].filter(Boolean).join(', ')));
+      panel.announce(TEXT.moved(item.place!));
       return;
     }
     if (item.kind === 'code') {
@@ -193,7 +193,7 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
     if (point !== null) return pick(pointFound(point));
     const next = await run(q, true);
     // A code named exactly, with no doubt about it, is what Enter asked for; anything else is listed.
-    if (next?.length === 1 && next[0].kind === 'code' && !next[0].label.startsWith(TEXT.didYouMean)) await pick(next[0]);
+    if (next?.length === 1 && next[0].exact) await pick(next[0]);
   };
 
   input.addEventListener('input', () => {

@@ -1,7 +1,8 @@
 /**
  * What the search box lists, in words: each result of a search (or coordinates read in the frame) as
  * an option with a name and a line under it, the status line over the list ("Did you mean"), and the
- * box's other strings. Kept together, in TEXT, so that the frame's catalogues can take them over.
+ * box's other strings. Kept together, in TEXT, so that the frame's catalogues can take them over; the
+ * box's static words (its name, placeholder, the list's name, the question's buttons) are frame.html's.
  */
 import { FAR_M } from '../src/code/typos.ts';
 import type { Coordinates } from '../src/search/coordinates.ts';
@@ -9,9 +10,6 @@ import type { SearchAnswer, SearchHit } from './api.ts';
 
 /** The box's words, English. */
 export const TEXT = {
-  label: 'Search for a place, coordinates or a code',
-  placeholder: 'Place, coordinates or code',
-  results: 'Search results',
   coordinates: 'Coordinates',
   swapped: 'Read as longitude, latitude',
   exact: 'Location code',
@@ -27,8 +25,6 @@ export const TEXT = {
   askFar: (code: string, distance: string) => `${code} is ${distance} from the map. Show it?`,
   askOutside: (code: string) => `${code} is outside the area this site accepts and cannot be chosen here. Show where it is?`,
   shownOutside: (code: string) => `Map moved to ${code}, outside the area this site accepts.`,
-  show: 'Show it',
-  cancel: 'Cancel',
   moved: (place: string) => `Map moved to ${place}.`,
   failed: 'Search is not available right now. Try again in a moment.',
   spent: 'This map cannot search any more. You can still choose a point on the map.',

@@ -23,8 +23,9 @@ describe('searchPlaces', () => {
     expect(names(searchPlaces('kreis 11'))).toContain('Zürich (Kreis 11) CH');
   });
 
-  it('asks two characters at least, and lists at most PLACES_MAX', () => {
+  it('asks two characters at least and no more than a name can have, and lists at most PLACES_MAX', () => {
     expect(searchPlaces('s')).toEqual([]);
+    expect(searchPlaces(`sa${' a'.repeat(100)}`)).toEqual([]);
     expect(searchPlaces('sa')).toHaveLength(PLACES_MAX);
     expect(searchPlaces('sa', { limit: 3 })).toHaveLength(3);
   });

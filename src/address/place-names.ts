@@ -19,6 +19,9 @@ import { populationOf } from './place-index.ts';
 /** Most places one search answers with. */
 export const PLACES_MAX = 8;
 
+/** Longer text than this is no place's name (the longest the places have is 65 characters): not searched. */
+const QUERY_MAX = 120;
+
 export interface NamedPlace {
   name: string;
   /** ISO 3166-1 alpha-2. */
@@ -133,7 +136,7 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): num
  */
 export function searchPlaces(query: string, { focus, preferred, only, limit = PLACES_MAX }: PlaceQuery = {}): NamedPlace[] {
   const q = foldQuery(query);
-  if (q.length < 2) return [];
+  if (q.length < 2 || q.length > QUERY_MAX) return [];
   const f = foldedPlaces();
   const { index, text, country, countries } = f;
   // The best, kept sorted by rank, twice the limit so that duplicates can be dropped after.

@@ -127,7 +127,9 @@ export interface SearchQuery {
 export function searchText(apiBase: string, token: string, { q, focus, forward }: SearchQuery, signal: AbortSignal): Promise<SearchAnswer> {
   const query = new URLSearchParams({ q, focus: `${focus.lat.toFixed(6)},${focus.lng.toFixed(6)}` });
   if (forward) query.set('forward', '1');
-  return request(`${apiBase}/v1/loc/search?${query}`, { headers: { authorization: `Bearer ${token}` }, signal });
+  // The frame's own language (its <html lang>), for the places the service's geocoder names.
+  const language = globalThis.document?.documentElement.lang || 'en';
+  return request(`${apiBase}/v1/loc/search?${query}`, { headers: { authorization: `Bearer ${token}`, 'accept-language': language }, signal });
 }
 
 /** `GET /embed/grid.json`: the band column counts, fetched once when the grid first shows. */

@@ -9,9 +9,6 @@
  * open a request to the geocoder for each (a thousand concurrent page requests, a thousand outbound
  * connections). At most `maxInFlight` requests are open at a time, one per cell however many ask for
  * it; beyond that the answer is null, the offline address, until one finishes.
- *
- * Its forward search (`nominatimSearch`, below), when the operator turns it on too, is held to the
- * same timeout and the same care.
  */
 
 import { BoundedCache } from '../bounded-cache.ts';
@@ -90,13 +87,15 @@ export interface GeocodedPlace {
 export const FORWARD_LIMIT = 5;
 
 /**
- * The geocoder's forward search: `GET {url}/search?format=jsonv2&q=…&limit=5`, null when it fails or
- * times out (the caller answers with the offline places alone). Asked only when the visitor presses
- * Enter, never as they type: public Nominatim instances forbid autocomplete traffic in their usage
- * policy, and an operator's own instance would take a request per keystroke of every visitor. No cache:
- * Enter on the same text is rare, and a place's name may mean another place tomorrow.
+ * The geocoder's forward search, when the operator turns it on too: `GET {url}/search?format=jsonv2&q=…&limit=5`,
+ * held to the reverse geocoder's timeout, pause after a failure and bound on open requests; null when
+ * it fails or times out (the caller answers with the offline places alone). Asked only when the
+ * visitor presses Enter, never as they type: public Nominatim instances forbid autocomplete traffic in
+ * their usage policy, and an operator's own instance would take a request per keystroke of every
+ * visitor. No cache: Enter on the same text is rare, and a place's name may mean another place tomorrow.
+ * `language`, a BCP 47 tag (English by default), names the places in it where OpenStreetMap can.
  */
-export type ForwardGeocoder = (query: string, countries?: readonly string[]) => Promise<GeocodedPlace[] | null>;
+export type ForwardGeocoder = (query: string, countries?: readonly string[], language?: string) => Promise<GeocodedPlace[] | null>;
 
 export function nominatimSearch(options: Pick<NominatimOptions, 'url' | 'timeoutMs' | 'userAgent' | 'now' | 'backoffMs' | 'maxInFlight'>): ForwardGeocoder {
   const { url, timeoutMs, userAgent, now, backoffMs = 30_000, maxInFlight = GEOCODER_MAX_IN_FLIGHT } = options;
@@ -104,14 +103,14 @@ export function nominatimSearch(options: Pick<NominatimOptions, 'url' | 'timeout
   let inFlight = 0;
   let resumeAt = 0;
 
-  return async (query, countries) => {
+  return async (query, countries, language = 'en') => {
     if (now() < resumeAt || inFlight >= maxInFlight) return null;
     inFlight++;
     try {
       const params = new URLSearchParams({ format: 'jsonv2', q: query, limit: String(FORWARD_LIMIT), addressdetails: '1' });
       if (countries !== undefined && countries.length > 0) params.set('countrycodes', countries.join(',').toLowerCase());
       const response = await fetch(`${base}/search?${params}`, {
-        headers: { 'user-agent': userAgent, accept: 'application/json', 'accept-language': 'en' },
+        headers: { 'user-agent': userAgent, accept: 'application/json', 'accept-language': language },
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);

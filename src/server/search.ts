@@ -38,6 +38,8 @@ export interface SearchRequest {
   area?: Area;
   /** Enter was pressed: the geocoder may be asked too. */
   forward?: boolean;
+  /** The language the geocoder names places in (a BCP 47 tag); English without one. */
+  language?: string;
 }
 
 interface InArea {
@@ -148,7 +150,7 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
   );
   if (request.forward && forwardGeocoder !== null) {
     const asked = countries ?? (config.supportedCountries === null ? undefined : config.supportedCountries);
-    for (const found of (await forwardGeocoder(q, asked && [...asked])) ?? []) {
+    for (const found of (await forwardGeocoder(q, asked && [...asked], request.language)) ?? []) {
       // The offline list already has it: same name, within 5 km.
       if (places.some((p) => p.name === found.name && distanceM(p, found.latitude, found.longitude) < 5000)) continue;
       if (countries !== undefined && (found.country_code === null || !countries.has(found.country_code))) continue;

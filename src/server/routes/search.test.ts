@@ -270,15 +270,18 @@ describe('the geocoder’s forward search', () => {
       expect(asked[0].url).toMatch(/^\/search\?/);
       expect(Object.fromEntries(query)).toMatchObject({ format: 'jsonv2', q: 'lyon', limit: '5' });
       expect(asked[0].headers['user-agent']).toMatch(/^loc \(/);
+      expect(asked[0].headers['accept-language']).toBe('en');
       expect(a.results.filter((r) => r.name === 'Lyon')).toHaveLength(1);
       expect(a.results.at(-1)).toEqual({
         name: '10 Downing Street', country_code: 'GB', country: 'United Kingdom', admin: 'England', latitude: 51.5033635, longitude: -0.1276248,
         distance_m: expect.any(Number), source: 'geocoder',
       });
       expect(a.results.some((r) => r.name === 'Nowhere')).toBe(false);
-      // The countries asked for go to the geocoder, and its places outside them are dropped.
-      const fr = await answer({ q: 'lyon', forward: '1', countries: 'FR' }, { 'x-api-key': secret }, s);
+      // The countries asked for go to the geocoder, and its places outside them are dropped; the
+      // caller's first language names them.
+      const fr = await answer({ q: 'lyon', forward: '1', countries: 'FR' }, { 'x-api-key': secret, 'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8' }, s);
       expect(new URL(asked[1].url!, 'http://x').searchParams.get('countrycodes')).toBe('fr');
+      expect(asked[1].headers['accept-language']).toBe('fr-CH');
       expect(fr.results.every((r) => r.country_code === 'FR')).toBe(true);
     } finally {
       await s.close();

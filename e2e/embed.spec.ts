@@ -87,11 +87,11 @@ test('a click previews the cell, "Use this location" gives onSelect with the cel
   const clicked = pointAt(view, at);
   await frame.locator('#loc-map').click({ position: at });
 
-  // The preview: code and confirm button in the panel; the page has heard onPreview, not onSelect.
+  // The preview: code and confirm button in the panel; the page has heard onPreview, no onSelect.
   const panel = frame.locator('#loc-panel');
   await expect(panel).toHaveAttribute('data-state', 'preview');
   await expect(frame.locator('#loc-code')).toHaveText(target.loc_code);
-  expect((await waitForEvent(page, id, 'preview')).loc_code).toBe(target.loc_code);
+  expect(await waitForEvent(page, id, 'preview')).toMatchObject({ loc_code: target.loc_code, saved: false });
   expect((await events(page, id)).map((event) => event.name)).toEqual(['ready', 'preview']);
 
   await frame.getByRole('button', { name: 'Use this location' }).click();

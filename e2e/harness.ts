@@ -35,19 +35,25 @@ declare global {
   }
 }
 
+/** The callbacks the recorder passes, all of them unless told: a loader before onPreview and onClear refuses those as unknown options. */
+export const RECORDED: readonly EventName[] = ['ready', 'select', 'preview', 'clear', 'error'];
+/** The callbacks every v1 loader takes. */
+export const FIRST_V1_CALLBACKS: readonly EventName[] = ['ready', 'select', 'error'];
+
 /** Mounts into `target` (the page's `#map` by default); resolves with the mount's number. */
-export function mount(page: Page, token: string, options: MountOptions = {}, target = '#map'): Promise<number> {
+export function mount(page: Page, token: string, options: MountOptions = {}, target = '#map', recorded = RECORDED): Promise<number> {
   return page.evaluate(
-    ({ token, options, target }) => {
+    ({ token, options, target, recorded }) => {
       const events = (window.locEvents ??= []);
       const handles = (window.locHandles ??= []);
       const id = handles.length + 1;
-      const record = (name: 'ready' | 'select' | 'preview' | 'clear' | 'error') => (payload?: unknown) => void events.push({ mount: id, name, payload });
-      const callbacks = { onReady: record('ready'), onSelect: record('select'), onPreview: record('preview'), onClear: record('clear'), onError: record('error') };
+      const callbacks = Object.fromEntries(
+        recorded.map((name) => [`on${name[0].toUpperCase()}${name.slice(1)}`, (payload?: unknown) => void events.push({ mount: id, name, payload })]),
+      );
       handles.push(LOC.mount(target, { ...options, sessionToken: token, ...callbacks }));
       return id;
     },
-    { token, options, target },
+    { token, options, target, recorded },
   );
 }
 
@@ -153,8 +159,8 @@ export async function countResolves(frame: Frame): Promise<() => Promise<number>
 }
 
 /** Mounts on the suite's page and waits for onReady; returns the mount's number and its frame. */
-export async function mountReady(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
-  const id = await mount(page, token, options);
+export async function mountReady(page: Page, token: string, options: MountOptions, recorded = RECORDED): Promise<{ id: number; frame: Frame }> {
+  const id = await mount(page, token, options, '#map', recorded);
   await waitForEvent(page, id, 'ready');
   return { id, frame: await mapFrame(page, id) };
 }

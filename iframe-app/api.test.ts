@@ -25,6 +25,8 @@ describe('the frame’s API client', () => {
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('omit');
     expect(new Headers(init.headers).get('authorization')).toBe('Bearer sid.secret');
+    // The address in the frame's language, where the service's geocoder has it.
+    expect(new Headers(init.headers).get('accept-language')).toBe('en');
     expect(JSON.parse(init.body as string)).toEqual({ lat: 48.8, lng: 2.3, save: true });
   });
 

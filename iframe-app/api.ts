@@ -6,6 +6,7 @@
 import type { GridData, LatLng, SessionInfo } from '../src/embed/protocol.ts';
 import type { LocEmbedError, LocErrorCode, LocResolveResult } from '../src/embed/public-types.ts';
 import { RECOVERABLE } from '../src/embed/recoverable.ts';
+import { currentLocale } from './i18n.ts';
 
 /** What a lookup finds the cell of: a point, or a code (`LocHandle.select`). */
 export type Target = LatLng | string;
@@ -77,7 +78,8 @@ export function resolvePoint(apiBase: string, token: string, target: Target, sav
   const body = typeof target === 'string' ? { code: target, save } : { lat: target.lat, lng: target.lng, save };
   return request(`${apiBase}/v1/embed/resolve`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    // The address in the frame's language, where the service's geocoder has it.
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': currentLocale() },
     body: JSON.stringify(body),
     signal,
   });

@@ -12,6 +12,7 @@ import type { LocAbortError, LocEmbedError, LocResolveResult, LocSelectResult, L
 import { RECOVERABLE } from '../src/embed/recoverable.ts';
 import type { PickOutcome } from '../src/embed/testing-contract.ts';
 import { EmbedFailure, type Target } from './api.ts';
+import { t } from './i18n.ts';
 import type { Panel } from './panel.ts';
 import type { Selection } from './selection.ts';
 import { SESSION_ENDED, type Session } from './session.ts';
@@ -192,7 +193,7 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
       reset();
       if (shown) {
         hush();
-        panel.announce('Choice cleared.');
+        panel.announce(t('announce.cleared'));
         void chooser()?.host.clear();
       }
     },

@@ -2,9 +2,9 @@
  * The frame's start-up input: the session config the service wrote into the page, and the start
  * options the loader put in the URL fragment (see `FrameStart` in protocol.ts).
  */
-import { DEFAULTS, readLatLng, readStyle, readZoom } from '../src/embed/options.ts';
+import { DEFAULTS, readAppearance, readLatLng, readLocale, readStyle, readZoom } from '../src/embed/options.ts';
 import type { FrameConfig, FrameStart, LatLng } from '../src/embed/protocol.ts';
-import type { LocStyle } from '../src/embed/public-types.ts';
+import type { LocAppearance, LocStyle } from '../src/embed/public-types.ts';
 
 /** The config in `#loc-config`; throws when the page has none, so the frame never says hello. */
 export function readConfig(doc: Document): FrameConfig {
@@ -25,6 +25,12 @@ export interface Start {
   /** When the page stops waiting for the hello (epoch ms); without one, as if the default loadTimeout ran from now. */
   until: number;
   search: boolean;
+  /** The integrator's `locale`, when they gave one. */
+  locale?: string;
+  /** The page's language. */
+  pageLocale?: string;
+  /** The integrator's appearance; its values are not checked yet (appearance.ts does). */
+  appearance: LocAppearance;
 }
 
 /**
@@ -49,5 +55,9 @@ export function readStart(hash: string): Start {
     until: Number(get('until')) || Date.now() + DEFAULTS.loadTimeout,
     // Only an explicit false hides it: a loader before the option sends nothing.
     search: get('search') !== 'false',
+    locale: attempt(() => readLocale(get('locale') ?? undefined, 'locale'), undefined),
+    // Pages write `en_US` as often as `en-US`: the visitor's language either way.
+    pageLocale: attempt(() => readLocale(get('pageLocale')?.replace(/_/g, '-'), 'pageLocale'), undefined),
+    appearance: attempt(() => readAppearance(JSON.parse(get('appearance') ?? 'null'), 'appearance'), DEFAULTS.appearance),
   };
 }

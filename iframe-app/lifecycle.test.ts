@@ -36,7 +36,7 @@ beforeEach(() => {
   document.body.replaceChildren(...page.body.childNodes);
   map = L.map($('loc-map'), { center: [0, 0], zoom: 2, zoomAnimation: false, fadeAnimation: false });
   const styles = resolveStyles({ mode: 'offline' }, 'https://loc.example');
-  const view = createView({ map, motion: { animate: false } }, styles, 'streets', gridColumns(() => Promise.reject(new Error('no grid in this test'))));
+  const view = createView({ map, motion: { animate: false }, direction: 'ltr' }, styles, 'streets', gridColumns(() => Promise.reject(new Error('no grid in this test'))));
   const config = frameConfig({
     apiBase: 'https://loc.example',
     origin: 'https://shop.example',

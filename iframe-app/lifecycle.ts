@@ -10,6 +10,7 @@ import { RECOVERABLE } from '../src/embed/recoverable.ts';
 import type { FrameState } from '../src/embed/testing-contract.ts';
 import { EmbedFailure } from './api.ts';
 import type { Chooser } from './choice.ts';
+import { t } from './i18n.ts';
 import { VISITOR_MESSAGES, type Panel } from './panel.ts';
 import { startSession, type Session } from './session.ts';
 import type { View } from './view.ts';
@@ -32,6 +33,8 @@ export interface LifecycleOptions {
   onStop(): void;
   /** Opens the map on `LocMountOptions.value` as chosen (choice.ts `open`); onReady waits for it and carries it. */
   open(code: string): Promise<LocResolveResult | undefined>;
+  /** Options the frame could not use as given (`invalid_option`), found as it started: told to the page at init. */
+  invalidOptions?: EmbedFailure[];
 }
 
 /** What init handed over, once the session started. */
@@ -60,7 +63,15 @@ export interface Lifecycle extends Pick<FrameApi, 'init'> {
   cannotChoose(): LocEmbedError;
 }
 
-export function createLifecycle({ config, skew, view, panel, root, onStop, open }: LifecycleOptions): Lifecycle {
+/** What the visitor reads for `failure`, with the wait when the service said how long; null for nothing. */
+function visitorMessage(failure: EmbedFailure): string | null {
+  const key = VISITOR_MESSAGES[failure.code];
+  if (key === null) return null;
+  const message = t(key);
+  return failure.retryAfter ? t('error.retryAfter', { message, minutes: Math.max(1, Math.round(failure.retryAfter / 60)) }) : message;
+}
+
+export function createLifecycle({ config, skew, view, panel, root, onStop, open, invalidOptions = [] }: LifecycleOptions): Lifecycle {
   let host: HostCallbacks | undefined;
   let live: Live | undefined;
   let stoppedBy: EmbedFailure | undefined;
@@ -80,13 +91,14 @@ export function createLifecycle({ config, skew, view, panel, root, onStop, open 
     onStop();
     mark('stopped');
     root.classList.add('loc--stopped');
-    panel.message(VISITOR_MESSAGES[failure.code]);
+    panel.message(visitorMessage(failure));
   };
 
   const report = (failure: EmbedFailure) => {
     if (stopped) return;
-    const wait = failure.retryAfter ? ` (about ${Math.max(1, Math.round(failure.retryAfter / 60))} min)` : '';
-    panel.message(VISITOR_MESSAGES[failure.code] + wait);
+    // An error without a visitor's message leaves the line as it is: the visitor did nothing wrong.
+    const text = visitorMessage(failure);
+    if (text !== null) panel.message(text);
     void host?.error(failure.toJSON());
     if (!RECOVERABLE[failure.code]) stop(failure);
   };
@@ -109,6 +121,7 @@ export function createLifecycle({ config, skew, view, panel, root, onStop, open 
         void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
         return;
       }
+      for (const failure of invalidOptions) report(failure);
       if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
         return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
       }

@@ -9,19 +9,24 @@ import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
 import { TESTING_HOOK } from '../src/embed/testing-contract.ts';
 import { EmbedFailure, gridData } from './api.ts';
+import { applyAppearance } from './appearance.ts';
 import { keepInside } from './area.ts';
 import { connect } from './channel.ts';
 import { createChoice } from './choice.ts';
-import { readConfig, readStart } from './config.ts';
+import { readConfig, readStart, type Start } from './config.ts';
 import { enableKeyboard } from './crosshair.ts';
-import { gridColumns } from './grid-layer.ts';
+import { gridColumns, type GridColumns } from './grid-layer.ts';
+import { LOCALES, directionOf, localiseDocument, pickLocale, t, whenCatalogue, type LocaleChoice } from './i18n.ts';
 import { createLifecycle } from './lifecycle.ts';
-import { addLocateControl, createMap, openLinksInNewTab } from './map.ts';
-import { createPanel } from './panel.ts';
+import { addLocateControl, addZoomControl, createMap, openLinksInNewTab, type FrameMap } from './map.ts';
+import { createPanel, type Panel } from './panel.ts';
 import { enableSearch } from './search.ts';
-import { createSelection } from './selection.ts';
+import { createSelection, type Selection } from './selection.ts';
 import { createTestingHook } from './testing-hook.ts';
-import { createView } from './view.ts';
+import { createView, type View } from './view.ts';
+
+/** frame.js's own URL, with its `?v=`: the catalogues are beside it. Read now: only while the script first runs is it known. */
+const frameScript = (document.currentScript as HTMLScriptElement | null)?.src;
 
 function start(): void {
   const root = document.getElementById('loc') as HTMLElement;
@@ -30,23 +35,52 @@ function start(): void {
   try {
     config = readConfig(document);
   } catch {
-    panel.message('This map could not start. Reload the page and try again.');
+    panel.message(t('start.failed'));
     return;
   }
-  // Before anything can go wrong: a test integration must never pass for a live one.
-  if (config.testMode) (document.getElementById('loc-test-mode') as HTMLElement).hidden = false;
   const startOptions = readStart(location.hash);
-  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, config.bounds);
+  const language = pickLocale(startOptions.locale, startOptions.pageLocale);
+  // Before the first paint: the theme's colours, and the controls in their language's corners.
+  const invalidAppearance = applyAppearance(document, startOptions.appearance);
+  const frameMap = createMap(document.getElementById('loc-map') as HTMLElement, startOptions, config.bounds, directionOf(language.locale));
   const { map, motion } = frameMap;
   keepInside(map, config.bounds);
   openLinksInNewTab(root);
   const columns = gridColumns(() => gridData(config.apiBase));
   const view = createView(frameMap, config.styles, startOptions.style, columns);
   const selection = createSelection(map, motion);
-  addLocateControl(map, motion, panel.message);
+  // The map draws meanwhile; what has words waits for them, so that nothing is said in English first.
+  whenCatalogue(language.locale, frameScript ?? `${config.apiBase}/embed/frame.js`, () => speak(config, startOptions, language, invalidAppearance, { root, panel, frameMap, view, selection, columns }));
+}
+
+interface Parts {
+  root: HTMLElement;
+  panel: Panel;
+  frameMap: FrameMap;
+  view: View;
+  selection: Selection;
+  columns: GridColumns;
+}
+
+/** The rest of the frame, in the frame's language: its words, its controls, its life over the channel. */
+function speak(config: FrameConfig, startOptions: Start, language: LocaleChoice, invalidAppearance: EmbedFailure[], { root, panel, frameMap, view, selection, columns }: Parts): void {
+  const { map, motion } = frameMap;
+  localiseDocument(document);
+  // Before anything can go wrong: a test integration must never pass for a live one.
+  if (config.testMode) (document.getElementById('loc-test-mode') as HTMLElement).hidden = false;
+  addZoomControl(frameMap);
+  addLocateControl(frameMap, panel.message);
+  // The integrator's mistakes the map works around, told at init (invalid_option).
+  const invalidOptions = [
+    ...(language.unsupported
+      ? [new EmbedFailure('invalid_option', `locale ${JSON.stringify(language.unsupported)} has no catalogue; the map speaks ${language.locale} instead. Supported locales: ${LOCALES.join(', ')}.`)]
+      : []),
+    ...invalidAppearance,
+  ];
 
   const frame = createLifecycle({
     config,
+    invalidOptions,
     // Read as the frame starts, against the service's clock when it wrote the page.
     skew: Date.parse(config.now) - Date.now(),
     view,
@@ -87,7 +121,7 @@ function start(): void {
   Object.assign(window, { [TESTING_HOOK]: createTestingHook({ choice, selection, session: () => frame.live()?.session }) });
 
   if (window.parent === window) {
-    panel.message('This map is meant to be embedded in a page with loc-embed.js.');
+    panel.message(t('start.notEmbedded'));
     return;
   }
   // Unanswered, the hello means the page stopped waiting for this frame (its loadTimeout, most likely):

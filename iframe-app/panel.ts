@@ -7,25 +7,32 @@
  * again, over the announcement).
  */
 import type { LocErrorCode, LocResolveResult } from '../src/embed/public-types.ts';
+import { t, type MessageKey } from './i18n.ts';
 
-/** What the visitor reads for each error; the integrator's `onError` gets the developer's message. */
-export const VISITOR_MESSAGES: Record<LocErrorCode, string> = {
-  session_expired: 'This map has expired. Reload the page to choose a location.',
-  invalid_session: 'This map cannot be used right now. Reload the page and try again.',
-  key_inactive: 'This map cannot be used right now.',
-  partner_required: 'This map cannot be used right now.',
-  origin_mismatch: 'This map cannot be used on this page.',
-  load_timeout: 'The map did not load in time. Reload the page and try again.',
-  rate_limited: 'Too many locations were looked up just now. Try again a little later.',
-  session_limit_reached: 'This map has looked up as many locations as it may. Reload the page to choose a location.',
-  network: 'The location service cannot be reached. Check the connection and try again.',
-  unsupported_location: 'There are no codes here. Choose a point on land or near the coast.',
-  outside_session_area: 'This location is outside the area this site accepts. Choose a point inside it.',
+/**
+ * What the visitor reads for each error (its catalogue key); the integrator's `onError` gets the
+ * developer's message. null: the visitor is told nothing — the error is the integrator's to fix, and
+ * the map works on.
+ */
+export const VISITOR_MESSAGES: Record<LocErrorCode, MessageKey | null> = {
+  session_expired: 'error.session_expired',
+  invalid_session: 'error.invalid_session',
+  key_inactive: 'error.key_inactive',
+  partner_required: 'error.partner_required',
+  origin_mismatch: 'error.origin_mismatch',
+  load_timeout: 'error.load_timeout',
+  rate_limited: 'error.rate_limited',
+  session_limit_reached: 'error.session_limit_reached',
+  network: 'error.network',
+  unsupported_location: 'error.unsupported_location',
+  outside_session_area: 'error.outside_session_area',
   // Only the page's select sends a code, and its failures are the page's to tell.
-  invalid_code: 'This is not a location code.',
-  code_not_found: 'No location has this code.',
-  service_unavailable: 'The location service is busy. Try again in a moment.',
-  internal_error: 'Something went wrong. Try again.',
+  invalid_code: 'error.invalid_code',
+  code_not_found: 'error.code_not_found',
+  service_unavailable: 'error.service_unavailable',
+  internal_error: 'error.internal_error',
+  // The integrator's mistake, which the map works around: nothing for the visitor to do.
+  invalid_option: null,
 };
 
 /** How far a result has come: previewed (confirm pending), or chosen (saved and handed to the page). */
@@ -90,11 +97,11 @@ export function createPanel(doc: Document): Panel {
       range.selectNodeContents(code);
       doc.getSelection()?.removeAllRanges();
       doc.getSelection()?.addRange(range);
-      return announce(`${text} is selected; press Control C or Command C to copy it.`);
+      return announce(t('announce.copyByHand', { code: text }));
     }
-    copy.textContent = 'Copied';
-    setTimeout(() => (copy.textContent = 'Copy code'), 1500);
-    announce(`Copied ${text}.`);
+    copy.textContent = t('panel.copied');
+    setTimeout(() => (copy.textContent = t('panel.copy')), 1500);
+    announce(t('announce.copied', { code: text }));
   });
 
   return {
@@ -103,8 +110,8 @@ export function createPanel(doc: Document): Panel {
       panel.setAttribute('aria-busy', 'true');
       // Not the state and name of the result before: that point is no longer what the panel shows.
       panel.dataset.state = 'busy';
-      panel.setAttribute('aria-label', 'Finding the code');
-      code.textContent = 'Finding the code…';
+      panel.setAttribute('aria-label', t('panel.finding'));
+      code.textContent = t('panel.findingShown');
       address.textContent = '';
       copy.hidden = share.hidden = confirm.hidden = true;
     },
@@ -113,19 +120,15 @@ export function createPanel(doc: Document): Panel {
       panel.removeAttribute('aria-busy');
       panel.dataset.state = state;
       // What a screen reader names the region: a preview is not a choice yet.
-      panel.setAttribute('aria-label', state === 'preview' ? 'Previewed location' : 'Chosen location');
+      panel.setAttribute('aria-label', t(state === 'preview' ? 'panel.previewed' : 'panel.chosen'));
       code.textContent = result.loc_code;
       address.textContent = result.address;
       share.href = result.share_url;
-      share.setAttribute('aria-label', `Open ${result.loc_code} in a new tab`);
+      share.setAttribute('aria-label', t('panel.openLabel', { code: result.loc_code }));
       copy.hidden = share.hidden = false;
       confirm.hidden = state !== 'preview';
       confirm.disabled = false;
-      announce(
-        state === 'preview'
-          ? `${result.loc_code}, ${result.address}. Press Enter again, or choose “Use this location”, to confirm.`
-          : `Chosen: ${result.loc_code}, ${result.address}.`,
-      );
+      announce(t(state === 'preview' ? 'announce.preview' : 'announce.chosen', { code: result.loc_code, address: result.address }));
     },
     hide() {
       panel.hidden = true;

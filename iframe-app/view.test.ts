@@ -16,7 +16,7 @@ beforeEach(() => {
   document.body.replaceChildren(container);
   map = L.map(container, { center: [48.8584, 2.2945], zoom: 16, zoomAnimation: false, fadeAnimation: false });
   const columns = gridColumns(() => Promise.reject(new Error('no grid in this test')));
-  view = createView({ map, motion: { animate: false } }, STYLES, 'streets', columns);
+  view = createView({ map, motion: { animate: false }, direction: 'ltr' }, STYLES, 'streets', columns);
 });
 
 afterEach(() => map.remove());

@@ -46,6 +46,7 @@ export const ERROR_CATALOGUE = {
   origin_mismatch: { status: null, message: 'The page origin does not match the session origin.' },
   load_timeout: { status: null, message: 'The map frame did not load in time.' },
   network: { status: null, message: 'The map could not reach the loc service.' },
+  invalid_option: { status: null, message: 'A mount option has a value the map cannot use; it uses its default instead.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -10,8 +10,9 @@ const previous: SnippetOptions = {
   style: 'streets',
   confirm: true,
   renew: false,
+  theme: 'light',
 };
-const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '' };
+const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '', locale: '', theme: 'light', colorPrimary: '' };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -51,6 +52,13 @@ describe('the playground controls', () => {
     expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
   });
 
+  it('take a language, a theme and a primary colour, none for blank fields; a theme the loader refuses keeps the last', () => {
+    expect(readControls({ ...values, locale: 'fr', theme: 'auto', colorPrimary: ' #0b57d0 ' }, previous).options).toEqual({ ...previous, locale: 'fr', theme: 'auto', colorPrimary: '#0b57d0' });
+    const refused = readControls({ ...values, theme: 'night' }, { ...previous, theme: 'dark' });
+    expect(refused.options.theme).toBe('dark');
+    expect(refused.problems).toEqual([{ option: 'theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "night".' }]);
+  });
+
   it('take a title the designer typed, and none for a blank field', () => {
     expect(readControls({ ...values, title: ' Drop-off point ' }, previous).options).toEqual({ ...previous, title: 'Drop-off point' });
     expect(readControls({ ...values, title: ' ' }, { ...previous, title: 'Drop-off point' }).options).toEqual(previous);
@@ -65,5 +73,9 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
+    // The language and the look are what the map is made with.
+    expect(changesOf(previous, { ...previous, locale: 'ar' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, theme: 'dark' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, colorPrimary: '#0b57d0' })).toEqual({ ...none, remount: true });
   });
 });

@@ -3,7 +3,7 @@
  * accepts (mount-options.ts), with its messages, so a designer who types a bad centre sees the
  * message an integrator would get, and the map keeps its last good view.
  */
-import { checkCenter, checkHeight, checkStyle, checkZoom } from './mount-options.ts';
+import { checkCenter, checkHeight, checkStyle, checkTheme, checkZoom } from './mount-options.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
@@ -17,6 +17,11 @@ export interface ControlValues {
   renew: boolean;
   /** The map's accessible name; blank for the demo's own. */
   title: string;
+  /** A language tag; blank for the page's. */
+  locale: string;
+  theme: string;
+  /** `appearance.variables.colorPrimary`; blank for the theme's. The frame judges it (invalid_option). */
+  colorPrimary: string;
 }
 
 /** A field of the form, by its name in index.html. */
@@ -25,7 +30,7 @@ export type ControlName = keyof ControlValues;
 /** A value that did not pass: the loader's message, and the fields to mark for it. */
 export interface ControlProblem {
   /** The mount option the message is about: `center` for latitude and longitude alike. */
-  option: 'height' | 'center' | 'zoom' | 'style';
+  option: 'height' | 'center' | 'zoom' | 'style' | 'theme';
   /** The fields at fault: of a bad centre, only the coordinate that is out of range. */
   fields: ControlName[];
   message: string;
@@ -74,6 +79,9 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       renew: values.renew,
       // Any text but blank is a title LOC.mount takes; blank means the designer set none.
       ...(values.title.trim() === '' ? {} : { title: values.title.trim() }),
+      ...(values.locale === '' ? {} : { locale: values.locale }),
+      theme: attempt('theme', () => ['theme'], () => checkTheme(values.theme), previous.theme),
+      ...(values.colorPrimary.trim() === '' ? {} : { colorPrimary: values.colorPrimary.trim() }),
     },
     problems,
   };
@@ -83,7 +91,8 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
 export function changesOf(before: SnippetOptions, after: SnippetOptions): { remount: boolean; view: boolean; style: boolean } {
   return {
     remount:
-      before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew || before.title !== after.title,
+      before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew || before.title !== after.title ||
+      before.locale !== after.locale || before.theme !== after.theme || before.colorPrimary !== after.colorPrimary,
     view: before.center.lat !== after.center.lat || before.center.lng !== after.center.lng || before.zoom !== after.zoom,
     style: before.style !== after.style,
   };

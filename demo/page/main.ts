@@ -27,6 +27,7 @@ const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
 const TITLES = {
   playground: 'Playground map: choose a location',
   style: (style: string) => `${style[0].toUpperCase()}${style.slice(1)} style map: choose a location`,
+  look: (locale: string, theme: string) => `${theme[0].toUpperCase()}${theme.slice(1)} theme map in ${new Intl.DisplayNames(['en'], { type: 'language' }).of(locale)}: choose a location`,
   expiry: 'Short-session map: choose a location',
 };
 
@@ -80,6 +81,9 @@ function playground(compare: () => LocHandle[]): void {
     confirm: fields.confirm.checked,
     renew: fields.renew.checked,
     title: fields.title.value,
+    locale: (fields.locale as unknown as HTMLSelectElement).value,
+    theme: (fields.theme as unknown as HTMLSelectElement).value,
+    colorPrimary: fields.colorPrimary.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -88,6 +92,7 @@ function playground(compare: () => LocHandle[]): void {
     style: 'streets',
     confirm: true,
     renew: false,
+    theme: 'light',
   }).options;
   let handle: LocHandle | undefined;
   let token = '';
@@ -101,6 +106,8 @@ function playground(compare: () => LocHandle[]): void {
       style: options.style,
       confirm: options.confirm,
       title: options.title ?? TITLES.playground,
+      ...(options.locale ? { locale: options.locale } : {}),
+      appearance: { theme: options.theme, ...(options.colorPrimary ? { variables: { colorPrimary: options.colorPrimary } } : {}) },
       ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
         if (error.code === 'session_expired') void start();
@@ -163,6 +170,39 @@ async function styles(): Promise<LocHandle[]> {
   return handles;
 }
 
+/** The gallery's maps: a theme and a language each, as a designer compares them. */
+const LOOKS = [
+  { locale: 'en', theme: 'light' },
+  { locale: 'fr', theme: 'dark' },
+  { locale: 'de', theme: 'auto' },
+  { locale: 'ar', theme: 'dark' },
+] as const;
+
+async function looks(): Promise<LocHandle[]> {
+  const handles: LocHandle[] = [];
+  for (const { locale, theme } of LOOKS) {
+    const source = `${locale}_${theme}`;
+    try {
+      const session = await createSession();
+      showProblem(source, null);
+      handles.push(
+        LOC.mount(`#look-${source}`, {
+          sessionToken: session.session_token,
+          locale,
+          appearance: { theme },
+          title: TITLES.look(locale, theme),
+          height: '260px',
+          ...START_VIEW,
+          ...logged(source),
+        }),
+      );
+    } catch (error) {
+      showProblem(source, `Cannot create a session for the ${locale} ${theme} map: ${(error as Error).message}`);
+    }
+  }
+  return handles;
+}
+
 function expiry(): void {
   const status = $('expiry-status');
   let expiresAt = 0;
@@ -214,7 +254,7 @@ $('clear-log').addEventListener('click', () => $('log').replaceChildren());
 if (typeof LOC === 'undefined') {
   showProblem('loader', `loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
 } else {
-  const compare = styles();
+  const compare = styles().then(async (handles) => [...handles, ...(await looks())]);
   let compareHandles: LocHandle[] = [];
   void compare.then((handles) => (compareHandles = handles));
   playground(() => compareHandles);

@@ -3,9 +3,9 @@
  * and defaults, and for each value a designer can type, the same verdict and the same message.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULTS, readHeight, readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
+import { DEFAULTS, THEMES as LOADER_THEMES, readAppearance, readHeight, readLatLng, readStyle, readZoom } from '../../src/embed/options.ts';
 import { STYLE_NAMES } from '../../src/embed/style-names.ts';
-import { checkCenter, checkHeight, checkStyle, checkZoom, MOUNT_DEFAULTS, STYLES } from './mount-options.ts';
+import { checkCenter, checkHeight, checkStyle, checkTheme, checkZoom, MOUNT_DEFAULTS, STYLES, THEMES } from './mount-options.ts';
 
 /** What a check says of a value: what it returns, or the message it throws. */
 function verdict(check: () => unknown): unknown {
@@ -23,7 +23,8 @@ afterEach(() => {
 describe('the demo page’s mount options', () => {
   it('list the loader’s styles, default first, and its defaults', () => {
     expect(STYLES).toEqual([...STYLE_NAMES]);
-    expect(MOUNT_DEFAULTS).toEqual({ height: DEFAULTS.height, center: DEFAULTS.center, zoom: DEFAULTS.zoom, style: DEFAULTS.style, confirm: DEFAULTS.confirm });
+    expect(MOUNT_DEFAULTS).toEqual({ height: DEFAULTS.height, center: DEFAULTS.center, zoom: DEFAULTS.zoom, style: DEFAULTS.style, confirm: DEFAULTS.confirm, theme: DEFAULTS.appearance.theme });
+    expect(THEMES).toEqual([...LOADER_THEMES]);
   });
 
   it('judge every value as the loader does, with its message', () => {
@@ -35,6 +36,9 @@ describe('the demo page’s mount options', () => {
     }
     for (const zoom of [0, 2, 20, 21, -1, 1.5, Number.NaN]) expect(verdict(() => checkZoom(zoom)), String(zoom)).toEqual(verdict(() => readZoom(zoom, 'zoom')));
     for (const style of [...STYLE_NAMES, 'night', '', 'Streets']) expect(verdict(() => checkStyle(style)), style).toEqual(verdict(() => readStyle(style, 'style')));
+    for (const theme of [...LOADER_THEMES, 'night', '']) {
+      expect(verdict(() => checkTheme(theme)), theme).toEqual(verdict(() => readAppearance({ theme }, 'appearance').theme));
+    }
   });
 
   it('judge a height by the browser’s CSS.supports, as the loader does', () => {

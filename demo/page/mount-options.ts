@@ -5,7 +5,7 @@
  * values, so a designer reads what an integrator would; mount-options.test.ts holds both to the
  * loader's.
  */
-import type { LocStyle } from '../../src/embed/public-types.ts';
+import type { LocStyle, LocTheme } from '../../src/embed/public-types.ts';
 
 /** Every style, the default first; the compiler keeps the list to the public `LocStyle`. */
 const STYLE_SET = { streets: true, satellite: true, traffic: true, biking: true } as const satisfies Record<LocStyle, true>;
@@ -18,7 +18,12 @@ export const MOUNT_DEFAULTS = {
   zoom: 2,
   style: 'streets' as LocStyle,
   confirm: true,
+  theme: 'light' as LocTheme,
 };
+
+/** The themes of `appearance.theme`, the default first. */
+const THEME_SET = { light: true, dark: true, auto: true } as const satisfies Record<LocTheme, true>;
+export const THEMES = Object.keys(THEME_SET) as LocTheme[];
 
 /** Highest zoom the map offers. */
 const MAX_ZOOM = 20;
@@ -51,6 +56,11 @@ export function checkCenter(lat: number, lng: number): { lat: number; lng: numbe
 export function checkZoom(zoom: number): number {
   if (!Number.isInteger(zoom) || zoom < 0 || zoom > MAX_ZOOM) refuse('zoom', `an integer from 0 to ${MAX_ZOOM}`, zoom);
   return zoom;
+}
+
+export function checkTheme(text: string): LocTheme {
+  if (!(THEMES as string[]).includes(text)) refuse('appearance.theme', `one of ${THEMES.map(shown).join(', ')}`, text);
+  return text as LocTheme;
 }
 
 export function checkStyle(text: string): LocStyle {

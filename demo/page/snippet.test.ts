@@ -10,6 +10,7 @@ const defaults: SnippetOptions = {
   style: DEFAULTS.style,
   confirm: DEFAULTS.confirm,
   renew: false,
+  theme: 'light',
 };
 
 describe('the integrator snippet', () => {
@@ -22,7 +23,14 @@ describe('the integrator snippet', () => {
 
   it('leaves out options at their defaults', () => {
     const snippet = integratorSnippet(defaults);
-    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'getSessionToken']) expect(snippet).not.toContain(option);
+    for (const option of ['height:', 'center:', 'zoom:', 'style:', 'confirm:', 'title:', 'locale:', 'appearance:', 'getSessionToken']) expect(snippet).not.toContain(option);
+  });
+
+  it('writes the language and the appearance the designer chose', () => {
+    const snippet = integratorSnippet({ ...defaults, locale: 'ar', theme: 'dark', colorPrimary: '#0b57d0' });
+    expect(snippet).toContain("locale: 'ar',");
+    expect(snippet).toContain("appearance: { theme: 'dark', variables: { colorPrimary: '#0b57d0' } },");
+    expect(integratorSnippet({ ...defaults, colorPrimary: 'teal' })).toContain("appearance: { variables: { colorPrimary: 'teal' } },");
   });
 
   it('writes the options a designer changed, as valid JavaScript values', () => {

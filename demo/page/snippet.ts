@@ -2,7 +2,7 @@
  * The code an integrator would write for the options on the demo page: the script tag and the
  * `LOC.mount` call, with only the options that differ from their defaults.
  */
-import type { LocStyle } from '../../src/embed/public-types.ts';
+import type { LocStyle, LocTheme } from '../../src/embed/public-types.ts';
 import { MOUNT_DEFAULTS } from './mount-options.ts';
 
 export interface SnippetOptions {
@@ -20,6 +20,11 @@ export interface SnippetOptions {
    * map (so the page's six maps differ), but that name is the demo's, not code to copy: left out.
    */
   title?: string;
+  /** The frame's language, when the designer chose one; without it, the page's. */
+  locale?: string;
+  theme: LocTheme;
+  /** `appearance.variables.colorPrimary`, when the designer typed one. */
+  colorPrimary?: string;
 }
 
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -34,6 +39,12 @@ export function integratorSnippet(options: SnippetOptions): string {
   if (options.style !== MOUNT_DEFAULTS.style) lines.push(`    style: ${quote(options.style)},`);
   if (options.confirm !== MOUNT_DEFAULTS.confirm) lines.push(`    confirm: ${options.confirm},`);
   if (options.title !== undefined) lines.push(`    title: ${quote(options.title)},`);
+  if (options.locale !== undefined) lines.push(`    locale: ${quote(options.locale)},`);
+  const appearance = [
+    ...(options.theme === MOUNT_DEFAULTS.theme ? [] : [`theme: ${quote(options.theme)}`]),
+    ...(options.colorPrimary === undefined ? [] : [`variables: { colorPrimary: ${quote(options.colorPrimary)} }`]),
+  ];
+  if (appearance.length) lines.push(`    appearance: { ${appearance.join(', ')} },`);
   if (options.renew) lines.push('    getSessionToken: () => createSession().then((next) => next.session_token),');
   lines.push(
     '    onSelect(result) {',

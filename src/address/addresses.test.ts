@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from '../code/index.ts';
-import { createAddresses } from './addresses.ts';
+import { createAddresses, languageOf } from './addresses.ts';
 import { GEOCODER_MAX_IN_FLIGHT } from './nominatim.ts';
 import { offlineAddress } from './offline.ts';
 
@@ -85,6 +85,24 @@ describe('reverse geocoder', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0].url).toMatch(/^\/reverse\?format=jsonv2&lat=/);
     expect(requests[0].headers['user-agent']).toBe('loc-test');
+  });
+
+  it('asks in the language given, English by default, and caches per cell and language', async () => {
+    mode = 'ok';
+    requests.length = 0;
+    const book = addresses();
+    await book.addressOf(cell);
+    await book.addressOf(cell, false, 'fr');
+    await book.addressOf(cell, false, 'fr');
+    expect(requests.map((request) => request.headers['accept-language'])).toEqual(['en', 'fr']);
+  });
+
+  it('reads the first language of an Accept-Language header, and nothing that is not a tag', () => {
+    expect(languageOf('fr-CH, fr;q=0.9, en;q=0.8')).toBe('fr-CH');
+    expect(languageOf('ar')).toBe('ar');
+    expect(languageOf('*')).toBeUndefined();
+    expect(languageOf('en\r\nx: y')).toBeUndefined();
+    expect(languageOf(undefined)).toBeUndefined();
   });
 
   it('leaves the geocoder alone for a test key: the offline address, the same every time', async () => {

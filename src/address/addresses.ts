@@ -1,6 +1,7 @@
 /**
- * The address of a cell: the configured reverse geocoder's when it answers, the offline nearest-place
- * description otherwise. The one entry point the routes use.
+ * The address of a cell: the configured reverse geocoder's when it answers, in the language asked for
+ * where the geocoder's data has it, the offline nearest-place description otherwise — in English, with
+ * the place's one GeoNames name (usually its local one). The one entry point the routes use.
  */
 import { BoundedCache } from '../bounded-cache.ts';
 import { nominatimGeocoder, type ReverseGeocoder } from './nominatim.ts';
@@ -20,8 +21,18 @@ export interface Addresses {
   /**
    * Never rejects: every failure of a remote geocoder falls back to the offline address. `offlineOnly`
    * skips the geocoder: test keys get the same answer every time, whatever a remote service says today.
+   * `language`: what the geocoder is asked for (`languageOf` an Accept-Language header); English without.
    */
-  addressOf(cell: CellPlace, offlineOnly?: boolean): Promise<string>;
+  addressOf(cell: CellPlace, offlineOnly?: boolean, language?: string): Promise<string>;
+}
+
+/**
+ * The language an `Accept-Language` header puts first, as a BCP 47 tag the geocoder is asked for;
+ * undefined for none, `*`, or anything that is not a tag (the header is the caller's to write).
+ */
+export function languageOf(header: string | undefined): string | undefined {
+  const first = header?.split(',')[0].split(';')[0].trim();
+  return first && first.length <= 35 && /^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(first) ? first : undefined;
 }
 
 export interface AddressOptions {
@@ -50,6 +61,6 @@ export function createAddresses(options: AddressOptions): Addresses {
   return {
     addressOf: remote === null
       ? offline
-      : async (cell, offlineOnly = false) => (offlineOnly ? null : await remote(cell.loc_code, cell.latitude, cell.longitude)) ?? offline(cell),
+      : async (cell, offlineOnly = false, language) => (offlineOnly ? null : await remote(cell.loc_code, cell.latitude, cell.longitude, language)) ?? offline(cell),
   };
 }

@@ -9,6 +9,9 @@
  * open a request to the geocoder for each (a thousand concurrent page requests, a thousand outbound
  * connections). At most `maxInFlight` requests are open at a time, one per cell however many ask for
  * it; beyond that the answer is null, the offline address, until one finishes.
+ *
+ * Each answer is in the language asked for (`accept-language`: the names OpenStreetMap has in it, the
+ * local names where it has none), cached per cell and language.
  */
 
 import { BoundedCache } from '../bounded-cache.ts';
@@ -31,7 +34,8 @@ export interface NominatimOptions {
 /** Requests open to the geocoder at most, by default: a Nominatim of one's own serves this many at once easily. */
 export const GEOCODER_MAX_IN_FLIGHT = 16;
 
-export type ReverseGeocoder = (cellCode: string, lat: number, lng: number) => Promise<string | null>;
+/** `language`: a BCP 47 tag, English by default. */
+export type ReverseGeocoder = (cellCode: string, lat: number, lng: number, language?: string) => Promise<string | null>;
 
 export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
   const { url, timeoutMs, userAgent, now, cacheSize = 10_000, backoffMs = 30_000, maxInFlight = GEOCODER_MAX_IN_FLIGHT } = options;
@@ -40,11 +44,11 @@ export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
   const inFlight = new Map<string, Promise<string | null>>();
   let resumeAt = 0;
 
-  const ask = async (cellCode: string, lat: number, lng: number): Promise<string | null> => {
+  const ask = async (key: string, lat: number, lng: number, language: string): Promise<string | null> => {
     try {
       const query = new URLSearchParams({ format: 'jsonv2', lat: String(lat), lon: String(lng), zoom: '18', addressdetails: '0' });
       const response = await fetch(`${base}/reverse?${query}`, {
-        headers: { 'user-agent': userAgent, accept: 'application/json', 'accept-language': 'en' },
+        headers: { 'user-agent': userAgent, accept: 'application/json', 'accept-language': language },
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
@@ -52,7 +56,7 @@ export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
       // "Unable to geocode" (open sea) is an answer, not a failure: no street address here.
       if (typeof body.display_name !== 'string' || body.display_name.trim() === '') return null;
       const address = body.display_name.trim().slice(0, 300);
-      cache.set(cellCode, address);
+      cache.set(key, address);
       return address;
     } catch {
       resumeAt = now() + backoffMs;
@@ -60,14 +64,15 @@ export function nominatimGeocoder(options: NominatimOptions): ReverseGeocoder {
     }
   };
 
-  return async (cellCode, lat, lng) => {
-    const cached = cache.get(cellCode);
+  return async (cellCode, lat, lng, language = 'en') => {
+    const key = `${language} ${cellCode}`;
+    const cached = cache.get(key);
     if (cached !== undefined) return cached;
-    const asked = inFlight.get(cellCode);
+    const asked = inFlight.get(key);
     if (asked !== undefined) return asked;
     if (now() < resumeAt || inFlight.size >= maxInFlight) return null;
-    const answer = ask(cellCode, lat, lng).finally(() => inFlight.delete(cellCode));
-    inFlight.set(cellCode, answer);
+    const answer = ask(key, lat, lng, language).finally(() => inFlight.delete(key));
+    inFlight.set(key, answer);
     return answer;
   };
 }

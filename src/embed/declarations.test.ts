@@ -15,12 +15,14 @@ const PAGES = {
       center: [48.8584, 2.2945],
       zoom: 18,
       style: 'satellite',
+      locale: 'pt-BR',
+      appearance: { theme: 'auto', variables: { colorPrimary: '#0b57d0', colorCell: 'rebeccapurple', fontFamily: 'Georgia, serif', borderRadius: '4px' } },
       getSessionToken: async () => 'sid2.secret',
       onSelect(result) {
         const code: string = result.loc_code; const north: number = result.cell.north; void code; void north;
         const byPage: boolean = result.source === 'page' || result.source === 'visitor'; void byPage;
       },
-      onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); },
+      onError(error) { if (error.code === 'session_expired' && !error.recoverable) handle.destroy(); if (error.code === 'invalid_option') console.warn(error.message); },
       onReady(info) { const zoom: number = info.zoom; const opened: string | undefined = info.value?.loc_code; void zoom; void opened; },
       onPreview(result) { const saved: boolean = result.saved; void saved; },
       onClear() {},
@@ -52,6 +54,9 @@ const PAGES = {
     LOC.mount('#map', { sessionToken: 'sid.secret', onSelect(result) { if (result.source === 'integrator') {} } });
     LOC.mount('#map', { sessionToken: 'sid.secret', value: { lat: 1, lng: 2 } });
     LOC.mount('#map', { sessionToken: 'sid.secret', onPreview(result) { if (result.source === 'visitor') {} } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', appearance: { theme: 'night' } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', appearance: { variables: { accent: 'red' } } });
+    LOC.mount('#map', { sessionToken: 'sid.secret', locale: ['fr'] });
     export {};
   `,
 };
@@ -83,6 +88,6 @@ describe('loc-embed.d.ts', () => {
   });
 
   it('rejects what the loader would reject', () => {
-    expect(errors.bad).toHaveLength(9);
+    expect(errors.bad).toHaveLength(12);
   });
 });

@@ -58,6 +58,14 @@ describe('LOC.mount options', () => {
     ['onClear not a function', { onClear: 'clear' }, /options\.onClear must be a function; received a string of 5 characters\./],
     ['onSelect not a function', { onSelect: 'handler' }, /options\.onSelect must be a function; received a string of 7 characters\./],
     ['getSessionToken not a function', { getSessionToken: {} }, /options\.getSessionToken must be a function; received an object\./],
+    ['a locale that is not a tag', { locale: 'français' }, /options\.locale must be a BCP 47 language tag such as "fr" or "pt-BR"; received "français"\./],
+    ['a locale with an underscore', { locale: 'pt_BR' }, /options\.locale must be a BCP 47 language tag .*; received "pt_BR"\./],
+    ['a locale as an array', { locale: ['fr'] }, /options\.locale must be .*; received \["fr"\]\./],
+    ['an appearance as a string', { appearance: 'dark' }, /options\.appearance must be \{ theme\?, variables\? \}; received "dark"\./],
+    ['an unknown theme', { appearance: { theme: 'night' } }, /options\.appearance\.theme must be one of "light", "dark", "auto"; received "night"\./],
+    ['an unknown appearance key', { appearance: { colors: {} } }, /options\.appearance\.colors must be theme or variables; received an unknown key\./],
+    ['an unknown variable', { appearance: { variables: { colorAccent: 'red' } } }, /options\.appearance\.variables\.colorAccent must be one of colorPrimary, .*; received an unknown variable\./],
+    ['a numeric variable', { appearance: { variables: { borderRadius: 4 } } }, /options\.appearance\.variables\.borderRadius must be a string of at most 200 characters; received 4\./],
     ['a misspelt callback', { onselect: () => {} }, /options\.onselect must be one of the known options \(sessionToken, onSelect, .*\); received an unknown option\./],
   ];
 
@@ -99,6 +107,24 @@ describe('LOC.mount options', () => {
     const b = mount({ center: { lat: -33.9, lng: 151.2 } });
     expect(Object.fromEntries(fragment(b.iframe))).toMatchObject({ style: 'streets', lat: '-33.9', lng: '151.2', zoom: '2' });
     expect(b.iframe.style.height).toBe('400px');
+  });
+
+  it('put the locale in the fragment only when given, the page’s language always, and the appearance as JSON', () => {
+    document.documentElement.lang = 'de-AT';
+    try {
+      const given = fragment(mount({ locale: 'pt-BR', appearance: { theme: 'dark', variables: { colorPrimary: '#0b57d0', colorText: undefined } } }).iframe);
+      expect(given.get('locale')).toBe('pt-BR');
+      expect(given.get('pageLocale')).toBe('de-AT');
+      expect(JSON.parse(given.get('appearance')!)).toEqual({ theme: 'dark', variables: { colorPrimary: '#0b57d0' } });
+      const defaults = fragment(mount().iframe);
+      expect(defaults.has('locale')).toBe(false);
+      expect(JSON.parse(defaults.get('appearance')!)).toEqual({ theme: 'light' });
+      // Without <html lang>, the browser's language.
+      document.documentElement.lang = '';
+      expect(fragment(mount().iframe).get('pageLocale')).toBe(navigator.language);
+    } finally {
+      document.documentElement.lang = '';
+    }
   });
 });
 

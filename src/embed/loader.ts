@@ -150,7 +150,12 @@ interface PageFrame extends Omit<FrameChannel, 'close'> {
 function openFrame(service: Service, settings: MountSettings, page: PageCallbacks): PageFrame {
   const { style, center, zoom, search } = settings;
   const nonce = crypto.randomUUID();
-  const start: FrameStart = { nonce, style, ...center, zoom, until: Date.now() + settings.loadTimeout, search };
+  const start: FrameStart = {
+    nonce, style, ...center, zoom, until: Date.now() + settings.loadTimeout, search,
+    ...(settings.locale ? { locale: settings.locale } : {}),
+    pageLocale: document.documentElement.lang || navigator.language,
+    appearance: JSON.stringify(settings.appearance),
+  };
   const iframe = document.createElement('iframe');
   // URLSearchParams writes each number as String() does.
   iframe.src = `${service.base}/embed/frame/${settings.sid}#${new URLSearchParams(start as unknown as Record<string, string>)}`;

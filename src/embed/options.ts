@@ -5,7 +5,7 @@
  */
 import { STYLE_NAMES } from './style-names.ts';
 import type { LatLng } from './protocol.ts';
-import type { LocMountOptions, LocStyle } from './public-types.ts';
+import type { LocAppearance, LocAppearanceVariables, LocMountOptions, LocStyle, LocTheme } from './public-types.ts';
 
 /**
  * The defaults of the optional settings. Integrators read them in public-types.ts (`@default`), and a
@@ -28,7 +28,19 @@ export const DEFAULTS = {
   title: 'Map: choose a location',
   /** The search box over the map. */
   search: true,
+  /** The frame's language, a BCP 47 tag; without one, the page's (`<html lang>`, else the browser's). */
+  locale: undefined as string | undefined,
+  /** The frame's theme and the integrator's variables over it. */
+  appearance: { theme: 'light' } as LocAppearance,
 };
+
+/** The themes of `appearance.theme`; the compiler keeps the list to the public `LocTheme`. */
+const THEME_SET = { light: 1, dark: 1, auto: 1 } satisfies Record<LocTheme, 1>;
+export const THEMES = Object.keys(THEME_SET) as LocTheme[];
+
+/** The names of `appearance.variables`, kept to the public type; the frame checks their values (iframe-app/appearance.ts). */
+const VARIABLE_SET = { colorPrimary: 1, colorBackground: 1, colorText: 1, colorMuted: 1, colorDanger: 1, colorCell: 1, fontFamily: 1, borderRadius: 1 } satisfies Record<keyof LocAppearanceVariables, 1>;
+export const APPEARANCE_VARIABLES = Object.keys(VARIABLE_SET) as (keyof LocAppearanceVariables)[];
 
 /** Highest zoom the map offers: a 3 m cell is about 20 px wide there at the equator. */
 export const MAX_ZOOM = 20;
@@ -92,6 +104,38 @@ export function readLatLng(value: unknown, where: string): LatLng {
 }
 
 /**
+ * A BCP 47 language tag, by its shape (`fr`, `pt-BR`, `zh-Hant-TW`): whether the frame has the
+ * language is the frame's to say (`invalid_option`).
+ */
+export function readLocale(value: unknown, where: string): string {
+  if (typeof value !== 'string' || value.length > 35 || !/^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(value)) {
+    invalid(where, 'a BCP 47 language tag such as "fr" or "pt-BR"', show(value));
+  }
+  return value as string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `{ theme?, variables? }`, by names and shapes: a known theme, known variable names, strings. Whether
+ * a string is a colour, a length or a font, and whether the colours read, is the frame's to say.
+ */
+export function readAppearance(value: unknown, where: string): LocAppearance {
+  if (!isObject(value)) invalid(where, '{ theme?, variables? }', show(value));
+  const { theme = 'light', variables, ...unknown } = value as Record<string, unknown>;
+  for (const key of Object.keys(unknown)) invalid(`${where}.${key}`, 'theme or variables', 'an unknown key');
+  if (!THEMES.includes(theme as LocTheme)) invalid(`${where}.theme`, `one of ${THEMES.map(show).join(', ')}`, show(theme));
+  if (variables === undefined) return { theme: theme as LocTheme };
+  if (!isObject(variables)) invalid(`${where}.variables`, `an object of ${APPEARANCE_VARIABLES.join(', ')}`, show(variables));
+  for (const [name, v] of Object.entries(variables)) {
+    if (!APPEARANCE_VARIABLES.includes(name as keyof LocAppearanceVariables)) invalid(`${where}.variables.${name}`, `one of ${APPEARANCE_VARIABLES.join(', ')}`, 'an unknown variable');
+    // Left out as a missing option is: `{ colorPrimary: brand?.color }` from a page's own settings.
+    if (v !== undefined && (typeof v !== 'string' || v.length > 200)) invalid(`${where}.variables.${name}`, 'a string of at most 200 characters', show(v));
+  }
+  return { theme: theme as LocTheme, variables: { ...variables } };
+}
+
+/**
  * What a value that may hold a token is, never its content: the token is a credential and error
  * messages end up in logs. `show` would print an array or object holding the token, or the whole
  * session response passed in its place. Also what `LOC.mount` says of a target that is not an element
@@ -118,6 +162,8 @@ const READERS: { [K in keyof typeof DEFAULTS]: (value: unknown, where: string) =
   loadTimeout: (ms, where) => (typeof ms === 'number' && ms >= 1000 && ms <= 300_000 ? ms : invalid(where, 'milliseconds from 1000 to 300000', show(ms))),
   title: (value, where) => (typeof value === 'string' && value.trim() !== '' ? value : invalid(where, 'a non-empty string', show(value))),
   search: readBoolean,
+  locale: readLocale,
+  appearance: readAppearance,
 };
 
 /** Never echoes a token (see kindOf). */

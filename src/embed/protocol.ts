@@ -61,6 +61,12 @@ export interface FrameStart {
   until: number;
   /** `LocMountOptions.search`; loaders before it send none, which reads as true. */
   search: boolean;
+  /** `LocMountOptions.locale`, only when the integrator gave one. */
+  locale?: string;
+  /** The page's language, which the frame cannot see: `<html lang>`, else the browser's. */
+  pageLocale: string;
+  /** `LocMountOptions.appearance`, as JSON: the first paint is in its colours. */
+  appearance: string;
 }
 
 /** Step 1: what the loader hands over. */

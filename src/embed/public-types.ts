@@ -90,7 +90,14 @@ export type LocErrorCode =
   /** The service is overloaded or down for a moment. */
   | 'service_unavailable'
   /** Anything else the service reported. */
-  | 'internal_error';
+  | 'internal_error'
+  /**
+   * A mount option passed the loader's checks of its shape but the map cannot use its value — a
+   * `locale` it has no language for, an `appearance` variable that is not a colour or that fails
+   * contrast. The map uses its default instead and goes on; `message` names the option, the value and
+   * why. The visitor is told nothing.
+   */
+  | 'invalid_option';
 
 /** What `onError` receives. */
 export interface LocEmbedError {
@@ -130,6 +137,45 @@ export interface LocReadyInfo {
   value?: LocResolveResult;
 }
 
+/**
+ * The frame's built-in look: `light`, `dark` (a dark panel and controls; the map's tiles stay as they
+ * are), or `auto`, which follows the visitor's `prefers-color-scheme` as it changes.
+ */
+export type LocTheme = 'light' | 'dark' | 'auto';
+
+/**
+ * Your values over the theme's, each a CSS value. The frame checks each: a value that is not a colour
+ * (`CSS.supports('color', …)`), a length or a font list, or a colour that would not read against the
+ * colour it is shown with (WCAG AA: 4.5:1 for text, 3:1 for the cell outline and the focus ring), is
+ * not applied — the theme's stays — and `onError` hears `invalid_option` naming the variable, the pair
+ * and the contrast. Under `auto` your colours apply to both schemes, and are checked against both.
+ */
+export interface LocAppearanceVariables {
+  /** “Use this location”, links' focus ring, the previewed and chosen cell's outline unless `colorCell` is given; its text is white or black, whichever reads. */
+  colorPrimary?: string;
+  /** The panel's and the controls' surface. */
+  colorBackground?: string;
+  /** Text on that surface: the code, the buttons, the controls' icons. */
+  colorText?: string;
+  /** Secondary text on that surface: the address, “Finding the code…”. */
+  colorMuted?: string;
+  /** The message line's text (errors), on a tint of itself. */
+  colorDanger?: string;
+  /** The chosen cell's outline on the map (checked at 3:1 against its white halo). */
+  colorCell?: string;
+  /** The frame's font, a CSS `font-family` list; no `;`, `{`, `}`. */
+  fontFamily?: string;
+  /** Corner radius of the panel, buttons and controls, a CSS length such as `'4px'`. */
+  borderRadius?: string;
+}
+
+/** How the frame looks: passed as data, since a page's CSS cannot reach a cross-origin frame. */
+export interface LocAppearance {
+  /** @default 'light' */
+  theme?: LocTheme;
+  variables?: LocAppearanceVariables;
+}
+
 /** The options of `LOC.mount`. Only `sessionToken` is required. */
 export interface LocMountOptions {
   /** The `session_token` your server received from `POST /v1/embed/sessions`. */
@@ -150,7 +196,7 @@ export interface LocMountOptions {
   confirm?: boolean;
   /** Milliseconds to wait for the map frame before `onError` reports `load_timeout`. @default 15000 */
   loadTimeout?: number;
-  /** Accessible name of the map frame, read by screen readers. @default 'Map: choose a location' */
+  /** Accessible name of the map frame, read by screen readers; give it in your page's language. @default 'Map: choose a location' */
   title?: string;
   /**
    * The search box over the map: place names, coordinates, codes. false hides it.
@@ -164,6 +210,16 @@ export interface LocMountOptions {
    * `outside_session_area`, all recoverable) and the map opens on `center` and `zoom`.
    */
   value?: string;
+  /**
+   * Language of the map's text, a BCP 47 tag such as `'fr'` or `'pt-BR'`: the exact tag, else its base
+   * language. Without it, the page's language (`<html lang>`, else the browser's), falling back to
+   * English. A language the map does not have reaches `onError` as `invalid_option`, and the map speaks
+   * the page's language or English instead. Arabic mirrors the layout.
+   * @default undefined
+   */
+  locale?: string;
+  /** The map's theme and your colours, font and radius over it (see `LocAppearanceVariables`). @default { theme: 'light' } */
+  appearance?: LocAppearance;
   /**
    * Renews the session before it expires, without a remount: return a fresh `session_token` from your
    * server (for the same origin), or a promise of it. Called about a minute before `expires_at` (a

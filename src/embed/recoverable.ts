@@ -22,4 +22,5 @@ export const RECOVERABLE: Record<LocErrorCode, boolean> = {
   code_not_found: true,
   service_unavailable: true,
   internal_error: true,
+  invalid_option: true,
 };

@@ -35,7 +35,13 @@ describe('the fake LOC', () => {
     expect(() => fake.mount('#map', { sessionToken: TOKEN, zoom: 30 })).toThrow('LOC.mount: options.zoom');
     expect(() => fake.mount('#map', { sessionToken: TOKEN, colour: 'red' } as never)).toThrow('LOC.mount: options.colour must be one of the known options');
     expect(() => fake.mount('#nowhere', { sessionToken: TOKEN })).toThrow('LOC.mount: no element matches the selector "#nowhere".');
+    // The language and the look, by name and shape, as the loader checks them; their values are the frame's to judge.
+    expect(() => fake.mount('#map', { sessionToken: TOKEN, locale: 'français' })).toThrow('LOC.mount: options.locale must be a BCP 47 language tag');
+    expect(() => fake.mount('#map', { sessionToken: TOKEN, appearance: { theme: 'night' } } as never)).toThrow('LOC.mount: options.appearance.theme must be one of');
+    expect(() => fake.mount('#map', { sessionToken: TOKEN, appearance: { variables: { accent: '#000' } } } as never)).toThrow('options.appearance.variables.accent');
     expect(fake.mounts).toHaveLength(0);
+    fake.mount('#map', { sessionToken: TOKEN, locale: 'ar', appearance: { theme: 'dark', variables: { colorPrimary: '#8ab4f8' } } });
+    expect(fake.lastMount().options).toMatchObject({ locale: 'ar', appearance: { theme: 'dark', variables: { colorPrimary: '#8ab4f8' } } });
   });
 
   it('records each mount with its target and options, puts an iframe there, and replaces a mount in the same element', () => {

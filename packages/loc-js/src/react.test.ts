@@ -170,6 +170,21 @@ describe('<LocPicker>', () => {
     expect(ref.current).toBe(mounts[3].handle);
   });
 
+  it('mounts again when the locale or the appearance changes, and not for an equal appearance made anew each render', async () => {
+    const look = () => ({ theme: 'dark' as const, variables: { colorPrimary: '#8ab4f8' } });
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', locale: 'fr', appearance: look() }));
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', locale: 'fr', appearance: look() }));
+    expect(mounts).toHaveLength(1);
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', locale: 'ar', appearance: look() }));
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', locale: 'ar', appearance: { ...look(), theme: 'auto' } }));
+    expect(mounts.map((mount) => [mount.options.locale, mount.options.appearance?.theme])).toEqual([
+      ['fr', 'dark'],
+      ['ar', 'dark'],
+      ['ar', 'auto'],
+    ]);
+    expect(iframes()).toHaveLength(1);
+  });
+
   it('destroys the map on unmount: no iframe, no ref, no callback after', async () => {
     const onSelect = vi.fn();
     const ref = createRef<LocHandle>();

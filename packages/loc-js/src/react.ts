@@ -15,7 +15,8 @@
  *   the code it opens on: a page that passes back what `onSelect` gave would otherwise remount the
  *   map at each choice (change the choice with `ref.current.select`); a change of
  *   what the map is made with — `baseUrl`, `sessionToken`, `height`, `confirm`, `loadTimeout`,
- *   `title`, `search` — mounts it again.
+ *   `title`, `search`, `locale`, `appearance` (compared by value: a new object with the same theme
+ *   and variables each render remounts nothing) — mounts it again.
  * - `getSession` renews the session before it expires (it is the mount's `getSessionToken`), and
  *   when the map reports `session_expired` all the same, mounts it once more with a fresh token.
  *
@@ -53,7 +54,7 @@ export type LocPickerSessionProps = { sessionToken: string; getSession?: LocGetS
 export type LocPickerProps = LocPickerBaseProps & LocPickerSessionProps;
 
 /** The props a change of which mounts the map again: they are what the map is made with. */
-const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title', 'search'] as const;
+const REMOUNT_ON = ['baseUrl', 'sessionToken', 'height', 'confirm', 'loadTimeout', 'title', 'search', 'locale', 'appearance'] as const;
 
 /** One mount of this component's map, from loading the script to destroy. */
 interface Mount {

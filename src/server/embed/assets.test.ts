@@ -101,6 +101,21 @@ describe('embed assets', () => {
     expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it('serve the frame’s catalogues beside its script, immutable under the page’s version, compressed', async () => {
+    const page = await online.inject('/embed/frame/sid_1');
+    const version = /frame\.js\?v=([\w-]+)/.exec(page.body)?.[1];
+    const fr = await online.inject({ url: `/embed/locales/fr.json?v=${version}`, headers: { 'accept-encoding': 'gzip' } });
+    expect(fr.statusCode).toBe(200);
+    expect(fr.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(fr.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const body = JSON.parse((fr.headers['content-encoding'] === 'gzip' ? gunzipSync(fr.rawPayload) : fr.rawPayload).toString('utf8'));
+    expect(body['panel.confirm']).toBe('Utiliser cet emplacement');
+    expect((await online.inject('/embed/locales/fr.json?v=stale')).headers['cache-control']).toBe('public, max-age=300, must-revalidate');
+    // English is in frame.js, and only the catalogues the build wrote are there.
+    expect((await online.inject('/embed/locales/en.json')).statusCode).toBe(404);
+    expect((await online.inject('/embed/locales/..%2Fframe.js')).statusCode).toBe(404);
+  });
+
   it('never pin a frame file for a year under a version it is not', async () => {
     const response = await online.inject('/embed/frame.js?v=stale');
     expect(response.statusCode).toBe(200);

@@ -1,19 +1,19 @@
 /**
- * The embed's static side, as a Fastify plugin: the loader and its declarations, the frame's script
- * and styles, the grid table the frame draws the 3 m grid from, and — in offline tile mode — the
+ * The embed's static side, as a Fastify plugin: the loader and its declarations, the frame's script,
+ * styles and language catalogues, the grid table the frame draws the 3 m grid from, and — in offline tile mode — the
  * tiles. It also decorates the reply with `sendEmbedFrame`, which the session-bound frame route uses
  * to send the frame page with its headers.
  *
  * Compression: each file goes out in Brotli or gzip when the browser accepts it (encodings.ts).
  *
  * Caching: the loader keeps a fixed URL that integrators paste into pages, so it is revalidated often
- * (short max-age, ETag); the frame's files are requested with the build's content hash (`?v=`) and so
- * are immutable; the grid table and tiles never change within a format version. Only a URL that
+ * (short max-age, ETag); the frame's files — its catalogues too — are requested with the build's
+ * content hash (`?v=`) and so are immutable; the grid table and tiles never change within a format version. Only a URL that
  * names the content's hash may be immutable: `/embed/v1/loc-embed.js` is evergreen within v1 (every
  * v1 loader works with every v1 frame), so it is revalidated exactly as its unversioned alias is.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { coverage } from '../../code/coverage.ts';
@@ -86,13 +86,22 @@ const BUILT_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'frame.js', 'frame.css', 
  */
 const V1_FILES = ['loc-embed.js', 'loc-embed.d.ts'] as const;
 
-/** The built files as served, and the version of the frame's script and styles that its page links. */
-function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], Asset>; version: string; page: string } {
+/**
+ * The built files as served, and the version of the frame's script and styles that its page links;
+ * `catalogues`: the frame's catalogues by file name (`fr.json`), served at `/embed/locales/<name>`.
+ */
+function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], Asset>; catalogues: Map<string, Asset>; version: string; page: string } {
   const read = (name: string) => readFileSync(`${dir}${name}`);
   const frameJs = read('frame.js');
   const frameCss = read('frame.css');
-  // One version for both files: the page links them together.
-  const version = createHash('sha256').update(frameJs).update(frameCss).digest('base64url').slice(0, 12);
+  const catalogueFiles = readdirSync(`${dir}locales`).filter((name) => name.endsWith('.json')).sort();
+  const catalogueBodies = catalogueFiles.map((name) => read(`locales/${name}`));
+  // One version for all of them: the page links the script and styles, and the script asks for its
+  // catalogue with the same `?v=`.
+  const hash = createHash('sha256').update(frameJs).update(frameCss);
+  for (const body of catalogueBodies) hash.update(body);
+  const version = hash.digest('base64url').slice(0, 12);
+  const catalogues = new Map(catalogueFiles.map((name, index) => [name, asset(catalogueBodies[index], 'application/json; charset=utf-8', IMMUTABLE)]));
   const files = {
     'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
     'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
@@ -103,7 +112,7 @@ function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], 
     'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
     'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
   };
-  return { files, version, page: readFileSync(`${dir}frame.html`, 'utf8') };
+  return { files, catalogues, version, page: readFileSync(`${dir}frame.html`, 'utf8') };
 }
 
 /** The grid table the frame needs to draw the 3 m grid: every band's frozen column count. */
@@ -132,7 +141,9 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     // `loc serve` checks the build is there before it starts (server.ts).
     let built: ReturnType<typeof readBundle> | undefined;
     const bundle = () => (built ??= readBundle(options.filesDir ?? embedDir()));
-    app.decorate('prepareEmbedEncodings', () => Promise.all(Object.values(bundle().files).map((file) => file.file.prepare())).then(() => undefined));
+    app.decorate('prepareEmbedEncodings', () =>
+      Promise.all([...Object.values(bundle().files), ...bundle().catalogues.values()].map((file) => file.file.prepare())).then(() => undefined),
+    );
     // In the background: the first visitors after a start get the files as they are, not a wait.
     app.addHook('onListen', async () => void app.prepareEmbedEncodings());
     const tileSettings = options.tiles ?? { mode: 'online' };
@@ -149,6 +160,14 @@ export const embedAssets = fp<EmbedAssetsOptions>(
         return send(request, reply, file, file.cache === IMMUTABLE && request.query.v !== version ? REVALIDATE : file.cache);
       });
     }
+
+    // The frame fetches the catalogue of its language from here (iframe-app/i18n.ts), with the page's `?v=`.
+    app.get<{ Params: { file: string }; Querystring: { v?: string } }>('/embed/locales/:file', { schema: { hide: true } }, async (request, reply) => {
+      const { catalogues, version } = bundle();
+      const file = catalogues.get(request.params.file);
+      if (!file) return notFound(reply, `There is no catalogue ${JSON.stringify(request.params.file)}.`);
+      return send(request, reply, file, request.query.v === version ? file.cache : REVALIDATE);
+    });
 
     if (tileSettings.mode === 'offline') {
       const tiles = offlineTiles({

@@ -14,6 +14,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { LocatedCell } from '../../code/index.ts';
+import { languageOf } from '../../address/addresses.ts';
 import { LocError } from '../../errors.ts';
 import type { Config } from '../config.ts';
 import { locate, locateCode, shareUrl } from '../locate.ts';
@@ -32,7 +33,9 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Returns the 3 m cell that holds the point: its code, centre, bounds and address. Send `lat` and `lng`, or ' +
         '`code` instead (malformed: 400 `invalid_code`; well-formed, of no cell: 404 `code_not_found`). `save` ' +
         '(default false) stores the location for your account. Accepts `x-api-key` or `Authorization: Bearer <session_token>`. ' +
-        'With a session made with `countries` or `bounds`, a cell whose centre is outside them is refused, unsaved: 422 `outside_session_area`.',
+        'With a session made with `countries` or `bounds`, a cell whose centre is outside them is refused, unsaved: 422 `outside_session_area`. ' +
+        'With a reverse geocoder configured, the address is in the first language of `Accept-Language` where the geocoder has it; ' +
+        'offline addresses are in English with the place’s one GeoNames name.',
       security: [{ apiKey: [] }, { sessionToken: [] }],
       body: ResolveRequest,
       response: {
@@ -57,7 +60,8 @@ const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return {
       success: true as const,
       ...cell,
-      address: own?.address ?? (await app.addressBook.addressOf(cell, caller.key.mode === 'test')),
+      // In the visitor's language where the geocoder has it: the frame sends its own (iframe-app/api.ts).
+      address: own?.address ?? (await app.addressBook.addressOf(cell, caller.key.mode === 'test', languageOf(request.headers['accept-language']))),
       saved: save,
       share_url: shareUrl(app.config, cell.loc_code),
     };

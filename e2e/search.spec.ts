@@ -22,14 +22,14 @@ test.beforeEach(async ({ page, stack }) => {
 });
 
 /** The frame of a new mount, ready, with keyboard focus in its search box by Tab, as a visitor would. */
-async function searchByKeyboard(page: Page, token: string, options: MountOptions): Promise<{ id: number; frame: Frame }> {
+async function searchByKeyboard(page: Page, token: string, options: MountOptions, name?: string): Promise<{ id: number; frame: Frame }> {
   const mounted = await mountReady(page, token, options);
   await page.keyboard.press('Tab');
-  await expect(box(mounted.frame)).toBeFocused();
+  await expect(box(mounted.frame, name)).toBeFocused();
   return mounted;
 }
 
-const box = (frame: Frame) => frame.getByRole('combobox', { name: 'Search for a place, coordinates or a code' });
+const box = (frame: Frame, name = 'Search for a place, coordinates or a code') => frame.getByRole('combobox', { name });
 const results = (frame: Frame) => frame.getByRole('listbox', { name: 'Search results' });
 
 /** The slippy-map tile under a point at `zoom`: the map is there once its tile is drawn. */
@@ -240,6 +240,21 @@ test('fits a small map: on a 300 × 250 frame the box clears the zoom control an
   expect(list.y + list.height).toBeLessThanOrEqual(frameBox.y + frameBox.height);
   // Three results at least are in view without scrolling.
   expect(list.height).toBeGreaterThan(3 * 40);
+});
+
+test('in Arabic and the dark theme: the box named, the count said and the distance written in the frame’s language, mirrored beside the controls, axe passing with the list open', async ({ page, newSession }) => {
+  const { frame } = await searchByKeyboard(page, (await newSession()).session_token, { center: LYON, zoom: 12, locale: 'ar', appearance: { theme: 'dark' } }, 'ابحث عن مكان أو إحداثيات أو رمز');
+  await expect(box(frame, 'ابحث عن مكان أو إحداثيات أو رمز')).toHaveAttribute('placeholder', 'مكان أو إحداثيات أو رمز');
+  await page.keyboard.type('lyon');
+  const options = frame.getByRole('listbox', { name: 'نتائج البحث' }).getByRole('option');
+  await expect(options.first()).toHaveAccessibleName(/^Lyon\s*France · على بعد .* كم من الخريطة$/);
+  await expect(frame.locator('#loc-live')).toHaveText(/^\d+ نتيجة|^\d+ نتائج/);
+  // The zoom control is on the right: the box ends left of it.
+  const zoom = (await frame.locator('.leaflet-control-zoom').boundingBox())!;
+  const input = (await box(frame, 'ابحث عن مكان أو إحداثيات أو رمز').boundingBox())!;
+  expect(input.x + input.width).toBeLessThanOrEqual(zoom.x);
+  await page.keyboard.press('ArrowDown');
+  expect(await axeViolations(frame)).toEqual([]);
 });
 
 test('search: false hides the box', async ({ page, newSession }) => {

@@ -11,7 +11,7 @@ import * as L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EmbedFailure, type SearchAnswer, type SearchQuery } from './api.ts';
 import { CODE_ZOOM, DEBOUNCE_MS, POINT_ZOOM, enableSearch } from './search.ts';
-import { TEXT } from './search-results.ts';
+import { t } from './i18n.ts';
 
 interface Asked {
   query: SearchQuery;
@@ -82,7 +82,7 @@ describe('the search box', () => {
     type('48.8584, 2.2945');
     await vi.advanceTimersByTimeAsync(DEBOUNCE_MS * 2);
     expect(asked).toHaveLength(0);
-    expect(options()).toEqual([`48.858400, 2.294500${TEXT.coordinates}`]);
+    expect(options()).toEqual([`48.858400, 2.294500${t('search.coordinates')}`]);
     expect(input().getAttribute('aria-expanded')).toBe('true');
   });
 
@@ -100,7 +100,7 @@ describe('the search box', () => {
     asked[1].answer(LYON);
     await settle();
     expect(options()).toEqual(['LyonFrance · 1.9 km from the map']);
-    expect(panel.announce).toHaveBeenCalledWith(TEXT.count(1));
+    expect(panel.announce).toHaveBeenCalledWith(t('search.count', { count: 1 }));
   });
 
   it('Enter with nothing highlighted submits at once, asking the geocoder too; Enter on a highlighted place moves the map', async () => {
@@ -145,12 +145,12 @@ describe('the search box', () => {
     await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
     asked[0].fail(new EmbedFailure('session_limit_reached', 'spent'));
     await settle();
-    expect($('loc-search-status').textContent).toBe(TEXT.spent);
+    expect($('loc-search-status').textContent).toBe(t('search.spent'));
     type('lyons');
     await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
     asked[1].fail(new EmbedFailure('network', 'down'));
     await settle();
-    expect($('loc-search-status').textContent).toBe(TEXT.failed);
+    expect($('loc-search-status').textContent).toBe(t('search.failed'));
   });
 
   it('asks nothing before the map holds its session', async () => {

@@ -21,7 +21,8 @@ import type { Map as LeafletMap } from 'leaflet';
 import { EmbedFailure, type SearchAnswer, type SearchQuery } from './api.ts';
 import type { Choice } from './choice.ts';
 import type { Panel } from './panel.ts';
-import { TEXT, foundIn, formatDistance, pointFound, type Found } from './search-results.ts';
+import { t } from './i18n.ts';
+import { foundIn, formatDistance, pointFound, type Found } from './search-results.ts';
 import type { View } from './view.ts';
 
 /** The pause in typing after which the text is searched, ms. */
@@ -111,7 +112,7 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
     list.hidden = next.length === 0;
     input.setAttribute('aria-expanded', String(next.length > 0));
     setActive(-1);
-    panel.announce([text, next.length > 0 ? TEXT.count(next.length) : ''].filter(Boolean).join(' '));
+    panel.announce([text, next.length > 0 ? t('search.count', { count: next.length }) : ''].filter(Boolean).join(' '));
   };
 
   const cancel = () => {
@@ -136,7 +137,7 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
       if (controller.signal.aborted || (error as Error)?.name === 'AbortError') return undefined;
       close();
       const spent = error instanceof EmbedFailure && error.code === 'session_limit_reached';
-      setStatus(spent ? TEXT.spent : TEXT.failed);
+      setStatus(t(spent ? 'search.spent' : 'search.failed'));
       panel.announce(status.textContent!);
       return undefined;
     }
@@ -164,19 +165,19 @@ export function enableSearch({ doc, map, view, choice, panel, search }: SearchOp
     if (item.kind === 'place') {
       input.value = item.label;
       view.setView(at, PLACE_ZOOM);
-      panel.announce(TEXT.moved(item.place!));
+      panel.announce(t('search.moved', { place: item.place! }));
       return;
     }
     if (item.kind === 'code') {
       input.value = item.code!;
       // Outside the area the service would refuse to show the cell: the visitor may see where it is, no more.
       if (item.inArea === false) {
-        if (!(await confirmFirst(TEXT.askOutside(item.code!)))) return input.focus();
+        if (!(await confirmFirst(t('search.askOutside', { code: item.code! })))) return input.focus();
         view.setView(at, Math.max(map.getZoom(), CODE_ZOOM));
         input.focus();
-        return panel.announce(TEXT.shownOutside(item.code!));
+        return panel.announce(t('search.shownOutside', { code: item.code! }));
       }
-      if (item.distance !== undefined && item.distance > FAR_M && !(await confirmFirst(TEXT.askFar(item.code!, formatDistance(item.distance))))) {
+      if (item.distance !== undefined && item.distance > FAR_M && !(await confirmFirst(t('search.askFar', { code: item.code!, distance: formatDistance(item.distance) })))) {
         return input.focus();
       }
     }

@@ -257,6 +257,32 @@ test('in Arabic and the dark theme: the box named, the count said and the distan
   expect(await axeViolations(frame)).toEqual([]);
 });
 
+test('the pseudo-locale finds no word of the box outside the catalogues: its names, results, count, “did you mean” and question', async ({ page, newSession }) => {
+  const { frame } = await mountReady(page, (await newSession()).session_token, { center: LYON, zoom: 12, locale: 'en-XA' });
+  const input = frame.getByRole('combobox');
+  const bracketed = /^\[.*\]$/;
+  await expect(input).toHaveAccessibleName(bracketed);
+  await expect(input).toHaveAttribute('placeholder', bracketed);
+  await expect(frame.locator('#loc-search-list')).toHaveAttribute('aria-label', bracketed);
+  await input.focus();
+  await page.keyboard.type('lyon');
+  // A place's name and country are data; the distance after them is the catalogue's.
+  await expect(frame.getByRole('option').first()).toHaveAccessibleName(/^Lyon\s*France · \[.*\]$/);
+  await expect(frame.locator('#loc-live')).toHaveText(bracketed);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('MC-O000-X2VW');
+  await expect(frame.locator('#loc-search-status')).toHaveText(bracketed);
+  await expect(frame.getByRole('option').first()).toHaveAccessibleName(/^\[.*MC-0000-X2VW.*\] \[.*\]$/);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(EIFFEL.loc_code);
+  await expect(frame.getByRole('option').first()).toHaveAccessibleName(/^FR-0RMB-CLY0 \[.*\] · \[.*\]$/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(frame.getByRole('group')).toHaveAccessibleName(bracketed);
+  await expect(frame.locator('#loc-search-yes')).toHaveText(bracketed);
+  await expect(frame.locator('#loc-search-no')).toHaveText(bracketed);
+});
+
 test('search: false hides the box', async ({ page, newSession }) => {
   const { frame } = await mountReady(page, (await newSession()).session_token, { search: false });
   await expect(frame.locator('#loc-search')).toBeHidden();

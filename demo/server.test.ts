@@ -33,6 +33,36 @@ describe('the demo server', () => {
     expect(JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173' });
   });
 
+  it('forwards the area the page asked for, and nothing else of its request', async () => {
+    const { app, fetchMock } = demo();
+    const area = { countries: ['FR', 'BE'], bounds: { south: 48, west: 1, north: 51, east: 5 } };
+    const response = await (await app).inject({ method: 'POST', url: '/api/session', payload: { ...area, origin: 'https://evil.example', key: 'x' } });
+    expect(response.statusCode).toBe(201);
+    const sent = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string;
+    expect(JSON.parse(sent)).toEqual({ origin: 'http://localhost:5173', ...area });
+    // Values are the API's to judge: a lower-case code or a box with an edge missing go as they are.
+    await (await app).inject({ method: 'POST', url: '/api/session', payload: { countries: ['fr'], bounds: { south: 48 } } });
+    expect(JSON.parse((fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1].body as string)).toEqual({ origin: 'http://localhost:5173', countries: ['fr'], bounds: { south: 48 } });
+  });
+
+  it('refuses an area of another shape, without calling the API', async () => {
+    const { app, fetchMock } = demo();
+    for (const payload of [{ countries: 'FR,BE' }, { countries: [1] }, { countries: { 0: 'FR' } }, { bounds: [48, 1, 51, 5] }, { bounds: { south: '48' } }, { bounds: null }]) {
+      const response = await (await app).inject({ method: 'POST', url: '/api/session', payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json()).toMatchObject({ success: false, code: 'validation_error', message: expect.stringMatching(/^(countries|bounds) must be /) });
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('passes the API’s refusal of an area on, for the page to show', async () => {
+    const error = { success: false, code: 'validation_error', message: 'countries.0 must be …', field: 'countries.0' };
+    const { app } = demo({ fetch: (async () => new Response(JSON.stringify(error), { status: 422 })) as typeof fetch });
+    const response = await (await app).inject({ method: 'POST', url: '/api/session', payload: { countries: ['fr'] } });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual(error);
+  });
+
   it('passes the API’s errors on', async () => {
     const error = { success: false, code: 'origin_not_allowed', message: 'The origin is not registered for this API key.' };
     const { app } = demo({ fetch: (async () => new Response(JSON.stringify(error), { status: 403 })) as typeof fetch });

@@ -37,6 +37,29 @@ export function keyFromFile(text: string): string | undefined {
   return values.find((value): value is string => typeof value === 'string' && value.startsWith('loc_'));
 }
 
+/** What the page may ask a session for beside its lifetime: an area (api.md, Areas). */
+interface AreaRequest {
+  countries?: unknown;
+  bounds?: unknown;
+}
+
+/**
+ * The area the page asked for, when its shape is one the API takes — a list of strings, an object of
+ * numbers — else why not. The values (which countries, which edges, their ranges) are the API's to
+ * judge: its 422 goes back to the page as it is, so the page shows the service's own rules.
+ */
+export function areaOf(body: AreaRequest): { area: AreaRequest } | { refused: string } {
+  const { countries, bounds } = body;
+  if (countries !== undefined && !(Array.isArray(countries) && countries.length <= 300 && countries.every((code) => typeof code === 'string' && code.length <= 10))) {
+    return { refused: 'countries must be a list of country codes such as ["FR", "BE"].' };
+  }
+  const isBox = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (bounds !== undefined && !(isBox(bounds) && Object.keys(bounds).length <= 4 && Object.values(bounds).every((edge) => typeof edge === 'number'))) {
+    return { refused: 'bounds must be an object of numbers such as {"south": 48, "west": 1, "north": 51, "east": 5}.' };
+  }
+  return { area: { ...(countries === undefined ? {} : { countries }), ...(bounds === undefined ? {} : { bounds }) } };
+}
+
 export async function buildDemoServer(options: DemoOptions): Promise<FastifyInstance> {
   const app = Fastify();
   const call = options.fetch ?? fetch;
@@ -76,9 +99,12 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
   app.get('/demo.js', async (_, reply) => reply.type('text/javascript; charset=utf-8').send(readFileSync(join(distDir, 'demo.js'))));
   app.get('/demo.js.map', async (_, reply) => reply.type('application/json; charset=utf-8').send(readFileSync(join(distDir, 'demo.js.map'))));
 
-  app.post<{ Body: { ttl?: unknown } | null }>('/api/session', async (request, reply) => {
+  app.post<{ Body: ({ ttl?: unknown } & AreaRequest) | null }>('/api/session', async (request, reply) => {
     // A lifetime only when the page asked for one: the API's default is the API's to choose.
     const ttl = request.body?.ttl;
+    // An area only when the page asked for one, by its shape: no other field reaches the API.
+    const area = areaOf(request.body ?? {});
+    if ('refused' in area) return reply.code(400).send({ success: false, code: 'validation_error', message: area.refused, error: area.refused });
     const apiKey = currentKey();
     if (!apiKey) {
       const message = 'The demo has no API key: set LOC_DEMO_API_KEY, or LOC_DEMO_KEY_FILE to the file the service writes it to.';
@@ -89,7 +115,7 @@ export async function buildDemoServer(options: DemoOptions): Promise<FastifyInst
       response = await call(`${options.apiUrl}/v1/embed/sessions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ origin: options.origin, ...(ttl === undefined ? {} : { ttl }) }),
+        body: JSON.stringify({ origin: options.origin, ...(ttl === undefined ? {} : { ttl }), ...area.area }),
       });
     } catch (error) {
       const message = `The loc API at ${options.apiUrl} cannot be reached (${(error as Error).message}). Is it running?`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { changesOf, readControls, type ControlValues } from './controls.ts';
+import { changesOf, readArea, readControls, sameArea, type ControlValues } from './controls.ts';
 import type { SnippetOptions } from './snippet.ts';
 
 const previous: SnippetOptions = {
@@ -10,9 +10,31 @@ const previous: SnippetOptions = {
   style: 'streets',
   confirm: true,
   renew: false,
+  search: true,
   theme: 'light',
+  variables: {},
 };
-const values: ControlValues = { height: '420px', lat: '48.8584', lng: '2.2945', zoom: '17', style: 'streets', confirm: true, renew: false, title: '', locale: '', theme: 'light', colorPrimary: '' };
+const NO_AREA = { countries: '', south: '', west: '', north: '', east: '' };
+const values: ControlValues = {
+  height: '420px',
+  lat: '48.8584',
+  lng: '2.2945',
+  zoom: '17',
+  style: 'streets',
+  confirm: true,
+  renew: false,
+  title: '',
+  search: true,
+  value: '',
+  ...NO_AREA,
+  locale: '',
+  theme: 'light',
+  colorPrimary: '',
+  colorBackground: '',
+  colorText: '',
+  fontFamily: '',
+  borderRadius: '',
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -52,16 +74,47 @@ describe('the playground controls', () => {
     expect(readControls({ ...values, height: ' 60vh ' }, previous)).toEqual({ options: { ...previous, height: '60vh' }, problems: [] });
   });
 
-  it('take a language, a theme and a primary colour, none for blank fields; a theme the loader refuses keeps the last', () => {
-    expect(readControls({ ...values, locale: 'fr', theme: 'auto', colorPrimary: ' #0b57d0 ' }, previous).options).toEqual({ ...previous, locale: 'fr', theme: 'auto', colorPrimary: '#0b57d0' });
-    const refused = readControls({ ...values, theme: 'night' }, { ...previous, theme: 'dark' });
-    expect(refused.options.theme).toBe('dark');
-    expect(refused.problems).toEqual([{ option: 'theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "night".' }]);
-  });
-
   it('take a title the designer typed, and none for a blank field', () => {
     expect(readControls({ ...values, title: ' Drop-off point ' }, previous).options).toEqual({ ...previous, title: 'Drop-off point' });
     expect(readControls({ ...values, title: ' ' }, { ...previous, title: 'Drop-off point' }).options).toEqual(previous);
+  });
+
+  it('take the search box as ticked, and a code to open on as typed, none for a blank field', () => {
+    expect(readControls({ ...values, search: false }, previous).options).toEqual({ ...previous, search: false });
+    // The loader takes any non-blank text; whether it is a code is the service's to say (onError).
+    expect(readControls({ ...values, value: ' fr-0rmb-cly0 ' }, previous)).toEqual({ options: { ...previous, value: 'fr-0rmb-cly0' }, problems: [] });
+    expect(readControls({ ...values, value: 'not a code' }, previous).problems).toEqual([]);
+    expect(readControls({ ...values, value: '  ' }, { ...previous, value: 'FR-0RMB-CLY0' }).options).toEqual(previous);
+  });
+
+  it('read an area as typed, for the service to judge: countries split at commas and spaces, the edges given', () => {
+    expect(readArea(NO_AREA)).toBeUndefined();
+    expect(readArea({ ...NO_AREA, countries: ' FR, be  DE,' })).toEqual({ countries: ['FR', 'be', 'DE'] });
+    expect(readArea({ ...NO_AREA, south: '48', west: '1', north: '51.5', east: '-5' })).toEqual({ bounds: { south: 48, west: 1, north: 51.5, east: -5 } });
+    // A box with an edge missing goes as it is: the service names the edge (bounds.east).
+    expect(readArea({ ...NO_AREA, countries: 'FR', south: '48', north: '51' })).toEqual({ countries: ['FR'], bounds: { south: 48, north: 51 } });
+    expect(readControls({ ...values, countries: 'FR,BE' }, previous)).toEqual({ options: { ...previous, area: { countries: ['FR', 'BE'] } }, problems: [] });
+    expect(sameArea(readArea({ ...NO_AREA, countries: 'FR BE' }), { countries: ['FR', 'BE'] })).toBe(true);
+    expect(sameArea(undefined, { countries: ['FR'] })).toBe(false);
+    expect(sameArea(undefined, undefined)).toBe(true);
+  });
+
+  it('take a language, none for the page’s; a theme; the variables set, each checked on its own as the loader does', () => {
+    expect(readControls({ ...values, locale: 'ar', theme: 'dark' }, previous).options).toEqual({ ...previous, locale: 'ar', theme: 'dark' });
+    expect(readControls({ ...values, locale: '' }, { ...previous, locale: 'ar' }).options).toEqual(previous);
+    const set = readControls({ ...values, colorPrimary: '#0b57d0', fontFamily: ' Georgia, serif ', borderRadius: '2px' }, previous);
+    expect(set).toEqual({ options: { ...previous, variables: { colorPrimary: '#0b57d0', fontFamily: 'Georgia, serif', borderRadius: '2px' } }, problems: [] });
+    // What the loader cannot check (a font, a length, a contrast) the map does (invalid_option): no problem here.
+    expect(readControls({ ...values, borderRadius: 'round' }, previous).problems).toEqual([]);
+
+    const long = 'x'.repeat(201);
+    const bad = readControls({ ...values, locale: 'en_GB', theme: 'sepia', fontFamily: long, colorText: '#000000' }, { ...previous, locale: 'fr', variables: { fontFamily: 'serif' } });
+    expect(bad.options).toEqual({ ...previous, locale: 'fr', variables: { colorText: '#000000', fontFamily: 'serif' } });
+    expect(bad.problems).toEqual([
+      { option: 'appearance.variables.fontFamily', fields: ['fontFamily'], message: `appearance.variables.fontFamily must be a string of at most 200 characters; received "${'x'.repeat(59)}….` },
+      { option: 'locale', fields: ['locale'], message: 'locale must be a BCP 47 language tag such as "fr" or "pt-BR"; received "en_GB".' },
+      { option: 'appearance.theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "sepia".' },
+    ]);
   });
 
   it('tell what the map must do about a change', () => {
@@ -73,9 +126,10 @@ describe('the playground controls', () => {
     expect(changesOf(previous, { ...previous, confirm: false })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, renew: true })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, title: 'Drop-off point' })).toEqual({ ...none, remount: true });
-    // The language and the look are what the map is made with.
+    expect(changesOf(previous, { ...previous, search: false })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, value: 'FR-0RMB-CLY0' })).toEqual({ ...none, remount: true });
     expect(changesOf(previous, { ...previous, locale: 'ar' })).toEqual({ ...none, remount: true });
-    expect(changesOf(previous, { ...previous, theme: 'dark' })).toEqual({ ...none, remount: true });
-    expect(changesOf(previous, { ...previous, colorPrimary: '#0b57d0' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, theme: 'auto' })).toEqual({ ...none, remount: true });
+    expect(changesOf(previous, { ...previous, variables: { colorText: '#000000' } })).toEqual({ ...none, remount: true });
   });
 });

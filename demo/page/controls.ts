@@ -3,8 +3,8 @@
  * accepts (mount-options.ts), with its messages, so a designer who types a bad centre sees the
  * message an integrator would get, and the map keeps its last good view.
  */
-import { checkCenter, checkHeight, checkStyle, checkTheme, checkZoom } from './mount-options.ts';
-import type { SnippetOptions } from './snippet.ts';
+import { checkCenter, checkHeight, checkLocale, checkStyle, checkTheme, checkVariable, checkZoom, VARIABLES, type PlaygroundVariable } from './mount-options.ts';
+import type { SessionArea, SnippetOptions } from './snippet.ts';
 
 /** The form's fields, as strings and checkbox states. */
 export interface ControlValues {
@@ -17,11 +17,26 @@ export interface ControlValues {
   renew: boolean;
   /** The map's accessible name; blank for the demo's own. */
   title: string;
-  /** A language tag; blank for the page's. */
+  /** Whether the search box shows over the map. */
+  search: boolean;
+  /** A code the map opens on, as chosen; blank for none. */
+  value: string;
+  /** The session's area: country codes separated by commas or spaces, blank for none. */
+  countries: string;
+  /** The session's box, each edge blank or a number (as a number field's value is). */
+  south: string;
+  west: string;
+  north: string;
+  east: string;
+  /** A language tag; blank for the page's language. */
   locale: string;
   theme: string;
-  /** `appearance.variables.colorPrimary`; blank for the theme's. The frame judges it (invalid_option). */
+  /** The appearance variables, each blank when not set (a colour whose box is not ticked). */
   colorPrimary: string;
+  colorBackground: string;
+  colorText: string;
+  fontFamily: string;
+  borderRadius: string;
 }
 
 /** A field of the form, by its name in index.html. */
@@ -30,7 +45,7 @@ export type ControlName = keyof ControlValues;
 /** A value that did not pass: the loader's message, and the fields to mark for it. */
 export interface ControlProblem {
   /** The mount option the message is about: `center` for latitude and longitude alike. */
-  option: 'height' | 'center' | 'zoom' | 'style' | 'theme';
+  option: 'height' | 'center' | 'zoom' | 'style' | 'locale' | 'appearance.theme' | `appearance.variables.${PlaygroundVariable}`;
   /** The fields at fault: of a bad centre, only the coordinate that is out of range. */
   fields: ControlName[];
   message: string;
@@ -65,6 +80,15 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       return true;
     }
   };
+  const area = readArea(values);
+  const locale = values.locale.trim();
+  // Each variable on its own, as the loader names the one at fault; blank ones are not set.
+  const variables: Partial<Record<PlaygroundVariable, string>> = {};
+  for (const name of VARIABLES) {
+    const text = values[name].trim();
+    const value = text === '' ? undefined : attempt(`appearance.variables.${name}`, () => [name], () => checkVariable(name, text), previous.variables[name]);
+    if (value !== undefined) variables[name] = value;
+  }
   const badCoordinates = (): ControlName[] => (['lat', 'lng'] as const).filter((name) => refused(() => (name === 'lat' ? checkCenter(lat, 0) : checkCenter(0, lng))));
   return {
     options: {
@@ -79,20 +103,51 @@ export function readControls(values: ControlValues, previous: SnippetOptions): R
       renew: values.renew,
       // Any text but blank is a title LOC.mount takes; blank means the designer set none.
       ...(values.title.trim() === '' ? {} : { title: values.title.trim() }),
-      ...(values.locale === '' ? {} : { locale: values.locale }),
-      theme: attempt('theme', () => ['theme'], () => checkTheme(values.theme), previous.theme),
-      ...(values.colorPrimary.trim() === '' ? {} : { colorPrimary: values.colorPrimary.trim() }),
+      search: values.search,
+      // The loader takes any non-blank text and the service judges the code (onError): blank is none.
+      ...(values.value.trim() === '' ? {} : { value: values.value.trim() }),
+      ...(area ? { area } : {}),
+      // Blank is the page's language: no option.
+      ...(locale === '' ? {} : { locale: attempt('locale', () => ['locale'], () => checkLocale(locale), previous.locale) }),
+      theme: attempt('appearance.theme', () => ['theme'], () => checkTheme(values.theme), previous.theme),
+      variables,
     },
     problems,
   };
 }
 
-/** What changed between two option sets: a remount (what only mounting sets), or the handle's setters. */
+/**
+ * The area to ask the session for, as typed: the page does not judge it, the service does (its 422 is
+ * the page's problem line), so a designer reads the API's own rules. Countries are split at commas and
+ * spaces; the box holds the edges given, all four or not (the service names a missing one).
+ */
+export function readArea(values: Pick<ControlValues, 'countries' | 'south' | 'west' | 'north' | 'east'>): SessionArea | undefined {
+  const countries = values.countries.split(/[\s,]+/).filter(Boolean);
+  const edges = (['south', 'west', 'north', 'east'] as const).filter((edge) => values[edge].trim() !== '');
+  const bounds = Object.fromEntries(edges.map((edge) => [edge, Number(values[edge])]));
+  if (countries.length === 0 && edges.length === 0) return undefined;
+  return { ...(countries.length > 0 ? { countries } : {}), ...(edges.length > 0 ? { bounds } : {}) };
+}
+
+/** The same area, or none on both sides. */
+export const sameArea = (a: SessionArea | undefined, b: SessionArea | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * What changed between two option sets: a remount (what only mounting sets), or the handle's setters.
+ * A new area is a new session (sameArea), which the page asks its server for before it mounts.
+ */
 export function changesOf(before: SnippetOptions, after: SnippetOptions): { remount: boolean; view: boolean; style: boolean } {
   return {
     remount:
-      before.height !== after.height || before.confirm !== after.confirm || before.renew !== after.renew || before.title !== after.title ||
-      before.locale !== after.locale || before.theme !== after.theme || before.colorPrimary !== after.colorPrimary,
+      before.height !== after.height ||
+      before.confirm !== after.confirm ||
+      before.renew !== after.renew ||
+      before.title !== after.title ||
+      before.search !== after.search ||
+      before.value !== after.value ||
+      before.locale !== after.locale ||
+      before.theme !== after.theme ||
+      JSON.stringify(before.variables) !== JSON.stringify(after.variables),
     view: before.center.lat !== after.center.lat || before.center.lng !== after.center.lng || before.zoom !== after.zoom,
     style: before.style !== after.style,
   };

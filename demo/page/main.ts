@@ -1,13 +1,14 @@
 /**
- * The demo page: a playground map with live options and the code for them, every callback in a log,
- * the four styles side by side, and a short session that expires and is remounted (or renewed). It
- * uses only what an integrator has: `LOC` from loc-embed.js and its own server's `/api/session`.
+ * The demo page: a playground map with live options (its session's area too) and the code for them,
+ * every callback in a log, the four styles side by side, the themes and languages side by side, and a
+ * short session that expires and is remounted (or renewed). It uses only what an integrator has: `LOC`
+ * from loc-embed.js and its own server's `/api/session`.
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
-import { changesOf, readControls } from './controls.ts';
-import { STYLES } from './mount-options.ts';
+import { changesOf, readControls, sameArea } from './controls.ts';
+import { STYLES, THEMES } from './mount-options.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
-import { integratorSnippet, type SnippetOptions } from './snippet.ts';
+import { appearanceOf, integratorSnippet, type SessionArea, type SnippetOptions } from './snippet.ts';
 
 interface Session {
   session_token: string;
@@ -17,28 +18,42 @@ interface Session {
 /** Lifetime of the expiry demo's sessions: the shortest the API allows. */
 const SHORT_TTL = 60;
 
-/** Where the playground (as its form starts, in index.html) and the style maps open: the Eiffel Tower. */
+/** Where the playground (as its form starts, in index.html) and the side-by-side maps open: the Eiffel Tower. */
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
 
 /**
- * The accessible names of the page's maps (the iframes' titles): six maps that all read "Map: choose a
- * location", the loader's default, cannot be told apart by a screen reader's list of frames.
+ * The cell at START_VIEW's centre, a code an edit page would have saved: the theme and language maps
+ * open on it (`value`), so their panel shows, in its colours and its words.
+ */
+const START_CODE = 'FR-0RMB-CLY0';
+
+/**
+ * The languages shown side by side — one with accents, one right to left, one of another script —
+ * by their names in the page's language, English.
+ */
+const SIDE_BY_SIDE_LOCALES = { fr: 'French', ar: 'Arabic', ja: 'Japanese' } as const;
+
+/**
+ * The accessible names of the page's maps (the iframes' titles): twelve maps that all read "Map: choose
+ * a location", the loader's default, cannot be told apart by a screen reader's list of frames.
  */
 const TITLES = {
   playground: 'Playground map: choose a location',
   style: (style: string) => `${style[0].toUpperCase()}${style.slice(1)} style map: choose a location`,
-  look: (locale: string, theme: string) => `${theme[0].toUpperCase()}${theme.slice(1)} theme map in ${new Intl.DisplayNames(['en'], { type: 'language' }).of(locale)}: choose a location`,
+  theme: (theme: string) => `${theme[0].toUpperCase()}${theme.slice(1)} theme map: choose a location`,
+  // In the page's language, as every title: the map's own language is what the map shows.
+  locale: (language: string) => `Map in ${language}: choose a location`,
   expiry: 'Short-session map: choose a location',
 };
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** A session from this site's own server, which holds the API key. */
-async function createSession(ttl?: number): Promise<Session> {
+/** A session from this site's own server, which holds the API key: of a lifetime, of an area, or the API's default. */
+async function createSession(request: { ttl?: number } & SessionArea = {}): Promise<Session> {
   const response = await fetch('/api/session', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ttl === undefined ? {} : { ttl }),
+    body: JSON.stringify(request),
   });
   const body = (await response.json()) as Session & { message?: string };
   if (!response.ok) throw new Error(body.message ?? `The session request failed with ${response.status}.`);
@@ -48,20 +63,25 @@ async function createSession(ttl?: number): Promise<Session> {
 /** The page's own problems (sessions, the loader); the form's are shown beside it (problems.ts). */
 const showProblem = pageProblems($('problem'));
 
-/** Adds a callback to the log, newest first. */
-function log(source: string, name: string, payload: unknown): void {
+/** Adds a callback to the log, newest first; one without an argument (`onClear`) is its name alone. */
+function log(source: string, name: string, payload?: unknown): void {
   const item = document.createElement('li');
   const time = new Date().toLocaleTimeString();
-  item.textContent = `${time} ${source} ${name} ${JSON.stringify(payload)}`;
+  item.textContent = `${time} ${source} ${name}${payload === undefined ? '' : ` ${JSON.stringify(payload)}`}`;
   if (name === 'onError') item.className = 'error';
   $('log').prepend(item);
 }
 
-/** The three callbacks, logged under `source`; `onError` also goes to `extra`. */
-function logged(source: string, extra?: (error: LocEmbedError) => void): Pick<LocMountOptions, 'onSelect' | 'onError' | 'onReady'> {
+/** The five callbacks, logged under `source`; `onError` also goes to `extra`. */
+function logged(
+  source: string,
+  extra?: (error: LocEmbedError) => void,
+): Pick<LocMountOptions, 'onSelect' | 'onPreview' | 'onClear' | 'onError' | 'onReady'> {
   return {
     onReady: (info) => log(source, 'onReady', info),
     onSelect: (result) => log(source, 'onSelect', result),
+    onPreview: (result) => log(source, 'onPreview', result),
+    onClear: () => log(source, 'onClear'),
     onError: (error) => {
       log(source, 'onError', error);
       extra?.(error);
@@ -81,9 +101,21 @@ function playground(compare: () => LocHandle[]): void {
     confirm: fields.confirm.checked,
     renew: fields.renew.checked,
     title: fields.title.value,
+    search: fields.search.checked,
+    value: fields.value.value,
+    countries: fields.countries.value,
+    south: fields.south.value,
+    west: fields.west.value,
+    north: fields.north.value,
+    east: fields.east.value,
     locale: (fields.locale as unknown as HTMLSelectElement).value,
     theme: (fields.theme as unknown as HTMLSelectElement).value,
-    colorPrimary: fields.colorPrimary.value,
+    // A colour input always holds a colour: its box says whether it is set.
+    colorPrimary: fields.colorPrimaryOn.checked ? fields.colorPrimary.value : '',
+    colorBackground: fields.colorBackgroundOn.checked ? fields.colorBackground.value : '',
+    colorText: fields.colorTextOn.checked ? fields.colorText.value : '',
+    fontFamily: fields.fontFamily.value,
+    borderRadius: fields.borderRadius.value,
   });
   let options: SnippetOptions = readControls(values(), {
     apiUrl: document.body.dataset.apiUrl ?? '',
@@ -92,10 +124,17 @@ function playground(compare: () => LocHandle[]): void {
     style: 'streets',
     confirm: true,
     renew: false,
+    search: true,
     theme: 'light',
+    variables: {},
   }).options;
   let handle: LocHandle | undefined;
   let token = '';
+  /** The area of the last session asked for: a new one is asked for only when the form's differs. */
+  let askedArea = options.area;
+  /** Counts the sessions asked for: only the last one asked for is mounted. */
+  let asked = 0;
+  const useLastCode = $<HTMLButtonElement>('use-last-code');
 
   const mount = () => {
     handle = LOC.mount('#playground-map', {
@@ -106,20 +145,39 @@ function playground(compare: () => LocHandle[]): void {
       style: options.style,
       confirm: options.confirm,
       title: options.title ?? TITLES.playground,
-      ...(options.locale ? { locale: options.locale } : {}),
-      appearance: { theme: options.theme, ...(options.colorPrimary ? { variables: { colorPrimary: options.colorPrimary } } : {}) },
-      ...(options.renew ? { getSessionToken: () => createSession().then((s) => (token = s.session_token)) } : {}),
+      search: options.search,
+      ...(options.value === undefined ? {} : { value: options.value }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(appearanceOf(options) ? { appearance: appearanceOf(options) } : {}),
+      // A renewed session keeps the area: the next one is asked for with it too.
+      ...(options.renew ? { getSessionToken: () => createSession(options.area).then((s) => (token = s.session_token)) } : {}),
       ...logged('playground', (error) => {
-        if (error.code === 'session_expired') void start();
+        if (error.code === 'session_expired') void start(options.area);
       }),
+      onSelect: (result) => {
+        log('playground', 'onSelect', result);
+        // What "Use the last chosen code" fills in: the value an edit page would open on.
+        useLastCode.dataset.code = result.loc_code;
+        useLastCode.disabled = false;
+      },
     });
   };
-  const start = async () => {
+  /**
+   * A session of `area` from this site's server, then a mount with it. The area is the options' once
+   * the service took it; one it refused (422) is the page's problem, and the map keeps its session.
+   */
+  const start = async (area: SessionArea | undefined) => {
+    const mine = ++asked;
     try {
-      token = (await createSession()).session_token;
+      const session = await createSession(area);
+      if (mine !== asked) return;
+      token = session.session_token;
+      options = { ...options, area };
+      $('snippet').textContent = integratorSnippet(options);
       showProblem('playground', null);
       mount();
     } catch (error) {
+      if (mine !== asked) return;
       showProblem('playground', `Cannot create a session for the playground: ${(error as Error).message}`);
     }
   };
@@ -128,9 +186,15 @@ function playground(compare: () => LocHandle[]): void {
     const read = readControls(values(), options);
     (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
     showControlProblems(form, $('control-problems'), read.problems);
-    const changes = changesOf(options, read.options);
-    options = read.options;
+    // The area is the service's to judge: it joins the options once a session of it is made (start).
+    const area = read.options.area;
+    const changes = changesOf(options, { ...read.options, area: options.area });
+    options = { ...read.options, area: options.area };
     $('snippet').textContent = integratorSnippet(options);
+    if (!sameArea(area, askedArea)) {
+      askedArea = area;
+      return void start(area);
+    }
     if (!handle) return;
     if (changes.remount) return mount();
     if (changes.style) handle.setStyle(options.style);
@@ -141,10 +205,24 @@ function playground(compare: () => LocHandle[]): void {
   };
   // A blank title field stands for the demo's own name of the map, which it shows.
   fields.title.placeholder = TITLES.playground;
-  form.addEventListener('input', update);
+  // Fields marked data-apply="change" (a code, the area, the font, the radius, the colours) apply once
+  // typed or picked, not at each keystroke or drag of the picker: a half-typed code or length would be
+  // refused, each area is a new session, and each of the others a remount.
+  const appliesOnChange = (event: Event) => (event.target as HTMLElement).dataset.apply === 'change';
+  form.addEventListener('input', (event) => {
+    // Picking a colour sets it: its box ticks itself (untick it for the theme's colour again).
+    const target = event.target as HTMLInputElement;
+    if (target.type === 'color') fields[`${target.name}On`].checked = true;
+    if (!appliesOnChange(event)) update();
+  });
+  form.addEventListener('change', (event) => appliesOnChange(event) && update());
   form.addEventListener('submit', (event) => event.preventDefault());
+  useLastCode.addEventListener('click', () => {
+    fields.value.value = useLastCode.dataset.code ?? '';
+    update();
+  });
   $('snippet').textContent = integratorSnippet(options);
-  void start();
+  void start(options.area);
 }
 
 async function styles(): Promise<LocHandle[]> {
@@ -170,34 +248,33 @@ async function styles(): Promise<LocHandle[]> {
   return handles;
 }
 
-/** The gallery's maps: a theme and a language each, as a designer compares them. */
-const LOOKS = [
-  { locale: 'en', theme: 'light' },
-  { locale: 'fr', theme: 'dark' },
-  { locale: 'de', theme: 'auto' },
-  { locale: 'ar', theme: 'dark' },
-] as const;
-
+/**
+ * The themes, then the languages, side by side for designers: each map opens on the same saved code,
+ * so its panel shows in that theme's colours and that language's words (Arabic mirrored).
+ */
 async function looks(): Promise<LocHandle[]> {
+  const maps = [
+    ...THEMES.map((theme) => ({ source: theme, options: { appearance: { theme }, title: TITLES.theme(theme) } })),
+    ...Object.entries(SIDE_BY_SIDE_LOCALES).map(([locale, language]) => ({ source: locale, options: { locale, title: TITLES.locale(language) } })),
+  ];
   const handles: LocHandle[] = [];
-  for (const { locale, theme } of LOOKS) {
-    const source = `${locale}_${theme}`;
+  for (const { source, options } of maps) {
     try {
       const session = await createSession();
       showProblem(source, null);
       handles.push(
         LOC.mount(`#look-${source}`, {
           sessionToken: session.session_token,
-          locale,
-          appearance: { theme },
-          title: TITLES.look(locale, theme),
-          height: '260px',
+          // Taller than the style maps: room for the panel, which is what these show.
+          height: '340px',
           ...START_VIEW,
+          value: START_CODE,
+          ...options,
           ...logged(source),
         }),
       );
     } catch (error) {
-      showProblem(source, `Cannot create a session for the ${locale} ${theme} map: ${(error as Error).message}`);
+      showProblem(source, `Cannot create a session for the ${source} map: ${(error as Error).message}`);
     }
   }
   return handles;
@@ -211,7 +288,7 @@ function expiry(): void {
   const mount = async () => {
     const renew = $<HTMLInputElement>('expiry-renew').checked;
     try {
-      const session = await createSession(SHORT_TTL);
+      const session = await createSession({ ttl: SHORT_TTL });
       expiresAt = Date.parse(session.expires_at);
       showProblem('expiry', null);
       LOC.mount('#expiry-map', {
@@ -223,7 +300,7 @@ function expiry(): void {
         ...(renew
           ? {
               getSessionToken: async () => {
-                const next = await createSession(SHORT_TTL);
+                const next = await createSession({ ttl: SHORT_TTL });
                 expiresAt = Date.parse(next.expires_at);
                 log('expiry', 'getSessionToken', { expires_at: next.expires_at });
                 return next.session_token;
@@ -254,9 +331,10 @@ $('clear-log').addEventListener('click', () => $('log').replaceChildren());
 if (typeof LOC === 'undefined') {
   showProblem('loader', `loc-embed.js did not load from ${document.body.dataset.apiUrl}. Is the loc service running?`);
 } else {
-  const compare = styles().then(async (handles) => [...handles, ...(await looks())]);
+  // The style, theme and language maps follow the playground's view.
   let compareHandles: LocHandle[] = [];
-  void compare.then((handles) => (compareHandles = handles));
+  void styles().then((handles) => (compareHandles = [...compareHandles, ...handles]));
+  void looks().then((handles) => (compareHandles = [...compareHandles, ...handles]));
   playground(() => compareHandles);
   expiry();
 }

@@ -5,11 +5,32 @@
  * values, so a designer reads what an integrator would; mount-options.test.ts holds both to the
  * loader's.
  */
-import type { LocStyle, LocTheme } from '../../src/embed/public-types.ts';
+import type { LocAppearanceVariables, LocStyle, LocTheme } from '../../src/embed/public-types.ts';
 
 /** Every style, the default first; the compiler keeps the list to the public `LocStyle`. */
 const STYLE_SET = { streets: true, satellite: true, traffic: true, biking: true } as const satisfies Record<LocStyle, true>;
 export const STYLES = Object.keys(STYLE_SET) as LocStyle[];
+
+/** Every theme, the default first; the compiler keeps the list to the public `LocTheme`. */
+const THEME_SET = { light: true, dark: true, auto: true } as const satisfies Record<LocTheme, true>;
+export const THEMES = Object.keys(THEME_SET) as LocTheme[];
+
+/**
+ * The languages the map speaks, as the integrator guide lists them, each by its own name (for the
+ * playground's select and the side-by-side maps). Arabic is written right to left.
+ */
+export const LOCALES = [
+  { tag: 'en', name: 'English' },
+  { tag: 'fr', name: 'Français' },
+  { tag: 'de', name: 'Deutsch' },
+  { tag: 'es', name: 'Español' },
+  { tag: 'ar', name: 'العربية' },
+  { tag: 'ja', name: '日本語' },
+] as const;
+
+/** The appearance variables the playground offers: the three main colours, the font, the radius. */
+export const VARIABLES = ['colorPrimary', 'colorBackground', 'colorText', 'fontFamily', 'borderRadius'] as const satisfies readonly (keyof LocAppearanceVariables)[];
+export type PlaygroundVariable = (typeof VARIABLES)[number];
 
 /** The options' defaults, as loc-embed.d.ts documents them: the snippet leaves these out. */
 export const MOUNT_DEFAULTS = {
@@ -18,12 +39,9 @@ export const MOUNT_DEFAULTS = {
   zoom: 2,
   style: 'streets' as LocStyle,
   confirm: true,
+  search: true,
   theme: 'light' as LocTheme,
 };
-
-/** The themes of `appearance.theme`, the default first. */
-const THEME_SET = { light: true, dark: true, auto: true } as const satisfies Record<LocTheme, true>;
-export const THEMES = Object.keys(THEME_SET) as LocTheme[];
 
 /** Highest zoom the map offers. */
 const MAX_ZOOM = 20;
@@ -58,9 +76,24 @@ export function checkZoom(zoom: number): number {
   return zoom;
 }
 
+/** A BCP 47 tag by its shape, as the loader checks it: whether the map has the language is the map's to say (`invalid_option`). */
+export function checkLocale(text: string): string {
+  if (text.length > 35 || !/^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(text)) refuse('locale', 'a BCP 47 language tag such as "fr" or "pt-BR"', text);
+  return text;
+}
+
 export function checkTheme(text: string): LocTheme {
   if (!(THEMES as string[]).includes(text)) refuse('appearance.theme', `one of ${THEMES.map(shown).join(', ')}`, text);
   return text as LocTheme;
+}
+
+/**
+ * An appearance variable, as the loader checks it: a string of at most 200 characters. Whether it is
+ * a colour, a length or a font, and whether the colours read, the map says (`invalid_option`).
+ */
+export function checkVariable(name: PlaygroundVariable, text: string): string {
+  if (text.length > 200) refuse(`appearance.variables.${name}`, 'a string of at most 200 characters', text);
+  return text;
 }
 
 export function checkStyle(text: string): LocStyle {

@@ -31,7 +31,7 @@ describe('the playground’s problems', () => {
     expect(description('height')).toBe(HEIGHT.message);
     expect(description('lat')).toBe(CENTER.message);
     expect(description('lng')).toBe(CENTER.message);
-    for (const name of ['zoom', 'style', 'confirm', 'renew']) {
+    for (const name of ['zoom', 'style', 'confirm', 'renew', 'search', 'value', 'countries', 'south']) {
       expect(field(name).hasAttribute('aria-invalid')).toBe(false);
       expect(field(name).hasAttribute('aria-describedby')).toBe(false);
     }
@@ -46,6 +46,13 @@ describe('the playground’s problems', () => {
     showControlProblems(form, list, []);
     expect(list.children).toHaveLength(0);
     for (const name of ['lat', 'lng']) expect(field(name).hasAttribute('aria-invalid')).toBe(false);
+  });
+
+  it('give a part of an option a message id of its own, which its field names', () => {
+    const theme: ControlProblem = { option: 'appearance.theme', fields: ['theme'], message: 'appearance.theme must be one of "light", "dark", "auto"; received "sepia".' };
+    showControlProblems(form, list, [theme]);
+    expect(list.firstElementChild!.id).toBe('problem-appearance-theme');
+    expect(description('theme')).toBe(theme.message);
   });
 
   it('leave the same messages in place as the designer types on, so they are not announced again', () => {

@@ -7,8 +7,8 @@
  */
 import type { ControlProblem } from './controls.ts';
 
-/** The id of an option's message, which the fields at fault name in aria-describedby. */
-export const problemId = (option: ControlProblem['option']) => `problem-${option}`;
+/** The id of an option's message, which the fields at fault name in aria-describedby (`appearance.theme`: `problem-appearance-theme`). */
+export const problemId = (option: ControlProblem['option']) => `problem-${option.replace(/\./g, '-')}`;
 
 /** `list` is the form's live region (role=alert), kept in the page even when empty so it is announced. */
 export function showControlProblems(form: HTMLFormElement, list: HTMLElement, problems: ControlProblem[]): void {

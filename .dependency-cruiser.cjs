@@ -13,14 +13,15 @@
  *   loc-js/testing);
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
- *   helpers) → the embed's contract → the parts the service is made of (store, limits, auth, addresses,
- *   tiles, workers; the store the lowest of them) → the server → the CLI;
+ *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
+ *   of (store, limits, auth, addresses, tiles, workers; the store the lowest of them) → the server →
+ *   the CLI;
  * - no cycles.
  *
  * Tests are left out as importers: a test may reach anything it checks.
  */
 const TEST = '\\.test\\.ts$';
-const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache)\\.ts$|^src/code/';
+const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|address|tiles|workers)/';
 const SERVER = '^src/server/';

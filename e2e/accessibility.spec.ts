@@ -141,6 +141,8 @@ test('a screen reader: the map is named and described, each code is announced on
   const map = frame.getByRole('application', { name: 'Choose a location' });
   await expect(map).toHaveAccessibleDescription(/^Arrow keys move the map under the crosshair .* Escape clears the choice\.$/);
 
+  // The search box is the frame's first stop, the map the next.
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await expect(map).toBeFocused();
   await page.keyboard.press('Enter');
@@ -183,6 +185,8 @@ async function recordSpeech(frame: Frame): Promise<() => Promise<NonNullable<Win
 async function mapByKeyboard(page: Page, pages: string, token: string, zoom: number): Promise<Frame> {
   await page.goto(pages);
   const { frame } = await mountReady(page, token, { center: HOME_CENTER, zoom });
+  // The search box is the frame's first stop, the map the next.
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await expect(frame.locator('#loc-map')).toBeFocused();
   return frame;
@@ -305,6 +309,8 @@ test('over the tiles of every style, light or dark: the focus ring of the map st
       await waitForStyleTiles(frame, style);
       await unfocus(page, frame);
       const before = await frameShot(page);
+      // Past the search box, the frame's first stop, to the map.
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await expect(map).toBeFocused();
       const after = await frameShot(page);
@@ -346,6 +352,8 @@ test('forced colours (a dark and a light contrast theme): the keyboard focus on 
       await waitForStyleTiles(frame, style);
       await unfocus(page, frame);
       const before = await frameShot(page);
+      // Past the search box, the frame's first stop, to the map.
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await expect(frame.locator('#loc-map')).toBeFocused();
       await expect(frame.locator('.loc-crosshair')).toBeVisible();
@@ -441,12 +449,15 @@ const focusIndicator = (frame: Frame) =>
     };
   });
 
-test('keyboard only: Tab enters the frame at the map, every stop shows its focus, arrows and Enter choose, Escape clears, and Tab leaves the frame', async ({ page, stack, newSession }) => {
+test('keyboard only: Tab enters the frame at the search box, then the map; every stop shows its focus, arrows and Enter choose, Escape clears, and Tab leaves the frame', async ({ page, stack, newSession }) => {
   await page.goto(stack.pages);
   const { frame } = await mountReady(page, (await newSession()).session_token, { center: HOME_CENTER, zoom: 19 });
   const map = frame.locator('#loc-map');
   const panel = frame.locator('#loc-panel');
 
+  await page.keyboard.press('Tab');
+  await expect(frame.getByRole('combobox', { name: 'Search for a place, coordinates or a code' })).toBeFocused();
+  expect((await focusIndicator(frame)).outline, 'focus indicator of the search box').toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Tab');
   await expect(map).toBeFocused();
   await expect(frame.locator('.loc-crosshair')).toBeVisible();
@@ -489,6 +500,8 @@ test('the zoom buttons are pressed with Space as well as Enter, as buttons are',
     [...new Set(tiles.map((tile) => new URL((tile as HTMLImageElement).src).pathname.split('/')[3]))]);
   await expect.poll(zoomOfTiles).toEqual(['15']);
   const zoomIn = frame.getByRole('button', { name: 'Zoom in' });
+  // The search box, the map, then its first control.
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await expect(zoomIn).toBeFocused();

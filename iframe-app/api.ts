@@ -95,6 +95,45 @@ export function sessionInfo(apiBase: string, token: string): Promise<{ body: Ses
   return respond(`${apiBase}/embed/session/${encodeURIComponent(sid)}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
+/** A result of `GET /v1/loc/search`, as the frame reads it (the service's SearchCode, SearchCoordinates, SearchPlace). */
+export interface SearchHit {
+  latitude: number;
+  longitude: number;
+  distance_m?: number;
+  in_area?: boolean;
+  /** A code's. */
+  loc_code?: string;
+  match?: 'exact' | 'look_alike' | 'transposition' | 'extra_character' | 'missing_character';
+  /** A place's. */
+  name?: string;
+  country?: string | null;
+  admin?: string | null;
+  /** A point's. */
+  swapped?: boolean;
+}
+
+export interface SearchAnswer {
+  kind: 'code' | 'coordinates' | 'places';
+  normalized: string | null;
+  results: SearchHit[];
+}
+
+export interface SearchQuery {
+  q: string;
+  focus: LatLng;
+  /** Enter was pressed: the service may ask its geocoder too. */
+  forward: boolean;
+}
+
+/** `GET /v1/loc/search` with the session's token: what the visitor typed, read by the service. */
+export function searchText(apiBase: string, token: string, { q, focus, forward }: SearchQuery, signal: AbortSignal): Promise<SearchAnswer> {
+  const query = new URLSearchParams({ q, focus: `${focus.lat.toFixed(6)},${focus.lng.toFixed(6)}` });
+  if (forward) query.set('forward', '1');
+  // The frame's own language (its <html lang>), for the places the service's geocoder names.
+  const language = globalThis.document?.documentElement.lang || 'en';
+  return request(`${apiBase}/v1/loc/search?${query}`, { headers: { authorization: `Bearer ${token}`, 'accept-language': language }, signal });
+}
+
 /** `GET /embed/grid.json`: the band column counts, fetched once when the grid first shows. */
 export function gridData(apiBase: string): Promise<GridData> {
   return request(`${apiBase}/embed/grid.json`, { cache: 'default' });

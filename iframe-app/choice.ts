@@ -44,8 +44,10 @@ export interface Choice {
   /**
    * Looks the point (or a code the visitor typed) up: a preview, or with `confirm: false` the choice
    * itself; resolves with what came of it once the visitor was shown it (and `onSelect` ran).
+   * `previewFirst`: a preview whatever `confirm` says — a code typed into the search box is shown
+   * before anything is selected, since a slip in it nearly always names another cell.
    */
-  choose(target: Target): Promise<PickOutcome>;
+  choose(target: Target, previewFirst?: boolean): Promise<PickOutcome>;
   /** Enter or Space at the crosshair: on the previewed cell, confirms it; elsewhere, chooses anew. */
   chooseByKey(point: LatLng): void;
   /** "Use this location": saves the preview and hands it to the page; resolves as `choose` does. */
@@ -144,12 +146,12 @@ export function createChoice({ selection, panel, chooser, cannotChoose, settled,
     return selected;
   };
 
-  const choose = async (target: Target): Promise<PickOutcome> => {
+  const choose = async (target: Target, previewFirst = false): Promise<PickOutcome> => {
     const by = begin();
     if (!by) return refused();
-    const result = await visitorLookUp(by.session, target, !by.confirm);
+    const result = await visitorLookUp(by.session, target, !by.confirm && !previewFirst);
     if ('state' in result) return result;
-    if (!by.confirm) return { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
+    if (!by.confirm && !previewFirst) return { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
     selection.show(result.cell, [result.latitude, result.longitude], false);
     panel.show(result, 'preview');
     preview = result;

@@ -101,7 +101,7 @@ export function localiseDocument(doc: Document): void {
   doc.documentElement.dir = directionOf(locale);
   doc.title = t('frame.title');
   for (const element of doc.querySelectorAll<HTMLElement>('[data-i18n]')) element.textContent = t(element.dataset.i18n as MessageKey);
-  for (const attribute of ['aria-label', 'aria-roledescription', 'title']) {
+  for (const attribute of ['aria-label', 'aria-roledescription', 'title', 'placeholder']) {
     for (const element of doc.querySelectorAll(`[data-i18n-${attribute}]`)) {
       element.setAttribute(attribute, t(element.getAttribute(`data-i18n-${attribute}`) as MessageKey));
     }

@@ -2,8 +2,8 @@
  * The map frame: what runs inside the iframe on the service's origin. It draws the map at once from
  * the URL fragment and says hello to the page; this module wires the frame's parts. Its life over the
  * channel — init, the session, onReady, stopping — is lifecycle.ts's; the visitor's choice (preview,
- * confirm, select) choice.ts's; the keyboard crosshair.ts's; what the visitor reads panel.ts's; what
- * an automated test may ask of the frame testing-hook.ts's.
+ * confirm, select) choice.ts's; the keyboard crosshair.ts's; the search box search.ts's; what the
+ * visitor reads panel.ts's; what an automated test may ask of the frame testing-hook.ts's.
  */
 import type * as L from 'leaflet';
 import type { FrameConfig } from '../src/embed/protocol.ts';
@@ -20,6 +20,7 @@ import { LOCALES, directionOf, localiseDocument, pickLocale, t, whenCatalogue, t
 import { createLifecycle } from './lifecycle.ts';
 import { addLocateControl, addZoomControl, createMap, openLinksInNewTab, type FrameMap } from './map.ts';
 import { createPanel, type Panel } from './panel.ts';
+import { enableSearch } from './search.ts';
 import { createSelection, type Selection } from './selection.ts';
 import { createTestingHook } from './testing-hook.ts';
 import { createView, type View } from './view.ts';
@@ -112,6 +113,10 @@ function speak(config: FrameConfig, startOptions: Start, language: LocaleChoice,
       if (!frame.isStopped()) panel.announce(text);
     },
   });
+
+  if (startOptions.search) {
+    enableSearch({ doc: document, map, view, choice, panel, search: () => frame.live()?.session.search });
+  }
 
   Object.assign(window, { [TESTING_HOOK]: createTestingHook({ choice, selection, session: () => frame.live()?.session }) });
 

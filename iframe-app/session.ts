@@ -9,7 +9,7 @@ import { kindOf } from '../src/embed/options.ts';
 import type { FrameConfig, HostCallbacks } from '../src/embed/protocol.ts';
 import type { LocResolveResult } from '../src/embed/public-types.ts';
 import { RECOVERABLE } from '../src/embed/recoverable.ts';
-import { EmbedFailure, resolvePoint, sessionInfo, type Target } from './api.ts';
+import { EmbedFailure, resolvePoint, searchText, sessionInfo, type SearchAnswer, type SearchQuery, type Target } from './api.ts';
 import { watchExpiry, type Renewal } from './expiry.ts';
 import { tokenMatches } from './session-token.ts';
 
@@ -36,6 +36,11 @@ export interface Session {
    * cannot be renewed throws `SESSION_ENDED`, a spent one the service's `session_limit_reached`.
    */
   resolve(target: Target, save: boolean, signal: AbortSignal): Promise<LocResolveResult>;
+  /**
+   * What the visitor typed in the search box, read by the service with the current token. Not renewed
+   * on failure: a search is asked again at the next key, and the session's end is the lookups' to tell.
+   */
+  search(query: SearchQuery, signal: AbortSignal): Promise<SearchAnswer>;
   /**
    * Checks the whole token (the loader checked its sid only): here, against the page's `tokenCheck`, or
    * by the service where the page has no Web Crypto. Resolves with the failure that must stop the map;
@@ -88,6 +93,7 @@ export function startSession(config: FrameConfig, options: SessionOptions): Sess
         return resolvePoint(config.apiBase, token, target, save, signal);
       }
     },
+    search: (query, signal) => searchText(config.apiBase, token, query, signal),
     verify: () =>
       tokenMatches(token, config.tokenCheck)
         .then((matches) => matches ?? sessionInfo(config.apiBase, token).then(() => true))

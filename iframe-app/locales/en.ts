@@ -73,6 +73,33 @@ export const EN = {
   'error.code_not_found': 'No location has this code.',
   'error.service_unavailable': 'The location service is busy. Try again in a moment.',
   'error.internal_error': 'Something went wrong. Try again.',
+
+  // The search box (search.ts, search-results.ts).
+  'search.label': 'Search for a place, coordinates or a code',
+  'search.placeholder': 'Place, coordinates or code',
+  'search.results': 'Search results',
+  'search.coordinates': 'Coordinates',
+  'search.swapped': 'Read as longitude, latitude',
+  'search.exact': 'Location code',
+  'search.didYouMean': 'Did you mean {code}?',
+  'search.fromMap': '{distance} from the map',
+  'search.metres': '{count} m',
+  'search.kilometres': '{count} km',
+  'search.outsideArea': 'outside the area this site accepts',
+  'search.noPlace': 'No place starts with “{text}”.',
+  'search.noCode': 'No location has this code, nor any code one slip away from it.',
+  'search.notACode': 'No location has this code. Did you mean one of these?',
+  'search.doubted': 'This code is {distance} from the map. Did you mean one of these?',
+  'search.maybe': 'Did you mean one of these?',
+  'search.count': { one: '{count} result. Use the down arrow to reach it.', other: '{count} results. Use the up and down arrows to move through them.' },
+  'search.askFar': '{code} is {distance} from the map. Show it?',
+  'search.askOutside': '{code} is outside the area this site accepts and cannot be chosen here. Show where it is?',
+  'search.shownOutside': 'Map moved to {code}, outside the area this site accepts.',
+  'search.show': 'Show it',
+  'search.cancel': 'Cancel',
+  'search.moved': 'Map moved to {place}.',
+  'search.failed': 'Search is not available right now. Try again in a moment.',
+  'search.spent': 'This map cannot search any more. You can still choose a point on the map.',
 } satisfies Record<string, string | { one?: string; other: string }>;
 
 /** The key of a message: one of English's. */

@@ -14,6 +14,11 @@ import { RAD } from './haversine.ts';
 /** A place of population p reaches REACH_KM · p^REACH_EXPONENT km (offline.ts says why). */
 const REACH_KM = 0.25;
 const REACH_EXPONENT = 0.27;
+/** The population a place of `reach` km has (the inverse of the reach above, to rounding): what name search ranks by. */
+export function populationOf(reach: number): number {
+  return (reach / REACH_KM) ** (1 / REACH_EXPONENT);
+}
+
 /** Points per leaf of geokdbush's kd-trees. */
 const NODE_SIZE = 64;
 /** Height of the search's latitude bands, degrees: band b holds the latitudes whose floor(lat / BAND_DEG) is b. */

@@ -51,13 +51,13 @@ export function registerMockCommand(program: Command): void {
 
 /**
  * The configuration of `loc serve`, with what makes it the mock: its own default port, map tiles
- * drawn offline and offline addresses only (no provider or geocoder is asked). LOC_DATA_DIR is
+ * drawn offline, offline addresses and places only (no provider or geocoder is asked). LOC_DATA_DIR is
  * never read: the store is in memory.
  */
 function mockConfig(options: MockOptions): Config {
   const env: Record<string, string | undefined> = { ...process.env, LOC_TILES: 'offline' };
   if (!process.env.PORT?.trim()) env.PORT = String(MOCK_DEFAULT_PORT);
-  return { ...loadConfig(env, listenFlags(options)), geocoderUrl: null };
+  return { ...loadConfig(env, listenFlags(options)), geocoderUrl: null, geocoderSearch: false };
 }
 
 /** The `--key` given, when it is a test key; a live key is refused without being echoed. */

@@ -27,6 +27,15 @@ export interface Variant {
   kind: TypoKind;
 }
 
+/**
+ * How far from where the visitor looks an existing code may lie before its variants within this
+ * distance are listed beside it (server/suggest.ts), and before the map's search box asks the visitor
+ * whether to go there, metres. A typo in the cell's four characters moves it at most about 4 km, one
+ * in the block's anywhere in the country: 50 km is beyond any slip of the cell part and within the
+ * map a visitor is looking at.
+ */
+export const FAR_M = 50_000;
+
 /** Characters of a code: 2 of the country, 4 of the block, 4 of the cell. */
 export const CODE_LENGTH = 10;
 const COUNTRY_LENGTH = 2;

@@ -6,6 +6,11 @@
  * tokens, and however many fresh sessions they get by reloading the page, the partner's own calls are
  * not refused because of them.
  *
+ * A session's searches (the map's search box, typed into) draw from an allowance of their own, as large
+ * as its budget of calls, and not from that budget: a visitor who types a dozen names before finding the
+ * place must not be left unable to choose it. Both still draw from the key's hourly embed budget, so a
+ * page's searches are bounded as a whole.
+ *
  * Hourly windows are clock hours (UTC). A fixed window can let up to twice a limit through across an
  * hour boundary, which an hourly quota tolerates; in exchange a window is one count per key.
  */
@@ -17,7 +22,10 @@ export const HOUR_MS = 3_600_000;
 /** Largest limit of any kind: a billion requests, beyond what one key could send in its window. */
 export const MAX_LIMIT = 1_000_000_000;
 
-export type BudgetKind = 'server' | 'embed' | 'session';
+export type BudgetKind = 'server' | 'embed' | 'session' | 'session_search';
+
+/** What a request counts as: a call (resolve, suggest, …), or a search, which a session counts apart. */
+export type Allowance = 'calls' | 'search';
 
 export interface KeyBudget extends Budget {
   kind: BudgetKind;
@@ -34,16 +42,19 @@ export interface DefaultLimits {
 
 /**
  * The budgets of one request: with `session` null, a call made with `key`; else a call made with that
- * session of `key`. The session's budget comes first: it is the one a single visitor can spend.
+ * session of `key`, a search drawing from the session's search allowance instead of its budget of
+ * calls. The session's budget comes first: it is the one a single visitor can spend.
  */
-export function budgetsOf(key: ApiKey, session: EmbedSession | null, defaults: DefaultLimits, now: number): KeyBudget[] {
+export function budgetsOf(key: ApiKey, session: EmbedSession | null, defaults: DefaultLimits, now: number, allowance: Allowance = 'calls'): KeyBudget[] {
   const hour = Math.floor(now / HOUR_MS);
   const hourEnds = (hour + 1) * HOUR_MS;
   if (session === null) {
     return [{ kind: 'server', keyId: key.id, id: `server:${key.id}:${hour}`, limit: key.hourlyLimit ?? defaults.defaultHourlyLimit, resetsAt: hourEnds }];
   }
   return [
-    { kind: 'session', keyId: key.id, id: `session:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt },
+    allowance === 'search'
+      ? { kind: 'session_search', keyId: key.id, id: `session-search:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt }
+      : { kind: 'session', keyId: key.id, id: `session:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt },
     { kind: 'embed', keyId: key.id, id: `embed:${key.id}:${hour}`, limit: key.embedHourlyLimit ?? defaults.defaultEmbedHourlyLimit, resetsAt: hourEnds },
   ];
 }

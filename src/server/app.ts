@@ -29,6 +29,7 @@ import generateRoutes from './routes/generate.ts';
 import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
+import searchRoutes from './routes/search.ts';
 import requestIdPlugin, { declareRequestId, newRequestId } from './plugins/request-id.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/guides.ts';
@@ -164,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
       tags: [
-        { name: 'codes', description: 'Save a point as a code, look a code up, and suggest the codes a typed one may have meant.' },
+        { name: 'codes', description: 'Save a point as a code, look a code up, suggest the codes a typed one may have meant, and search for places, coordinates and codes.' },
         {
           name: 'embed',
           description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',
@@ -187,6 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(generateRoutes);
   await app.register(lookupRoutes);
   await app.register(suggestRoutes);
+  await app.register(searchRoutes);
   await app.register(embedRoutes);
   await app.register(shareRoutes);
   await app.ready();

@@ -26,6 +26,8 @@ export interface Config {
   defaultSessionLimit: number;
   geocoderUrl: string | null;
   geocoderTimeoutMs: number;
+  /** Whether the search box's Enter also asks the geocoder's forward search (only with `geocoderUrl`). */
+  geocoderSearch: boolean;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
@@ -94,6 +96,15 @@ export const OPTIONS: Options = {
   geocoderTimeoutMs: {
     env: 'LOC_GEOCODER_TIMEOUT_MS', default: '1500', doc: 'Time the geocoder gets before the offline address is used instead.',
     parse: (t, _, __, name) => integer(name, t!, 50, 60_000),
+  },
+  geocoderSearch: {
+    env: 'LOC_GEOCODER_SEARCH', default: 'off',
+    doc: '`on`: a search submitted with Enter (`forward=1`) also asks the geocoder of `LOC_GEOCODER_URL` for places by name (`/search`); never as the visitor types, which public geocoders forbid. Needs `LOC_GEOCODER_URL`.',
+    parse: (t, parsed, _, name) => {
+      const on = oneOf(name, t!, ['on', 'off']) === 'on';
+      if (on && parsed.geocoderUrl === null) throw new ConfigError(`${name}=on needs LOC_GEOCODER_URL, the geocoder to ask; set it, or leave ${name} off.`);
+      return on;
+    },
   },
   logLevel: {
     env: 'LOC_LOG_LEVEL', default: 'info', doc: `Log level: ${LOG_LEVELS.join(', ')}.`,

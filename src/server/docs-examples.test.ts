@@ -39,7 +39,7 @@ describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
     expect(examples.map(({ curl }) => /\$LOC_URL([^\s"']+)/.exec(curl)?.[1])).toEqual([
       '/v1/embed/sessions', '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L',
-      '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/embed/sessions',
+      '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/loc/search?q=sainte-foy-les&focus=45.7640,4.8357', '/v1/embed/sessions',
     ]);
   });
 

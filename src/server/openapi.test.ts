@@ -107,6 +107,7 @@ async function askAll(): Promise<Answer[]> {
   const areaSession = json<{ session_token: string }>(await service.request(post('/v1/embed/sessions', key, { origin: 'https://shop.example', ...area }))).session_token;
   const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
   const suggest = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/suggest?${query}`, headers });
+  const search = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/search?${query}`, headers });
 
   const successes: [string, InjectOptions][] = [
     ['getHealth', { url: '/healthz' }],
@@ -118,6 +119,10 @@ async function askAll(): Promise<Answer[]> {
     // A code 380 km from the focus, one swap from the code there: both the exact cell and suggestions, with distances.
     ['suggestCodes', suggest('input=FR-0MRB-CLY0&focus=48.8664,2.3177')],
     ['suggestCodes', suggest('input=fr0mrbcly0&focus=48.8664,2.3177', { authorization: `Bearer ${session}` })],
+    // Each kind of answer, and a session's in_area.
+    ['search', search('q=lyon&focus=45.76,4.83')],
+    ['search', search(`q=${encodeURIComponent('48.8584, 2.2945')}&focus=45.76,4.83`, { authorization: `Bearer ${areaSession}` })],
+    ['search', search('q=FR-0MRB-CLY0&focus=48.8664,2.3177', { authorization: `Bearer ${areaSession}` })],
     ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
     // The one request the key with a limit of one may make, so that it is refused below; the same for a session.
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
@@ -140,6 +145,8 @@ async function askAll(): Promise<Answer[]> {
     ['suggestCodes', suggest('input=hello'), 'invalid_code'],
     ['suggestCodes', suggest('input=FR-0RMB-CLY0&focus=91,0', { authorization: `Bearer ${session}` }), 'validation_error'],
     ['suggestCodes', suggest('input=FR-0RMB-CLY0', { authorization: 'Bearer nope.nope' }), 'invalid_session'],
+    ['search', search('q='), 'validation_error'],
+    ['search', search('q=lyon', { authorization: 'Bearer nope.nope' }), 'invalid_session'],
     ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
@@ -194,6 +201,7 @@ describe('/openapi.json', () => {
       'POST /v1/loc/generate': 'generateCode',
       'GET /v1/loc/lookup/{code}': 'lookupCode',
       'GET /v1/loc/suggest': 'suggestCodes',
+      'GET /v1/loc/search': 'search',
       'GET /embed/session/{sid}': 'getEmbedSession',
     });
   });
@@ -206,6 +214,7 @@ describe('/openapi.json', () => {
       generateCode: [{ apiKey: [] }],
       lookupCode: [{ apiKey: [] }],
       suggestCodes: [{ apiKey: [] }, { sessionToken: [] }],
+      search: [{ apiKey: [] }, { sessionToken: [] }],
       getEmbedSession: [{}, { sessionToken: [] }],
     });
   });
@@ -218,6 +227,7 @@ describe('/openapi.json', () => {
       generateCode: ['codes'],
       lookupCode: ['codes'],
       suggestCodes: ['codes'],
+      search: ['codes'],
       getEmbedSession: ['embed'],
     });
   });
@@ -250,7 +260,7 @@ describe('the models of /openapi.json', () => {
   it('are named under components/schemas, so that a generated client has a LookupResult type rather than a LookupCode200', () => {
     expect(Object.keys(doc.components.schemas ?? {})).toEqual([
       'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'LookupLocation', 'LookupResult', 'MapLinks', 'ResolveResult',
-      'SuggestedCell', 'Suggestion', 'SuggestResult',
+      'SearchCode', 'SearchCoordinates', 'SearchPlace', 'SearchResult', 'SuggestedCell', 'Suggestion', 'SuggestResult',
     ]);
     expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, body(op.operationId!, 200)]))).toEqual({
       getHealth: ref('Health'),
@@ -259,6 +269,7 @@ describe('the models of /openapi.json', () => {
       generateCode: ref('GenerateResult'),
       lookupCode: ref('LookupResult'),
       suggestCodes: ref('SuggestResult'),
+      search: ref('SearchResult'),
       getEmbedSession: ref('EmbedSessionFacts'),
     });
     // A request body stays in its operation: a generator reads its fields with a default (ttl, save)
@@ -382,6 +393,7 @@ describe('the response headers of /openapi.json', () => {
       generateCode: ['ApiKey realm="loc", header="x-api-key"'],
       lookupCode: ['ApiKey realm="loc", header="x-api-key"'],
       suggestCodes: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
+      search: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
       getEmbedSession: ['Bearer realm="loc"'],
     });
   });

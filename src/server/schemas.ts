@@ -27,7 +27,7 @@ const Url = (description: string) => Type.String({ format: 'uri', description })
  * The fields of the success responses carry descriptions too: /docs lists them, so an integrator can
  * read what each endpoint returns, and a 200 is described by its schema's own description.
  */
-const Success = Type.Literal(true, { description: 'Always `true` in a success response.' });
+export const Success = Type.Literal(true, { description: 'Always `true` in a success response.' });
 const CountryCode = Type.String({ description: 'ISO 3166-1 alpha-2 code of the country that holds the cell centre.', examples: ['US'] });
 const ShareUrl = Url('The public share page of the code.');
 
@@ -224,7 +224,7 @@ export const SuggestQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const suggestedFields = {
+export const suggestedFields = {
   loc_code: Code,
   latitude: Type.Number({ description: 'Centre of the cell.' }),
   longitude: Type.Number({ description: 'Centre of the cell.' }),
@@ -264,3 +264,4 @@ export const SuggestResult = Type.Object(
   },
   { title: 'SuggestResult', description: 'The cell a typed code names, when it names one, and the existing codes one slip away from it. Nothing is chosen for the visitor.' },
 );
+

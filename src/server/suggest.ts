@@ -9,7 +9,7 @@
  */
 import { haverSin, distanceOfH, RAD } from '../address/haversine.ts';
 import { decode, supportedCountries, type LocatedCell } from '../code/index.ts';
-import { CODE_LENGTH, TYPO_KINDS, asCode, readTyped, variantsOf, type TypoKind } from '../code/typos.ts';
+import { CODE_LENGTH, FAR_M, TYPO_KINDS, asCode, readTyped, variantsOf, type TypoKind } from '../code/typos.ts';
 import { LocError, describeValue } from '../errors.ts';
 import type { Config } from './config.ts';
 import { servedCountries } from './locate.ts';
@@ -17,13 +17,8 @@ import { servedCountries } from './locate.ts';
 /** Most variants one answer lists. */
 export const SUGGESTIONS_MAX = 5;
 
-/**
- * How far from the focus an existing code may lie before its variants within this distance are
- * listed beside it, metres. A typo in the cell's four characters moves it at most about 4 km, one
- * in the block's anywhere in the country: 50 km is beyond any slip of the cell part and within the
- * map a visitor is looking at.
- */
-export const FAR_M = 50_000;
+/** How far from the focus an existing code may lie before it is doubted (code/typos.ts says why); the frame asks before going that far. */
+export { FAR_M };
 
 /** A point the visitor looks at: the map's centre. */
 export interface Focus {

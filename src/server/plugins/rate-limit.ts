@@ -12,7 +12,7 @@
  */
 import fp from 'fastify-plugin';
 import { LocError } from '../../errors.ts';
-import { budgetsOf, type KeyBudget } from '../../limits/budgets.ts';
+import { budgetsOf, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
 import { memoryCounters, type Counters } from '../../limits/counters.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
@@ -32,6 +32,18 @@ function refusal(budget: KeyBudget, now: number): LocError {
       ).retryAfter(wait);
     case 'session':
       return new LocError('session_limit_reached', `This embed session has made all the ${budget.limit} requests one session may make; create a new session.`);
+    case 'session_search':
+      return new LocError(
+        'session_limit_reached',
+        `This embed session has made all the ${budget.limit} searches one session may make; it may still choose points. Create a new session to search again.`,
+      );
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the route's requests count as (limits/budgets.ts); calls unless it says search. */
+    allowance?: Allowance;
   }
 }
 
@@ -48,7 +60,7 @@ export default fp<RateLimitOptions>(
       const caller = request.caller;
       if (caller === null) return;
       const now = app.now();
-      const budgets = budgetsOf(caller.key, caller.session, app.config, now);
+      const budgets = budgetsOf(caller.key, caller.session, app.config, now, request.routeOptions.config.allowance);
       const taken = await counters.take(budgets, now);
       let shown = taken.spent;
       if (shown < 0) {
@@ -62,7 +74,7 @@ export default fp<RateLimitOptions>(
       // watches. A single session running out is a visitor's doing, not the partner's: info.
       if (taken.firstRefusal) {
         const fields = { key: budget.keyId, budget: budget.kind, limit: budget.limit, resetSeconds: resetSeconds(budget, now) };
-        if (budget.kind === 'session') request.log.info(fields, 'session limit reached');
+        if (budget.kind === 'session' || budget.kind === 'session_search') request.log.info(fields, `${budget.kind === 'session' ? 'session' : 'session search'} limit reached`);
         else request.log.warn(fields, budget.kind === 'server' ? 'hourly limit reached' : 'embed hourly limit reached');
       }
       throw refusal(budget, now);

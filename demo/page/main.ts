@@ -6,6 +6,7 @@
  */
 import type { LocEmbedError, LocHandle, LocMountOptions } from '../../src/embed/public-types.ts';
 import { changesOf, readControls, sameArea } from './controls.ts';
+import { expiry } from './expiry.ts';
 import { STYLES, THEMES } from './mount-options.ts';
 import { pageProblems, showControlProblems } from './problems.ts';
 import { appearanceOf, integratorSnippet, type SessionArea, type SnippetOptions } from './snippet.ts';
@@ -14,9 +15,6 @@ interface Session {
   session_token: string;
   expires_at: string;
 }
-
-/** Lifetime of the expiry demo's sessions: the shortest the API allows. */
-const SHORT_TTL = 60;
 
 /** Where the playground (as its form starts, in index.html) and the side-by-side maps open: the Eiffel Tower. */
 const START_VIEW = { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 };
@@ -225,54 +223,14 @@ function playground(compare: () => LocHandle[]): void {
   void start(options.area);
 }
 
-async function styles(): Promise<LocHandle[]> {
+/** Mounts one map per entry, each with a session of its own from this site's server; resolves with their handles. */
+async function mountEach(maps: { source: string; target: string; options: Omit<LocMountOptions, 'sessionToken'> }[]): Promise<LocHandle[]> {
   const handles: LocHandle[] = [];
-  for (const style of STYLES) {
-    try {
-      const session = await createSession();
-      showProblem(style, null);
-      handles.push(
-        LOC.mount(`#style-${style}`, {
-          sessionToken: session.session_token,
-          style,
-          title: TITLES.style(style),
-          height: '260px',
-          ...START_VIEW,
-          ...logged(style),
-        }),
-      );
-    } catch (error) {
-      showProblem(style, `Cannot create a session for the ${style} map: ${(error as Error).message}`);
-    }
-  }
-  return handles;
-}
-
-/**
- * The themes, then the languages, side by side for designers: each map opens on the same saved code,
- * so its panel shows in that theme's colours and that language's words (Arabic mirrored).
- */
-async function looks(): Promise<LocHandle[]> {
-  const maps = [
-    ...THEMES.map((theme) => ({ source: theme, options: { appearance: { theme }, title: TITLES.theme(theme) } })),
-    ...Object.entries(SIDE_BY_SIDE_LOCALES).map(([locale, language]) => ({ source: locale, options: { locale, title: TITLES.locale(language) } })),
-  ];
-  const handles: LocHandle[] = [];
-  for (const { source, options } of maps) {
+  for (const { source, target, options } of maps) {
     try {
       const session = await createSession();
       showProblem(source, null);
-      handles.push(
-        LOC.mount(`#look-${source}`, {
-          sessionToken: session.session_token,
-          // Taller than the style maps: room for the panel, which is what these show.
-          height: '340px',
-          ...START_VIEW,
-          value: START_CODE,
-          ...options,
-          ...logged(source),
-        }),
-      );
+      handles.push(LOC.mount(target, { sessionToken: session.session_token, ...options, ...logged(source) }));
     } catch (error) {
       showProblem(source, `Cannot create a session for the ${source} map: ${(error as Error).message}`);
     }
@@ -280,52 +238,22 @@ async function looks(): Promise<LocHandle[]> {
   return handles;
 }
 
-function expiry(): void {
-  const status = $('expiry-status');
-  let expiresAt = 0;
-  let remounts = 0;
+/** The four styles side by side. */
+const styles = () =>
+  mountEach(STYLES.map((style) => ({ source: style, target: `#style-${style}`, options: { style, title: TITLES.style(style), height: '260px', ...START_VIEW } })));
 
-  const mount = async () => {
-    const renew = $<HTMLInputElement>('expiry-renew').checked;
-    try {
-      const session = await createSession({ ttl: SHORT_TTL });
-      expiresAt = Date.parse(session.expires_at);
-      showProblem('expiry', null);
-      LOC.mount('#expiry-map', {
-        sessionToken: session.session_token,
-        height: '300px',
-        title: TITLES.expiry,
-        center: { lat: 51.5007, lng: -0.1246 },
-        zoom: 17,
-        ...(renew
-          ? {
-              getSessionToken: async () => {
-                const next = await createSession({ ttl: SHORT_TTL });
-                expiresAt = Date.parse(next.expires_at);
-                log('expiry', 'getSessionToken', { expires_at: next.expires_at });
-                return next.session_token;
-              },
-            }
-          : {}),
-        ...logged('expiry', (error) => {
-          if (error.code !== 'session_expired') return;
-          remounts++;
-          void mount();
-        }),
-      });
-    } catch (error) {
-      showProblem('expiry', `Cannot create a session for the expiry map: ${(error as Error).message}`);
-    }
-  };
-
-  setInterval(() => {
-    const left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
-    status.textContent = expiresAt ? `Session expires in ${left} s · remounted ${remounts} times` : '';
-  }, 1000);
-  $('expiry-restart').addEventListener('click', () => void mount());
-  $('expiry-renew').addEventListener('change', () => void mount());
-  void mount();
-}
+/**
+ * The themes, then the languages, side by side for designers: each map opens on the same saved code,
+ * so its panel shows in that theme's colours and that language's words (Arabic mirrored). Taller than
+ * the style maps: room for the panel, which is what these show.
+ */
+const looks = () =>
+  mountEach(
+    [
+      ...THEMES.map((theme) => ({ source: theme, options: { appearance: { theme }, title: TITLES.theme(theme) } })),
+      ...Object.entries(SIDE_BY_SIDE_LOCALES).map(([locale, language]) => ({ source: locale, options: { locale, title: TITLES.locale(language) } })),
+    ].map(({ source, options }) => ({ source, target: `#look-${source}`, options: { height: '340px', ...START_VIEW, value: START_CODE, ...options } })),
+  );
 
 $('clear-log').addEventListener('click', () => $('log').replaceChildren());
 if (typeof LOC === 'undefined') {
@@ -336,5 +264,5 @@ if (typeof LOC === 'undefined') {
   void styles().then((handles) => (compareHandles = [...compareHandles, ...handles]));
   void looks().then((handles) => (compareHandles = [...compareHandles, ...handles]));
   playground(() => compareHandles);
-  expiry();
+  expiry({ createSession, logged, log, showProblem, title: TITLES.expiry });
 }

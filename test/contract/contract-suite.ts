@@ -175,6 +175,23 @@ export function contractSuite(target: () => ContractTarget): void {
       expectError(await call('/v1/loc/suggest?input=hello', { headers: withKey() }), 400, 'invalid_code');
       expectError(await call('/v1/loc/suggest?input=FR-0RMB-CLY0&countries=ZZ', { headers: withKey() }), 422, 'validation_error');
     });
+
+    it('searches places, coordinates and codes as a visitor types them, with the key and with a session', async () => {
+      const { token } = await newSession();
+      for (const headers of [withKey(), { authorization: `Bearer ${token}` }]) {
+        const search = async (q: string) => {
+          const answer = await call(`/v1/loc/search?q=${encodeURIComponent(q)}&focus=45.7640,4.8357`, { headers });
+          expect(answer.status).toBe(200);
+          return answer.body as { kind: string; results: Record<string, unknown>[] };
+        };
+        const places = await search('sainte-foy-les');
+        expect(places.kind).toBe('places');
+        expect(places.results[0]).toMatchObject({ name: 'Sainte-Foy-lès-Lyon', country_code: 'FR', source: 'places' });
+        expect(await search('48°51\'30.2"N 2°17\'40.2"E')).toMatchObject({ kind: 'coordinates', results: [{ latitude: expect.closeTo(48.8584, 4), longitude: expect.closeTo(2.2945, 4), swapped: false }] });
+        expect((await search('fr-0rmb-cly0')).results[0]).toMatchObject({ loc_code: 'FR-0RMB-CLY0', match: 'exact' });
+      }
+      expectError(await call('/v1/loc/search?q=%20', { headers: withKey() }), 422, 'validation_error');
+    });
   });
 
   describe('generate, lookup and resolve with the key', () => {

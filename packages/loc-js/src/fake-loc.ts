@@ -8,7 +8,6 @@
  * Installed as `window.LOC`, it is what `loadLoc` from loc-js/embed resolves with, without a network,
  * as long as the page has no loc-embed.js tag of another service.
  */
-import { normalizeCode } from '../../../src/code/format.ts';
 import { findElement, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from '../../../src/embed/options.ts';
 import type {
   LocAbortError,
@@ -25,6 +24,7 @@ import type {
   LocStyle,
 } from '../../../src/embed/public-types.ts';
 import { RECOVERABLE } from '../../../src/embed/recoverable.ts';
+import { fakeResults, unsourced, type ResultFor } from './fake-results.ts';
 
 /** A call the component made on a handle, with its arguments as given. */
 export type FakeHandleCall =
@@ -92,27 +92,8 @@ export interface FakeLoc extends LocGlobal {
   install(): () => void;
 }
 
-/** A result as the service gives it, for FR-0RMB-CLY0 (the cell of the Eiffel Tower's centre). */
-const SAMPLE: LocSelectResult = {
-  success: true,
-  loc_code: 'FR-0RMB-CLY0',
-  latitude: 48.85838891047226,
-  longitude: 2.2945143156748316,
-  address: 'Paris, France',
-  country_code: 'FR',
-  cell: { north: 48.85840240006905, south: 48.85837542087543, east: 2.294534814306303, west: 2.2944938170433318 },
-  saved: true,
-  share_url: 'https://loc.example/FR-0RMB-CLY0',
-  source: 'visitor',
-};
-
 /** A fresh session's lifetime when the test gives no `expiresAt`: the service's default. */
 const SESSION_MS = 15 * 60_000;
-
-/** A select result as a lookup gives it, before anything is selected: without `source`. */
-function unsourced({ source: _, ...result }: LocSelectResult): LocResolveResult {
-  return result;
-}
 
 /** What the page's select and clear reject with once the mount is gone, as the real handle's do. */
 const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
@@ -122,12 +103,7 @@ export function createFakeLoc(options: { version?: string; baseUrl?: string } = 
   const mounts: FakeMount[] = [];
   const byElement = new WeakMap<Element, FakeMount>();
 
-  const resultFor = (target: string | Partial<LocSelectResult>, source: LocSelectSource): LocSelectResult => {
-    if (typeof target !== 'string') return { ...SAMPLE, share_url: `${baseUrl}/${target.loc_code ?? SAMPLE.loc_code}`, source, ...target };
-    const code = normalizeCode(target);
-    if (code === null) throw new TypeError(`FakeMount.select: ${JSON.stringify(target)} is not a location code (CC-XXXX-XXXX).`);
-    return { ...SAMPLE, loc_code: code, country_code: code.slice(0, 2), share_url: `${baseUrl}/${code}`, source };
-  };
+  const resultFor = fakeResults(baseUrl);
 
   const fake: FakeLoc = {
     version: options.version ?? '0.0.0-fake',
@@ -162,7 +138,7 @@ function fakeMount(
   element: Element,
   options: LocMountOptions,
   settings: MountSettings,
-  resultFor: (target: string | Partial<LocSelectResult>, source: LocSelectSource) => LocSelectResult,
+  resultFor: ResultFor,
 ): FakeMount {
   const calls: FakeHandleCall[] = [];
   let style = settings.style;

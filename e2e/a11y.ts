@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Frame, Page } from '@playwright/test';
 import type { AxeResults, ImpactValue } from 'axe-core';
+import type { Rgb } from '../iframe-app/contrast.ts';
 
 declare global {
   interface Window {
@@ -41,22 +42,9 @@ export async function axeViolations(target: Page | Frame): Promise<Violation[]> 
 export const serious = (violations: Violation[]): Violation[] =>
   violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 
-export type Rgb = readonly [number, number, number];
-
-/** WCAG 2 relative luminance of an sRGB colour. */
-export function luminance([r, g, b]: Rgb): number {
-  const channel = (value: number) => {
-    const c = value / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-/** WCAG 2 contrast ratio, 1 to 21. */
-export function contrast(a: Rgb, b: Rgb): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (light + 0.05) / (dark + 0.05);
-}
+// The frame's own WCAG arithmetic (its appearance checks use it): one formula, two uses.
+export { contrast } from '../iframe-app/contrast.ts';
+export type { Rgb };
 
 /** `rgb(…)`/`rgba(…)` as computed styles write it. */
 export function parseRgb(css: string): Rgb {

@@ -46,11 +46,16 @@ export async function stopPostgres(): Promise<void> {
   if (found !== undefined) (await found.catch(() => undefined))?.stop();
 }
 
-/** A fresh database on the test server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database on the test server. With `icuLocale` it sorts text by that locale's rules (ICU,
+ * which every PostgreSQL of Debian has) rather than the server's default, which on a C.UTF-8 machine
+ * sorts by bytes and would hide a query that relies on it.
+ */
+export async function createTestDatabase({ icuLocale }: { icuLocale?: 'en' } = {}): Promise<TestDatabase> {
   const { adminUrl } = await postgresServer();
   const name = `loc_t_${randomBytes(6).toString('hex')}`;
-  await admin(adminUrl, `CREATE DATABASE ${name}`);
+  const locale = icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}' LOCALE 'C.UTF-8' TEMPLATE template0`;
+  await admin(adminUrl, `CREATE DATABASE ${name}${locale}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

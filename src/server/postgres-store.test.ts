@@ -1,0 +1,110 @@
+/**
+ * The service on PostgreSQL (LOC_DATABASE_URL): a partner's checkout end to end — a key, an embed
+ * session, a confirmed point saved — lands in the PostgreSQL database, and nothing in SQLite's data
+ * directory. The store itself is held to the conformance suite in src/store/postgres.test.ts.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, createTestDatabase, startCluster, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { freePort } from '../../test/support/loc-process.ts';
+import { json, testService, type TestService } from '../../test/support/service.ts';
+import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { StoreUnavailable } from '../store/store.ts';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+const ORIGIN = 'https://shop.example';
+const EIFFEL = { lat: 48.85837, lng: 2.29448 };
+
+let db: TestDatabase;
+let service: TestService;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  service = await testService({ LOC_DATABASE_URL: db.url });
+});
+afterAll(async () => {
+  await service?.close();
+  await db?.dispose();
+  await stopPostgres();
+});
+
+describe('loc on PostgreSQL', () => {
+  it('serves a checkout end to end from LOC_DATABASE_URL: the session, the saved point, its lookup', async () => {
+    const { secret, account } = await service.key('acme');
+    const withKey = { 'x-api-key': secret };
+    const session = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: withKey, payload: { origin: ORIGIN } });
+    expect(session.statusCode).toBe(200);
+    const bearer = { authorization: `Bearer ${json<{ session_token: string }>(session).session_token}`, origin: ORIGIN };
+    const confirm = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: bearer, payload: { ...EIFFEL, save: true } });
+    expect(confirm.statusCode).toBe(200);
+    const code = json<{ loc_code: string }>(confirm).loc_code;
+    const lookup = await service.request({ url: `/v1/loc/lookup/${code}`, headers: withKey });
+    expect(lookup.statusCode).toBe(200);
+    expect(json(lookup)).toMatchObject({ loc_code: code });
+
+    // In PostgreSQL, read with a connection of the test's own; SQLite's file was never made.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT account_id, code FROM locations');
+      expect(rows).toEqual([{ account_id: account.id, code }]);
+      expect((await client.query('SELECT count(*)::int AS n FROM sessions')).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await client.end();
+    }
+    expect(service.app.store).toBeDefined();
+    expect(existsSync(join(service.dataDir, DATABASE_FILE))).toBe(false);
+  });
+
+  it('answers 503 service_unavailable with Retry-After while its PostgreSQL is down, never a 500', async () => {
+    // A cluster of this test's own: stopping the machine's would stop every other test's.
+    const cluster = await startCluster();
+    let stopped = false;
+    let own: TestService | undefined;
+    try {
+      await admin(cluster.adminUrl, 'CREATE DATABASE loc');
+      own = await testService({ LOC_DATABASE_URL: cluster.adminUrl.replace(/\/postgres$/, '/loc') });
+      const { secret } = await own.key('acme');
+      const session = () => own!.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: ORIGIN } });
+      expect((await session()).statusCode).toBe(200);
+      cluster.stop();
+      stopped = true;
+      // Past the key cache's second, so that the request needs the database.
+      own.clock.advance(5000);
+      const down = await session();
+      expect(down.statusCode).toBe(503);
+      expect(json(down)).toMatchObject({ success: false, code: 'service_unavailable', message: 'The service cannot reach its database right now. Retry later.' });
+      expect(down.headers['retry-after']).toBe('10');
+    } finally {
+      await own?.close();
+      if (!stopped) cluster.stop();
+    }
+  });
+
+  it('does not start on a database it cannot reach: StoreUnavailable unreachable, not a raw error', async () => {
+    const config = loadConfig({ LOC_DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/loc`, LOC_LOG_LEVEL: 'silent' });
+    const refusal = await buildApp(config).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(StoreUnavailable);
+    expect(refusal).toMatchObject({ reason: 'unreachable' });
+  });
+
+  it('accepts only a postgres:// URL with a host and a database as LOC_DATABASE_URL, and never shows its password', () => {
+    expect(loadConfig({ LOC_DATABASE_URL: 'postgresql://loc:pw@db.internal:5432/loc' }).databaseUrl).toBe('postgresql://loc:pw@db.internal:5432/loc');
+    expect(loadConfig({}).databaseUrl).toBeNull();
+    for (const bad of ['mysql://loc:pw@db/loc', 'postgres://loc:pw@db.internal', 'db.internal/loc']) {
+      const error = (() => {
+        try {
+          loadConfig({ LOC_DATABASE_URL: bad });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/^LOC_DATABASE_URL must be a postgres/);
+      expect((error as Error).message).not.toContain(':pw@');
+    }
+  });
+});
+

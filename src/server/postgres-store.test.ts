@@ -3,7 +3,8 @@
  * session, a confirmed point saved — lands in the PostgreSQL database, and nothing in SQLite's data
  * directory. The store itself is held to the conformance suite in src/store/postgres.test.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { json, testService, type TestService } from '../../test/support/service.
 import { DATABASE_FILE } from '../store/sqlite-files.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp } from './app.ts';
+import { startServer } from './server.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const ORIGIN = 'https://shop.example';
@@ -88,6 +90,27 @@ describe('loc on PostgreSQL', () => {
     const refusal = await buildApp(config).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(StoreUnavailable);
     expect(refusal).toMatchObject({ reason: 'unreachable' });
+  });
+
+  it('starts as loc serve does on PostgreSQL, leaving the data directory alone, and refuses a database out of reach in one line that hides the password', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'loc-pg-serve-'));
+    try {
+      const env = { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' };
+      const running = await startServer(loadConfig({ ...env, LOC_DATABASE_URL: db.url }), { print: () => {} });
+      try {
+        expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+        // No loc.db, and no SQLite lock file: the lock guards SQLite's file only.
+        expect(readdirSync(dataDir)).toEqual([]);
+      } finally {
+        await running.close();
+      }
+      const closed = `postgres://postgres:s3cret@127.0.0.1:${await freePort()}/loc`;
+      const failure = await startServer(loadConfig({ ...env, LOC_DATABASE_URL: closed }), { print: () => {} }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ name: 'StartFailure' });
+      expect((failure as Error).message).toMatch(/^cannot open the database in postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/loc: connect ECONNREFUSED/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('accepts only a postgres:// URL with a host and a database as LOC_DATABASE_URL, and never shows its password', () => {

@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL adapter against the store conformance suite, on a real PostgreSQL (test/support/
- * postgres.ts finds or starts one; each test gets a database of its own), plus what only a networked
+ * postgres.ts finds or starts one; each test gets a database of its own), bare and behind the request
+ * cache as the server uses it, plus what only a networked
  * engine has: several pools on one database, migrations racing, a schema from a newer loc, a database
  * out of reach.
  */
@@ -10,6 +11,7 @@ import { storeConformance } from '../../test/conformance/store.ts';
 import { postgresFill } from '../../test/support/postgres-fill.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
+import { cachedStore } from './cached.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './postgres-migrations.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
@@ -22,6 +24,20 @@ storeConformance('postgres', async () => {
   const db = await createTestDatabase();
   const store = await openPostgresStore(db.url);
   return { store, second: await openPostgresStore(db.url), settle: () => {}, fill: postgresFill(db.url), dispose: db.dispose };
+});
+
+// As the server uses it: behind the request cache (cached.ts), with another store writing beside it.
+storeConformance('postgres behind the request cache', async () => {
+  const db = await createTestDatabase();
+  let now = 0;
+  const ttlMs = 1000;
+  return {
+    store: cachedStore(await openPostgresStore(db.url), { now: () => now, ttlMs }),
+    second: await openPostgresStore(db.url),
+    settle: () => void (now += ttlMs),
+    fill: postgresFill(db.url),
+    dispose: db.dispose,
+  };
 });
 
 const T0 = Date.UTC(2030, 0, 1);

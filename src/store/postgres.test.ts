@@ -1,9 +1,8 @@
 /**
  * The PostgreSQL adapter against the store conformance suite, on a real PostgreSQL (test/support/
  * postgres.ts finds or starts one; each test gets a database of its own), bare and behind the request
- * cache as the server uses it, plus what only a networked
- * engine has: several pools on one database, migrations racing, a schema from a newer loc, a database
- * out of reach.
+ * cache as the server uses it; plus what only a networked engine has: several pools on one database,
+ * migrations racing, a schema from a newer loc, a database out of reach.
  */
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

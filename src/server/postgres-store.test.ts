@@ -3,7 +3,7 @@
  * session, a confirmed point saved — lands in the PostgreSQL database, and nothing in SQLite's data
  * directory. The store itself is held to the conformance suite in src/store/postgres.test.ts.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -92,15 +92,23 @@ describe('loc on PostgreSQL', () => {
     expect(refusal).toMatchObject({ reason: 'unreachable' });
   });
 
-  it('starts as loc serve does on PostgreSQL, leaving the data directory alone, and refuses a database out of reach in one line that hides the password', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'loc-pg-serve-'));
+  it('starts as loc serve --seed-dev does on PostgreSQL, the data directory holding the development key alone, and refuses a database out of reach in one line that hides the password', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'loc-pg-serve-'));
+    // Not made beforehand: on PostgreSQL only the development key file needs it.
+    const dataDir = join(parent, 'data');
+    let disposeAfter = async () => {};
     try {
       const env = { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' };
-      const running = await startServer(loadConfig({ ...env, LOC_DATABASE_URL: db.url }), { print: () => {} });
+      // An empty database of its own, so that there is something to seed.
+      const empty = await createTestDatabase();
+      disposeAfter = empty.dispose;
+      const running = await startServer(loadConfig({ ...env, LOC_DATABASE_URL: empty.url }), { print: () => {}, seedDevelopment: true });
       try {
-        expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+        const secret = readFileSync(join(dataDir, 'dev-api-key'), 'utf8').trim();
+        expect((await fetch(`${running.url}/v1/loc/lookup/FR-0RMB-CLY0`, { headers: { 'x-api-key': secret } })).status).toBe(200);
         // No loc.db, and no SQLite lock file: the lock guards SQLite's file only.
-        expect(readdirSync(dataDir)).toEqual([]);
+        expect(readdirSync(dataDir)).toEqual(['dev-api-key']);
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700);
       } finally {
         await running.close();
       }
@@ -109,7 +117,8 @@ describe('loc on PostgreSQL', () => {
       expect(failure).toMatchObject({ name: 'StartFailure' });
       expect((failure as Error).message).toMatch(/^cannot open the database in postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/loc: connect ECONNREFUSED/);
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(parent, { recursive: true, force: true });
+      await disposeAfter();
     }
   });
 

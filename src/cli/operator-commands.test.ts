@@ -89,6 +89,19 @@ describe('a mistyped setting', () => {
   });
 });
 
+describe('LOC_DATABASE_URL', () => {
+  it('is refused by the operator commands, which work on SQLite only for now: one line, exit 1, nothing written to ./data or LOC_DATA_DIR', async () => {
+    // The URL is never connected to: the command stops before, rather than act on SQLite while the
+    // operator believes the server's PostgreSQL changed.
+    const created = await locWith({ LOC_DATA_DIR: dataDir, LOC_DATABASE_URL: 'postgres://loc@db.invalid/loc' }, 'accounts', 'create', '--name', 'only-in-pg');
+    expect(created).toMatchObject({ code: 1, stdout: '' });
+    expect(created.stderr).toBe(
+      'error: LOC_DATABASE_URL is set: the operator commands do not work on PostgreSQL yet, only on the SQLite database of LOC_DATA_DIR; unset LOC_DATABASE_URL to use that one.\n',
+    );
+    expect((await loc('accounts', 'list')).stdout).not.toContain('only-in-pg');
+  });
+});
+
 describe('loc accounts', () => {
   it('creates, lists and switches partner status', async () => {
     expect(await loc('accounts', 'create', '--name', 'acme')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acme \(acct_[\w-]+\), partner: no\.\n$/) });

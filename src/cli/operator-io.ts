@@ -36,10 +36,15 @@ export async function requireAccount(store: Store, name: string): Promise<Accoun
 export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false } = {}): Promise<void> {
   // LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word.
   for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
+  // The operator commands work on SQLite only for now (#19): on a server's PostgreSQL they would
+  // else act on ./data without a word, and the operator believe a key made or disabled.
+  if (process.env[OPTIONS.databaseUrl.env]?.trim()) {
+    return fail(`${OPTIONS.databaseUrl.env} is set: the operator commands do not work on PostgreSQL yet, only on the SQLite database of ${OPTIONS.dataDir.env}; unset ${OPTIONS.databaseUrl.env} to use that one.`);
+  }
   const dataDir = operatorDataDir();
   let store: Store & Partial<BackupCapable>;
   try {
-    store = openOperatorStore(dataDir, create);
+    store = await openOperatorStore(dataDir, create);
   } catch (error) {
     if (error instanceof NoDatabase) return fail(`${error.message}; ${whereToLook()} (loc accounts create starts a new database).`);
     if (error instanceof StoreUnavailable) return fail(`cannot open the database in ${dataDir}: ${error.message}`);
@@ -57,13 +62,13 @@ export async function withStore(command: Command, work: (store: Store & Partial<
   }
 }
 
-function openOperatorStore(dataDir: string, create: boolean): Store & Partial<BackupCapable> {
+async function openOperatorStore(dataDir: string, create: boolean): Promise<Store & Partial<BackupCapable>> {
   try {
-    return openStore({ dataDir }, { create: false });
+    return await openStore({ dataDir }, { create: false });
   } catch (error) {
     if (!(create && error instanceof NoDatabase)) throw error;
   }
-  const store = openStore({ dataDir });
+  const store = await openStore({ dataDir });
   process.stderr.write(`note: created a new database in ${dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`);
   return store;
 }

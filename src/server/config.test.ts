@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       port: 8080,
       host: 'localhost',
       dataDir: resolve('./data'),
+      databaseUrl: null,
       publicUrl: 'http://localhost:8080',
       supportedCountries: null,
       trustProxy: [],

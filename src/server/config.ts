@@ -15,6 +15,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The PostgreSQL database to use instead of SQLite in `dataDir`; null: SQLite. */
+  databaseUrl: string | null;
   /** Base of `share_url` and `embed_url`, without a trailing slash. */
   publicUrl: string;
   /** Countries whose codes are handed out; null: every country the codec covers. */
@@ -62,6 +64,11 @@ export const OPTIONS: Options = {
   dataDir: {
     env: 'LOC_DATA_DIR', default: './data', doc: 'Directory of the SQLite database (`loc.db`) and the development key file.',
     parse: (t) => resolve(t!),
+  },
+  databaseUrl: {
+    env: 'LOC_DATABASE_URL', default: null,
+    doc: 'PostgreSQL database to keep accounts, keys, sessions and saved locations in, as `postgres://user@host:5432/name` (a password may be in the URL or in `PGPASSFILE`). Default: SQLite in `LOC_DATA_DIR`. A first step: limits are still counted per process, and the operator commands use SQLite only.',
+    parse: (t, _, __, name) => (t === null ? null : postgresUrl(name, t)),
   },
   publicUrl: {
     env: 'LOC_PUBLIC_URL', default: null,
@@ -217,6 +224,24 @@ function httpUrl(variable: string, text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(variable, 'an http or https URL', text);
   if (url.search || url.hash || url.username) fail(variable, 'a URL without query, fragment or credentials', text);
   return url.href.replace(/\/+$/, '');
+}
+
+/** A postgres:// URL, shown in errors without its password. */
+function postgresUrl(variable: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return fail(variable, 'a postgres:// or postgresql:// URL', text.replace(/:[^:@/]*@/, ':***@'));
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') fail(variable, 'a postgres:// or postgresql:// URL', redacted(url));
+  if ((url.hostname === '' && !url.searchParams.has('host')) || url.pathname.length <= 1) fail(variable, 'a postgres:// URL with a host and a database name', redacted(url));
+  return text;
+}
+
+function redacted(url: URL): string {
+  if (url.password) url.password = '***';
+  return url.href;
 }
 
 function countries(variable: string, text: string): ReadonlySet<string> {

@@ -4,7 +4,7 @@
  * with, so a fresh clone works without any operator step. The key is written to a file only its owner
  * can read, never printed.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { issueKey } from '../auth/keys.ts';
 import { checkOrigin, originProblem } from '../auth/origin.ts';
@@ -88,6 +88,9 @@ export async function seedDevelopment(store: Store, config: Config, now: number,
   const { key, secret } = await issueKey(store, {
     accountId: account.id, origins, hourlyLimit: DEV_HOURLY_LIMIT, embedHourlyLimit: DEV_HOURLY_LIMIT, label: 'development (created by npm start)', createdAt: now,
   });
+  // On SQLite the store made the directory; on PostgreSQL nothing else needs it, and the key file
+  // still goes there, private as a data directory is.
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return [

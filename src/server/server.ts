@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { PlacesFileError } from '../address/places-file.ts';
+import { storePlace } from '../store/open-store.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
 import { embedDir } from './embed/files.ts';
@@ -66,7 +67,9 @@ export async function startServer(requested: Config, options: StartOptions = {})
   // reported as the database's failure, with SQLite's reason.
   let lock: ServerLock | undefined;
   try {
-    if (options.store === undefined) lock = lockDataDir(config.dataDir);
+    // The lock guards SQLite's file. A PostgreSQL database has none yet: its limits are still counted
+    // per process, so one server per database remains the operator's rule (docs/operations.md, #19).
+    if (options.store === undefined && config.databaseUrl === null) lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
     }
@@ -115,7 +118,7 @@ function isLoopback(host: string): boolean {
 
 /** A disk that cannot hold the database: one line that says where and why, not a stack trace. */
 function databaseFailure(error: unknown, config: Config): unknown {
-  return error instanceof StoreUnavailable ? new StartFailure(`cannot open the database in ${config.dataDir}: ${error.message}`) : error;
+  return error instanceof StoreUnavailable ? new StartFailure(`cannot open the database in ${storePlace(config)}: ${error.message}`) : error;
 }
 
 function apiTarget(config: Config): ListenTarget {

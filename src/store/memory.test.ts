@@ -11,7 +11,7 @@ storeConformance('memory', async () => {
     store: new MemoryStore(db),
     second: new MemoryStore(db),
     settle: () => {},
-    fill: { begin: () => (db.capacity = db.used), end: () => (db.capacity = room) },
+    fill: { begin: () => void (db.capacity = db.used), end: () => void (db.capacity = room) },
   };
 });
 

@@ -1,7 +1,10 @@
 /**
- * Opens the store the service is configured with: the one place that knows which engines exist. Today
- * that is SQLite in the data directory, the embedded engine that needs nothing installed.
+ * Opens the store the service is configured with: the one place that knows which engines exist.
+ * SQLite in the data directory, the embedded engine that needs nothing installed, unless a PostgreSQL
+ * database is named (LOC_DATABASE_URL), the store several processes can share (#19).
  */
+import { redactUrl } from './postgres-pool.ts';
+import { openPostgresStore } from './postgres.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { BackupCapable, OpenStoreOptions, Store } from './store.ts';
 
@@ -9,12 +12,21 @@ import type { BackupCapable, OpenStoreOptions, Store } from './store.ts';
 export interface StoreSettings {
   /** The data directory (LOC_DATA_DIR), absolute. */
   dataDir: string;
+  /** A PostgreSQL database (LOC_DATABASE_URL) to use instead of SQLite in `dataDir`. */
+  databaseUrl?: string | null;
 }
 
 /**
  * The configured store, migrated to the current schema. Throws StoreUnavailable when it cannot be
- * opened (its reason and the engine's words) and NoDatabase as `create` says.
+ * opened (its reason and the engine's words) and NoDatabase as `create` says. Async, as a networked
+ * engine connects before it can answer.
  */
-export function openStore(settings: StoreSettings, { create = true }: OpenStoreOptions = {}): Store & Partial<BackupCapable> {
+export async function openStore(settings: StoreSettings, { create = true }: OpenStoreOptions = {}): Promise<Store & Partial<BackupCapable>> {
+  if (settings.databaseUrl) return openPostgresStore(settings.databaseUrl, { create });
   return openSqliteStore(settings.dataDir, { create });
+}
+
+/** Where the configured store is, for messages: the data directory, or the database without its password. */
+export function storePlace(settings: StoreSettings): string {
+  return settings.databaseUrl ? redactUrl(settings.databaseUrl) : settings.dataDir;
 }

@@ -1,8 +1,8 @@
 /**
  * The store port: everything loc keeps — accounts, API keys, embed sessions and saved locations —
- * behind one small interface. SQLite (`sqlite.ts`) is the embedded adapter; any other adapter must
- * pass the same conformance suite (`conformance.ts`). Methods are async so that a networked engine
- * such as PostgreSQL fits the same port.
+ * behind one small interface. SQLite (`sqlite.ts`) is the embedded adapter, PostgreSQL (`postgres.ts`)
+ * the one several processes can share; every adapter passes the same conformance suite
+ * (`test/conformance/store.ts`). Methods are async so that a networked engine fits the same port.
  *
  * Times are milliseconds since the epoch, supplied by the caller (the service's injected clock), so
  * the store never reads a clock of its own.

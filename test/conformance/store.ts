@@ -20,8 +20,11 @@ export interface OpenedStore {
    * the database each time; for one that keeps reads a while, the passing of that while.
    */
   settle: () => void;
-  /** Makes the database refuse writes as a full one does, and accept them again. */
-  fill: { begin: () => void; end: () => void };
+  /**
+   * Makes the database refuse writes as a full one does, and accept them again; a networked engine's
+   * takes a statement, so either may return a promise.
+   */
+  fill: { begin: () => void | Promise<void>; end: () => void | Promise<void> };
   /** Releases what `open` made (temporary files); the suite closes both stores itself. */
   dispose?: () => Promise<void> | void;
 }
@@ -278,7 +281,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
     it('refuses writes with StoreUnavailable while the database is full, keeps reading, loses nothing, and writes again once there is room', async () => {
       const acme = await partner();
       await store.saveLocation(spotOf(acme.id, 'FR-0RMB-CLY0', { label: 'kept' }));
-      opened.fill.begin();
+      await opened.fill.begin();
       const refusal = await (async () => {
         for (let i = 0; i < 200; i++) await store.saveLocation(spotOf(acme.id, `FR-0000-${String(i).padStart(4, '0')}`, { address: 'x'.repeat(2000) }));
         return null;
@@ -287,7 +290,7 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(refusal).toMatchObject({ reason: 'full' });
       expect(await store.findAccount('acme')).toMatchObject({ id: acme.id });
       expect(await store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ label: 'kept' });
-      opened.fill.end();
+      await opened.fill.end();
       expect((await store.saveLocation(spotOf(acme.id, 'US-550M-RQ5L'))).created).toBe(true);
       await expect(store.ping()).resolves.toBeUndefined();
     });

@@ -220,6 +220,10 @@ describe('toLocError', () => {
     expect(toLocError(new StoreUnavailable('read-only', 'attempt to write a readonly database (SQLITE_READONLY)')).message).toMatch(/read-only/);
     const busy = toLocError(new StoreUnavailable('busy', 'database is locked (SQLITE_BUSY)'));
     expect([busy.message, busy.retryAfterSeconds]).toEqual([expect.stringMatching(/busy/), 1]);
+    const unreachable = toLocError(new StoreUnavailable('unreachable', 'connect ECONNREFUSED 127.0.0.1:5432 (ECONNREFUSED)'));
+    expect({ code: unreachable.code, status: unreachable.status, message: unreachable.message, retryAfterSeconds: unreachable.retryAfterSeconds }).toEqual({
+      code: 'service_unavailable', status: 503, message: 'The service cannot reach its database right now. Retry later.', retryAfterSeconds: 10,
+    });
   });
 
   it('keeps other client errors of Fastify as 400 bad_request', () => {

@@ -29,7 +29,7 @@ export interface StorePluginOptions {
 
 export default fp<StorePluginOptions>(
   async (app, options) => {
-    const own = options.store ?? openStore(app.config);
+    const own = options.store ?? (await openStore(app.config));
     const store = cachedStore(own, { now: app.now, ttlMs: KEY_CACHE_MS });
     app.decorate('store', store);
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.

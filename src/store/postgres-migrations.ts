@@ -1,0 +1,120 @@
+/**
+ * Versioned schema of the PostgreSQL store. The tables are SQLite's (sqlite-migrations.ts), with
+ * PostgreSQL's own types: booleans, times as bigint milliseconds, lists as text[].
+ *
+ * Migrations are append-only: a shipped one is never edited, a change is a new entry. Each start
+ * applies the missing ones in one transaction under an advisory lock, so several processes or
+ * machines starting together migrate once. The row of `loc_schema` says which version the database
+ * is at and the oldest loc version that can still run on it (`compatible_from`): a rolling deploy
+ * adds columns and tables a running older server ignores (its migration keeps `compatible_from`),
+ * and only a migration that would break an older server raises it. A server refuses a database whose
+ * `compatible_from` is above its own version, not simply any newer one.
+ */
+import type pg from 'pg';
+import { NoDatabase, StoreUnavailable } from './store.ts';
+
+export interface Migration {
+  sql: string;
+  /** The oldest schema version whose loc still runs correctly once this migration is applied. */
+  compatibleFrom: number;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  // 1: accounts, keys, embed sessions and saved locations, as SQLite has them after its migration 4.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE TABLE accounts (
+      id text PRIMARY KEY,
+      name text NOT NULL UNIQUE,
+      partner boolean NOT NULL,
+      created_at bigint NOT NULL
+    );
+    CREATE TABLE api_keys (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      hash text NOT NULL UNIQUE,
+      label text,
+      status text NOT NULL CHECK (status IN ('active', 'disabled')),
+      origins text[] NOT NULL,
+      ip_ranges text[] NOT NULL,
+      hourly_limit integer CHECK (hourly_limit > 0),
+      embed_hourly_limit integer CHECK (embed_hourly_limit > 0),
+      session_limit integer CHECK (session_limit > 0),
+      mode text NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test')),
+      created_at bigint NOT NULL
+    );
+    CREATE INDEX api_keys_account ON api_keys (account_id);
+    CREATE TABLE sessions (
+      sid text PRIMARY KEY,
+      secret_hash text NOT NULL,
+      key_id text NOT NULL REFERENCES api_keys (id),
+      origin text NOT NULL,
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      countries text[],
+      bounds jsonb
+    );
+    CREATE INDEX sessions_expiry ON sessions (expires_at);
+    CREATE TABLE locations (
+      account_id text NOT NULL REFERENCES accounts (id),
+      code text NOT NULL,
+      latitude double precision NOT NULL,
+      longitude double precision NOT NULL,
+      address text,
+      label text,
+      created_at bigint NOT NULL,
+      PRIMARY KEY (account_id, code)
+    );
+    CREATE TABLE test_locations (LIKE locations INCLUDING ALL);
+    ALTER TABLE test_locations ADD FOREIGN KEY (account_id) REFERENCES accounts (id);
+    `,
+  },
+];
+
+/** The schema version this loc writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Any one number, the same in every loc: the advisory lock migrations hold (`loc` in ASCII). */
+const MIGRATION_LOCK = 0x6c6f63;
+
+/**
+ * Brings the database to this loc's schema; refuses one this loc cannot run on. Without `create`, a
+ * database where loc never ran is NoDatabase (`where` names it), and nothing is written to it.
+ */
+export async function migrate(client: pg.ClientBase, where: string, create: boolean): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    // Held to the end of the transaction: a second process waits here, then finds the work done.
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const { rows: [exists] } = await client.query<{ found: boolean }>("SELECT to_regclass('loc_schema') IS NOT NULL AS found");
+    if (!exists.found && !create) throw new NoDatabase(where, 'it holds no loc schema');
+    await client.query('CREATE TABLE IF NOT EXISTS loc_schema (one boolean PRIMARY KEY DEFAULT true CHECK (one), version integer NOT NULL, compatible_from integer NOT NULL)');
+    const { rows: [row] } = await client.query<{ version: number; compatible_from: number }>('SELECT version, compatible_from FROM loc_schema');
+    const version = row?.version ?? 0;
+    refuseIncompatible(version, row?.compatible_from ?? 0);
+    for (let v = version; v < SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v].sql);
+    if (version < SCHEMA_VERSION) {
+      await client.query(
+        'INSERT INTO loc_schema (version, compatible_from) VALUES ($1, $2) ON CONFLICT (one) DO UPDATE SET version = $1, compatible_from = $2',
+        [SCHEMA_VERSION, MIGRATIONS[SCHEMA_VERSION - 1].compatibleFrom],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A newer loc's schema is fine while it says this loc still fits it (a rolling deploy); beyond that,
+ * as with SQLite, the operator's situation rather than a bug: StoreUnavailable, said in one line.
+ */
+function refuseIncompatible(version: number, compatibleFrom: number): void {
+  if (compatibleFrom <= SCHEMA_VERSION) return;
+  throw new StoreUnavailable(
+    'cannot-open',
+    `the database has schema version ${version}, which needs a loc of schema version ${compatibleFrom} or newer; this loc has ${SCHEMA_VERSION}: run a newer loc`,
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * The connections of the PostgreSQL store: one pool per process, with loc's settings, and the URL as
+ * messages may show it.
+ */
+import pg from 'pg';
+
+/** int8's type id: pg hands it over as a string by default, lest a value above 2^53 lose digits. */
+const INT8 = 20;
+/** How long a statement, or getting a connection, may take before the database counts as busy or out of reach. */
+export const TIMEOUT_MS = 5000;
+
+/** Connections each loc process keeps at most. */
+export const POOL_SIZE = 8;
+
+/** `url` fit for messages and logs: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return '(an unreadable URL)';
+  }
+}
+
+/** A pool on `url` with loc's settings; no connection is made until the first query. */
+export function newPool(url: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: TIMEOUT_MS,
+    statement_timeout: TIMEOUT_MS,
+    application_name: 'loc',
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+  });
+  // An idle connection the server closes (a restart, a failover) is dropped by the pool, which makes a
+  // new one for the next query; unhandled, its error would end the process.
+  pool.on('error', () => {});
+  return pool;
+}
+

@@ -1,0 +1,264 @@
+/**
+ * The PostgreSQL adapter of the store port, chosen by LOC_DATABASE_URL: the shared store that several
+ * loc processes, on one machine or several, can use together (#19). It behaves as the SQLite adapter
+ * does, pinned by the same conformance suite; what differs between the engines is settled here:
+ *
+ * - every method is one statement, without a transaction, through a pool of connections; named
+ *   statements are prepared once per connection;
+ * - times are bigint milliseconds, read back as Numbers (every loc time is far below 2^53);
+ * - lists sort as SQLite sorts them, by bytes (`COLLATE "C"`), not by the database's locale;
+ * - PostgreSQL refuses U+0000 in text (22021) where SQLite stores it: a look-up by a key that holds
+ *   one answers null without a query, as SQLite finds no such row (an embed `:sid` may carry `%00`);
+ * - a statement gets 5 s (`statement_timeout`), as SQLite's `busy_timeout`, then is busy;
+ * - errors of the database or the network at fault leave as StoreUnavailable (postgres-errors.ts),
+ *   `unreachable` among them: the server answers 503 with Retry-After, never a raw error.
+ */
+import pg from 'pg';
+import { newId } from './ids.ts';
+import { translatePostgresError } from './postgres-errors.ts';
+import { newPool, redactUrl } from './postgres-pool.ts';
+import { migrate } from './postgres-migrations.ts';
+import {
+  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, type AccountRow, type KeyRow, type LocationRow, type SessionRow,
+} from './postgres-rows.ts';
+import {
+  StoreConflict,
+  type Account,
+  type ApiKey,
+  type EmbedSession,
+  type KeyLimits,
+  type KeyList,
+  type KeyMode,
+  type KeyStatus,
+  type NewKey,
+  type NewSession,
+  type OpenStoreOptions,
+  type SavedLocation,
+  type Store,
+} from './store.ts';
+
+const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
+const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
+/**
+ * Opens the database at `url` (postgres://…), migrating it as needed; with `create: false` a
+ * database where loc never ran is NoDatabase. A database that cannot be reached or opened is a
+ * StoreUnavailable, so that `loc serve` can refuse to start with one line instead of a stack trace.
+ */
+export async function openPostgresStore(url: string, { create = true }: OpenStoreOptions = {}): Promise<PostgresStore> {
+  const pool = newPool(url);
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client, redactUrl(url), create);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw translatePostgresError(error);
+  }
+  return new PostgresStore(pool);
+}
+
+/** Whether a look-up key holds U+0000, which no stored text can (see the head of this file). */
+const unstorable = (...values: string[]): boolean => values.some((value) => value.includes('\0'));
+
+export class PostgresStore implements Store {
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * One statement; PostgreSQL's errors of a machine or network at fault leave as StoreUnavailable.
+   * With a `name` it is prepared once per connection and reused.
+   */
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], name?: string): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>({ text, values, name });
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  }
+
+  async createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account> {
+    const id = newId('acct');
+    try {
+      await this.query('INSERT INTO accounts (id, name, partner, created_at) VALUES ($1, $2, $3, $4)', [id, input.name, input.partner, input.createdAt], 'insert-account');
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new StoreConflict(`An account named ${JSON.stringify(input.name)} already exists.`);
+      throw error;
+    }
+    return { id, name: input.name, partner: input.partner, createdAt: input.createdAt };
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    const { rows } = await this.query<AccountRow>('SELECT * FROM accounts ORDER BY created_at, name COLLATE "C"', [], 'accounts');
+    return rows.map(account);
+  }
+
+  async findAccount(name: string): Promise<Account | null> {
+    if (unstorable(name)) return null;
+    const { rows: [row] } = await this.query<AccountRow>('SELECT * FROM accounts WHERE name = $1', [name], 'account-by-name');
+    return row ? account(row) : null;
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    if (unstorable(id)) return null;
+    const { rows: [row] } = await this.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id], 'account-by-id');
+    return row ? account(row) : null;
+  }
+
+  async setPartner(name: string, partner: boolean): Promise<Account | null> {
+    if (unstorable(name)) return null;
+    const { rows: [row] } = await this.query<AccountRow>('UPDATE accounts SET partner = $1 WHERE name = $2 RETURNING *', [partner, name], 'set-partner');
+    return row ? account(row) : null;
+  }
+
+  async createKey(input: NewKey): Promise<ApiKey> {
+    const { rows: [row] } = await this.query<KeyRow>(
+      'INSERT INTO api_keys AS k (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, mode, created_at) ' +
+        `VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
+      [
+        newId('key'), input.accountId, input.hash, input.label, input.origins, input.ipRanges, input.hourlyLimit, input.embedHourlyLimit,
+        input.sessionLimit, input.mode, input.createdAt,
+      ],
+      'insert-key',
+    );
+    return key(row);
+  }
+
+  async getKey(id: string): Promise<ApiKey | null> {
+    if (unstorable(id)) return null;
+    const { rows: [row] } = await this.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, [id], 'key-by-id');
+    return row ? key(row) : null;
+  }
+
+  async listKeys(accountId: string): Promise<ApiKey[]> {
+    if (unstorable(accountId)) return [];
+    const { rows } = await this.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.account_id = $1 ORDER BY k.created_at, k.id COLLATE "C"`, [accountId], 'keys-of',
+    );
+    return rows.map(key);
+  }
+
+  async findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null> {
+    if (unstorable(hash)) return null;
+    const { rows: [row] } = await this.query<KeyRow & { a_name: string; a_partner: boolean; a_created_at: number }>(
+      `SELECT ${KEY_COLUMNS}, a.name AS a_name, a.partner AS a_partner, a.created_at AS a_created_at ` +
+        'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1',
+      [hash],
+      'key-by-hash',
+    );
+    if (!row) return null;
+    return { key: key(row), account: { id: row.account_id, name: row.a_name, partner: row.a_partner, createdAt: row.a_created_at } };
+  }
+
+  async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
+    if (unstorable(id)) return null;
+    const { rows: [row] } = await this.query<KeyRow>(`UPDATE api_keys k SET status = $1 WHERE k.id = $2 RETURNING ${KEY_COLUMNS}`, [status, id], 'set-status');
+    return row ? key(row) : null;
+  }
+
+  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null> {
+    if (unstorable(id)) return null;
+    const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
+    if (given.length === 0) return this.getKey(id);
+    // Column names from LIMIT_COLUMN only; the values are bound.
+    const sets = given.map((name, i) => `${LIMIT_COLUMN[name]} = $${i + 2}`).join(', ');
+    const { rows: [row] } = await this.query<KeyRow>(`UPDATE api_keys k SET ${sets} WHERE k.id = $1 RETURNING ${KEY_COLUMNS}`, [id, ...given.map((name) => limits[name])]);
+    return row ? key(row) : null;
+  }
+
+  async updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
+    if (unstorable(id)) return null;
+    const column = LIST_COLUMN[list];
+    // One statement: the row lock serialises two processes editing the same key, and PostgreSQL
+    // evaluates the new list again on the row as the other left it, so neither change is lost.
+    const [set, value] = 'add' in change
+      ? [`CASE WHEN $2 = ANY (${column}) THEN ${column} ELSE array_append(${column}, $2) END`, change.add]
+      : [`array_remove(${column}, $2)`, change.remove];
+    const { rows: [row] } = await this.query<KeyRow>(
+      `UPDATE api_keys k SET ${column} = ${set} WHERE k.id = $1 RETURNING ${KEY_COLUMNS}`, [id, value], `${'add' in change ? 'add' : 'remove'}-${column}`,
+    );
+    return row ? key(row) : null;
+  }
+
+  async createSession(input: NewSession): Promise<void> {
+    await this.query(
+      'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at, countries, bounds) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [
+        input.sid, input.secretHash, input.keyId, input.origin, input.createdAt, input.expiresAt, input.countries ?? null,
+        input.bounds == null ? null : JSON.stringify(input.bounds),
+      ],
+      'insert-session',
+    );
+  }
+
+  async getSession(sid: string): Promise<EmbedSession | null> {
+    if (unstorable(sid)) return null;
+    const { rows: [row] } = await this.query<SessionRow>(
+      'SELECT s.*, k.account_id, k.status, a.partner FROM sessions s JOIN api_keys k ON k.id = s.key_id ' +
+        'JOIN accounts a ON a.id = k.account_id WHERE s.sid = $1',
+      [sid],
+      'session',
+    );
+    if (!row) return null;
+    return {
+      sid: row.sid, secretHash: row.secret_hash, keyId: row.key_id, accountId: row.account_id, origin: row.origin, createdAt: row.created_at,
+      expiresAt: row.expires_at, keyActive: row.status === 'active', accountPartner: row.partner, countries: row.countries, bounds: row.bounds,
+    };
+  }
+
+  async deleteSessionsExpiredBefore(time: number): Promise<number> {
+    return (await this.query('DELETE FROM sessions WHERE expires_at < $1', [time], 'delete-sessions')).rowCount ?? 0;
+  }
+
+  async saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
+    const table = LOCATION_TABLE[input.mode];
+    // The insert decides which save was first: of concurrent ones, the others wait for its commit and
+    // insert nothing. They then read the row in statements of their own: one statement (a CTE) would
+    // read from a snapshot taken before that commit, and miss the row.
+    const { rows: [inserted] } = await this.query<LocationRow>(
+      `INSERT INTO ${table} (${LOCATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, code) DO NOTHING RETURNING *`,
+      [input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt],
+      `insert-${table}`,
+    );
+    if (inserted) return { location: location(inserted, input.mode), created: true };
+    if (input.address !== null || input.label !== null) {
+      // Fills in what the stored location lacks, never replaces what it has (Store.saveLocation).
+      const { rows: [filled] } = await this.query<LocationRow>(
+        `UPDATE ${table} SET address = coalesce(address, $3::text), label = coalesce(label, $4::text) WHERE account_id = $1 AND code = $2 ` +
+          'AND ((address IS NULL AND $3::text IS NOT NULL) OR (label IS NULL AND $4::text IS NOT NULL)) RETURNING *',
+        [input.accountId, input.code, input.address, input.label],
+        `fill-${table}`,
+      );
+      if (filled) return { location: location(filled, input.mode), created: false };
+    }
+    const found = await this.findLocation(input.accountId, input.mode, input.code);
+    // Gone since the insert found it (a test key's saves wiped meanwhile): this save is the first again.
+    return found === null ? this.saveLocation(input) : { location: found, created: false };
+  }
+
+  async findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null> {
+    if (unstorable(accountId, code)) return null;
+    const table = LOCATION_TABLE[mode];
+    const { rows: [row] } = await this.query<LocationRow>(`SELECT * FROM ${table} WHERE account_id = $1 AND code = $2`, [accountId, code], `get-${table}`);
+    return row ? location(row, mode) : null;
+  }
+
+  async deleteTestLocations(accountId: string): Promise<number> {
+    if (unstorable(accountId)) return 0;
+    return (await this.query(`DELETE FROM ${LOCATION_TABLE.test} WHERE account_id = $1`, [accountId], 'delete-test-locations')).rowCount ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.query('SELECT 1', [], 'ping');
+  }
+
+  async close(): Promise<void> {
+    // Idempotent, as SQLite's: pg's pool refuses a second end.
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

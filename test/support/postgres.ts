@@ -1,0 +1,155 @@
+/**
+ * A PostgreSQL for the tests, found once per test file: LOC_TEST_DATABASE_URL, else the one every
+ * machine of the project runs on 127.0.0.1:5432 (user postgres), else a throwaway cluster started
+ * here (initdb with trust auth in a temporary directory, pg_ctl on a free port; as the postgres user
+ * when running as root, which initdb refuses to be) and stopped when the file ends.
+ *
+ * Each caller gets a database of its own (`CREATE DATABASE loc_t_<random>`, dropped by its dispose),
+ * so tests never see each other's rows. Nothing found is a failure that says what was tried, never a
+ * skip: a suite that silently skips proves nothing.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from './loc-process.ts';
+
+export interface TestDatabase {
+  /** postgres:// URL of a fresh, empty database of this caller's own. */
+  url: string;
+  name: string;
+  /** Drops the database, ending whatever connections are still on it. */
+  dispose: () => Promise<void>;
+}
+
+export interface Server {
+  /** URL of the server's maintenance database, where databases are created and dropped. */
+  adminUrl: string;
+  /** Stops a cluster started here; nothing for one found running. */
+  stop: () => void;
+}
+
+let server: Promise<Server> | undefined;
+
+/** The server for this test file, found or started on first use. */
+export function postgresServer(): Promise<Server> {
+  server ??= findServer();
+  return server;
+}
+
+/** Stops a throwaway cluster if this file started one; call it from afterAll. */
+export async function stopPostgres(): Promise<void> {
+  const found = server;
+  server = undefined;
+  if (found !== undefined) (await found.catch(() => undefined))?.stop();
+}
+
+/**
+ * A fresh database on the test server. With `icuLocale` it sorts text by that locale's rules (ICU,
+ * which every PostgreSQL of Debian has) rather than the server's default, which on a C.UTF-8 machine
+ * sorts by bytes and would hide a query that relies on it.
+ */
+export async function createTestDatabase({ icuLocale }: { icuLocale?: 'en' } = {}): Promise<TestDatabase> {
+  const { adminUrl } = await postgresServer();
+  const name = `loc_t_${randomBytes(6).toString('hex')}`;
+  const locale = icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}' LOCALE 'C.UTF-8' TEMPLATE template0`;
+  await admin(adminUrl, `CREATE DATABASE ${name}${locale}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    name,
+    dispose: () => admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** Runs one statement on the maintenance database with a connection of its own. */
+export async function admin(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function findServer(): Promise<Server> {
+  const tried: string[] = [];
+  const given = process.env.LOC_TEST_DATABASE_URL?.trim();
+  if (given) {
+    // Named by the caller: it must work, falling back would test somewhere else than they asked.
+    const why = await reachable(given);
+    if (why === null) return { adminUrl: given, stop: () => {} };
+    throw new Error(`LOC_TEST_DATABASE_URL=${given} cannot be used: ${why}`);
+  }
+  tried.push('LOC_TEST_DATABASE_URL (not set)');
+  const local = 'postgres://postgres@127.0.0.1:5432/postgres';
+  const why = await reachable(local);
+  if (why === null) return { adminUrl: local, stop: () => {} };
+  tried.push(`${local} (${why})`);
+  try {
+    return await startCluster();
+  } catch (error) {
+    tried.push(`a throwaway cluster (${(error as Error).message.split('\n')[0]})`);
+  }
+  throw new Error(
+    `no PostgreSQL for the tests; tried ${tried.join('; ')}. Install PostgreSQL 15 (apt-get install postgresql) or set LOC_TEST_DATABASE_URL.`,
+  );
+}
+
+/** Null when a connection to `url` works, else why not. */
+async function reachable(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** PostgreSQL's server binaries: Debian keeps them out of PATH, under /usr/lib/postgresql/<major>/bin. */
+function binaries(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((entry) => existsSync(join(root, entry, 'bin', 'initdb'))) : [];
+  if (majors.length === 0) throw new Error(`no initdb under ${root}/*/bin`);
+  return join(root, majors.sort((a, b) => Number(b) - Number(a))[0], 'bin');
+}
+
+/** A throwaway cluster of its own: also what a test that restarts PostgreSQL must use (never the machine's). */
+export async function startCluster(): Promise<Server> {
+  const bin = binaries();
+  const dir = mkdtempSync(join(tmpdir(), 'loc-pg-'));
+  const data = join(dir, 'data');
+  // initdb and postgres refuse to run as root; the postgres user of the Debian package runs them.
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) =>
+    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe', timeout: 60_000 });
+  if (asRoot) chmodSync(dir, 0o777);
+  const port = await freePort();
+  try {
+    run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    // The socket in the temporary directory: the default one may not be writable, or be the machine's own.
+    run(join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new Error(stderr || (error as Error).message);
+  }
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

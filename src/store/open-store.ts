@@ -3,8 +3,7 @@
  * SQLite in the data directory, the embedded engine that needs nothing installed, unless a PostgreSQL
  * database is named (LOC_DATABASE_URL), the store several processes can share (#19).
  */
-import { redactUrl } from './postgres-pool.ts';
-import { openPostgresStore } from './postgres.ts';
+import { redactUrl } from './database-url.ts';
 import { openSqliteStore } from './sqlite.ts';
 import type { BackupCapable, OpenStoreOptions, Store } from './store.ts';
 
@@ -22,7 +21,11 @@ export interface StoreSettings {
  * engine connects before it can answer.
  */
 export async function openStore(settings: StoreSettings, { create = true }: OpenStoreOptions = {}): Promise<Store & Partial<BackupCapable>> {
-  if (settings.databaseUrl) return openPostgresStore(settings.databaseUrl, { create });
+  if (settings.databaseUrl) {
+    // Loaded only here, with the driver (postgres-pool.ts): a service on SQLite needs neither.
+    const { openPostgresStore } = await import('./postgres.ts');
+    return openPostgresStore(settings.databaseUrl, { create });
+  }
   return openSqliteStore(settings.dataDir, { create });
 }
 

@@ -2,7 +2,9 @@
  * The connections of the PostgreSQL store: one pool per process, with loc's settings, and the URL as
  * messages may show it.
  */
-import pg from 'pg';
+import type pg from 'pg';
+
+export { redactUrl } from './database-url.ts';
 
 /** int8's type id: pg hands it over as a string by default, lest a value above 2^53 lose digits. */
 const INT8 = 20;
@@ -12,19 +14,13 @@ export const TIMEOUT_MS = 5000;
 /** Connections each loc process keeps at most. */
 export const POOL_SIZE = 8;
 
-/** `url` fit for messages and logs: the password replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return '(an unreadable URL)';
-  }
-}
-
-/** A pool on `url` with loc's settings; no connection is made until the first query. */
-export function newPool(url: string): pg.Pool {
+/**
+ * A pool on `url` with loc's settings; no connection is made until the first query. The driver is
+ * loaded here, on first use, not with the service: one on SQLite would pay about 40 ms of start-up
+ * for it (a bundle hoists a static import to its top, however late the module that holds it runs).
+ */
+export async function newPool(url: string): Promise<pg.Pool> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,

@@ -157,7 +157,7 @@ describe('postgres store', () => {
 
   it('gives each statement 5 seconds', async () => {
     await fresh();
-    const pool = newPool(db.url);
+    const pool = await newPool(db.url);
     try {
       expect((await pool.query('SHOW statement_timeout')).rows).toEqual([{ statement_timeout: '5s' }]);
     } finally {
@@ -176,7 +176,7 @@ describe('postgres store out of reach', () => {
   });
 
   it('answers each method unreachable, never a raw error, and a look-up key with U+0000 null without a query', async () => {
-    const store = new PostgresStore(newPool(await closedPortUrl()));
+    const store = new PostgresStore(await newPool(await closedPortUrl()));
     try {
       for (const call of [() => store.ping(), () => store.findAccount('acme'), () => store.listAccounts(), () => store.deleteSessionsExpiredBefore(T0)]) {
         await expect(call()).rejects.toMatchObject({ name: 'StoreUnavailable', reason: 'unreachable' });

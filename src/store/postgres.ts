@@ -13,7 +13,7 @@
  * - errors of the database or the network at fault leave as StoreUnavailable (postgres-errors.ts),
  *   `unreachable` among them: the server answers 503 with Retry-After, never a raw error.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { newId } from './ids.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
@@ -45,7 +45,7 @@ const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_lim
  * StoreUnavailable, so that `loc serve` can refuse to start with one line instead of a stack trace.
  */
 export async function openPostgresStore(url: string, { create = true }: OpenStoreOptions = {}): Promise<PostgresStore> {
-  const pool = newPool(url);
+  const pool = await newPool(url);
   try {
     const client = await pool.connect();
     try {

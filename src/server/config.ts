@@ -8,6 +8,7 @@ import { checkIpRange } from '../auth/ip-range.ts';
 import { MAX_LIMIT } from '../limits/budgets.ts';
 import { supportedCountries } from '../code/index.ts';
 import { describeValue } from '../errors.ts';
+import { redactUrl } from '../store/database-url.ts';
 import { RENDER_BURST_SECONDS } from '../tiles/offline.ts';
 import { TILE_SOURCE_VARIABLES, tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
 
@@ -232,16 +233,11 @@ function postgresUrl(variable: string, text: string): string {
   try {
     url = new URL(text);
   } catch {
-    return fail(variable, 'a postgres:// or postgresql:// URL', text.replace(/:[^:@/]*@/, ':***@'));
+    return fail(variable, 'a postgres:// or postgresql:// URL', redactUrl(text));
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') fail(variable, 'a postgres:// or postgresql:// URL', redacted(url));
-  if ((url.hostname === '' && !url.searchParams.has('host')) || url.pathname.length <= 1) fail(variable, 'a postgres:// URL with a host and a database name', redacted(url));
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') fail(variable, 'a postgres:// or postgresql:// URL', redactUrl(text));
+  if ((url.hostname === '' && !url.searchParams.has('host')) || url.pathname.length <= 1) fail(variable, 'a postgres:// URL with a host and a database name', redactUrl(text));
   return text;
-}
-
-function redacted(url: URL): string {
-  if (url.password) url.password = '***';
-  return url.href;
 }
 
 function countries(variable: string, text: string): ReadonlySet<string> {

@@ -1,15 +1,15 @@
 /**
- * A PostgreSQL URL as messages and logs may show it. Apart from postgres-pool.ts so that naming the
- * database in a message does not load the driver: a service on SQLite never does.
+ * A PostgreSQL URL as messages and logs may show it: the configuration's checks, the start's failures
+ * and the store's. Apart from postgres-pool.ts so that naming the database does not load the driver.
  */
 
-/** `url` fit for messages and logs: the password replaced. */
+/** `url` fit for messages and logs: the password replaced, in a URL that does not parse too. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
     return parsed.href;
   } catch {
-    return '(an unreadable URL)';
+    return url.replace(/:[^:@/]*@/, ':***@');
   }
 }

@@ -1,5 +1,6 @@
 /** Configuration: defaults, validation that names the variable, and the README documenting every variable. */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, OPTIONS, loadConfig, misspelledSettings } from './config.ts';
@@ -12,6 +13,9 @@ describe('loadConfig', () => {
       host: 'localhost',
       dataDir: resolve('./data'),
       databaseUrl: null,
+      databasePoolSize: 8,
+      redisUrl: null,
+      workers: 1,
       publicUrl: 'http://localhost:8080',
       supportedCountries: null,
       trustProxy: [],
@@ -65,9 +69,25 @@ describe('loadConfig', () => {
     [{ LOC_TILES_STREETS_URL: 'https://tiles.example/streets.png' }, 'LOC_TILES_STREETS_URL must be an http(s) URL template with {z}, {x} and {y}; received "https://tiles.example/streets.png".'],
     [{ LOC_GEOCODER_TIMEOUT_MS: '1.5' }, 'LOC_GEOCODER_TIMEOUT_MS must be an integer from 50 to 60000, received "1.5".'],
     [{ LOC_LOG_LEVEL: 'verbose' }, 'LOC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, received "verbose".'],
+    [{ LOC_WORKERS: '2' }, 'LOC_WORKERS=2 starts 2 processes, but SQLite is one process\'s database: set LOC_DATABASE_URL to a PostgreSQL database they share, or set LOC_WORKERS=1.'],
+    [{ LOC_WORKERS: 'all' }, 'LOC_WORKERS must be an integer from 1 to 64, received "all".'],
+    [{ LOC_WORKERS: '0' }, 'LOC_WORKERS must be an integer from 1 to 64, received "0".'],
+    [{ LOC_DATABASE_POOL_SIZE: '0' }, 'LOC_DATABASE_POOL_SIZE must be an integer from 1 to 1000, received "0".'],
+    [{ LOC_REDIS_URL: 'http://cache:6379' }, 'LOC_REDIS_URL must be a redis:// or rediss:// URL with a host, received "http://cache:6379/".'],
+    [{ LOC_REDIS_URL: 'redis://:s3cret@cache:6379/x' }, 'LOC_REDIS_URL must be a redis:// URL whose path, if any, is a database number (/0), received "redis://:***@cache:6379/x".'],
     [{ LOC_SHUTDOWN_TIMEOUT_MS: '-1' }, 'LOC_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, received "-1".'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('reads the settings of several processes: workers (auto is one per core), the pool, Redis', () => {
+    const shared = { LOC_DATABASE_URL: 'postgres://loc@db.internal/loc' };
+    expect(loadConfig({ ...shared, LOC_WORKERS: '3', LOC_DATABASE_POOL_SIZE: '4', LOC_REDIS_URL: 'redis://cache:6379/2' })).toMatchObject({
+      workers: 3, databasePoolSize: 4, redisUrl: 'redis://cache:6379/2',
+    });
+    expect(loadConfig({ ...shared, LOC_WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    // One process on SQLite is what auto means on a single core; the refusal is for more than one.
+    expect(loadConfig({ LOC_WORKERS: '1' }).workers).toBe(1);
   });
 
   it('treats an empty variable as unset', () => {

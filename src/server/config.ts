@@ -3,6 +3,7 @@
  * once in OPTIONS, parsed and validated once at start. A bad value stops the start with a message
  * that names the variable, says what it expects and shows what it received.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { checkIpRange } from '../auth/ip-range.ts';
 import { MAX_LIMIT } from '../limits/budgets.ts';
@@ -18,6 +19,12 @@ export interface Config {
   dataDir: string;
   /** The PostgreSQL database to use instead of SQLite in `dataDir`; null: SQLite. */
   databaseUrl: string | null;
+  /** Connections each process keeps to `databaseUrl` at most. */
+  databasePoolSize: number;
+  /** A Redis server to keep the request counters in instead of the database; null: the database (or, on SQLite, this process). */
+  redisUrl: string | null;
+  /** Processes serving on the one port (`LOC_WORKERS`, `auto` resolved); more than 1 only with `databaseUrl`. */
+  workers: number;
   /** Base of `share_url` and `embed_url`, without a trailing slash. */
   publicUrl: string;
   /** Countries whose codes are handed out; null: every country the codec covers. */
@@ -68,8 +75,18 @@ export const OPTIONS: Options = {
   },
   databaseUrl: {
     env: 'LOC_DATABASE_URL', default: null,
-    doc: 'PostgreSQL database to keep accounts, keys, sessions and saved locations in, as `postgres://user@host:5432/name` (a password may be in the URL or in `PGPASSFILE`). Default: SQLite in `LOC_DATA_DIR`. A first step: limits are still counted per process, and the operator commands use SQLite only.',
+    doc: 'PostgreSQL database to keep accounts, keys, sessions, saved locations and the request counters in, shared by every loc process that names it, as `postgres://user@host:5432/name` (a password may be in the URL or in `PGPASSFILE`). Default: SQLite in `LOC_DATA_DIR`, for one process.',
     parse: (t, _, __, name) => (t === null ? null : postgresUrl(name, t)),
+  },
+  databasePoolSize: {
+    env: 'LOC_DATABASE_POOL_SIZE', default: '8',
+    doc: 'With `LOC_DATABASE_URL`: connections each loc process (each worker) keeps to PostgreSQL at most, besides one for the request counters. Size PostgreSQL’s `max_connections` (or pgbouncer) for processes × (this + 1).',
+    parse: (t, _, __, name) => integer(name, t!, 1, 1000),
+  },
+  redisUrl: {
+    env: 'LOC_REDIS_URL', default: null,
+    doc: 'Redis server (`redis://[user:password@]host:6379[/db]`, or `rediss://` for TLS) to keep the request counters in, instead of PostgreSQL: for fleets beyond a few thousand counted requests per second. Default: the counters are in `LOC_DATABASE_URL`, or, on SQLite, in the one process.',
+    parse: (t, _, __, name) => (t === null ? null : redisUrl(name, t)),
   },
   publicUrl: {
     env: 'LOC_PUBLIC_URL', default: null,
@@ -133,6 +150,19 @@ export const OPTIONS: Options = {
     env: 'LOC_TILE_RENDERS_PER_SECOND', default: '20',
     doc: `With \`LOC_TILES=offline\`: new tiles the service draws per second, after a first ${RENDER_BURST_SECONDS} s' worth at once; beyond that, 503 with \`Retry-After\` (tiles drawn recently are always served). Tiles are drawn in worker threads, never in the thread that answers the API.`,
     parse: (t, _, __, name) => integer(name, t!, 1, 10_000),
+  },
+  workers: {
+    env: 'LOC_WORKERS', default: '1',
+    doc: 'Processes that serve on the one port, `1` to `64`, or `auto`: one per core. More than one needs `LOC_DATABASE_URL`, as SQLite is one process’s database.',
+    parse: (t, parsed, _, name) => {
+      const workers = t === 'auto' ? availableParallelism() : integer(name, t!, 1, 64);
+      if (workers > 1 && parsed.databaseUrl === null) {
+        throw new ConfigError(
+          `${name}=${t} starts ${workers} processes, but SQLite is one process's database: set LOC_DATABASE_URL to a PostgreSQL database they share, or set ${name}=1.`,
+        );
+      }
+      return workers;
+    },
   },
   shutdownTimeoutMs: {
     env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
@@ -237,6 +267,21 @@ function postgresUrl(variable: string, text: string): string {
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') fail(variable, 'a postgres:// or postgresql:// URL', redactUrl(text));
   if ((url.hostname === '' && !url.searchParams.has('host')) || url.pathname.length <= 1) fail(variable, 'a postgres:// URL with a host and a database name', redactUrl(text));
+  return text;
+}
+
+/** A redis:// or rediss:// URL, shown in errors without its password. */
+function redisUrl(variable: string, text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    fail(variable, 'a redis:// or rediss:// URL with a host', redactUrl(text));
+  }
+  if (url.pathname.length > 1 && !/^\/\d+$/.test(url.pathname)) fail(variable, 'a redis:// URL whose path, if any, is a database number (/0)', redactUrl(text));
   return text;
 }
 

@@ -33,6 +33,9 @@ export interface KeyBudget extends Budget {
   keyId: string;
 }
 
+/** The budgets whose windows are clock hours: their counts are a key's usage per hour. */
+export const HOURLY_KINDS: readonly BudgetKind[] = ['server', 'embed'];
+
 /** The service's limits for keys that have none of their own. */
 export interface DefaultLimits {
   defaultHourlyLimit: number;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryCounters, type Budget } from './counters.ts';
 
-const budget = (id: string, limit: number, resetsAt = 1_000_000): Budget => ({ id, limit, resetsAt });
+const budget = (id: string, limit: number, resetsAt = 1_000_000): Budget => ({ id, limit, resetsAt, keyId: 'key_1', kind: 'server' });
 
 describe('memoryCounters', () => {
   it('counts a budget down to zero, then refuses, remembering only the first refusal', async () => {

@@ -2,8 +2,9 @@
  * The counter port: every count the service keeps to enforce a limit — a key's server calls per hour,
  * its embed traffic per hour, one session's calls over its life — goes through `take`, so that one
  * engine holds them all. `memoryCounters` is the embedded engine: counts live in this process, which
- * is right for one server per data directory; an engine shared by several processes implements the
- * same port (one atomic step per request, keyed by the budget's id, forgotten at its `resetsAt`).
+ * is right for one server per data directory. The engines several processes share (PostgreSQL,
+ * Redis: shared-counters.ts) implement the same port: one atomic step per request, keyed by the
+ * budget's id, forgotten after its `resetsAt`.
  */
 
 /** One budget a request draws from. */
@@ -17,12 +18,18 @@ export interface Budget {
   limit: number;
   /** When the window ends, ms since the epoch: the count may be forgotten then. */
   resetsAt: number;
+  /** The key the budget belongs to, and what it counts (budgets.ts): kept with a shared count, as usage. */
+  keyId: string;
+  kind: string;
 }
 
 export interface Taken {
   /** Index in the budgets of the first one already used up; -1 when the request was counted. */
   spent: number;
-  /** Requests each budget has left after this one (when refused: as they were). */
+  /**
+   * Requests each budget has left after this one. When refused, the spent budget's is 0 and the
+   * others' are as they were, or 0 where a shared engine refused without asking (shared-counters.ts).
+   */
   remaining: number[];
   /** When refused: whether this is the first refusal by the spent budget in its window, the moment it ran out. */
   firstRefusal: boolean;
@@ -35,6 +42,8 @@ export interface Counters {
    * refused by one budget does not use up another.
    */
   take(budgets: readonly Budget[], now: number): Promise<Taken>;
+  /** Hands in what is still held in this process (refusals not yet added) and lets go of connections. */
+  close?(): Promise<void>;
 }
 
 interface Count {

@@ -13,6 +13,8 @@ export interface StoreSettings {
   dataDir: string;
   /** A PostgreSQL database (LOC_DATABASE_URL) to use instead of SQLite in `dataDir`. */
   databaseUrl?: string | null;
+  /** Connections to it at most (LOC_DATABASE_POOL_SIZE). */
+  databasePoolSize?: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function openStore(settings: StoreSettings, { create = true }: Open
   if (settings.databaseUrl) {
     // Loaded only here, with the driver (postgres-pool.ts): a service on SQLite needs neither.
     const { openPostgresStore } = await import('./postgres.ts');
-    return openPostgresStore(settings.databaseUrl, { create });
+    return openPostgresStore(settings.databaseUrl, { create }, settings.databasePoolSize);
   }
   return openSqliteStore(settings.dataDir, { create });
 }

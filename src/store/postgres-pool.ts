@@ -11,19 +11,30 @@ const INT8 = 20;
 /** How long a statement, or getting a connection, may take before the database counts as busy or out of reach. */
 export const TIMEOUT_MS = 5000;
 
-/** Connections each loc process keeps at most. */
+/** Connections a pool keeps at most, unless told (LOC_DATABASE_POOL_SIZE). */
 export const POOL_SIZE = 8;
+
+export interface PoolOptions {
+  /** Connections at most; default POOL_SIZE. */
+  max?: number;
+  /**
+   * Commits that do not wait for the disk: a crash of PostgreSQL may lose the last few hundred
+   * milliseconds of them, which the request counters can afford and nothing else can.
+   */
+  asynchronousCommit?: boolean;
+}
 
 /**
  * A pool on `url` with loc's settings; no connection is made until the first query. The driver is
  * loaded here, on first use, not with the service: one on SQLite would pay about 40 ms of start-up
  * for it (a bundle hoists a static import to its top, however late the module that holds it runs).
  */
-export async function newPool(url: string): Promise<pg.Pool> {
+export async function newPool(url: string, { max = POOL_SIZE, asynchronousCommit = false }: PoolOptions = {}): Promise<pg.Pool> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
-    max: POOL_SIZE,
+    max,
+    ...(asynchronousCommit && { options: '-c synchronous_commit=off' }),
     connectionTimeoutMillis: TIMEOUT_MS,
     statement_timeout: TIMEOUT_MS,
     application_name: 'loc',

@@ -44,8 +44,8 @@ const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_lim
  * database where loc never ran is NoDatabase. A database that cannot be reached or opened is a
  * StoreUnavailable, so that `loc serve` can refuse to start with one line instead of a stack trace.
  */
-export async function openPostgresStore(url: string, { create = true }: OpenStoreOptions = {}): Promise<PostgresStore> {
-  const pool = await newPool(url);
+export async function openPostgresStore(url: string, { create = true }: OpenStoreOptions = {}, poolSize?: number): Promise<PostgresStore> {
+  const pool = await newPool(url, { max: poolSize });
   try {
     const client = await pool.connect();
     try {

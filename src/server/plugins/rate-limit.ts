@@ -13,7 +13,8 @@
 import fp from 'fastify-plugin';
 import { LocError } from '../../errors.ts';
 import { budgetsOf, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
-import { memoryCounters, type Counters } from '../../limits/counters.ts';
+import type { Counters } from '../../limits/counters.ts';
+import { openCounters } from '../../limits/open-counters.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
 const resetSeconds = (budget: KeyBudget, now: number): number => Math.max(1, Math.ceil((budget.resetsAt - now) / 1000));
@@ -48,13 +49,15 @@ declare module 'fastify' {
 }
 
 export interface RateLimitOptions {
-  /** Where counts are kept; default in this process (limits/counters.ts). */
+  /** Where counts are kept, owned by the caller; default the configured counters (limits/open-counters.ts), closed with the app. */
   counters?: Counters;
 }
 
 export default fp<RateLimitOptions>(
   async (app, options) => {
-    const counters = options.counters ?? memoryCounters();
+    const counters = options.counters ?? (await openCounters(app.config, app.now));
+    // After the requests in flight: the refusals they counted are handed in before the counters close.
+    if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
     // Registered after the auth hook, so `request.caller` is known here.
     app.addHook('onRequest', async (request, reply) => {
       const caller = request.caller;

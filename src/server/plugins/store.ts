@@ -17,10 +17,12 @@ declare module 'fastify' {
 const HOUR_MS = 3_600_000;
 
 /**
- * How long a key or session read is reused: a change made with the CLI reaches the running server
- * within this time (operators are promised five seconds).
+ * How long a key or session read is reused: a change made with the CLI, or through another server on
+ * the same database, reaches this server within this time. A disabled key or a removed origin is
+ * refused everywhere within a second (#19); half of it leaves room for the request under way. It is
+ * also how long a server that has lost its database goes on answering from memory: no longer.
  */
-export const KEY_CACHE_MS = 1000;
+export const KEY_CACHE_MS = 500;
 
 export interface StorePluginOptions {
   /** A store owned by the caller, who also closes it; default: the configured one. */

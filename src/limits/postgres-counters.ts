@@ -1,0 +1,65 @@
+/**
+ * The request counters in PostgreSQL, the default wherever the store is (LOC_DATABASE_URL): every loc
+ * process on the database counts in the same rows (`request_counts`, postgres-migrations.ts), so a
+ * key's limit is exact across processes and machines.
+ *
+ * One round trip per request: the function `loc_take_v1` locks the budgets' rows and counts all or
+ * nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
+ * waits on an fsync per request, the rows are still replicated, and a crash of PostgreSQL may lose
+ * the last few hundred milliseconds of counts — a few requests a key may make again, never a
+ * location or a key.
+ */
+import type pg from 'pg';
+import { translatePostgresError } from '../store/postgres-errors.ts';
+import { newPool } from '../store/postgres-pool.ts';
+import { HOURLY_KINDS } from './budgets.ts';
+import type { Budget } from './counters.ts';
+import { sharedCounters, USAGE_KEPT_MS, type CountEngine, type SharedCounters } from './shared-counters.ts';
+
+/**
+ * Connections the counters keep: each request holds one for a single short statement, and the rows
+ * of one key are taken one at a time whatever the number of connections.
+ */
+const COUNTER_CONNECTIONS = 2;
+
+export function postgresCountEngine(pool: pg.Pool): CountEngine {
+  const query = async <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<R[]> => {
+    try {
+      return (await pool.query<R>({ name, text, values })).rows;
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  };
+  return {
+    async take(budgets: readonly Budget[], now: number) {
+      const [row] = await query<{ spent: number; counts: number[]; first_refusal: boolean }>(
+        'loc-take',
+        'SELECT spent, counts, first_refusal FROM loc_take_v1($1, $2, $3, $4, $5, $6)',
+        [budgets.map((b) => b.id), budgets.map((b) => b.keyId), budgets.map((b) => b.kind), budgets.map((b) => b.limit), budgets.map((b) => b.resetsAt), now],
+      );
+      // bigint[] arrives as strings: pg parses only the scalar int8 as a Number (postgres-pool.ts).
+      return { spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
+    },
+    async addRefusals(refusals) {
+      await query(
+        'loc-refusals',
+        'UPDATE request_counts AS r SET refused = r.refused + b.n FROM unnest($1::text[], $2::bigint[]) AS b(id, n) WHERE r.id = b.id',
+        [[...refusals.keys()], [...refusals.values()]],
+      );
+    },
+    async sweep(now) {
+      await query(
+        'loc-sweep-counts',
+        'DELETE FROM request_counts WHERE resets_at <= $1 AND (kind <> ALL ($2) OR resets_at <= $3)',
+        [now, HOURLY_KINDS, now - USAGE_KEPT_MS],
+      );
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Counters on the PostgreSQL database at `url`, which loc's migrations have brought to schema 2 or later. */
+export async function postgresCounters(url: string, options: { now: () => number }): Promise<SharedCounters> {
+  const pool = await newPool(url, { max: COUNTER_CONNECTIONS, asynchronousCommit: true });
+  return sharedCounters(postgresCountEngine(pool), options);
+}

@@ -1,0 +1,206 @@
+/**
+ * The counters several processes share, on real PostgreSQL and real Redis: the same cases for both.
+ * Two counter instances stand for two loc processes (each has its own connections and its own
+ * memory of spent budgets); a cut TCP proxy stands for the engine going away and coming back.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { redisServer, stopRedis } from '../../test/support/redis.ts';
+import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
+import { openPostgresStore } from '../store/postgres.ts';
+import { StoreUnavailable } from '../store/store.ts';
+import { HOUR_MS } from './budgets.ts';
+import type { Budget } from './counters.ts';
+import { postgresCounters } from './postgres-counters.ts';
+import { redisCounters } from './redis-counters.ts';
+import { USAGE_KEPT_MS, type SharedCounters } from './shared-counters.ts';
+
+const NOW = 1_800_000_000_000;
+const now = () => NOW;
+
+interface Row {
+  used: number;
+  refused: number;
+}
+
+interface Engine {
+  /** A counter instance, as one loc process has (through `url` when given: a proxy's). */
+  open(url?: string): Promise<SharedCounters>;
+  /** What the engine holds for a budget, or null. */
+  row(id: string): Promise<Row | null>;
+  /** The engine's URL, for a proxy to stand in front of. */
+  url: string;
+  dispose(): Promise<void>;
+}
+
+async function postgresEngine(): Promise<Engine> {
+  const database: TestDatabase = await createTestDatabase();
+  await (await openPostgresStore(database.url)).close();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  return {
+    url: database.url,
+    open: (url = database.url) => postgresCounters(url, { now }),
+    async row(id) {
+      const { rows } = await client.query<{ used: string; refused: string }>('SELECT used, refused FROM request_counts WHERE id = $1', [id]);
+      return rows.length === 0 ? null : { used: Number(rows[0].used), refused: Number(rows[0].refused) };
+    },
+    async dispose() {
+      await client.end();
+      await database.dispose();
+    },
+  };
+}
+
+async function redisEngine(): Promise<Engine> {
+  const { url } = await redisServer();
+  // Each run writes under a prefix of its own: the machine's Redis is shared with other test files.
+  const prefix = `loc-test-${randomBytes(4).toString('hex')}:`;
+  const { Redis } = await import('ioredis');
+  const reader = new Redis(url);
+  return {
+    url,
+    open: (through = url) => redisCounters(through, { now, prefix }),
+    async row(id) {
+      const hash = await reader.hgetall(`${prefix}count:${id}`);
+      return hash.used === undefined ? null : { used: Number(hash.used), refused: Number(hash.refused ?? 0) };
+    },
+    async dispose() {
+      const keys = await reader.keys(`${prefix}*`);
+      if (keys.length > 0) await reader.del(...keys);
+      reader.disconnect();
+    },
+  };
+}
+
+const hour = Math.floor(NOW / HOUR_MS);
+const budget = (id: string, limit: number, kind = 'server', resetsAt = (hour + 1) * HOUR_MS): Budget => ({ id, limit, resetsAt, keyId: 'key_1', kind });
+
+afterAll(async () => {
+  await stopPostgres();
+  await stopRedis();
+});
+
+describe.each([
+  ['PostgreSQL', postgresEngine],
+  ['Redis', redisEngine],
+])('counters shared in %s', (_, makeEngine) => {
+  let engine: Engine;
+  const opened: SharedCounters[] = [];
+  const open = async (url?: string) => {
+    const counters = await engine.open(url);
+    opened.push(counters);
+    return counters;
+  };
+
+  beforeAll(async () => {
+    engine = await makeEngine();
+  });
+  afterAll(async () => {
+    for (const counters of opened) await counters.close().catch(() => {});
+    await engine.dispose();
+  });
+
+  it('counts a budget down to zero, then refuses, the first refusal said once', async () => {
+    const counters = await open();
+    const b = [budget(`a:${hour}`, 2)];
+    expect(await counters.take(b, NOW)).toEqual({ spent: -1, remaining: [1], firstRefusal: false });
+    expect(await counters.take(b, NOW)).toEqual({ spent: -1, remaining: [0], firstRefusal: false });
+    expect(await counters.take(b, NOW)).toEqual({ spent: 0, remaining: [0], firstRefusal: true });
+    expect(await counters.take(b, NOW)).toMatchObject({ spent: 0, firstRefusal: false });
+    // A second process asks the engine, which has the refusal already: not a first one either.
+    expect(await (await open()).take(b, NOW)).toMatchObject({ spent: 0, firstRefusal: false });
+  });
+
+  it('counts a request against every budget or none, and names the first spent one', async () => {
+    const counters = await open();
+    const small = budget('session:s1', 1, 'session');
+    const large = budget(`embed:k1:${hour}`, 5, 'embed');
+    expect(await counters.take([small, large], NOW)).toEqual({ spent: -1, remaining: [0, 4], firstRefusal: false });
+    expect(await counters.take([small, large], NOW)).toMatchObject({ spent: 0, firstRefusal: true });
+    expect(await counters.take([large], NOW)).toEqual({ spent: -1, remaining: [3], firstRefusal: false });
+    expect((await engine.row(large.id))?.used).toBe(2);
+  });
+
+  it('applies a limit raised within the window, in a process that had seen the budget spent', async () => {
+    const counters = await open();
+    const id = `raised:${hour}`;
+    await counters.take([budget(id, 1)], NOW);
+    expect((await counters.take([budget(id, 1)], NOW)).spent).toBe(0);
+    expect(await counters.take([budget(id, 3)], NOW)).toMatchObject({ spent: -1, remaining: [1] });
+  });
+
+  it('hands out each remaining value once across two processes taking at once, and passes exactly the limit', async () => {
+    const [one, two] = [await open(), await open()];
+    const b = [budget(`race:${hour}`, 150)];
+    const results = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? one : two).take(b, NOW)));
+    const passed = results.filter((r) => r.spent < 0);
+    expect(passed).toHaveLength(150);
+    expect(new Set(passed.map((r) => r.remaining[0])).size).toBe(150);
+    expect(results.filter((r) => r.firstRefusal)).toHaveLength(1);
+    expect((await engine.row(b[0].id))?.used).toBe(150);
+  });
+
+  it('adds refusals to the usage row in batches, those refused without asking the engine included', async () => {
+    const counters = await open();
+    const b = [budget(`refused:${hour}`, 1)];
+    for (let i = 0; i < 6; i++) await counters.take(b, NOW);
+    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 0 });
+    await counters.flush();
+    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 5 });
+    await counters.take(b, NOW);
+    await counters.close();
+    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 6 });
+  });
+
+  it('answers 503 material (StoreUnavailable) while the engine is away, never a pass, and recovers by itself', async () => {
+    const { hostname, port } = new URL(engine.url);
+    const proxy: TcpProxy = await tcpProxy({ host: hostname, port: Number(port || 6379) });
+    try {
+      const counters = await open(proxy.through(engine.url));
+      const spent = [budget(`gone-spent:${hour}`, 1)];
+      await counters.take(spent, NOW);
+      await counters.take(spent, NOW);
+      await proxy.cut();
+      await expect(counters.take([budget(`gone:${hour}`, 10)], NOW)).rejects.toBeInstanceOf(StoreUnavailable);
+      // A budget this process saw spent stays refused without the engine: 429, not 503.
+      expect(await counters.take(spent, NOW)).toMatchObject({ spent: 0 });
+      await proxy.restore();
+      await expect.poll(() => counters.take([budget(`gone:${hour}`, 10)], NOW).then((r) => r.spent, () => 'unavailable'), { timeout: 10_000 }).toBe(-1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('refuses to open on an engine that cannot be reached, or counts nothing through it', async () => {
+    const proxy = await tcpProxy({ host: '127.0.0.1', port: 1 });
+    await proxy.cut();
+    const opening = open(proxy.through(engine.url)).then((counters) => counters.take([budget(`never:${hour}`, 5)], NOW));
+    await expect(opening).rejects.toBeInstanceOf(StoreUnavailable);
+  });
+});
+
+describe('PostgreSQL sweep', () => {
+  it('forgets ended session windows at once, hourly ones once their usage is no longer kept', async () => {
+    const engine = await postgresEngine();
+    try {
+      const counters = await engine.open();
+      const ended = (hour - 1) * HOUR_MS;
+      await counters.take([budget('session:old', 5, 'session', ended)], NOW - HOUR_MS);
+      await counters.take([budget(`server:k:${hour - 1}`, 5, 'server', ended)], NOW - HOUR_MS);
+      await counters.take([budget(`server:k:${hour - 2000}`, 5, 'server', NOW - USAGE_KEPT_MS - 1)], NOW - USAGE_KEPT_MS - 2);
+      const { postgresCountEngine } = await import('./postgres-counters.ts');
+      const pool = new pg.Pool({ connectionString: engine.url });
+      await postgresCountEngine(pool).sweep(NOW);
+      await pool.end();
+      expect(await engine.row('session:old')).toBeNull();
+      expect(await engine.row(`server:k:${hour - 1}`)).toEqual({ used: 1, refused: 0 });
+      expect(await engine.row(`server:k:${hour - 2000}`)).toBeNull();
+      await counters.close();
+    } finally {
+      await engine.dispose();
+    }
+  });
+});

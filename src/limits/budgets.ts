@@ -15,7 +15,7 @@
  * hour boundary, which an hourly quota tolerates; in exchange a window is one count per key.
  */
 import type { ApiKey, EmbedSession } from '../store/store.ts';
-import type { Budget } from './counters.ts';
+import type { Budget, Window } from './counters.ts';
 
 export const HOUR_MS = 3_600_000;
 
@@ -49,15 +49,20 @@ export interface DefaultLimits {
  * calls. The session's budget comes first: it is the one a single visitor can spend.
  */
 export function budgetsOf(key: ApiKey, session: EmbedSession | null, defaults: DefaultLimits, now: number, allowance: Allowance = 'calls'): KeyBudget[] {
-  const hour = Math.floor(now / HOUR_MS);
-  const hourEnds = (hour + 1) * HOUR_MS;
-  if (session === null) {
-    return [{ kind: 'server', keyId: key.id, id: `server:${key.id}:${hour}`, limit: key.hourlyLimit ?? defaults.defaultHourlyLimit, resetsAt: hourEnds }];
-  }
+  if (session === null) return [{ ...hourlyWindow('server', key.id, now), limit: key.hourlyLimit ?? defaults.defaultHourlyLimit }];
   return [
     allowance === 'search'
       ? { kind: 'session_search', keyId: key.id, id: `session-search:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt }
       : { kind: 'session', keyId: key.id, id: `session:${session.sid}`, limit: key.sessionLimit ?? defaults.defaultSessionLimit, resetsAt: session.expiresAt },
-    { kind: 'embed', keyId: key.id, id: `embed:${key.id}:${hour}`, limit: key.embedHourlyLimit ?? defaults.defaultEmbedHourlyLimit, resetsAt: hourEnds },
+    { ...hourlyWindow('embed', key.id, now), limit: key.embedHourlyLimit ?? defaults.defaultEmbedHourlyLimit },
   ];
+}
+
+/**
+ * The clock hour of a key's server calls or embed traffic that holds `now`: its budget without the
+ * limit, and the window its usage in that hour is counted in, refusals included.
+ */
+export function hourlyWindow<K extends 'server' | 'embed'>(kind: K, keyId: string, now: number): Window & { kind: K } {
+  const hour = Math.floor(now / HOUR_MS);
+  return { kind, keyId, id: `${kind}:${keyId}:${hour}`, resetsAt: (hour + 1) * HOUR_MS };
 }

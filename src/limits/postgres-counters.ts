@@ -14,7 +14,7 @@ import { translatePostgresError } from '../store/postgres-errors.ts';
 import { newPool } from '../store/postgres-pool.ts';
 import { HOURLY_KINDS } from './budgets.ts';
 import type { Budget } from './counters.ts';
-import { sharedCounters, USAGE_KEPT_MS, type CountEngine, type SharedCounters } from './shared-counters.ts';
+import { sharedCounters, USAGE_KEPT_MS, type CountEngine, type Refusals, type SharedCounters } from './shared-counters.ts';
 
 /**
  * Connections the counters keep: each request holds one for a single short statement, and the rows
@@ -41,10 +41,18 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
       return { spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
     },
     async addRefusals(refusals) {
+      const column = (pick: (entry: Refusals) => unknown) => refusals.map(pick);
       await query(
         'loc-refusals',
-        'UPDATE request_counts AS r SET refused = r.refused + b.n FROM unnest($1::text[], $2::bigint[]) AS b(id, n) WHERE r.id = b.id',
-        [[...refusals.keys()], [...refusals.values()]],
+        `INSERT INTO request_counts AS r (id, key_id, kind, resets_at, used, refused_limit, refused_origin, refused_ip, refused_inactive)
+           SELECT id, key_id, kind, resets_at, 0, l, o, i, d FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
+             AS b(id, key_id, kind, resets_at, l, o, i, d) ORDER BY id
+         ON CONFLICT (id) DO UPDATE SET refused_limit = r.refused_limit + excluded.refused_limit, refused_origin = r.refused_origin + excluded.refused_origin,
+           refused_ip = r.refused_ip + excluded.refused_ip, refused_inactive = r.refused_inactive + excluded.refused_inactive`,
+        [
+          column((e) => e.window.id), column((e) => e.window.keyId), column((e) => e.window.kind), column((e) => e.window.resetsAt),
+          column((e) => e.counts.limit), column((e) => e.counts.origin), column((e) => e.counts.ip), column((e) => e.counts.inactive),
+        ],
       );
     },
     async sweep(now) {

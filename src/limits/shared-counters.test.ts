@@ -23,6 +23,9 @@ const now = () => NOW;
 interface Row {
   used: number;
   refused: number;
+  /** Refused by auth for an origin or IP the key does not allow. */
+  origin?: number;
+  ip?: number;
 }
 
 interface Engine {
@@ -44,8 +47,8 @@ async function postgresEngine(): Promise<Engine> {
     url: database.url,
     open: (url = database.url) => postgresCounters(url, { now }),
     async row(id) {
-      const { rows } = await client.query<{ used: string; refused: string }>('SELECT used, refused FROM request_counts WHERE id = $1', [id]);
-      return rows.length === 0 ? null : { used: Number(rows[0].used), refused: Number(rows[0].refused) };
+      const { rows } = await client.query<Row>('SELECT used::int, refused_limit::int AS refused, refused_origin::int AS origin, refused_ip::int AS ip FROM request_counts WHERE id = $1', [id]);
+      return rows[0] ?? null;
     },
     async dispose() {
       await client.end();
@@ -65,7 +68,8 @@ async function redisEngine(): Promise<Engine> {
     open: (through = url) => redisCounters(through, { now, prefix }),
     async row(id) {
       const hash = await reader.hgetall(`${prefix}count:${id}`);
-      return hash.used === undefined ? null : { used: Number(hash.used), refused: Number(hash.refused ?? 0) };
+      if (hash.used === undefined) return null;
+      return { used: Number(hash.used), refused: Number(hash.refused_limit ?? 0), origin: Number(hash.refused_origin ?? 0), ip: Number(hash.refused_ip ?? 0) };
     },
     async dispose() {
       const keys = await reader.keys(`${prefix}*`);
@@ -147,12 +151,26 @@ describe.each([
     const counters = await open();
     const b = [budget(`refused:${hour}`, 1)];
     for (let i = 0; i < 6; i++) await counters.take(b, NOW);
-    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 0 });
+    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 0 });
     await counters.flush();
-    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 5 });
+    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 5 });
     await counters.take(b, NOW);
     await counters.close();
-    expect(await engine.row(b[0].id)).toEqual({ used: 1, refused: 6 });
+    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 6 });
+  });
+
+  it('counts refusals by auth\'s reasons in a window no request was counted in yet', async () => {
+    const counters = await open();
+    const window = { id: `server:quiet:${hour}`, keyId: 'quiet', kind: 'server', resetsAt: (hour + 1) * HOUR_MS };
+    counters.refuse(window, 'origin');
+    counters.refuse(window, 'origin');
+    counters.refuse(window, 'ip');
+    expect(await engine.row(window.id)).toBeNull();
+    await counters.flush();
+    expect(await engine.row(window.id)).toEqual({ used: 0, refused: 0, origin: 2, ip: 1 });
+    counters.refuse(window, 'ip');
+    await counters.flush();
+    expect(await engine.row(window.id)).toEqual({ used: 0, refused: 0, origin: 2, ip: 2 });
   });
 
   it('answers 503 material (StoreUnavailable) while the engine is away, never a pass, and recovers by itself', async () => {
@@ -196,7 +214,7 @@ describe('PostgreSQL sweep', () => {
       await postgresCountEngine(pool).sweep(NOW);
       await pool.end();
       expect(await engine.row('session:old')).toBeNull();
-      expect(await engine.row(`server:k:${hour - 1}`)).toEqual({ used: 1, refused: 0 });
+      expect(await engine.row(`server:k:${hour - 1}`)).toMatchObject({ used: 1, refused: 0 });
       expect(await engine.row(`server:k:${hour - 2000}`)).toBeNull();
       await counters.close();
     } finally {

@@ -15,7 +15,7 @@
  * An engine that cannot be reached fails the request (StoreUnavailable: 503 with Retry-After): a
  * request is never let through uncounted.
  */
-import type { Budget, Counters, Taken } from './counters.ts';
+import type { Budget, Counters, RefusalReason, Taken, Window } from './counters.ts';
 
 /** How long the hourly counts (a key's usage per hour) are kept: the partner panel shows them (#21). */
 export const USAGE_KEPT_MS = 35 * 24 * 3_600_000;
@@ -29,6 +29,12 @@ const SWEEP_EVERY_MS = 3_600_000;
 /** Most windows with refusals held here between two batches: a flood of sessions beyond it is not counted as usage. */
 const MAX_PENDING = 100_000;
 
+/** Refusals of one window held here until the next batch, by reason. */
+export interface Refusals {
+  window: Window;
+  counts: Record<RefusalReason, number>;
+}
+
 /** One atomic step of a shared engine, and its housekeeping. */
 export interface CountEngine {
   /**
@@ -37,14 +43,15 @@ export interface CountEngine {
    * this refusal is the spent budget's first in its window across every process.
    */
   take(budgets: readonly Budget[], now: number): Promise<{ spent: number; counts: number[]; firstRefusal: boolean }>;
-  /** Adds refusals to the windows' rows: budget id → refusals. */
-  addRefusals(refusals: ReadonlyMap<string, number>): Promise<void>;
+  /** Adds refusals to the windows' rows, making those a refusal came before any request. */
+  addRefusals(refusals: readonly Refusals[]): Promise<void>;
   /** Forgets windows that ended before `now`; hourly ones `USAGE_KEPT_MS` later. */
   sweep(now: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface SharedCounters extends Counters {
+  refuse: NonNullable<Counters['refuse']>;
   /** Adds the refusals held here now (tests; the timer does it every REFUSALS_EVERY_MS). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -58,23 +65,29 @@ interface Spent {
 
 export function sharedCounters(engine: CountEngine, { now }: { now: () => number }): SharedCounters {
   const spent = new Map<string, Spent>();
-  const pending = new Map<string, number>();
+  let pending = new Map<string, Refusals>();
   let flushing: Promise<void> = Promise.resolve();
 
-  const refuse = (id: string): void => {
-    if (pending.size < MAX_PENDING || pending.has(id)) pending.set(id, (pending.get(id) ?? 0) + 1);
+  const refuse = (window: Window, reason: RefusalReason, n = 1): void => {
+    let entry = pending.get(window.id);
+    if (entry === undefined) {
+      if (pending.size >= MAX_PENDING) return;
+      entry = { window, counts: { limit: 0, origin: 0, ip: 0, inactive: 0 } };
+      pending.set(window.id, entry);
+    }
+    entry.counts[reason] += n;
   };
 
   const flush = (): Promise<void> => {
     flushing = flushing.then(async () => {
       if (pending.size === 0) return;
-      const batch = new Map(pending);
-      pending.clear();
+      const batch = pending;
+      pending = new Map();
       try {
-        await engine.addRefusals(batch);
+        await engine.addRefusals([...batch.values()]);
       } catch {
         // Kept for the next batch: usage is late, not lost, while the engine is away.
-        for (const [id, n] of batch) if (pending.size < MAX_PENDING || pending.has(id)) pending.set(id, (pending.get(id) ?? 0) + n);
+        for (const { window, counts } of batch.values()) for (const [reason, n] of Object.entries(counts)) if (n > 0) refuse(window, reason as RefusalReason, n);
       }
     });
     return flushing;
@@ -96,7 +109,7 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
         return entry !== undefined && entry.resetsAt > at && budget.limit <= entry.count;
       });
       if (known >= 0) {
-        refuse(budgets[known].id);
+        refuse(budgets[known], 'limit');
         return { spent: known, remaining: budgets.map(() => 0), firstRefusal: false };
       }
       const taken = await engine.take(budgets, at);
@@ -104,10 +117,11 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       if (taken.spent >= 0) {
         const budget = budgets[taken.spent];
         spent.set(budget.id, { count: taken.counts[taken.spent], resetsAt: budget.resetsAt });
-        refuse(budget.id);
+        refuse(budget, 'limit');
       }
       return { spent: taken.spent, remaining, firstRefusal: taken.firstRefusal };
     },
+    refuse: (window, reason) => refuse(window, reason),
     flush,
     async close() {
       clearInterval(refusals);

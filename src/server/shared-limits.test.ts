@@ -4,6 +4,7 @@
  * through one server reaches the other once its cache has let go (the clock injected; the figure in
  * seconds is `npm run bench`'s).
  */
+import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
@@ -86,6 +87,35 @@ describe.each([
     const more = [];
     for (let i = 0; i < 6; i++) more.push((await resolve(i % 2 === 0 ? two : one, second)).statusCode);
     expect(more).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+});
+
+describe('usage', () => {
+  it('counts what auth refused for a key, by reason, in the hour\'s row of its server calls or embed traffic', async () => {
+    fleet = await twoServers();
+    const [one, two] = fleet.servers;
+    const { secret, key } = await one.key('acme', { ipRanges: ['10.0.0.0/8'] });
+    const lookup = (server: TestService, headers: Record<string, string> = {}, remoteAddress = '10.1.2.3') =>
+      server.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret, ...headers }, remoteAddress });
+    expect((await lookup(one)).statusCode).toBe(200);
+    expect(json(await lookup(two, {}, '192.0.2.1'))).toMatchObject({ code: 'ip_not_allowed' });
+    expect(json(await lookup(one, { origin: 'https://elsewhere.example' }))).toMatchObject({ code: 'origin_not_allowed' });
+    expect(json(await lookup(two, { origin: 'https://elsewhere.example' }))).toMatchObject({ code: 'origin_not_allowed' });
+    await one.app.store.setKeyStatus(key.id, 'disabled');
+    two.clock.advance(KEY_CACHE_MS);
+    expect(json(await lookup(two))).toMatchObject({ code: 'key_inactive' });
+    // Refusals reach the rows in batches; closing a server hands in what it holds.
+    await one.close();
+    await two.close();
+    fleet = undefined;
+    const client = new pg.Client({ connectionString: db!.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT kind, used::int, refused_limit::int, refused_origin::int, refused_ip::int, refused_inactive::int FROM request_counts WHERE key_id = $1', [key.id]);
+      expect(rows).toEqual([{ kind: 'server', used: 1, refused_limit: 0, refused_origin: 2, refused_ip: 1, refused_inactive: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 });
 

@@ -76,14 +76,18 @@ export const MIGRATIONS: readonly Migration[] = [
     compatibleFrom: 1,
     sql: `
     -- One row per budget and window (limits/budgets.ts), named by the budget's id; an hourly row is
-    -- also the key's usage of that hour: requests served (used) and refused by the limit (refused,
-    -- added in batches, never a write per refusal). Half-filled pages keep a hot row's updates HOT.
+    -- also the key's usage of that hour, server calls and embed traffic apart: requests counted (used)
+    -- and refused, by reason — the limit, or auth: an origin, an IP, the key disabled — added in
+    -- batches, never a write per refusal. Half-filled pages keep a hot row's updates HOT.
     CREATE TABLE request_counts (
       id text PRIMARY KEY,
       key_id text NOT NULL,
       kind text NOT NULL,
       used bigint NOT NULL,
-      refused bigint NOT NULL DEFAULT 0,
+      refused_limit bigint NOT NULL DEFAULT 0,
+      refused_origin bigint NOT NULL DEFAULT 0,
+      refused_ip bigint NOT NULL DEFAULT 0,
+      refused_inactive bigint NOT NULL DEFAULT 0,
       first_refused_at bigint,
       resets_at bigint NOT NULL
     ) WITH (fillfactor = 50);

@@ -47,6 +47,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /**
+     * The key a refused request named, when auth found it and refused it for something its partner
+     * can see and fix (disabled, an IP or origin not allowed): counted as the key's usage (rate-limit.ts).
+     */
+    refusedKey: { keyId: string; via: Caller['via'] } | null;
   }
 }
 
@@ -96,6 +101,7 @@ export default fp(
       const found = await app.store.findKeyByHash(hash);
       if (found === null) throw new LocError('invalid_api_key');
       const { key, account } = found;
+      request.refusedKey = { keyId: key.id, via: 'key' };
       if (key.status !== 'active') throw new LocError('key_inactive', `The API key ${key.id} is disabled.`);
       if (!ipAllowed(key, request.ip)) {
         throw new LocError('ip_not_allowed', `Requests from ${request.ip} are not allowed for the API key ${key.id}.`);
@@ -108,6 +114,7 @@ export default fp(
       if (mode === 'partner' && !account.partner) {
         throw new LocError('partner_required', `The account of the API key ${key.id} is not a partner; only partners can create embed sessions.`);
       }
+      request.refusedKey = null;
       return { via: 'key', key, accountId: account.id, session: null };
     }
 
@@ -119,17 +126,20 @@ export default fp(
         throw new LocError('session_expired', `The embed session expired at ${new Date(session.expiresAt).toISOString()}; create a new one.`);
       }
       const key = await app.store.getKey(session.keyId);
+      request.refusedKey = { keyId: session.keyId, via: 'session' };
       const refusal = sessionRefusal(session, key);
       if (refusal !== null) throw new LocError(refusal.code, refusal.message);
       const origin = single(request.headers.origin);
       if (origin !== undefined && origin !== session.origin && origin !== ownOrigin) {
         throw new LocError('origin_not_allowed', `This embed session belongs to ${session.origin}, not to ${describeValue(origin)}.`);
       }
+      request.refusedKey = null;
       // No refusal: the key exists (sessionRefusal refuses a missing one).
       return { via: 'session', key: key!, accountId: session.accountId, session };
     }
 
     app.decorateRequest('caller', null);
+    app.decorateRequest('refusedKey', null);
     app.addHook('onRequest', async (request) => {
       const mode = request.routeOptions.config.auth;
       if (mode === undefined) return;

@@ -11,9 +11,9 @@
  * are properties of the key, read on each request anyway.
  */
 import fp from 'fastify-plugin';
-import { LocError } from '../../errors.ts';
-import { budgetsOf, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
-import type { Counters } from '../../limits/counters.ts';
+import { LocError, type ErrorCode } from '../../errors.ts';
+import { budgetsOf, hourlyWindow, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
+import type { Counters, RefusalReason } from '../../limits/counters.ts';
 import { openCounters } from '../../limits/open-counters.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
@@ -41,6 +41,17 @@ function refusal(budget: KeyBudget, now: number): LocError {
   }
 }
 
+/**
+ * Auth's refusals a key's partner can see and fix, by the reason its usage counts them under; a
+ * session refused as `invalid_session` by auth is one whose origin was removed from its key.
+ */
+const AUTH_REFUSALS: Partial<Record<ErrorCode, Exclude<RefusalReason, 'limit'>>> = {
+  key_inactive: 'inactive',
+  ip_not_allowed: 'ip',
+  origin_not_allowed: 'origin',
+  invalid_session: 'origin',
+};
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the route's requests count as (limits/budgets.ts); calls unless it says search. */
@@ -58,6 +69,16 @@ export default fp<RateLimitOptions>(
     const counters = options.counters ?? (await openCounters(app.config, app.now));
     // After the requests in flight: the refusals they counted are handed in before the counters close.
     if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
+    // A request auth refused for a key it found counts as that key's usage of the hour, by reason.
+    if (counters.refuse !== undefined) {
+      const refuse = counters.refuse.bind(counters);
+      app.addHook('onError', async (request, _reply, error) => {
+        const refused = request.refusedKey;
+        const reason = error instanceof LocError ? AUTH_REFUSALS[error.code] : undefined;
+        if (refused === null || reason === undefined) return;
+        refuse(hourlyWindow(refused.via === 'key' ? 'server' : 'embed', refused.keyId, app.now()), reason);
+      });
+    }
     // Registered after the auth hook, so `request.caller` is known here.
     app.addHook('onRequest', async (request, reply) => {
       const caller = request.caller;

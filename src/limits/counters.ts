@@ -57,6 +57,8 @@ export interface Counters {
    * engines add such counts in batches. The embedded engine keeps no usage and has none.
    */
   refuse?(window: Window, reason: Exclude<RefusalReason, 'limit'>): void;
+  /** Resolves when the engine answers (the health check); rejects with StoreUnavailable when not. The embedded engine always answers. */
+  ping?(): Promise<void>;
   /** Hands in what is still held in this process (refusals not yet added) and lets go of connections. */
   close?(): Promise<void>;
 }

@@ -62,6 +62,9 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
         [now, HOURLY_KINDS, now - USAGE_KEPT_MS],
       );
     },
+    async ping() {
+      await query('loc-ping-counters', 'SELECT 1', []);
+    },
     close: () => pool.end(),
   };
 }

@@ -110,6 +110,10 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
         const failed = results.find(([error]) => error !== null);
         if (failed) throw failed[0];
       }),
+    ping: () =>
+      run(async () => {
+        await redis.ping();
+      }),
     // Windows expire by themselves.
     sweep: async () => {},
     close: async () => {

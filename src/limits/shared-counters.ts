@@ -47,6 +47,8 @@ export interface CountEngine {
   addRefusals(refusals: readonly Refusals[]): Promise<void>;
   /** Forgets windows that ended before `now`; hourly ones `USAGE_KEPT_MS` later. */
   sweep(now: number): Promise<void>;
+  /** Resolves when the engine answers; rejects with StoreUnavailable when not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       return { spent: taken.spent, remaining, firstRefusal: taken.firstRefusal };
     },
     refuse: (window, reason) => refuse(window, reason),
+    ping: () => engine.ping(),
     flush,
     async close() {
       clearInterval(refusals);

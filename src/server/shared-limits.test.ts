@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { json, testService, type TestService } from '../../test/support/service.ts';
+import { tcpProxy } from '../../test/support/tcp-proxy.ts';
 import { issueKey } from '../auth/keys.ts';
 import { KEY_CACHE_MS } from './plugins/store.ts';
 
@@ -115,6 +116,33 @@ describe('usage', () => {
       expect(rows).toEqual([{ kind: 'server', used: 1, refused_limit: 0, refused_origin: 2, refused_ip: 1, refused_inactive: 1 }]);
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('counters out of reach', () => {
+  it('answer 503 with Retry-After, never let a request through uncounted, fail the health check, and recover by themselves', async () => {
+    const redis = new URL((await redisServer()).url);
+    const proxy = await tcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    try {
+      fleet = await twoServers({ LOC_REDIS_URL: proxy.through(redis.href) });
+      const [one] = fleet.servers;
+      const { secret } = await one.key('acme');
+      const lookup = () => one.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret } });
+      expect((await lookup()).statusCode).toBe(200);
+      await proxy.cut();
+      const refused = await lookup();
+      expect(refused.statusCode).toBe(503);
+      expect(json(refused)).toMatchObject({ code: 'service_unavailable' });
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect((await one.request({ url: '/healthz' })).statusCode).toBe(503);
+      await proxy.restore();
+      await expect.poll(async () => (await lookup()).statusCode, { timeout: 10_000 }).toBe(200);
+      expect((await one.request({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      for (const server of fleet?.servers ?? []) await server.close();
+      fleet = undefined;
+      await proxy.close();
     }
   });
 });

@@ -53,6 +53,10 @@ const AUTH_REFUSALS: Partial<Record<ErrorCode, Exclude<RefusalReason, 'limit'>>>
 };
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the requests are counted (limits/open-counters.ts): the health check asks it too. */
+    counters: Counters;
+  }
   interface FastifyContextConfig {
     /** What the route's requests count as (limits/budgets.ts); calls unless it says search. */
     allowance?: Allowance;
@@ -69,6 +73,7 @@ export default fp<RateLimitOptions>(
     const counters = options.counters ?? (await openCounters(app.config, app.now));
     // After the requests in flight: the refusals they counted are handed in before the counters close.
     if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
+    app.decorate('counters', counters);
     // A request auth refused for a key it found counts as that key's usage of the hour, by reason.
     if (counters.refuse !== undefined) {
       const refuse = counters.refuse.bind(counters);

@@ -19,7 +19,7 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getHealth',
       tags: ['health'],
       summary: 'Health check',
-      description: 'Answers 200 while the service and its database work, 503 otherwise.',
+      description: 'Answers 200 while the service, its database and the store of its request counters work, 503 otherwise.',
       response: { 200: withHeaders(Health, NO_STORE), ...errorResponses({ codes: ['service_unavailable'] }) },
     },
   }, async (request, reply) => {
@@ -28,6 +28,12 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     } catch (error) {
       request.log.error({ err: error }, 'health check failed');
       throw new LocError('service_unavailable', 'The database does not answer.').retryAfter(10);
+    }
+    try {
+      await app.counters.ping?.();
+    } catch (error) {
+      request.log.error({ err: error }, 'health check failed');
+      throw new LocError('service_unavailable', 'The store of the request counters does not answer.').retryAfter(10);
     }
     reply.header('cache-control', 'no-store');
     return { success: true as const, status: 'ok' as const, version: VERSION };

@@ -1,10 +1,11 @@
 /**
  * A Redis for the tests, found once per test file: LOC_TEST_REDIS_URL, else the one every machine of
  * the project runs on 127.0.0.1:6379, else `redis-server` started here on a free port, without
- * persistence, and stopped when the file ends. Nothing uses Redis yet (shared counters will, #19);
- * this is the finder, so that those tests never skip for want of one.
+ * persistence, and stopped when the file ends: for the request counters kept in Redis
+ * (LOC_REDIS_URL), whose tests never skip for want of one. Tests share it: each writes under a key
+ * prefix, or a key id, of its own.
  *
- * PING is spoken over a plain socket (RESP is a line protocol): no client library just to find a server.
+ * PING is spoken over a plain socket (RESP is a line protocol): the finder loads no client library.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';

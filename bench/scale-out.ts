@@ -1,0 +1,216 @@
+/**
+ * Scale-out benchmarks (#19), each in one run on this machine:
+ *
+ * - the same counted requests (lookups with a key) on SQLite × 1 process, PostgreSQL × 1,
+ *   PostgreSQL × 2 workers and PostgreSQL + Redis × 2 workers: requests per second, loc's CPU per
+ *   request (every process of the server) and the database's own (PostgreSQL's backends, Redis);
+ *   SQLite × 1 is the peer;
+ * - the speed-up from 1 to 2 workers on resolving never-seen cells, CPU-bound (the address search);
+ * - revocation: two servers on one PostgreSQL, each asked every 10 ms; a key disabled through the
+ *   store; the time until neither answers 2xx any more, over 20 trials, against the 1 s budget.
+ *
+ * The load generator, PostgreSQL and Redis share the machine's cores with loc: on 2 cores the
+ * throughput rows say little about a bigger machine, the CPU per request says how it would scale.
+ * Run alone with `node --import tsx bench/scale-out.ts`; `npm run bench` includes it.
+ */
+import autocannon from 'autocannon';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { issueKey } from '../src/auth/keys.ts';
+import { encode } from '../src/code/index.ts';
+import { openPostgresStore } from '../src/store/postgres.ts';
+import { openSqliteStore } from '../src/store/sqlite.ts';
+import type { Store } from '../src/store/store.ts';
+import { spawnProcess, type Spawned } from '../test/support/loc-process.ts';
+import { createTestDatabase, stopPostgres } from '../test/support/postgres.ts';
+import { redisServer, stopRedis } from '../test/support/redis.ts';
+import { markdownTable, type BenchRow } from './report.ts';
+
+const DURATION_S = Number(process.env.LOC_BENCH_SECONDS ?? 3);
+const CONNECTIONS = 16;
+const CLOCK_TICKS = 100;
+const TRIALS = 20;
+const REVOCATION_BUDGET_MS = 1000;
+
+/** User + system CPU ms of the processes whose pids are given. */
+function cpuMs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      // Gone meanwhile: its time is lost to the figure, which the notes' ranges show.
+    }
+  }
+  return total;
+}
+
+/** `pid` and its children (a cluster primary's workers). */
+function family(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children === '' ? [] : children.split(' ').map(Number))];
+  } catch {
+    return [pid];
+  }
+}
+
+/** Every process named `name` on the machine (PostgreSQL's backends, redis-server). */
+function processesNamed(name: string): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+    } catch {
+      return false;
+    }
+  });
+}
+
+interface Setup {
+  name: string;
+  env: Record<string, string>;
+  key: string;
+  /** The database's processes, whose CPU is the database's per request. */
+  database: () => number[];
+}
+
+interface Measure {
+  rps: number;
+  locUs: number;
+  databaseUs: number;
+  failures: number;
+}
+
+async function serve(setup: Setup): Promise<{ url: string; process: Spawned }> {
+  const child = spawnProcess(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
+    env: { LOC_LOG_LEVEL: 'warn', ...setup.env }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { url: (await child.ready()).url, process: child };
+}
+
+async function measure(setup: Setup, requests: autocannon.Request[]): Promise<Measure> {
+  const server = await serve(setup);
+  try {
+    await autocannon({ url: server.url, connections: CONNECTIONS, duration: 1, requests });
+    const pids = family(server.process.child.pid!);
+    const database = setup.database();
+    const before = [cpuMs(pids), cpuMs(database)];
+    const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: DURATION_S, requests });
+    const after = [cpuMs(pids), cpuMs(database)];
+    const n = result.requests.total;
+    return {
+      rps: result.requests.average, failures: result.non2xx + result.errors + result.timeouts,
+      locUs: ((after[0] - before[0]) * 1000) / n, databaseUs: ((after[1] - before[1]) * 1000) / n,
+    };
+  } finally {
+    await server.process.stop();
+  }
+}
+
+async function seed(store: Store): Promise<string> {
+  const account = await store.createAccount({ name: 'bench', partner: true, createdAt: Date.now() });
+  const { secret } = await issueKey(store, { accountId: account.id, hourlyLimit: 1_000_000_000, embedHourlyLimit: 1_000_000_000, createdAt: Date.now() });
+  await store.close();
+  return secret;
+}
+
+const randomPoint = (): { lat: number; lng: number } => ({ lat: 45 + Math.random() * 3, lng: 1 + Math.random() * 4 });
+
+/** Time from a key's disabling to the last 2xx either of two servers gave, ms; one trial. */
+async function revocation(urls: string[], path: string, store: Store, secret: string, keyId: string): Promise<number> {
+  await store.setKeyStatus(keyId, 'active');
+  await new Promise((done) => setTimeout(done, 1200));
+  let lastOk = 0;
+  let stop = false;
+  const loops = urls.map(async (url) => {
+    while (!stop) {
+      const answer = await fetch(`${url}${path}`, { headers: { 'x-api-key': secret } }).catch(() => null);
+      if (answer !== null && answer.status < 300) lastOk = Math.max(lastOk, performance.now());
+      await answer?.arrayBuffer();
+      await new Promise((done) => setTimeout(done, 10));
+    }
+  });
+  await new Promise((done) => setTimeout(done, 200 + Math.random() * 300));
+  await store.setKeyStatus(keyId, 'disabled');
+  const disabledAt = performance.now();
+  await new Promise((done) => setTimeout(done, REVOCATION_BUDGET_MS * 2));
+  stop = true;
+  await Promise.all(loops);
+  return Math.max(0, lastOk - disabledAt);
+}
+
+export async function benchScaleOut(): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'loc-bench-'));
+  const database = await createTestDatabase();
+  const redis = await redisServer();
+  const postgres = () => processesNamed('postgres');
+  try {
+    const sqliteKey = await seed(openSqliteStore(dataDir));
+    const pgKey = await seed(await openPostgresStore(database.url));
+    const pg = { LOC_DATABASE_URL: database.url };
+    const setups: Setup[] = [
+      { name: 'SQLite × 1', env: { LOC_DATA_DIR: dataDir }, key: sqliteKey, database: () => [] },
+      { name: 'PostgreSQL × 1', env: pg, key: pgKey, database: postgres },
+      { name: 'PostgreSQL × 2 workers', env: { ...pg, LOC_WORKERS: '2' }, key: pgKey, database: postgres },
+      { name: 'PostgreSQL + Redis × 2 workers', env: { ...pg, LOC_WORKERS: '2', LOC_REDIS_URL: redis.url }, key: pgKey, database: () => [...postgres(), ...processesNamed('redis-server')] },
+    ];
+    const codes = Array.from({ length: 500 }, () => encode(randomPoint().lat, randomPoint().lng).loc_code);
+    const lookups = (key: string): autocannon.Request[] => codes.map((code) => ({ method: 'GET', path: `/v1/loc/lookup/${code}`, headers: { 'x-api-key': key } }));
+    const measures = new Map<string, Measure>();
+    for (const setup of setups) measures.set(setup.name, await measure(setup, lookups(setup.key)));
+    const peer = measures.get('SQLite × 1')!;
+    const rows: BenchRow[] = setups.slice(1).map((setup) => {
+      const m = measures.get(setup.name)!;
+      return {
+        group: 'scale-out', name: `GET /v1/loc/lookup/{code}, counted: ${setup.name}`, ours: m.rps, peerName: 'the same on SQLite × 1', peer: peer.rps,
+        unit: 'req/s', higherIsBetter: true,
+        note: `loc CPU ${Math.round(m.locUs)} µs/request (SQLite × 1: ${Math.round(peer.locUs)}), database CPU ${Math.round(m.databaseUs)} µs/request; ` +
+          `${CONNECTIONS} connections${m.failures > 0 ? `; ${m.failures} failed` : ''}`,
+      };
+    });
+
+    // Never-seen cells: every request a new point, whose address is searched (CPU in loc).
+    const resolve = (key: string): autocannon.Request[] => [{
+      method: 'POST', path: '/v1/embed/resolve', headers: { 'content-type': 'application/json', 'x-api-key': key },
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...randomPoint(), save: false }) }),
+    }];
+    const one = await measure(setups[1], resolve(pgKey));
+    const two = await measure(setups[2], resolve(pgKey));
+    rows.push({
+      group: 'scale-out', name: 'POST /v1/embed/resolve, every point new: PostgreSQL × 2 workers', ours: two.rps, peerName: 'the same, × 1', peer: one.rps,
+      unit: 'req/s', higherIsBetter: true,
+      note: `loc CPU ${Math.round(two.locUs)} vs ${Math.round(one.locUs)} µs/request; the load generator and PostgreSQL share the 2 cores`,
+    });
+
+    // Revocation: two servers on one database, the key disabled through a store of the test's own.
+    const servers = [await serve(setups[1]), await serve(setups[1])];
+    const store = await openPostgresStore(database.url);
+    try {
+      const key = (await store.listKeys((await store.findAccount('bench'))!.id))[0];
+      const times: number[] = [];
+      for (let trial = 0; trial < TRIALS; trial++) times.push(await revocation(servers.map((s) => s.url), `/v1/loc/lookup/${codes[0]}`, store, pgKey, key.id));
+      times.sort((a, b) => a - b);
+      rows.push({
+        group: 'scale-out', name: 'revocation: a disabled key refused by two servers (worst of 20)', ours: times[times.length - 1], peerName: 'budget',
+        peer: REVOCATION_BUDGET_MS, unit: 'ms', higherIsBetter: false, budget: 1,
+        note: `median ${Math.round(times[TRIALS / 2])} ms, best ${Math.round(times[0])} ms; each server asked every 10 ms`,
+      });
+    } finally {
+      await store.close();
+      await Promise.all(servers.map((s) => s.process.stop()));
+    }
+    return rows;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    await database.dispose();
+    await stopPostgres();
+    await stopRedis();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(`${markdownTable(await benchScaleOut())}\n`);
+}

@@ -9,7 +9,7 @@
  * the hour afresh. While it cannot be reached, requests are refused (503), never let through
  * uncounted: commands are not queued for a reconnection, and each gets COMMAND_TIMEOUT_MS.
  */
-import { Redis, ReplyError } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { redactUrl } from '../store/database-url.ts';
 import { StoreUnavailable, type UnavailableReason } from '../store/store.ts';
 import { HOURLY_KINDS } from './budgets.ts';
@@ -65,7 +65,8 @@ type Scripts = Redis & {
 
 /** `error` as StoreUnavailable when Redis or the way to it is at fault; a script's own error stays a bug. */
 function translateRedisError(error: unknown): unknown {
-  if (error instanceof ReplyError) {
+  // Redis's answer that a command failed (ioredis's ReplyError), told by name: the driver is loaded late.
+  if ((error as Error).name === 'ReplyError') {
     const { message } = error as Error;
     const found = REPLY_REASONS.find(([pattern]) => pattern.test(message));
     return found === undefined ? error : new StoreUnavailable(found[1], `Redis: ${message}`, { cause: error });
@@ -127,6 +128,9 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
  * at start is a StoreUnavailable, said in one line. `prefix` begins every key loc writes.
  */
 export async function redisCounters(url: string, options: { now: () => number; prefix?: string }): Promise<SharedCounters> {
+  // Loaded here, not with the service: a bundle hoists a static import to its top, and every start
+  // would pay for a driver most never use (as postgres-pool.ts does for pg).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

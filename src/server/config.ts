@@ -80,7 +80,7 @@ export const OPTIONS: Options = {
   },
   databasePoolSize: {
     env: 'LOC_DATABASE_POOL_SIZE', default: '8',
-    doc: 'With `LOC_DATABASE_URL`: connections each loc process (each worker) keeps to PostgreSQL at most, besides one for the request counters. Size PostgreSQL’s `max_connections` (or pgbouncer) for processes × (this + 1).',
+    doc: 'With `LOC_DATABASE_URL`: connections each loc process (each worker) keeps to PostgreSQL at most, besides two for the request counters. Size PostgreSQL’s `max_connections` (or pgbouncer) for processes × (this + 2).',
     parse: (t, _, __, name) => integer(name, t!, 1, 1000),
   },
   redisUrl: {

@@ -5,9 +5,8 @@
  * and exits 1. `runService` is the part `loc mock` runs too. With LOC_WORKERS above 1 it is a cluster:
  * a primary and its workers (server/cluster.ts), each process running this command.
  */
-import cluster from 'node:cluster';
 import type { Command } from 'commander';
-import { PRIMARY, joinCluster, runPrimary, type ClusterWorker } from '../server/cluster.ts';
+import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/cluster.ts';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
@@ -45,7 +44,7 @@ export function registerServeCommand(program: Command): void {
       const start = { seedDevelopment: options.seedDev, devOrigins: origins };
       if (config.workers === 1) return runService(config, start);
       // LOC_WORKERS > 1: this process is the cluster's primary, or one of the workers it forked.
-      if (cluster.isPrimary) return runService(config, start, 'primary');
+      if (!isClusterWorker()) return runService(config, start, 'primary');
       const worker = joinCluster(config);
       await runService(worker.config, { worker: worker.number, banner: false }, worker);
       worker.exit();

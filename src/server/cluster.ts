@@ -12,7 +12,7 @@
  *
  * Not src/workers/: those are the threads that draw tiles, inside each process.
  */
-import cluster, { type Worker } from 'node:cluster';
+import type { Worker } from 'node:cluster';
 import { hostname } from 'node:os';
 import { openStore } from '../store/open-store.ts';
 import type { LogStream } from './app.ts';
@@ -64,6 +64,13 @@ export interface ClusterWorker {
   exit(): never;
 }
 
+/**
+ * Whether this process is a worker `runPrimary` forked: the variable it gave it, read without loading
+ * node:cluster, which a service of one process would pay for at every start (5–15 ms). (Node's own
+ * mark, NODE_UNIQUE_ID, is gone from the environment once the worker runs.)
+ */
+export const isClusterWorker = (): boolean => process.env[WORKER_ENV] !== undefined;
+
 /** In a worker forked by `runPrimary`: the part the primary gave it. */
 export function joinCluster(config: Config): ClusterWorker {
   const { worker, port, publicUrl } = JSON.parse(process.env[WORKER_ENV] ?? 'null') as Assignment;
@@ -96,6 +103,7 @@ interface Slot {
  * every worker has stopped.
  */
 export async function runPrimary(requested: Config, options: StartOptions, output: LogStream): Promise<number> {
+  const { default: cluster } = await import('node:cluster');
   const print = (line: string): void => output.write(`${line}\n`);
   const log = (level: number, msg: string, fields: object = {}): void =>
     print(JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), worker: PRIMARY, ...fields, msg }));

@@ -80,7 +80,7 @@ const serve = (args: string[] = [], env: Record<string, string> = {}, databaseUr
 const readyPort = async (spawned: Spawned): Promise<number> => Number(new URL((await spawned.ready()).url).port);
 
 // Each start forks two whole services on a machine of two cores: seconds, not milliseconds.
-describe('loc serve with LOC_WORKERS=2', { timeout: 40_000 }, () => {
+describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
   it('seeds once and prints the banner once; both workers answer, every line saying which; SIGTERM exits 0', async () => {
     server = serve(['--seed-dev']);
     const port = await readyPort(server);
@@ -172,7 +172,7 @@ describe('loc serve with LOC_WORKERS=2', { timeout: 40_000 }, () => {
   });
 });
 
-describe('a cluster that cannot start', { timeout: 40_000 }, () => {
+describe('a cluster that cannot start', { timeout: 60_000 }, () => {
   it('on a database of a newer loc: the primary says so in one line, before any worker starts, exit 1', async () => {
     await rows(db.url, 'CREATE TABLE loc_schema (one boolean PRIMARY KEY DEFAULT true, version integer NOT NULL, compatible_from integer NOT NULL)');
     await rows(db.url, 'INSERT INTO loc_schema VALUES (true, 999, 999)');

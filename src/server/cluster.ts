@@ -52,6 +52,11 @@ interface StartFailed {
   startFailure: string;
 }
 
+/** What the primary sends a worker that listens, rather than a signal, to stop it (see joinCluster). */
+interface Stop {
+  stop: NodeJS.Signals;
+}
+
 /** This process as one of the cluster's workers. */
 export interface ClusterWorker {
   /** 1..N; a worker started again keeps its number. */
@@ -71,9 +76,20 @@ export interface ClusterWorker {
  */
 export const isClusterWorker = (): boolean => process.env[WORKER_ENV] !== undefined;
 
-/** In a worker forked by `runPrimary`: the part the primary gave it. */
+/**
+ * In a worker forked by `runPrimary`: the part the primary gave it. From now on the worker also
+ * stops when the primary tells it to (its signal, passed on), unless a signal of its own came first:
+ * Ctrl-C and a systemd stop signal every process at once, and the primary's word, however late,
+ * must not then count as a second signal, which would cut the in-flight requests short.
+ */
 export function joinCluster(config: Config): ClusterWorker {
   const { worker, port, publicUrl } = JSON.parse(process.env[WORKER_ENV] ?? 'null') as Assignment;
+  let signalled = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => (signalled = true));
+  process.on('message', (message: Partial<Stop>) => {
+    // Sent to itself: the shutdown of server.ts, as for any signal.
+    if (!signalled && (message?.stop === 'SIGTERM' || message?.stop === 'SIGINT')) process.kill(process.pid, message.stop);
+  });
   return {
     number: worker,
     config: { ...config, port, publicUrl },
@@ -118,7 +134,11 @@ export async function runPrimary(requested: Config, options: StartOptions, outpu
   const stopping = (): boolean => first !== undefined || failure !== undefined;
 
   const stopWorkers = (signal: NodeJS.Signals): void => {
-    for (const slot of slots.values()) slot.worker.process.kill(signal);
+    // A worker still starting may not listen for the word yet: it gets the signal, which it keeps.
+    for (const slot of slots.values()) {
+      if (slot.listenedAt === undefined) slot.worker.process.kill(signal);
+      else slot.worker.send({ stop: signal } satisfies Stop);
+    }
     // Each worker ends itself after LOC_SHUTDOWN_TIMEOUT_MS; one that does not is killed.
     setTimeout(() => {
       for (const slot of slots.values()) {

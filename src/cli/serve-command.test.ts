@@ -64,6 +64,15 @@ describe('a start refused before it listens', () => {
       expect(started.output()).toBe(line);
     }
   });
+
+  it('with LOC_WORKERS=2 on SQLite (no LOC_DATABASE_URL): one line saying what to use instead, exit 2, before the database is touched', async () => {
+    const started = serve(dataDir, ['--port', '0'], { LOC_WORKERS: '2' });
+    expect(await finished(started)).toBe(2);
+    expect(started.output()).toBe(
+      "error: LOC_WORKERS=2 starts 2 processes, but SQLite is one process's database: set LOC_DATABASE_URL to a PostgreSQL database they share, or set LOC_WORKERS=1. (see --help)\n",
+    );
+    expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+  });
 });
 
 describe('a start that cannot listen', () => {

@@ -2,9 +2,11 @@
  * `loc serve`: runs the API service on the database in LOC_DATA_DIR until SIGTERM or SIGINT.
  * `--seed-dev` seeds an empty database with a development account whose key allows the origins of
  * `--dev-origin` (what `npm start` runs, for its demo page). A start that cannot go on prints one line
- * and exits 1. `runService` is the part `loc mock` runs too.
+ * and exits 1. `runService` is the part `loc mock` runs too. With LOC_WORKERS above 1 it is a cluster:
+ * a primary and its workers (server/cluster.ts), each process running this command.
  */
 import type { Command } from 'commander';
+import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/cluster.ts';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
@@ -39,7 +41,13 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
-      await runService(config, { seedDevelopment: options.seedDev, devOrigins: origins });
+      const start = { seedDevelopment: options.seedDev, devOrigins: origins };
+      if (config.workers === 1) return runService(config, start);
+      // LOC_WORKERS > 1: this process is the cluster's primary, or one of the workers it forked.
+      if (!isClusterWorker()) return runService(config, start, 'primary');
+      const worker = joinCluster(config);
+      await runService(worker.config, { worker: worker.number, banner: false }, worker);
+      worker.exit();
     });
 }
 
@@ -53,29 +61,33 @@ export function listenFlags(options: { port?: string; host?: string }): Paramete
 
 /**
  * Runs the service until a signal has closed it, its banner and logs on stdout. A start that cannot
- * go on is one line on stderr and exit code 1; anything else is a bug, thrown with its stack.
+ * go on is one line on stderr and exit code 1; anything else is a bug, thrown with its stack. In a
+ * cluster (server/cluster.ts) the primary runs the workers instead of a server, and a worker leaves
+ * the warnings and the reason its start failed to the primary, which says them once.
  */
-export async function runService(config: Config, options: StartOptions): Promise<void> {
+export async function runService(config: Config, options: StartOptions, role?: 'primary' | ClusterWorker): Promise<void> {
   // The service's own output goes through the log destination. What is written to Node's
   // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
   // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
-  const output = openLogDestination();
+  const worker = typeof role === 'object' ? role : undefined;
+  if (worker === undefined) for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
+  const output = openLogDestination({ worker: role === 'primary' ? PRIMARY : worker?.number });
   let failure: StartFailure | undefined;
   try {
-    await serve(config, options, output);
+    if (role === 'primary') process.exitCode = await runPrimary(config, options, output);
+    else await serve(config, options, output);
   } catch (error) {
     if (!(error instanceof StartFailure)) throw error;
     failure = error;
   } finally {
     await output.close();
   }
+  if (failure === undefined) return;
+  process.exitCode = 1;
+  if (worker !== undefined) return worker.reportFailure(failure.message);
   // After the banner is out: the reason a start failed is the last line the operator sees.
-  if (failure !== undefined) {
-    process.stderr.write(`error: ${failure.message}\n`);
-    process.exitCode = 1;
-  }
+  process.stderr.write(`error: ${failure.message}\n`);
 }
 
 async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<void> {

@@ -3,6 +3,7 @@
  * (server.ts listens). Tests call `buildApp` and talk to it with `app.inject()`.
  */
 import swagger from '@fastify/swagger';
+import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Counters } from '../limits/counters.ts';
@@ -70,12 +71,16 @@ export interface AppOptions {
    * failure switches answer error paths on demand (plugins/mock-failures.ts), beginning with `failures`.
    */
   mock?: { failures?: readonly Failure[] };
+  /** This process's number among a cluster's workers (1..N, cluster.ts), on each of its log lines; absent in a service of one process. */
+  worker?: number;
 }
 
-function loggerOptions(config: Config, stream: LogStream | undefined): FastifyServerOptions['logger'] {
+function loggerOptions(config: Config, stream: LogStream | undefined, worker: number | undefined): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     ...(stream === undefined ? {} : { stream }),
+    // pino's own base fields, and a worker's number: the workers of a cluster share one stdout.
+    ...(worker === undefined ? {} : { base: { pid: process.pid, hostname: hostname(), worker } }),
     // Secrets never reach the logs: not the headers that carry them, not a token pasted into a URL
     // (decoded, as the server reads it), nor one quoted anywhere else in a line (redact.ts).
     redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
@@ -89,7 +94,7 @@ function loggerOptions(config: Config, stream: LogStream | undefined): FastifySe
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
-    logger: loggerOptions(config, options.logStream),
+    logger: loggerOptions(config, options.logStream, options.worker),
     // Fastify's two lines per request are replaced by one (the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 /** The line's `msg`. */
 export const READY_MESSAGE = 'listening';
 
-export function readyLine(url: string, publicUrl: string, devKeyFile?: string): string {
-  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: hostname(), msg: READY_MESSAGE, url, publicUrl, devKeyFile });
+/** `worker`: in a cluster, the primary's number (cluster.ts), which writes the line once for all its workers. */
+export function readyLine(url: string, publicUrl: string, devKeyFile?: string, worker?: number): string {
+  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: hostname(), worker, msg: READY_MESSAGE, url, publicUrl, devKeyFile });
 }

@@ -6,29 +6,28 @@
  * A start that cannot go on throws a StartFailure: one line for the operator.
  */
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../address/offline.ts';
 import { PlacesFileError } from '../address/places-file.ts';
 import { storePlace } from '../store/open-store.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp, type AppOptions } from './app.ts';
+import { bannerLines, type BannerOptions } from './banner.ts';
 import { embedDir } from './embed/files.ts';
-import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
-import { DEV_KEY_FILE, seedDevelopment } from './dev-seed.ts';
-import { readyLine } from './ready-line.ts';
+import { defaultPublicUrl, type Config } from './config.ts';
+import { seedDevelopment } from './dev-seed.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
-export interface StartOptions extends AppOptions {
+export interface StartOptions extends AppOptions, BannerOptions {
   /** On an empty database, create a development partner account and key (what `npm start` does). */
   seedDevelopment?: boolean;
   /** The origins of the pages the development key allows (`--dev-origin`); default DEFAULT_DEV_ORIGIN. */
   devOrigins?: readonly string[];
   /** Where the banner goes; default stdout. */
   print?: (line: string) => void;
-  /** Lines the banner adds before its ready line, from the address it got (`loc mock`: its key, how to call it). */
-  bannerNotes?: (config: Config) => readonly string[];
+  /** Whether to print the banner once listening; default true. A cluster's workers leave it to the primary. */
+  banner?: boolean;
 }
 
 export interface RunningServer {
@@ -83,23 +82,11 @@ export async function startServer(requested: Config, options: StartOptions = {})
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const url = `http://${hostPort(config.host, port)}`;
-  const base = config.publicUrl;
-  print(`loc is listening on ${url} (public URL ${base})`);
-  print(`  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`);
-  print(`  share page ${base}/{code}   health ${base}/healthz`);
-  if (base === defaultPublicUrl(port) && !isLoopback(config.host)) {
-    print(
-      `warning: ${hostPort(config.host, port)} takes connections from other machines, but ${OPTIONS.publicUrl.env} is not set: share_url, embed_url ` +
-        `and the embed's script name ${base}; set ${OPTIONS.publicUrl.env} to the URL clients use, unless they too reach the service as localhost (a port published from a container)`,
-    );
-  }
-  for (const line of options.bannerNotes?.(config) ?? []) print(line);
-  print(readyLine(url, base, options.seedDevelopment ? join(config.dataDir, DEV_KEY_FILE) : undefined));
+  if (options.banner ?? true) for (const line of bannerLines(config, port, options)) print(line);
   const held = lock;
   return {
     app,
-    url,
+    url: `http://${hostPort(config.host, port)}`,
     config,
     close: async () => {
       try {
@@ -111,13 +98,8 @@ export async function startServer(requested: Config, options: StartOptions = {})
   };
 }
 
-/** Whether `host` is reachable from this machine only, so that the default public URL (localhost) fits it. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** A disk that cannot hold the database: one line that says where and why, not a stack trace. */
-function databaseFailure(error: unknown, config: Config): unknown {
+export function databaseFailure(error: unknown, config: Config): unknown {
   return error instanceof StoreUnavailable ? new StartFailure(`cannot open the database in ${storePlace(config)}: ${error.message}`) : error;
 }
 
@@ -131,10 +113,12 @@ function apiTarget(config: Config): ListenTarget {
  * servers, the embed's files are made from it). So the kernel is asked for a free port first, and
  * the server then listens on that one. Another program binding that very port in between is
  * reported as a port in use. With an explicit LOC_PUBLIC_URL nothing depends on the port: the
- * server listens on port 0 itself.
+ * server listens on port 0 itself — unless `always`, for a cluster's workers, which must all be
+ * told the one port they share.
  */
-async function withRealPort(config: Config): Promise<Config> {
-  if (config.port !== 0 || config.publicUrl !== defaultPublicUrl(0)) return config;
+export async function withRealPort(config: Config, { always = false }: { always?: boolean } = {}): Promise<Config> {
+  const derived = config.publicUrl === defaultPublicUrl(0);
+  if (config.port !== 0 || !(derived || always)) return config;
   const port = await new Promise<number>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -145,7 +129,7 @@ async function withRealPort(config: Config): Promise<Config> {
   }).catch((error: unknown) => {
     throw listenFailure(error, apiTarget(config));
   });
-  return { ...config, port, publicUrl: defaultPublicUrl(port) };
+  return { ...config, port, publicUrl: derived ? defaultPublicUrl(port) : config.publicUrl };
 }
 
 /**
@@ -154,7 +138,7 @@ async function withRealPort(config: Config): Promise<Config> {
  * `npm start` — and npm and the launcher forward the SIGINT they got as well; a systemd stop does the
  * same with SIGTERM. The copy arrives within milliseconds; a person pressing Ctrl-C again takes longer.
  */
-const REPEATED_SIGNAL_MS = 500;
+export const REPEATED_SIGNAL_MS = 500;
 
 export interface ShutdownSignals {
   /**

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey } from '../../src/auth/keys.ts';
 import { MAX_LIMIT } from '../../src/limits/budgets.ts';
+import { openStore } from '../../src/store/open-store.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import { freePort, readyIn } from '../support/loc-process.ts';
 
@@ -50,10 +51,13 @@ export function ensureBuilt(): void {
   execFileSync(process.execPath, ['build.mjs', '--if-missing'], { stdio: 'inherit' });
 }
 
-/** A new temporary data directory holding the accounts and keys asked for, in order. */
-export async function seedDataDir(keys: KeySpec[]): Promise<{ dataDir: string; keys: SeededKey[] }> {
+/**
+ * A new temporary data directory holding the accounts and keys asked for, in order; with
+ * `databaseUrl`, they are in that PostgreSQL database instead (the server then needs LOC_DATABASE_URL).
+ */
+export async function seedDataDir(keys: KeySpec[], { databaseUrl }: { databaseUrl?: string } = {}): Promise<{ dataDir: string; keys: SeededKey[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-stress-'));
-  const store = openSqliteStore(dataDir);
+  const store = databaseUrl === undefined ? openSqliteStore(dataDir) : await openStore({ dataDir, databaseUrl });
   try {
     const seeded: SeededKey[] = [];
     for (const spec of keys) {
@@ -239,6 +243,10 @@ export const lookupStatus = async (server: SpawnedServer, key: string): Promise<
   (await fetch(`${server.url}/v1/loc/lookup/FR-0RMB-CLY0`, { headers: { 'x-api-key': key } })).status;
 
 export const healthStatus = async (server: SpawnedServer): Promise<number> => (await fetch(`${server.url}/healthz`)).status;
+
+/** The processes a server's pid started (a cluster's workers), from /proc. */
+export const childPids = (pid: number): number[] =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 /** Sets the file-size limit (bytes, or unlimited) of a running process: every write past it fails with EFBIG. */
 export const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>

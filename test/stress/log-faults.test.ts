@@ -8,15 +8,18 @@
  * How the faults are made: the file's limit is the server's file-size limit (`prlimit --pid`), set to
  * the log file's size, so that its next line fails with EFBIG. The limit holds for every file the
  * process writes, its database's included: a generate answers 503 meanwhile, as in faults.test.ts.
+ * The same with LOC_WORKERS=2 on PostgreSQL, where each process writes its own lines.
  * The pipes are named pipes (named-pipe.ts), blocking on the server's side as a shell's pipe is. The
  * terminal is made by util-linux `script` (harness.ts), whose output goes to a pipe nobody reads.
  */
 import { openSync, readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DROPPED_MESSAGE } from '../../src/server/logs/log-destination.ts';
 import { NamedPipe } from '../support/named-pipe.ts';
-import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, seedDataDir, type ExitStatus } from './harness.ts';
+import { createTestDatabase, stopPostgres, type TestDatabase } from '../support/postgres.ts';
+import { SpawnedServer, childPids, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, seedDataDir, type ExitStatus } from './harness.ts';
 
 /** Short, so that a server that cannot stop fails the test well within its time. */
 const SHUTDOWN_TIMEOUT_MS = 2000;
@@ -64,53 +67,100 @@ async function expectAnswers(running: SpawnedServer, key: string, n: number, wri
   expect(running.running).toBe(true);
 }
 
-describe('stdout on a file whose size limit is hit', () => {
+/**
+ * The file-size limit is the server's: with LOC_WORKERS=2, each of its processes (the primary and
+ * the workers, which write their own lines to the one file) gets it. On PostgreSQL the database is
+ * written by PostgreSQL, not by loc: a generate is then answered as usual while the log is full.
+ */
+const FULL_LOG_VARIANTS = [
+  { name: 'one process on SQLite', workers: 1, writeStatusWhileFull: 503 },
+  { name: 'LOC_WORKERS=2 on PostgreSQL', workers: 2, writeStatusWhileFull: 200 },
+];
+
+describe.each(FULL_LOG_VARIANTS)('stdout on a file whose size limit is hit: $name', ({ workers, writeStatusWhileFull }) => {
+  let db: TestDatabase | undefined;
+  afterEach(async () => {
+    await db?.dispose();
+    db = undefined;
+  });
+  afterAll(() => stopPostgres());
+
   it('the server answers and lives; once the file may grow, the line that failed is written, then how many were dropped; SIGTERM exits 0', async () => {
-    const key = await seeded();
+    const env = { ...ENV, LOC_WORKERS: String(workers) };
+    let key: string;
+    if (workers === 1) {
+      key = await seeded();
+    } else {
+      ensureBuilt();
+      db = await createTestDatabase();
+      const seed = await seedDataDir([{ account: 'acme' }], { databaseUrl: db.url });
+      dataDir = seed.dataDir;
+      key = seed.keys[0].secret;
+      Object.assign(env, { LOC_DATABASE_URL: db.url });
+    }
     const logFile = join(dataDir!, 'stdout.log');
-    server = await SpawnedServer.start(dataDir!, ENV, { stdout: openSync(logFile, 'a') });
+    server = await SpawnedServer.start(dataDir!, env, { stdout: openSync(logFile, 'a') });
     const log = (): string => readFileSync(logFile, 'utf8');
-    // Once the line of a request made now is out, nothing else is on its way to the file.
-    const ready = await fetch(`${server.url}/healthz`);
-    await vi.waitFor(() => expect(log()).toContain(ready.headers.get('request-id')));
+    const processes = (): number[] => [server!.pid, ...(workers > 1 ? childPids(server!.pid) : [])];
+    expect(processes()).toHaveLength(workers === 1 ? 1 : workers + 1);
+    /** A /healthz on a connection of its own (a cluster deals connections out in turn), answered in time: its Request-Id, which its log line carries. */
+    const health = async (): Promise<string> => {
+      const response = await within(ANSWER_TIMEOUT_MS, 'GET /healthz', getFresh(server!.port, '/healthz'));
+      expect(response.status).toBe(200);
+      return response.id;
+    };
+    // Once the banner is out (a cluster's primary prints it when every worker listens) and the line
+    // of a request to each process made now, nothing else is on its way to the file.
+    await vi.waitFor(() => expect(log()).toContain('"msg":"listening"'), { timeout: 5000 });
+    const settled = await Promise.all(Array.from({ length: workers }, () => health()));
+    await vi.waitFor(() => expect(settled.every((id) => log().includes(id))).toBe(true));
     const limit = statSync(logFile).size;
-    limitFileSize(server.pid, limit);
+    for (const pid of processes()) limitFileSize(pid, limit);
     const limitedAt = Date.now();
 
-    /** A /healthz, answered in time: its Request-Id, which its log line carries. */
-    const health = async (): Promise<string> => {
-      const response = await within(ANSWER_TIMEOUT_MS, 'GET /healthz', fetch(`${server!.url}/healthz`));
-      expect(response.status).toBe(200);
-      return response.headers.get('request-id')!;
-    };
     const failed = await health();
     const later = [await health(), await health(), await health()];
-    await expectAnswers(server, key, 1, 503);
+    await expectAnswers(server, key, 1, writeStatusWhileFull);
     const requestsAfter = later.length + 3;
     expect(statSync(logFile).size).toBe(limit);
 
-    limitFileSize(server.pid, 'unlimited');
-    const report = await vi.waitFor(() => {
-      const line = log().split('\n').find((entry) => entry.includes(DROPPED_MESSAGE));
-      expect(line).toBeDefined();
-      return JSON.parse(line!) as { level: number; dropped: number; since: number; error: string };
-    }, { timeout: 5000 });
-    console.log(`stdout on a file at its size limit: ${report.dropped} lines dropped over ${requestsAfter + 1} requests; the report: ${JSON.stringify(report)}`);
-    expect(report).toMatchObject({ level: 40, error: 'EFBIG' });
-    expect(report.since).toBeGreaterThanOrEqual(limitedAt);
+    for (const pid of processes()) limitFileSize(pid, 'unlimited');
+    type Report = { level: number; dropped: number; since: number; error: string; worker?: number };
+    const reports = (): Report[] =>
+      log().split('\n').filter((entry) => entry.includes(DROPPED_MESSAGE)).map((entry) => JSON.parse(entry) as Report);
+    await vi.waitFor(() => expect(reports()).not.toEqual([]), { timeout: 5000 });
     // The line that failed was kept and written. A line that came before the failure was known
-    // waited with it; every later one was dropped and counted, and each request logged one line,
-    // the refused generate also its error.
-    expect(log()).toContain(failed);
-    const missing = later.filter((id) => !log().includes(id));
-    expect(report.dropped).toBeGreaterThanOrEqual(missing.length);
-    expect(report.dropped).toBeLessThanOrEqual(2 * requestsAfter);
+    // waited with it; every later one was dropped and counted — by the process that dropped it, each
+    // reporting its own once it writes again — and each request logged one line, the refused
+    // generate also its error.
+    await vi.waitFor(() => expect(log()).toContain(failed), { timeout: 5000 });
+    // In a cluster, read again until each process wrote what it kept and its report.
+    const missing = (): number => later.filter((id) => !log().includes(id)).length;
+    const dropped = (): number => reports().reduce((sum, report) => sum + report.dropped, 0);
+    await vi.waitFor(() => expect(dropped()).toBeGreaterThanOrEqual(missing()), { timeout: 5000 });
+    console.log(`stdout on a file at its size limit (${workers} worker(s)): ${dropped()} lines dropped over ${requestsAfter + 1} requests; the reports: ${JSON.stringify(reports())}`);
+    for (const report of reports()) {
+      expect(report).toMatchObject({ level: 40, error: 'EFBIG' });
+      expect(report.since).toBeGreaterThanOrEqual(limitedAt);
+      if (workers > 1) expect(report.worker).toBeGreaterThanOrEqual(1);
+    }
+    expect(dropped()).toBeLessThanOrEqual(2 * requestsAfter);
 
     await expectAnswers(server, key, 2, 200);
     expect(await stop(server)).toEqual({ code: 0, signal: null });
-    expect(log()).toContain('"msg":"closed"');
-  });
+    expect(log().match(/"msg":"closed"/g)).toHaveLength(workers);
+    // A cluster's start is seconds of two whole services starting on two cores.
+  }, 40_000);
 });
+
+/** GET `path` on a connection of its own: status and Request-Id. */
+const getFresh = (port: number, path: string): Promise<{ status: number; id: string }> =>
+  new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode!, id: String(response.headers['request-id']) }));
+    }).on('error', reject).end();
+  });
 
 describe('stdout and stderr on a pipe whose reader is gone (EPIPE)', () => {
   it('the server starts, answers and lives, and SIGTERM exits 0', async () => {

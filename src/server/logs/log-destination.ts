@@ -26,9 +26,11 @@ export interface LogDestinationOptions {
   maxPendingBytes?: number;
   /** After a failed write, how long until it is tried again; default 1 s. */
   retryMs?: number;
+  /** A cluster's worker (1..N) or primary (0) writing: the report of dropped lines says which (cluster.ts). */
+  worker?: number;
 }
 
-const DEFAULTS: Required<Omit<LogDestinationOptions, 'fd'>> = { maxPendingBytes: 1024 * 1024, retryMs: 1000 };
+const DEFAULTS: Required<Omit<LogDestinationOptions, 'fd' | 'worker'>> = { maxPendingBytes: 1024 * 1024, retryMs: 1000 };
 
 /** How long `close` waits, by default, for lines not yet written. */
 const CLOSE_TIMEOUT_MS = 1000;
@@ -48,7 +50,7 @@ export interface LogDestination extends LogStream {
 }
 
 export function openLogDestination(options: LogDestinationOptions = {}): LogDestination {
-  const { fd = stdoutDescriptor(), maxPendingBytes, retryMs } = { ...DEFAULTS, ...options };
+  const { fd = stdoutDescriptor(), maxPendingBytes, retryMs, worker } = { ...DEFAULTS, ...options };
   let closed = false;
   // Bytes handed to sonic-boom and not yet written. sonic-boom never discards what it accepted, so
   // this is exact; it is counted here because sonic-boom's own bound (`maxLength`) would also refuse
@@ -86,7 +88,7 @@ export function openLogDestination(options: LogDestinationOptions = {}): LogDest
     failure = undefined;
     // The report may exceed the bound by its own length, once: the next one needs a later success.
     if (dropped > 0 && !closed && pending <= maxPendingBytes) {
-      const report = droppedReport(dropped, droppedSince, failedWith);
+      const report = droppedReport(dropped, droppedSince, failedWith, worker);
       dropped = 0;
       failedWith = undefined;
       accept(report);
@@ -154,7 +156,10 @@ function stdoutDescriptor(): number {
  * The line reporting `dropped` lines since `since` (epoch ms, as pino's `time`), shaped as pino's own
  * lines are; `error` is the code of the last failed write, absent when the destination only fell behind.
  */
-function droppedReport(dropped: number, since: number, error: string | undefined): string {
-  const fields = { level: WARN_LEVEL, time: Date.now(), pid: process.pid, hostname: hostname(), dropped, since, ...(error === undefined ? {} : { error }), msg: DROPPED_MESSAGE };
+function droppedReport(dropped: number, since: number, error: string | undefined, worker: number | undefined): string {
+  const fields = {
+    level: WARN_LEVEL, time: Date.now(), pid: process.pid, hostname: hostname(), ...(worker === undefined ? {} : { worker }),
+    dropped, since, ...(error === undefined ? {} : { error }), msg: DROPPED_MESSAGE,
+  };
   return `${JSON.stringify(fields)}\n`;
 }

@@ -1,0 +1,244 @@
+/**
+ * Workers on one machine (LOC_WORKERS > 1): `loc serve` becomes a node:cluster primary. The primary
+ * prepares the database once — migrates it, seeds it with `--seed-dev` — resolves PORT=0 to one real
+ * port, and forks the workers that serve on it, each a whole service (server.ts) without seed or
+ * banner; connections are dealt out round-robin by the primary (Node 20 ignores `reusePort`). The
+ * primary prints the banner once every worker listens, starts again a worker that exits unasked, and
+ * stops everything (exit 1) when one keeps failing at its start rather than fork it forever. It
+ * forwards SIGTERM and SIGINT to the workers, which shut down as a single process does, and exits
+ * once they all have: 0 if each closed cleanly. Every process writes its own lines to the stdout they
+ * share, so that a stuck destination holds up no other process; the lines say which process wrote
+ * them: `worker` 1..N, and 0 for the primary.
+ *
+ * Not src/workers/: those are the threads that draw tiles, inside each process.
+ */
+import type { Worker } from 'node:cluster';
+import { hostname } from 'node:os';
+import { openStore } from '../store/open-store.ts';
+import type { LogStream } from './app.ts';
+import { bannerLines } from './banner.ts';
+import type { Config } from './config.ts';
+import { seedDevelopment } from './dev-seed.ts';
+import { REPEATED_SIGNAL_MS, databaseFailure, withRealPort, type StartOptions } from './server.ts';
+import { StartFailure } from './start-failure.ts';
+
+/** The `worker` of the primary's own log lines. */
+export const PRIMARY = 0;
+
+/** Where the primary tells a worker its number and the address it resolved: the worker's environment. */
+const WORKER_ENV = 'LOC_CLUSTER_WORKER';
+
+/** A worker that exits before it listens, or within this time of listening, failed to start. */
+const START_GRACE_MS = 1000;
+
+/** Failed starts in a row of one worker after which the primary stops everything. */
+const MAX_FAILED_STARTS = 5;
+
+/** Past the workers' own shutdown timeout, how long the primary waits for their last lines before it kills them. */
+const EXIT_GRACE_MS = 3000;
+
+/** pino's level numbers, for the primary's lines. */
+const INFO = 30;
+const ERROR = 50;
+
+interface Assignment {
+  worker: number;
+  port: number;
+  publicUrl: string;
+}
+
+/** What a worker whose start failed sends the primary: the line to print once, for all of them. */
+interface StartFailed {
+  startFailure: string;
+}
+
+/** What the primary sends a worker that listens, rather than a signal, to stop it (see joinCluster). */
+interface Stop {
+  stop: NodeJS.Signals;
+}
+
+/** This process as one of the cluster's workers. */
+export interface ClusterWorker {
+  /** 1..N; a worker started again keeps its number. */
+  number: number;
+  /** The configuration, with the port and public URL the primary resolved. */
+  config: Config;
+  /** Tells the primary why the start failed: it prints the line, once for every worker. */
+  reportFailure(message: string): Promise<void>;
+  /** Ends the process with its exit code once the service closed: the channel to the primary would keep it alive. */
+  exit(): never;
+}
+
+/**
+ * Whether this process is a worker `runPrimary` forked: the variable it gave it, read without loading
+ * node:cluster, which a service of one process would pay for at every start (5–15 ms). (Node's own
+ * mark, NODE_UNIQUE_ID, is gone from the environment once the worker runs.)
+ */
+export const isClusterWorker = (): boolean => process.env[WORKER_ENV] !== undefined;
+
+/**
+ * In a worker forked by `runPrimary`: the part the primary gave it. From now on the worker also
+ * stops when the primary tells it to (its signal, passed on), unless a signal of its own came first:
+ * Ctrl-C and a systemd stop signal every process at once, and the primary's word, however late,
+ * must not then count as a second signal, which would cut the in-flight requests short.
+ */
+export function joinCluster(config: Config): ClusterWorker {
+  const { worker, port, publicUrl } = JSON.parse(process.env[WORKER_ENV] ?? 'null') as Assignment;
+  let signalled = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => (signalled = true));
+  process.on('message', (message: Partial<Stop>) => {
+    // Sent to itself: the shutdown of server.ts, as for any signal.
+    if (!signalled && (message?.stop === 'SIGTERM' || message?.stop === 'SIGINT')) process.kill(process.pid, message.stop);
+  });
+  return {
+    number: worker,
+    config: { ...config, port, publicUrl },
+    reportFailure: (message) =>
+      new Promise<void>((resolve) => {
+        const failed: StartFailed = { startFailure: message };
+        process.send!(failed, undefined, undefined, () => resolve());
+      }),
+    exit: () => process.exit(),
+  };
+}
+
+interface Slot {
+  number: number;
+  worker: Worker;
+  /** When it first listened; undefined while it starts. */
+  listenedAt?: number;
+  /** Failed starts in a row of this number's workers, this one's not counted yet. */
+  failedStarts: number;
+  /** Why its start failed, as the worker said. */
+  failure?: string;
+}
+
+/**
+ * Runs the cluster's primary until its workers have exited; resolves with the exit code. A start that
+ * cannot go on — the database, the port, a worker that cannot start — is a StartFailure, thrown once
+ * every worker has stopped.
+ */
+export async function runPrimary(requested: Config, options: StartOptions, output: LogStream): Promise<number> {
+  const { default: cluster } = await import('node:cluster');
+  const print = (line: string): void => output.write(`${line}\n`);
+  const log = (level: number, msg: string, fields: object = {}): void =>
+    print(JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), worker: PRIMARY, ...fields, msg }));
+  const slots = new Map<number, Slot>();
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
+  /** Why the primary gives up; set, it stops the workers as a signal does. */
+  let failure: string | undefined;
+  let ready = false;
+  let exitCode = 0;
+  let settle: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (settle = resolve));
+  const stopping = (): boolean => first !== undefined || failure !== undefined;
+
+  const stopWorkers = (signal: NodeJS.Signals): void => {
+    // A worker still starting may not listen for the word yet: it gets the signal, which it keeps.
+    for (const slot of slots.values()) {
+      if (slot.listenedAt === undefined) slot.worker.process.kill(signal);
+      else slot.worker.send({ stop: signal } satisfies Stop);
+    }
+    // Each worker ends itself after LOC_SHUTDOWN_TIMEOUT_MS; one that does not is killed.
+    setTimeout(() => {
+      for (const slot of slots.values()) {
+        log(ERROR, `worker ${slot.number} did not exit in time; killing it`, { of: { worker: slot.number, pid: slot.worker.process.pid } });
+        slot.worker.process.kill('SIGKILL');
+      }
+    }, config.shutdownTimeoutMs + EXIT_GRACE_MS).unref();
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (first !== undefined) {
+      // Ctrl-C signals the whole group and npm forwards its copy: the same request, not a second one.
+      if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
+      log(ERROR, 'second signal: exiting without waiting', { signal });
+      // A worker exits at once on its second signal, as a single process does.
+      for (const slot of slots.values()) slot.worker.process.kill(signal);
+      process.exit(1);
+    }
+    first = { signal, at: performance.now() };
+    log(INFO, 'shutting down: stopping the workers', { signal });
+    if (slots.size > 0) stopWorkers(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  const giveUp = (why: string): void => {
+    failure = why;
+    if (slots.size === 0) settle();
+    else stopWorkers('SIGTERM');
+  };
+
+  const onEnd = (slot: Slot, code: number | null, signal: NodeJS.Signals | null): void => {
+    slots.delete(slot.number);
+    const how = signal === null ? `exit code ${code}` : `signal ${signal}`;
+    const exited = { worker: slot.number, pid: slot.worker.process.pid, code, signal };
+    if (stopping()) {
+      // Killed by the signal it was sent before it could handle it (still starting): ended as asked.
+      if (code !== 0 && !(signal !== null && signal === first?.signal)) exitCode = 1;
+      if (slots.size === 0) settle();
+      return;
+    }
+    if (!ready) return giveUp(slot.failure ?? `worker ${slot.number} exited (${how}) before it listened`);
+    const failedStart = slot.listenedAt === undefined || Date.now() - slot.listenedAt < START_GRACE_MS;
+    const failedStarts = failedStart ? slot.failedStarts + 1 : 0;
+    if (failedStarts >= MAX_FAILED_STARTS) {
+      return giveUp(`worker ${slot.number} failed at its start ${failedStarts} times in a row (last: ${slot.failure ?? how}); stopping the service`);
+    }
+    log(ERROR, `worker ${slot.number} exited (${how}); starting it again`, { exited });
+    fork(slot.number, failedStarts);
+  };
+
+  const fork = (number: number, failedStarts: number): void => {
+    const assignment: Assignment = { worker: number, port: config.port, publicUrl: config.publicUrl };
+    const worker = cluster.fork({ [WORKER_ENV]: JSON.stringify(assignment) });
+    const slot: Slot = { number, worker, failedStarts };
+    slots.set(number, slot);
+    // EPIPE, a message to a worker that is gone: its exit says what happened.
+    worker.on('error', () => {});
+    worker.on('message', (message: Partial<StartFailed>) => {
+      if (typeof message?.startFailure === 'string') slot.failure = message.startFailure;
+    });
+    worker.on('listening', () => {
+      slot.listenedAt ??= Date.now();
+      if (ready || [...slots.values()].some((each) => each.listenedAt === undefined)) return;
+      ready = true;
+      for (const line of bannerLines(config, config.port, { ...options, worker: PRIMARY })) print(line);
+    });
+    // What it said last comes before the end of its channel, which may come after its exit.
+    worker.once('exit', (code, signal) => {
+      const end = (): void => onEnd(slot, code, signal as NodeJS.Signals | null);
+      if (worker.isConnected()) worker.once('disconnect', end);
+      else end();
+    });
+  };
+
+  const config = await withRealPort(requested, { always: true });
+  await prepareDatabase(config, options, print);
+  if (first === undefined) {
+    for (let number = 1; number <= config.workers; number++) fork(number, 0);
+    await ended;
+  }
+  if (failure !== undefined) throw new StartFailure(failure);
+  return exitCode;
+}
+
+/** Migrates the database once for every worker, and seeds it with `--seed-dev`, printing what the seed says. */
+async function prepareDatabase(config: Config, options: StartOptions, print: (line: string) => void): Promise<void> {
+  let store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    throw databaseFailure(error, config);
+  }
+  try {
+    if (options.seedDevelopment) {
+      for (const line of await seedDevelopment(store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
+    }
+  } catch (error) {
+    throw databaseFailure(error, config);
+  } finally {
+    await store.close();
+  }
+}

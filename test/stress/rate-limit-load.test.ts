@@ -7,10 +7,16 @@
  * Exactly each budget succeeds, each RateLimit-Remaining value from limit − 1 down to 0 is handed out
  * once, and every other request is 429 with RateLimit-Remaining 0: `rate_limited` with a Retry-After
  * that points at the end of the clock hour, or for the spent session `session_limit_reached` without one.
+ *
+ * On both engines. On PostgreSQL the counts are the shared ones (request_counts, one row per budget
+ * and window, taken under its row lock by every loc process on the database): this run shows them
+ * exact under concurrent load through a real socket, and the rows end at exactly each limit.
  */
 import { Agent, request } from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir } from './harness.ts';
+import { stopPostgres } from '../support/postgres.ts';
+import { ENGINES, SpawnedServer, dispose, ensureBuilt, scale, seedDataDir, type Seeded } from './harness.ts';
 
 const LIMIT = scale(300, 3000);
 const CLIENTS = 50;
@@ -27,10 +33,6 @@ interface Answer {
   retryAfter: number | undefined;
 }
 
-let server: SpawnedServer;
-let dataDir: string;
-let keys: { a: string; b: string; c: string };
-
 /** What each sender may pass, and what its refusals are. */
 const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'session_limit_reached' }> = {
   a: { limit: LIMIT, refusal: 'rate_limited' },
@@ -39,18 +41,7 @@ const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'sessio
   'c-sessions': { limit: LIMIT / 2, refusal: 'rate_limited' },
 };
 
-beforeAll(async () => {
-  ensureBuilt();
-  const seeded = await seedDataDir([
-    { account: 'acme', hourlyLimit: LIMIT, sessionLimit: LIMIT / 4 },
-    { account: 'beta', hourlyLimit: LIMIT / 2 },
-    { account: 'gamma', embedHourlyLimit: LIMIT / 2 },
-  ]);
-  dataDir = seeded.dataDir;
-  keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret, c: seeded.keys[2].secret };
-  server = await SpawnedServer.start(dataDir);
-});
-afterAll(() => dispose(server, dataDir));
+afterAll(() => stopPostgres());
 
 /**
  * The window is the clock hour of the server's real clock: a run that straddled its end would see the
@@ -61,7 +52,23 @@ async function clearOfHourEnd(marginMs: number): Promise<void> {
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
-describe('hourly limits under concurrent load', () => {
+describe.each(ENGINES)('hourly limits under concurrent load, on %s', (engine) => {
+  let server: SpawnedServer;
+  let seeded: Seeded;
+  let keys: { a: string; b: string; c: string };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    seeded = await seedDataDir([
+      { account: 'acme', hourlyLimit: LIMIT, sessionLimit: LIMIT / 4 },
+      { account: 'beta', hourlyLimit: LIMIT / 2 },
+      { account: 'gamma', embedHourlyLimit: LIMIT / 2 },
+    ], { engine });
+    keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret, c: seeded.keys[2].secret };
+    server = await SpawnedServer.start(seeded.dataDir, seeded.env);
+  });
+  afterAll(() => dispose(server, seeded?.dataDir, seeded?.database));
+
   it(`lets exactly each budget through (keys ${LIMIT} and ${LIMIT / 2}, a session ${LIMIT / 4}, ten sessions ${LIMIT / 2}), all else 429`, async () => {
     await clearOfHourEnd(scale(10_000, 30_000));
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
@@ -132,7 +139,7 @@ describe('hourly limits under concurrent load', () => {
       const refused = mine.filter((answer) => answer.status !== 200);
       // Key a's session creation took one of its requests before the hammering began.
       const expected = key === 'a' ? limit - 1 : limit;
-      console.log(`rate limit under load: ${key} limited to ${limit}, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429 ${refusal}`);
+      console.log(`rate limit under load on ${engine}: ${key} limited to ${limit}, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429 ${refusal}`);
       expect(passed).toHaveLength(expected);
       // For key c's sessions the embed budget binds (their own budgets are a billion), so its remaining values are handed out.
       expect(passed.map((answer) => answer.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: expected }, (_, i) => i));
@@ -144,6 +151,22 @@ describe('hourly limits under concurrent load', () => {
         }
         expect(Number.isInteger(retryAfter)).toBe(true);
         expect(Math.abs(retryAfter! - secondsToHourEnd)).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      }
+    }
+    if (engine === 'postgres') {
+      // The shared rows themselves: each hourly budget used exactly up to its limit, never past it.
+      const client = new pg.Client({ connectionString: seeded.database!.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ key_id: string; kind: string; used: string }>(
+          "SELECT key_id, kind, used FROM request_counts WHERE kind IN ('server', 'embed') AND used > 0 ORDER BY key_id, kind",
+        );
+        const [a, b, c] = seeded.keys.map((key) => key.id);
+        expect(rows.map((row) => [row.key_id, row.kind, Number(row.used)])).toEqual(expect.arrayContaining([
+          [a, 'server', LIMIT], [b, 'server', LIMIT / 2], [c, 'embed', LIMIT / 2],
+        ]));
+      } finally {
+        await client.end();
       }
     }
   }, scale(60_000, 120_000));

@@ -25,7 +25,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/auth/keys.ts';
 import { newPool } from '../../src/store/postgres-pool.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-migrations.ts';
-import { openPostgresStore, PostgresStore } from '../../src/store/postgres.ts';
+import { PostgresStore } from '../../src/store/postgres.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../support/postgres.ts';
 import { SpawnedServer, ensureBuilt, seedDataDir, seedStore, type SeededKey } from './harness.ts';
 
@@ -124,8 +124,8 @@ describe('a rolling deploy on one PostgreSQL', () => {
     // The newer loc's migration, as its start would apply it.
     await newer.query(`BEGIN; ${EXPAND_ONLY} UPDATE loc_schema SET version = ${SCHEMA_VERSION + 1}, compatible_from = ${SCHEMA_VERSION}; COMMIT;`);
     expect(await schemaRow(newer)).toEqual({ version: SCHEMA_VERSION + 1, compatible_from: SCHEMA_VERSION });
-    // A key the newer loc made, with its new column filled in.
-    const store = await openPostgresStore(seeded.database!.url);
+    // A key the newer loc made, with its new column filled in (the store's statements, without this loc's migration check).
+    const store = new PostgresStore(await newPool(seeded.database!.url, { max: 1 }));
     let made: SeededKey;
     try {
       const [acme] = await store.listAccounts();
@@ -205,7 +205,12 @@ describe('a rolling deploy on one PostgreSQL', () => {
     const olderQueries = async () => {
       const counts: Record<string, number> = {};
       for (const { table_name: table, columns: names } of columns) {
-        counts[table] = (await older.query(`SELECT ${names.map((name) => `"${name}"`).join(', ')} FROM "${table}"`)).rowCount ?? 0;
+        const query = `SELECT ${names.map((name) => `"${name}"`).join(', ')} FROM "${table}"`;
+        try {
+          counts[table] = (await older.query(query)).rowCount ?? 0;
+        } catch (error) {
+          throw new Error(`the older loc's ${query} failed: ${(error as Error).message}`);
+        }
       }
       return counts;
     };

@@ -190,7 +190,7 @@ describe('SIGKILL of one of two servers on one PostgreSQL, during a write storm'
       servers[victim] = await SpawnedServer.start(seeded.dataDir, seeded.env);
       const restarted = servers[victim];
       expect((await fetch(`${restarted.url}/healthz`)).status).toBe(200);
-      const last = acks.findLast((ack) => ack.via === 'generate')!;
+      const last = acks.filter((ack) => ack.via === 'generate').at(-1)!;
       const lookup = await fetch(`${restarted.url}/v1/loc/lookup/${last.code}`, { headers: { 'x-api-key': reader.secret } });
       expect(lookup.status).toBe(200);
       expect(((await lookup.json()) as { location: { label: string } }).location.label).toBe(last.label);

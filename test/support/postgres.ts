@@ -8,11 +8,12 @@
  * so tests never see each other's rows. Nothing found is a failure that says what was tried, never a
  * skip: a suite that silently skips proves nothing.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './loc-process.ts';
 
@@ -33,10 +34,13 @@ export interface Server {
 
 /** A throwaway cluster of a test's own, which it may also stop and start again (startCluster). */
 export interface Cluster extends Server {
-  /** Stops PostgreSQL at once (`pg_ctl -m immediate stop`, a crash: no checkpoint), keeping its data. */
-  halt: () => void;
-  /** Starts it again on the same data and port after `halt`. */
-  resume: () => void;
+  /**
+   * Stops PostgreSQL at once (`pg_ctl -m immediate stop`, a crash: no checkpoint), keeping its data;
+   * resolves once it is down. Asynchronous, so that a test's clients go on sending meanwhile.
+   */
+  halt: () => Promise<void>;
+  /** Starts it again on the same data and port after `halt`; resolves once it accepts connections. */
+  resume: () => Promise<void>;
   /** PostgreSQL's own log so far. */
   log: () => string;
 }
@@ -145,11 +149,13 @@ export async function startCluster(): Promise<Cluster> {
   if (asRoot) chmodSync(dir, 0o777);
   const port = await freePort();
   // The socket in the temporary directory: the default one may not be writable, or be the machine's own.
-  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
-  const halt = () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+  const startArgs = ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start'];
+  const haltArgs = ['-D', data, '-m', 'immediate', 'stop'];
+  const runLater = (command: string, args: string[]) =>
+    promisify(execFile)(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { timeout: 60_000 });
   try {
     run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    start();
+    run(join(bin, 'pg_ctl'), startArgs);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
@@ -160,18 +166,18 @@ export async function startCluster(): Promise<Cluster> {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
       try {
-        if (running) halt();
+        if (running) run(join(bin, 'pg_ctl'), haltArgs);
       } finally {
         running = false;
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    halt: () => {
-      halt();
+    halt: async () => {
+      await runLater(join(bin, 'pg_ctl'), haltArgs);
       running = false;
     },
-    resume: () => {
-      start();
+    resume: async () => {
+      await runLater(join(bin, 'pg_ctl'), startArgs);
       running = true;
     },
     log: () => readFileSync(join(dir, 'log'), 'utf8'),

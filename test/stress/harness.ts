@@ -1,7 +1,8 @@
 /**
  * The spawned server of the stress suites: the built `loc serve` (dist/cli.js) as a child process on a
- * SQLite data directory in a temporary directory, seeded with accounts and keys through the store
- * before it starts, and reached over real sockets only. Its stdout and stderr are captured (the logs
+ * SQLite data directory in a temporary directory — or, with `engine: 'postgres'`, on a PostgreSQL
+ * database of its own (test/support/postgres.ts; the server gets LOC_DATABASE_URL) — seeded with
+ * accounts and keys through the store before it starts, and reached over real sockets only. Its stdout and stderr are captured (the logs
  * the secrets suite greps), or go where the test says (a file, a pipe, a terminal); it can be stopped
  * with SIGTERM, killed with SIGKILL at any moment, and started again on the same data. The requests
  * the fault suites send it are here too.
@@ -15,9 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey } from '../../src/auth/keys.ts';
 import { MAX_LIMIT } from '../../src/limits/budgets.ts';
-import { openStore } from '../../src/store/open-store.ts';
+import { openPostgresStore } from '../../src/store/postgres.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { Store } from '../../src/store/store.ts';
 import { freePort, readyIn } from '../support/loc-process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 
 const STRESS_FULL = process.env.LOC_STRESS === 'full';
 
@@ -51,29 +54,67 @@ export function ensureBuilt(): void {
   execFileSync(process.execPath, ['build.mjs', '--if-missing'], { stdio: 'inherit' });
 }
 
+/** The store engines a spawned server runs on: SQLite in its data directory, or a PostgreSQL database. */
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** Where the seeding puts its accounts and keys. */
+export interface SeedOptions {
+  /** Default sqlite. */
+  engine?: Engine;
+  /** With postgres: this database instead of a fresh one of the test server's (createTestDatabase). */
+  database?: TestDatabase;
+}
+
+export interface Seeded {
+  /** The server's data directory: the SQLite database, or on PostgreSQL only what else loc keeps there. */
+  dataDir: string;
+  keys: SeededKey[];
+  engine: Engine;
+  /** On postgres, the database; its dispose drops it. */
+  database?: TestDatabase;
+  /** What `SpawnedServer.start` adds to the environment for the server to run on this store. */
+  env: Record<string, string>;
+}
+
 /**
  * A new temporary data directory holding the accounts and keys asked for, in order; with
- * `databaseUrl`, they are in that PostgreSQL database instead (the server then needs LOC_DATABASE_URL).
+ * `engine: 'postgres'`, a fresh database holding them (migrated by the store, as `loc serve` would), and
+ * `env` naming it to the server.
  */
-export async function seedDataDir(keys: KeySpec[], { databaseUrl }: { databaseUrl?: string } = {}): Promise<{ dataDir: string; keys: SeededKey[] }> {
+export async function seedDataDir(keys: KeySpec[], { engine = 'sqlite', database }: SeedOptions = {}): Promise<Seeded> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-stress-'));
-  const store = databaseUrl === undefined ? openSqliteStore(dataDir) : await openStore({ dataDir, databaseUrl });
-  try {
-    const seeded: SeededKey[] = [];
-    for (const spec of keys) {
-      const account = (await store.findAccount(spec.account))
-        ?? (await store.createAccount({ name: spec.account, partner: spec.partner ?? true, createdAt: Date.now() }));
-      const { key, secret } = await issueKey(store, {
-        accountId: account.id, origins: spec.origins ?? ['https://shop.example'], hourlyLimit: spec.hourlyLimit ?? MAX_LIMIT,
-        embedHourlyLimit: spec.embedHourlyLimit ?? MAX_LIMIT, sessionLimit: spec.sessionLimit ?? MAX_LIMIT, createdAt: Date.now(),
-      });
-      if (spec.disabled) await store.setKeyStatus(key.id, 'disabled');
-      seeded.push({ id: key.id, accountId: account.id, secret });
+  if (engine === 'sqlite') {
+    const store = openSqliteStore(dataDir);
+    try {
+      return { dataDir, keys: await seedStore(store, keys), engine, env: {} };
+    } finally {
+      await store.close();
     }
-    return { dataDir, keys: seeded };
+  }
+  const db = database ?? (await createTestDatabase());
+  const store = await openPostgresStore(db.url);
+  try {
+    return { dataDir, keys: await seedStore(store, keys), engine, database: db, env: { LOC_DATABASE_URL: db.url } };
   } finally {
     await store.close();
   }
+}
+
+/** Creates the accounts and keys asked for, in order, in `store`. */
+export async function seedStore(store: Store, keys: KeySpec[]): Promise<SeededKey[]> {
+  const seeded: SeededKey[] = [];
+  for (const spec of keys) {
+    const account = (await store.findAccount(spec.account))
+      ?? (await store.createAccount({ name: spec.account, partner: spec.partner ?? true, createdAt: Date.now() }));
+    const { key, secret } = await issueKey(store, {
+      accountId: account.id, origins: spec.origins ?? ['https://shop.example'], hourlyLimit: spec.hourlyLimit ?? MAX_LIMIT,
+      embedHourlyLimit: spec.embedHourlyLimit ?? MAX_LIMIT, sessionLimit: spec.sessionLimit ?? MAX_LIMIT, createdAt: Date.now(),
+    });
+    if (spec.disabled) await store.setKeyStatus(key.id, 'disabled');
+    seeded.push({ id: key.id, accountId: account.id, secret });
+  }
+  return seeded;
 }
 
 /** Where the server's output goes; by default to pipes drained here, whose text `output()` returns. */
@@ -222,10 +263,11 @@ export class SpawnedServer {
   }
 }
 
-/** Stops the server if it still runs and deletes its data directory. */
-export async function dispose(server: SpawnedServer | undefined, dataDir: string | undefined): Promise<void> {
+/** Stops the server if it still runs and deletes its data directory, and its database if it has one. */
+export async function dispose(server: SpawnedServer | undefined, dataDir: string | undefined, database?: TestDatabase): Promise<void> {
   if (server !== undefined) await server.kill('SIGKILL');
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  await database?.dispose();
 }
 
 /** A POST of `body` as JSON with the key `key`. */

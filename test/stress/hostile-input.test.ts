@@ -7,11 +7,16 @@
  * that keep the documented limits of what was stored. Afterwards the server is still running and
  * healthy, and the run must have reached every layer (parser, auth, validation, routes), or the
  * generators went blind.
+ *
+ * On both engines: SQLite in the data directory, and PostgreSQL (LOC_DATABASE_URL), where the same
+ * requests reach another store — NUL characters PostgreSQL refuses (22021), its own collation and
+ * types — and the shared request counters, and must still never end in a 5xx.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/errors.ts';
-import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir } from './harness.ts';
+import { stopPostgres } from '../support/postgres.ts';
+import { ENGINES, SpawnedServer, dispose, ensureBuilt, scale, seedDataDir, type Seeded } from './harness.ts';
 import { hostileRequest, type Credentials, type HostileRequest } from './hostile-requests.ts';
 import { rawRequest, type RawResponse } from './raw-http.ts';
 
@@ -19,31 +24,7 @@ const TOTAL = scale(10_000, 100_000);
 /** Requests in flight at once: one property run is a batch of this many. */
 const BATCH = 50;
 
-let server: SpawnedServer;
-let dataDir: string;
-let credentials: Credentials;
-let sids: string[];
-
-beforeAll(async () => {
-  ensureBuilt();
-  const seeded = await seedDataDir([
-    { account: 'acme' }, { account: 'acme' }, { account: 'beta' },
-    { account: 'acme', hourlyLimit: 50 }, { account: 'plain', partner: false }, { account: 'acme', disabled: true },
-  ]);
-  dataDir = seeded.dataDir;
-  const [a, b, c, limited, plain, disabled] = seeded.keys.map((key) => key.secret);
-  server = await SpawnedServer.start(dataDir);
-  const tokens: string[] = [];
-  for (const key of [a, c]) {
-    const response = await fetch(`${server.url}/v1/embed/sessions`, {
-      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'https://shop.example', ttl: 3600 }),
-    });
-    tokens.push(((await response.json()) as { session_token: string }).session_token);
-  }
-  credentials = { keys: [a, b, c], limited, plain, disabled, tokens };
-  sids = tokens.map((token) => token.split('.')[0]);
-});
-afterAll(() => dispose(server, dataDir));
+afterAll(() => stopPostgres());
 
 /** Code points, as the limits count them. */
 const length = (text: string): number => [...text].length;
@@ -109,7 +90,32 @@ function checkResponse({ route, request }: HostileRequest, response: RawResponse
 /** The seed of the short variant; any seed reaches every layer at 100 000 requests. */
 const SHORT_RUN_SEED = 20_261_125;
 
-describe('hostile input over real sockets', () => {
+describe.each(ENGINES)('hostile input over real sockets, on %s', (engine) => {
+  let server: SpawnedServer;
+  let seeded: Seeded;
+  let credentials: Credentials;
+  let sids: string[];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    seeded = await seedDataDir([
+      { account: 'acme' }, { account: 'acme' }, { account: 'beta' },
+      { account: 'acme', hourlyLimit: 50 }, { account: 'plain', partner: false }, { account: 'acme', disabled: true },
+    ], { engine });
+    const [a, b, c, limited, plain, disabled] = seeded.keys.map((key) => key.secret);
+    server = await SpawnedServer.start(seeded.dataDir, seeded.env);
+    const tokens: string[] = [];
+    for (const key of [a, c]) {
+      const response = await fetch(`${server.url}/v1/embed/sessions`, {
+        method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'https://shop.example', ttl: 3600 }),
+      });
+      tokens.push(((await response.json()) as { session_token: string }).session_token);
+    }
+    credentials = { keys: [a, b, c], limited, plain, disabled, tokens };
+    sids = tokens.map((token) => token.split('.')[0]);
+  });
+  afterAll(() => dispose(server, seeded?.dataDir, seeded?.database));
+
   it(`answers ${TOTAL.toLocaleString('en-US')} generated requests without a 5xx, a hang or a malformed error`, async () => {
     const statuses = new Map<number, number>();
     const codes = new Map<string, number>();
@@ -142,7 +148,7 @@ describe('hostile input over real sockets', () => {
 
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `hostile input: ${sent} requests over real sockets in ${seconds.toFixed(1)} s, no 5xx, no hang, every error well-formed\n` +
+      `hostile input on ${engine}: ${sent} requests over real sockets in ${seconds.toFixed(1)} s, no 5xx, no hang, every error well-formed\n` +
         `  statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}\n` +
         `  error codes ${JSON.stringify(Object.fromEntries([...codes].sort(([, a], [, b]) => b - a)))}`,
     );

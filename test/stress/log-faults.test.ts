@@ -93,10 +93,10 @@ describe.each(FULL_LOG_VARIANTS)('stdout on a file whose size limit is hit: $nam
     } else {
       ensureBuilt();
       db = await createTestDatabase();
-      const seed = await seedDataDir([{ account: 'acme' }], { databaseUrl: db.url });
+      const seed = await seedDataDir([{ account: 'acme' }], { engine: 'postgres', database: db });
       dataDir = seed.dataDir;
       key = seed.keys[0].secret;
-      Object.assign(env, { LOC_DATABASE_URL: db.url });
+      Object.assign(env, seed.env);
     }
     const logFile = join(dataDir!, 'stdout.log');
     server = await SpawnedServer.start(dataDir!, env, { stdout: openSync(logFile, 'a') });

@@ -7,10 +7,18 @@
  * Exactly each budget succeeds, each RateLimit-Remaining value from limit − 1 down to 0 is handed out
  * once, and every other request is 429 with RateLimit-Remaining 0: `rate_limited` with a Retry-After
  * that points at the end of the clock hour, or for the spent session `session_limit_reached` without one.
+ *
+ * On both engines. On PostgreSQL the counts are the shared ones (request_counts, one row per budget
+ * and window, taken under its row lock by every loc process on the database), and the run goes
+ * through two spawned servers on the one database, the requests alternating between them as a load
+ * balancer would (scale-out.md §8 item 2): the same exact figures across both processes, one "limit
+ * reached" line per budget between them, and the rows end at exactly each limit.
  */
 import { Agent, request } from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir } from './harness.ts';
+import { stopPostgres } from '../support/postgres.ts';
+import { ENGINES, SpawnedServer, dispose, ensureBuilt, scale, seedDataDir, type Seeded } from './harness.ts';
 
 const LIMIT = scale(300, 3000);
 const CLIENTS = 50;
@@ -27,10 +35,6 @@ interface Answer {
   retryAfter: number | undefined;
 }
 
-let server: SpawnedServer;
-let dataDir: string;
-let keys: { a: string; b: string; c: string };
-
 /** What each sender may pass, and what its refusals are. */
 const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'session_limit_reached' }> = {
   a: { limit: LIMIT, refusal: 'rate_limited' },
@@ -39,18 +43,7 @@ const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'sessio
   'c-sessions': { limit: LIMIT / 2, refusal: 'rate_limited' },
 };
 
-beforeAll(async () => {
-  ensureBuilt();
-  const seeded = await seedDataDir([
-    { account: 'acme', hourlyLimit: LIMIT, sessionLimit: LIMIT / 4 },
-    { account: 'beta', hourlyLimit: LIMIT / 2 },
-    { account: 'gamma', embedHourlyLimit: LIMIT / 2 },
-  ]);
-  dataDir = seeded.dataDir;
-  keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret, c: seeded.keys[2].secret };
-  server = await SpawnedServer.start(dataDir);
-});
-afterAll(() => dispose(server, dataDir));
+afterAll(() => stopPostgres());
 
 /**
  * The window is the clock hour of the server's real clock: a run that straddled its end would see the
@@ -61,12 +54,34 @@ async function clearOfHourEnd(marginMs: number): Promise<void> {
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
-describe('hourly limits under concurrent load', () => {
+describe.each(ENGINES)('hourly limits under concurrent load, on %s', (engine) => {
+  /** One server on SQLite (its data directory is its own); two on PostgreSQL, on the same database. */
+  const servers: SpawnedServer[] = [];
+  let seeded: Seeded;
+  let keys: { a: string; b: string; c: string };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    seeded = await seedDataDir([
+      { account: 'acme', hourlyLimit: LIMIT, sessionLimit: LIMIT / 4 },
+      { account: 'beta', hourlyLimit: LIMIT / 2 },
+      { account: 'gamma', embedHourlyLimit: LIMIT / 2 },
+    ], { engine });
+    keys = { a: seeded.keys[0].secret, b: seeded.keys[1].secret, c: seeded.keys[2].secret };
+    for (let i = 0; i < (engine === 'postgres' ? 2 : 1); i++) servers.push(await SpawnedServer.start(seeded.dataDir, seeded.env));
+  });
+  afterAll(async () => {
+    for (const server of servers.slice(1)) await server.kill('SIGKILL');
+    await dispose(servers[0], seeded?.dataDir, seeded?.database);
+  });
+
   it(`lets exactly each budget through (keys ${LIMIT} and ${LIMIT / 2}, a session ${LIMIT / 4}, ten sessions ${LIMIT / 2}), all else 429`, async () => {
     await clearOfHourEnd(scale(10_000, 30_000));
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+    let sent = 0;
     const send = (key: Sender, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
       new Promise((resolve, reject) => {
+        const server = servers[sent++ % servers.length];
         const outgoing = request(`${server.url}${path}`, { method, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (response) => {
           let text = '';
           response.setEncoding('utf8').on('data', (chunk) => void (text += chunk)).on('end', () => resolve({
@@ -82,7 +97,7 @@ describe('hourly limits under concurrent load', () => {
       });
 
     const newSession = async (secret: string): Promise<string> => {
-      const created = await fetch(`${server.url}/v1/embed/sessions`, {
+      const created = await fetch(`${servers[0].url}/v1/embed/sessions`, {
         method: 'POST', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body: JSON.stringify({ origin: 'https://shop.example' }),
       });
       return ((await created.json()) as { session_token: string }).session_token;
@@ -132,7 +147,7 @@ describe('hourly limits under concurrent load', () => {
       const refused = mine.filter((answer) => answer.status !== 200);
       // Key a's session creation took one of its requests before the hammering began.
       const expected = key === 'a' ? limit - 1 : limit;
-      console.log(`rate limit under load: ${key} limited to ${limit}, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429 ${refusal}`);
+      console.log(`rate limit under load on ${engine}: ${key} limited to ${limit}, ${mine.length} concurrent requests: ${passed.length} passed (+${limit - expected} before), ${refused.length} refused 429 ${refusal}`);
       expect(passed).toHaveLength(expected);
       // For key c's sessions the embed budget binds (their own budgets are a billion), so its remaining values are handed out.
       expect(passed.map((answer) => answer.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: expected }, (_, i) => i));
@@ -144,6 +159,32 @@ describe('hourly limits under concurrent load', () => {
         }
         expect(Number.isInteger(retryAfter)).toBe(true);
         expect(Math.abs(retryAfter! - secondsToHourEnd)).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      }
+    }
+    // Each spent budget's first refusal logged once, by one server of the fleet.
+    const reached = servers
+      .flatMap((server) => server.output().split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; key?: string })
+      .filter((entry) => entry.msg === 'hourly limit reached' || entry.msg === 'embed hourly limit reached')
+      .map((entry) => `${entry.msg} ${entry.key}`);
+    const [a, b, c] = seeded.keys.map((key) => key.id);
+    expect(reached.sort()).toEqual([`embed hourly limit reached ${c}`, `hourly limit reached ${a}`, `hourly limit reached ${b}`].sort());
+    if (engine === 'postgres') {
+      // The shared rows themselves: each hourly budget used exactly up to its limit, never past it; the
+      // others exactly as much as was served: a's session's 75 calls on a's embed budget, c's ten sessions made.
+      const client = new pg.Client({ connectionString: seeded.database!.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ key_id: string; kind: string; used: string }>(
+          "SELECT key_id, kind, used FROM request_counts WHERE kind IN ('server', 'embed') AND used > 0",
+        );
+        const row = (key: string, kind: string, used: number) => `${key} ${kind} ${used}`;
+        expect(rows.map((r) => row(r.key_id, r.kind, Number(r.used))).sort()).toEqual([
+          row(a, 'server', LIMIT), row(a, 'embed', LIMIT / 4), row(b, 'server', LIMIT / 2), row(c, 'server', 10), row(c, 'embed', LIMIT / 2),
+        ].sort());
+      } finally {
+        await client.end();
       }
     }
   }, scale(60_000, 120_000));

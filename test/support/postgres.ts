@@ -8,11 +8,12 @@
  * so tests never see each other's rows. Nothing found is a failure that says what was tried, never a
  * skip: a suite that silently skips proves nothing.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './loc-process.ts';
 
@@ -29,6 +30,19 @@ export interface Server {
   adminUrl: string;
   /** Stops a cluster started here; nothing for one found running. */
   stop: () => void;
+}
+
+/** A throwaway cluster of a test's own, which it may also stop and start again (startCluster). */
+export interface Cluster extends Server {
+  /**
+   * Stops PostgreSQL at once (`pg_ctl -m immediate stop`, a crash: no checkpoint), keeping its data;
+   * resolves once it is down. Asynchronous, so that a test's clients go on sending meanwhile.
+   */
+  halt: () => Promise<void>;
+  /** Starts it again on the same data and port after `halt`; resolves once it accepts connections. */
+  resume: () => Promise<void>;
+  /** PostgreSQL's own log so far. */
+  log: () => string;
 }
 
 let server: Promise<Server> | undefined;
@@ -49,10 +63,11 @@ export async function stopPostgres(): Promise<void> {
 /**
  * A fresh database on the test server. With `icuLocale` it sorts text by that locale's rules (ICU,
  * which every PostgreSQL of Debian has) rather than the server's default, which on a C.UTF-8 machine
- * sorts by bytes and would hide a query that relies on it.
+ * sorts by bytes and would hide a query that relies on it. With `on`, on that server (a cluster of the
+ * test's own) rather than the file's.
  */
-export async function createTestDatabase({ icuLocale }: { icuLocale?: 'en' } = {}): Promise<TestDatabase> {
-  const { adminUrl } = await postgresServer();
+export async function createTestDatabase({ icuLocale, on }: { icuLocale?: 'en'; on?: Server } = {}): Promise<TestDatabase> {
+  const { adminUrl } = on ?? (await postgresServer());
   const name = `loc_t_${randomBytes(6).toString('hex')}`;
   const locale = icuLocale === undefined ? '' : ` LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}' LOCALE 'C.UTF-8' TEMPLATE template0`;
   await admin(adminUrl, `CREATE DATABASE ${name}${locale}`);
@@ -123,7 +138,7 @@ function binaries(): string {
 }
 
 /** A throwaway cluster of its own: also what a test that restarts PostgreSQL must use (never the machine's). */
-export async function startCluster(): Promise<Server> {
+export async function startCluster(): Promise<Cluster> {
   const bin = binaries();
   const dir = mkdtempSync(join(tmpdir(), 'loc-pg-'));
   const data = join(dir, 'data');
@@ -133,23 +148,38 @@ export async function startCluster(): Promise<Server> {
     execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe', timeout: 60_000 });
   if (asRoot) chmodSync(dir, 0o777);
   const port = await freePort();
+  // The socket in the temporary directory: the default one may not be writable, or be the machine's own.
+  const startArgs = ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start'];
+  const haltArgs = ['-D', data, '-m', 'immediate', 'stop'];
+  const runLater = (command: string, args: string[]) =>
+    promisify(execFile)(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { timeout: 60_000 });
   try {
     run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    // The socket in the temporary directory: the default one may not be writable, or be the machine's own.
-    run(join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    run(join(bin, 'pg_ctl'), startArgs);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new Error(stderr || (error as Error).message);
   }
+  let running = true;
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
       try {
-        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+        if (running) run(join(bin, 'pg_ctl'), haltArgs);
       } finally {
+        running = false;
         rmSync(dir, { recursive: true, force: true });
       }
     },
+    halt: async () => {
+      await runLater(join(bin, 'pg_ctl'), haltArgs);
+      running = false;
+    },
+    resume: async () => {
+      await runLater(join(bin, 'pg_ctl'), startArgs);
+      running = true;
+    },
+    log: () => readFileSync(join(dir, 'log'), 'utf8'),
   };
 }

@@ -66,8 +66,8 @@ export async function startServer(requested: Config, options: StartOptions = {})
   // reported as the database's failure, with SQLite's reason.
   let lock: ServerLock | undefined;
   try {
-    // The lock guards SQLite's file. A PostgreSQL database has none yet: its limits are still counted
-    // per process, so one server per database remains the operator's rule (docs/operations.md, #19).
+    // The lock guards SQLite's file, one process's database. A PostgreSQL database takes any number of
+    // servers: what they count is shared there (limits/postgres-counters.ts).
     if (options.store === undefined && config.databaseUrl === null) lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);

@@ -20,7 +20,7 @@ function accountName(name: string): string {
 const describe = (account: Account): string => `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`;
 
 export function registerAccountCommands(program: Command): void {
-  const accounts = program.command('accounts').description('manage accounts (acts on the database in LOC_DATA_DIR)');
+  const accounts = program.command('accounts').description('manage accounts (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
 
   accounts
     .command('create')

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,7 +66,8 @@ async function accountsIn(url: string): Promise<number> {
 }
 
 describe('loc db migrate', () => {
-  it('on SQLite: creates a new database, migrates an older one, and says when there is nothing to do', async () => {
+  // Six commands in a row, each a process of its own: past the default 20 s on a loaded machine.
+  it('on SQLite: creates a new database, migrates an older one, and says when there is nothing to do', { timeout: 60_000 }, async () => {
     const dir = join(scratch(), 'new');
     expect(await loc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${MIGRATIONS.length}: created loc's tables in ${dir}\n`, stderr: '' });
     expect(await loc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema ${MIGRATIONS.length}: up to date, ${dir}\n`, stderr: '' });
@@ -96,7 +97,7 @@ describe('loc db migrate', () => {
     });
   });
 
-  it('on PostgreSQL: creates loc\'s tables in a new database, then says it is up to date; the operator commands then work', async () => {
+  it('on PostgreSQL: creates loc\'s tables in a new database, then says it is up to date; the operator commands then work', { timeout: 60_000 }, async () => {
     const { url } = await database();
     const env = { LOC_DATA_DIR: scratch(), LOC_DATABASE_URL: url };
     expect(await loc(env, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${SCHEMA_VERSION}: created loc's tables in ${url}\n`, stderr: '' });
@@ -139,7 +140,7 @@ describe('loc db copy-from-sqlite', () => {
     expect(await accountsIn(url)).toBe(2);
   });
 
-  it('refuses in one line, exit 1, writing nothing: no LOC_DATABASE_URL, no loc database in DIR, an older SQLite schema', async () => {
+  it('refuses in one line, exit 1, writing nothing: no LOC_DATABASE_URL, no loc database in DIR, an older SQLite schema, a server running on DIR', async () => {
     const { url } = await database();
     const dir = scratch();
     await fillSqliteData(dir);
@@ -157,7 +158,12 @@ describe('loc db copy-from-sqlite', () => {
       code: 1, stdout: '',
       stderr: `error: the SQLite database in ${dir} has schema version ${MIGRATIONS.length - 1}, and this loc copies version ${MIGRATIONS.length}: run loc db migrate with LOC_DATA_DIR=${dir} first\n`,
     });
+    // A server still running on DIR (this test process stands in for it): what it writes after the copy would be lost.
+    writeFileSync(join(empty, 'server.pid'), String(process.pid));
+    expect(await loc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', empty)).toEqual({
+      code: 1, stdout: '', stderr: `error: a loc server (pid ${process.pid}) is running on ${empty}: stop it first, so that nothing is written there after the copy\n`,
+    });
     expect(await accountsIn(url)).toBe(0);
-    expect(readdirSync(empty)).toEqual([]);
+    expect(readdirSync(empty)).toEqual(['server.pid']);
   });
 });

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { OPTIONS } from '../server/config.ts';
+import { runningServer } from '../server/server-lock.ts';
 import { openStore, storePlace } from '../store/open-store.ts';
 import { latestSchemaVersion, schemaVersion } from '../store/schema-version.ts';
 import { NoDatabase, StoreUnavailable } from '../store/store.ts';
@@ -49,11 +50,15 @@ export function registerDbCommands(program: Command): void {
       if (!settings.databaseUrl) {
         return fail(`${OPTIONS.databaseUrl.env} is not set: set it to the PostgreSQL database to copy ${resolve(dir)} into`);
       }
+      const source = resolve(dir);
+      // What the server wrote after the copy would be left behind in SQLite, unseen.
+      const pid = runningServer(source);
+      if (pid !== null) return fail(`a loc server (pid ${pid}) is running on ${source}: stop it first, so that nothing is written there after the copy`);
       // Loaded only here: the copy brings the PostgreSQL driver with it.
       const { CannotCopy, copySqliteToPostgres } = await import('../store/copy-sqlite-to-postgres.ts');
       let report;
       try {
-        report = await copySqliteToPostgres(resolve(dir), settings.databaseUrl);
+        report = await copySqliteToPostgres(source, settings.databaseUrl);
       } catch (error) {
         if (error instanceof CannotCopy) return fail(error.message);
         if (error instanceof NoDatabase) return fail(`${error.message}: give the data directory of the SQLite server`);

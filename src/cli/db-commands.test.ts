@@ -135,7 +135,7 @@ describe('loc db copy-from-sqlite', () => {
     // Once is the rule: a second copy finds the accounts there and refuses, writing nothing.
     expect(await loc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir)).toEqual({
       code: 1, stdout: '',
-      stderr: `error: the PostgreSQL database ${url} already holds data (2 rows in accounts): the copy is for an empty database, a new one or one only loc db migrate has run on\n`,
+      stderr: `error: the PostgreSQL database ${url} already holds 2 accounts: the copy is for an empty database, a new one or one only loc db migrate has run on\n`,
     });
     expect(await accountsIn(url)).toBe(2);
   });

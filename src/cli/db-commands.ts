@@ -62,7 +62,7 @@ export function registerDbCommands(program: Command): void {
       } catch (error) {
         if (error instanceof CannotCopy) return fail(error.message);
         if (error instanceof NoDatabase) return fail(`${error.message}: give the data directory of the SQLite server`);
-        if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${storePlace(settings)}: ${error.message}; nothing was written`);
+        if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${storePlace(settings)}: ${error.message}; nothing was copied`);
         throw error;
       }
       if (options.json) {

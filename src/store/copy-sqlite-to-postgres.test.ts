@@ -137,7 +137,7 @@ describe('copySqliteToPostgres', () => {
     await sql(database.url, 'CREATE TRIGGER refuse BEFORE INSERT ON test_locations FOR EACH ROW EXECUTE FUNCTION refuse()');
     const failed = await copySqliteToPostgres(dir, database.url).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(CannotCopy);
-    expect((failed as Error).message).toBe('PostgreSQL refused the copy: refused for the test (P0001); nothing was written');
+    expect((failed as Error).message).toBe('PostgreSQL refused the copy: refused for the test (P0001); nothing was copied');
     expect(await counts(database.url)).toEqual({ accounts: 0, api_keys: 0, locations: 0, sessions: 0, test_locations: 0 });
   });
 
@@ -182,7 +182,7 @@ describe('copySqliteToPostgres', () => {
     await store.createAccount({ name: 'already-here', partner: false, createdAt: 1 });
     await store.close();
     await expect(copySqliteToPostgres(dir, database.url)).rejects.toThrow(new CannotCopy(
-      `the PostgreSQL database ${database.url} already holds data (1 row in accounts): the copy is for an empty database, a new one or one only loc db migrate has run on`,
+      `the PostgreSQL database ${database.url} already holds 1 account: the copy is for an empty database, a new one or one only loc db migrate has run on`,
     ));
     expect(await counts(database.url)).toEqual({ accounts: 1, api_keys: 0, locations: 0, sessions: 0, test_locations: 0 });
   });

@@ -25,7 +25,10 @@ import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { NoDatabase, StoreUnavailable } from './store.ts';
 
-/** Why the copy cannot be made, said in one line; nothing was written to PostgreSQL. */
+/**
+ * Why the copy cannot be made, said in one line. No row was written to PostgreSQL; loc's tables may
+ * have been made there, as `loc db migrate` makes them.
+ */
 export class CannotCopy extends Error {
   override readonly name = 'CannotCopy';
 }
@@ -135,15 +138,15 @@ async function copyTables(source: Database.Database, client: pg.PoolClient, tabl
     // A server started on the database too early waits until the copy is in, rather than write beside it.
     await client.query(`LOCK TABLE ${tables.map((table) => quote(table.name)).join(', ')} IN EXCLUSIVE MODE`);
     const types = new Map<string, Map<string, string>>();
-    for (const table of tables) {
-      types.set(table.name, await targetTypes(client, table));
-      const { rows: [held] } = await client.query<{ n: number }>(`SELECT count(*)::integer AS n FROM ${quote(table.name)}`);
-      if (held.n > 0) {
-        throw new CannotCopy(
-          `the PostgreSQL database ${to} already holds data (${held.n} row${held.n === 1 ? '' : 's'} in ${table.name}): ` +
-            'the copy is for an empty database, a new one or one only loc db migrate has run on',
-        );
-      }
+    for (const table of tables) types.set(table.name, await targetTypes(client, table));
+    // Everything loc keeps hangs off an account: none, and the database holds no one's data. Tables a
+    // migration fills (loc_schema) are no data of anyone's, and are not asked about.
+    const { rows: [held] } = await client.query<{ n: number }>('SELECT count(*)::integer AS n FROM accounts');
+    if (held.n > 0) {
+      throw new CannotCopy(
+        `the PostgreSQL database ${to} already holds ${held.n} account${held.n === 1 ? '' : 's'}: ` +
+          'the copy is for an empty database, a new one or one only loc db migrate has run on',
+      );
     }
     // One read transaction: every table as it was at one moment.
     source.exec('BEGIN');
@@ -233,5 +236,5 @@ function refusal(error: unknown): unknown {
   if (error instanceof CannotCopy || error instanceof StoreUnavailable || error instanceof NoDatabase) return error;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== 'string') return error;
-  return new CannotCopy(`PostgreSQL refused the copy: ${String(message)} (${code}); nothing was written`);
+  return new CannotCopy(`PostgreSQL refused the copy: ${String(message)} (${code}); nothing was copied`);
 }

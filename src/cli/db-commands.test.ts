@@ -65,6 +65,14 @@ async function accountsIn(url: string): Promise<number> {
   }
 }
 
+describe('loc db --help', () => {
+  it('works on each command', async () => {
+    for (const words of [['db'], ['db', 'migrate'], ['db', 'copy-from-sqlite']]) {
+      expect(await loc({}, ...words, '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining(`Usage: loc ${words.join(' ')}`) });
+    }
+  });
+});
+
 describe('loc db migrate', () => {
   // Six commands in a row, each a process of its own: past the default 20 s on a loaded machine.
   it('on SQLite: creates a new database, migrates an older one, and says when there is nothing to do', { timeout: 60_000 }, async () => {

@@ -704,7 +704,6 @@ describe('--help', () => {
     ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
     ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['test-data'], ['test-data', 'wipe'], ['backup'],
-    ['db'], ['db', 'migrate'], ['db', 'copy-from-sqlite'],
   ];
   it('works on every operator subcommand', async () => {
     const results = await Promise.all(commands.map((words) => loc(...words, '--help')));

@@ -1,6 +1,9 @@
 /** The one-line text rules of address and label: what is refused and why, what real text keeps. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkIpRange } from './auth/ip-range.ts';
+import { checkOrigin } from './auth/origin.ts';
+import { accountName } from './cli/account-commands.ts';
 import { LocError } from './errors.ts';
 import { cleanText } from './text-rules.ts';
 
@@ -108,5 +111,19 @@ describe('properties', () => {
       const expected = text.normalize('NFC').trim();
       expect(stored === null ? '' : stored).toBe(/^[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]*$/u.test(expected) ? '' : expected);
     }));
+  });
+});
+
+// PostgreSQL refuses U+0000 in text (22021) where SQLite stores it. Every text the store keeps passes
+// one of these checks first, shared by the API and the CLI, so neither engine ever sees one: a usage
+// error (422 from the API, exit 2 from the CLI), never a database error. (A command line cannot carry
+// U+0000 at all; the API's JSON can.)
+describe('U+0000, which PostgreSQL stores in no text', () => {
+  it('is refused by every check of a text the store keeps', () => {
+    expect(outcome('a\0b')).toBe('label must be one line of visible text; found U+0000 at position 1, a control character.');
+    expect(() => cleanText('address', '\0', 200)).toThrow(LocError);
+    for (const origin of ['https://a\0b.example', 'https://shop.example\0', '\0https://shop.example']) expect(() => checkOrigin(origin)).toThrow(LocError);
+    for (const range of ['10.0.0.0/8\0', '\0' + '2001:db8::/32']) expect(() => checkIpRange(range)).toThrow(LocError);
+    expect(() => accountName('acme\0')).toThrow(/account name must be/);
   });
 });

@@ -10,7 +10,7 @@ import { OperatorError, isoDate, printJson, printTable, withStore } from './oper
 const ACCOUNT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
 
 /** Checked as commander parses `--name`: a bad name is refused before a database is opened or created. */
-function accountName(name: string): string {
+export function accountName(name: string): string {
   if (!ACCOUNT_NAME.test(name)) {
     throw new InvalidArgumentError('account name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.');
   }
@@ -20,7 +20,7 @@ function accountName(name: string): string {
 const describe = (account: Account): string => `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`;
 
 export function registerAccountCommands(program: Command): void {
-  const accounts = program.command('accounts').description('manage accounts (acts on the database in LOC_DATA_DIR)');
+  const accounts = program.command('accounts').description('manage accounts (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
 
   accounts
     .command('create')

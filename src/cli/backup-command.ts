@@ -1,14 +1,24 @@
 /**
  * `loc backup <file>`: a consistent copy of the database of LOC_DATA_DIR, safe while the server runs
  * (SQLite's online backup), which appears at `<file>` only once complete. Restore by stopping the
- * server and putting the copy in place as loc.db.
+ * server and putting the copy in place as loc.db. A PostgreSQL database (LOC_DATABASE_URL) is refused:
+ * its own tools back it up, restore it, and know its roles and replicas, which a copy made by loc would not.
  */
 import type { Command } from 'commander';
 import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { urlWithoutPassword } from '../store/database-url.ts';
+import type { StoreSettings } from '../store/open-store.ts';
 import { StoreUnavailable, canBackUp } from '../store/store.ts';
 import { OperatorError, withStore } from './operator-io.ts';
+
+/** The refusal on PostgreSQL, with a pg_dump line to copy: quoted for the shell, without the password. */
+function useOwnTools({ databaseUrl }: StoreSettings): string | undefined {
+  if (!databaseUrl) return undefined;
+  const quoted = `'${urlWithoutPassword(databaseUrl).replaceAll("'", "'\\''")}'`;
+  return `LOC_DATABASE_URL is set: loc backup copies SQLite databases only; back PostgreSQL up with its own tools, e.g. pg_dump --format=custom --file=loc.dump ${quoted} (restore with pg_restore)`;
+}
 
 /**
  * Why the copy cannot be created at `target`, for the errors that are the argument's fault (exit 2);
@@ -46,7 +56,7 @@ export function publish(partial: string, target: string, link: (from: string, to
 export function registerBackupCommand(program: Command): void {
   program
     .command('backup')
-    .description('copy the database of LOC_DATA_DIR to a file, consistently, also while the server runs')
+    .description('copy the SQLite database of LOC_DATA_DIR to a file, consistently, also while the server runs (PostgreSQL: use pg_dump)')
     .argument('<file>', 'where to write the copy (must not exist)')
     .action(async (file: string, _options: unknown, command: Command) => {
       const target = resolve(file);
@@ -104,6 +114,6 @@ export function registerBackupCommand(program: Command): void {
           process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
         }
         process.stdout.write(`Backed up the database to ${target}.\n`);
-      });
+      }, { refuse: useOwnTools });
     });
 }

@@ -63,7 +63,7 @@ function limitOrDefault(text: string): number | 'default' {
 const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
 
 export function registerKeyCommands(program: Command): void {
-  const keys = program.command('keys').description('manage API keys (acts on the database in LOC_DATA_DIR)');
+  const keys = program.command('keys').description('manage API keys (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
 
   keys
     .command('create')

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './account-commands.ts';
 import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
+import { registerDbCommands } from './db-commands.ts';
 import { registerKeyCommands } from './key-commands.ts';
 import { registerMockCommand } from './mock-command.ts';
 import { registerServeCommand } from './serve-command.ts';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerKeyCommands(program);
   registerTestDataCommand(program);
   registerBackupCommand(program);
+  registerDbCommands(program);
   return program;
 }
 

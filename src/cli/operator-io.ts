@@ -1,15 +1,16 @@
 /**
- * What the operator commands (`loc accounts …`, `loc keys …`) share: the store of `LOC_DATA_DIR`
- * (the server's own, safe to use while it runs), one-line errors, and output as a table or as JSON.
+ * What the operator commands (`loc accounts …`, `loc keys …`, `loc db …`) share: the configured store
+ * — PostgreSQL when LOC_DATABASE_URL names one, else SQLite in LOC_DATA_DIR, as `loc serve` chooses;
+ * the server's own, safe to use while it runs — one-line errors, and output as a table or as JSON.
  *
  * Exit codes follow main.ts: a bad argument (an origin that is not one, a CIDR that does not parse)
  * is a usage mistake, exit 2; an account or key that does not exist is an error of the work, exit 1.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
-import { OPTIONS, misspelledSettings } from '../server/config.ts';
+import { ConfigError, OPTIONS, misspelledSettings, type Config } from '../server/config.ts';
 import { printable } from '../printable.ts';
-import { openStore } from '../store/open-store.ts';
+import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
 import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
@@ -24,30 +25,33 @@ export async function requireAccount(store: Store, name: string): Promise<Accoun
   return account;
 }
 
+interface WithStoreOptions {
+  /** Create the database when there is none, and say so (`loc accounts create`, the first setup). */
+  create?: boolean;
+  /** Why the command does not run on these settings, said before the store is opened; undefined: it does. */
+  refuse?: (settings: StoreSettings) => string | undefined;
+}
+
 /**
- * Runs `work` against the store of LOC_DATA_DIR and closes it; maps errors onto one-line messages.
- * A database that cannot be opened or used (a directory of another user, a full disk) is an error of
- * the work, exit 1, said the way `loc serve` says it: where, and SQLite's or the system's cause.
+ * Runs `work` against the configured store and closes it; maps errors onto one-line messages.
+ * A database that cannot be opened or used (a directory of another user, a full disk, a PostgreSQL
+ * out of reach) is an error of the work, exit 1, said the way `loc serve` says it: where, and the
+ * engine's or the system's cause.
  *
  * Only with `create` (`loc accounts create`, the first setup) is a missing database created, and
- * then said so on stderr; otherwise a data directory without one is refused and nothing is created,
- * because a mistyped or unset LOC_DATA_DIR would else answer "(none)", or back up an empty database.
+ * then said so on stderr; otherwise a data directory without one, or a PostgreSQL database where loc
+ * never ran, is refused and nothing is created, because a mistyped or unset setting would else
+ * answer "(none)", or back up an empty database.
  */
-export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false } = {}): Promise<void> {
-  // LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word.
-  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
-  // The operator commands work on SQLite only for now (#19): on a server's PostgreSQL they would
-  // else act on ./data without a word, and the operator believe a key made or disabled.
-  if (process.env[OPTIONS.databaseUrl.env]?.trim()) {
-    return fail(`${OPTIONS.databaseUrl.env} is set: the operator commands do not work on PostgreSQL yet, only on the SQLite database of ${OPTIONS.dataDir.env}; unset ${OPTIONS.databaseUrl.env} to use that one.`);
-  }
-  const dataDir = operatorDataDir();
+export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false, refuse }: WithStoreOptions = {}): Promise<void> {
+  const settings = operatorSettings(command);
+  const refusal = refuse?.(settings);
+  if (refusal !== undefined) return fail(refusal);
   let store: Store & Partial<BackupCapable>;
   try {
-    store = await openOperatorStore(dataDir, create);
+    store = await openOperatorStore(settings, create);
   } catch (error) {
-    if (error instanceof NoDatabase) return fail(`${error.message}; ${whereToLook()} (loc accounts create starts a new database).`);
-    if (error instanceof StoreUnavailable) return fail(`cannot open the database in ${dataDir}: ${error.message}`);
+    if (reportStoreError(error, settings, 'open')) return;
     throw error;
   }
   try {
@@ -55,42 +59,77 @@ export async function withStore(command: Command, work: (store: Store & Partial<
   } catch (error) {
     if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
     if (error instanceof OperatorError || error instanceof StoreConflict) return fail(error.message);
-    if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${dataDir}: ${error.message}`);
+    if (reportStoreError(error, settings, 'use')) return;
     throw error;
   } finally {
     await store.close();
   }
 }
 
-async function openOperatorStore(dataDir: string, create: boolean): Promise<Store & Partial<BackupCapable>> {
+/**
+ * The store the environment names, read as `loc serve` reads it, after a warning for each mistyped
+ * setting (LOC_DATADIR for LOC_DATA_DIR would have the command act on ./data without a word). A
+ * LOC_DATABASE_URL that is no PostgreSQL URL is a usage mistake, exit 2.
+ */
+export function operatorSettings(command: Command): StoreSettings {
+  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
   try {
-    return await openStore({ dataDir }, { create: false });
+    return { dataDir: setting('dataDir'), databaseUrl: setting('databaseUrl') };
+  } catch (error) {
+    if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
+    throw error;
+  }
+}
+
+/** One setting of the environment, resolved and checked as loadConfig does it. */
+function setting<K extends 'dataDir' | 'databaseUrl'>(name: K): Config[K] {
+  const option = OPTIONS[name];
+  return option.parse(process.env[option.env]?.trim() || option.default, {}, process.env, option.env);
+}
+
+/**
+ * Says in one line (exit 1) what is wrong with the store, for the errors that are the database's
+ * or the configuration's rather than a bug; false for the others, which the caller throws.
+ */
+export function reportStoreError(error: unknown, settings: StoreSettings, when: 'open' | 'use'): boolean {
+  const place = storePlace(settings);
+  if (error instanceof NoDatabase) fail(`${error.message}; ${whereToLook(settings)}.`);
+  else if (error instanceof StoreUnavailable) fail(`cannot ${when} the database in ${place}: ${error.message}`);
+  else return false;
+  return true;
+}
+
+async function openOperatorStore(settings: StoreSettings, create: boolean): Promise<Store & Partial<BackupCapable>> {
+  try {
+    return await openStore(settings, { create: false });
   } catch (error) {
     if (!(create && error instanceof NoDatabase)) throw error;
   }
-  const store = await openStore({ dataDir });
-  process.stderr.write(`note: created a new database in ${dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`);
+  const store = await openStore(settings);
+  process.stderr.write(
+    settings.databaseUrl
+      ? `note: created loc's tables in the database ${storePlace(settings)}. If the server uses another database, set ${OPTIONS.databaseUrl.env} to it instead.\n`
+      : `note: created a new database in ${settings.dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`,
+  );
   return store;
 }
 
-/** How to point the command at the server's database, said for LOC_DATA_DIR set or not. */
-function whereToLook(): string {
+/** How to point the command at the server's database, said for the engine and for LOC_DATA_DIR set or not. */
+function whereToLook(settings: StoreSettings): string {
+  if (settings.databaseUrl) {
+    return `loc never ran on it: set ${OPTIONS.databaseUrl.env} to the server's database (loc accounts create or loc db migrate starts a new one)`;
+  }
   const { env, default: fallback } = OPTIONS.dataDir;
-  return process.env[env]?.trim()
+  const hint = process.env[env]?.trim()
     ? `set ${env} to the server's data directory`
     : `${env} is not set, so ${fallback} was used: set it to the server's data directory`;
+  return `${hint} (loc accounts create starts a new database)`;
 }
 
 /** Reports an error of the work: one line on stderr, exit code 1. */
-function fail(message: string): void {
+export function fail(message: string): void {
   process.stderr.write(`error: ${message}\n`);
   process.exitCode = 1;
-}
-
-/** The data directory of LOC_DATA_DIR (the server's own), resolved as the server resolves it. */
-function operatorDataDir(): string {
-  const { env, default: fallback, parse } = OPTIONS.dataDir;
-  return parse(process.env[env]?.trim() || fallback, {}, process.env, env);
 }
 
 /** For repeatable options: `--origin a --origin b`. */

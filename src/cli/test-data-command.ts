@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { printJson, requireAccount, withStore } from './operator-io.ts';
 
 export function registerTestDataCommand(program: Command): void {
-  const testData = program.command('test-data').description("what an account's test keys saved (acts on the database in LOC_DATA_DIR)");
+  const testData = program.command('test-data').description("what an account's test keys saved (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)");
   testData
     .command('wipe')
     .description("forget every location the account's test keys saved; live data stays")

@@ -103,6 +103,19 @@ function cannotWrite(file: string, error: unknown): StartFailure {
   return new StartFailure(`cannot write the lock file ${file}: ${(error as Error).message}`);
 }
 
+/**
+ * The pid of the loc server running on `dataDir`, or null: for a command that must not run beside
+ * one (`loc db copy-from-sqlite`, which would miss what the server writes after it). A lock file that
+ * cannot be read counts as none; the command then finds out what is wrong with the directory itself.
+ */
+export function runningServer(dataDir: string): number | null {
+  try {
+    return liveHolder(join(dataDir, LOCK_FILE));
+  } catch {
+    return null;
+  }
+}
+
 /** The pid in the file when that process still runs and is not this one; null when the lock is stale. */
 function liveHolder(file: string): number | null {
   let text: string;

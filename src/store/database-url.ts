@@ -13,3 +13,13 @@ export function redactUrl(url: string): string {
     return url.replace(/:[^:@/]*@/, ':***@');
   }
 }
+
+/**
+ * `url` without its password, for a command line the operator may copy (`pg_dump …`): the password
+ * then comes from PGPASSFILE or a prompt, never from a message or a shell's history.
+ */
+export function urlWithoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.href;
+}

@@ -1,0 +1,61 @@
+/**
+ * A SQLite data directory with a bit of everything loc keeps, made through the store port as the
+ * service makes it: accounts (partner or not), live and test keys (one disabled; origins, IP ranges,
+ * limits and labels, and keys with none of them), embed sessions with and without an area, and saved
+ * locations, live and test, with and without address and label. What `loc db copy-from-sqlite` must
+ * carry over, value for value; every column holds a value in some row and NULL in another where it may.
+ */
+import { issueKey } from '../../src/auth/keys.ts';
+import { hashSecret } from '../../src/auth/secrets.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { ApiKey } from '../../src/store/store.ts';
+
+const T0 = Date.UTC(2030, 0, 1, 12);
+
+/** The Eiffel Tower's cell, as `GET /v1/loc/lookup/{code}` finds it. */
+export const EIFFEL = { code: 'FR-0RMB-CLY0', latitude: 48.8584, longitude: 2.2945 };
+
+export interface SqliteData {
+  /** The live key of `acme`, with its secret, and the test key, with its. */
+  live: { key: ApiKey; secret: string };
+  test: { key: ApiKey; secret: string };
+  disabled: { key: ApiKey; secret: string };
+  /** Session ids made, with and without an area. */
+  sids: string[];
+  /** Account names. */
+  accounts: string[];
+}
+
+export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
+  const store = openSqliteStore(dataDir);
+  try {
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    const globex = await store.createAccount({ name: 'globex', partner: false, createdAt: T0 + 1 });
+    const live = await issueKey(store, {
+      accountId: acme.id, mode: 'live', origins: ['https://shop.example', 'http://localhost:5173'], ipRanges: ['127.0.0.0/8', '2001:db8::/32'],
+      hourlyLimit: 500, embedHourlyLimit: 40, sessionLimit: 7, label: 'production', createdAt: T0 + 2,
+    });
+    const test = await issueKey(store, { accountId: acme.id, mode: 'test', origins: ['http://localhost:5173'], label: 'ci', createdAt: T0 + 3 });
+    const disabled = await issueKey(store, { accountId: globex.id, mode: 'live', ipRanges: ['203.0.113.0/24'], hourlyLimit: 9, label: null, createdAt: T0 + 4 });
+    await store.setKeyStatus(disabled.key.id, 'disabled');
+    await store.createSession({
+      sid: 'sid_area', secretHash: hashSecret('session-secret-1'), keyId: live.key.id, origin: 'https://shop.example', createdAt: T0 + 5, expiresAt: T0 + 3_600_000,
+      countries: ['FR', 'DE'], bounds: { south: 48.1, west: -179.5, north: 49.25, east: 179.75 },
+    });
+    await store.createSession({ sid: 'sid_plain', secretHash: hashSecret('session-secret-2'), keyId: test.key.id, origin: 'http://localhost:5173', createdAt: T0 + 6, expiresAt: T0 + 7_200_000 });
+    await store.saveLocation({ accountId: acme.id, mode: 'live', ...EIFFEL, address: 'Champ de Mars, Paris', label: 'the tower ✓', createdAt: T0 + 7 });
+    await store.saveLocation({ accountId: acme.id, mode: 'live', code: 'US-550M-RQ5L', latitude: 40.689247, longitude: -74.044502, address: null, label: null, createdAt: T0 + 8 });
+    await store.saveLocation({ accountId: acme.id, mode: 'test', ...EIFFEL, address: null, label: 'from CI', createdAt: T0 + 9 });
+    await store.saveLocation({ accountId: acme.id, mode: 'test', code: 'US-550M-RQ5L', latitude: 40.689247, longitude: -74.044502, address: 'Liberty Island', label: null, createdAt: T0 + 11 });
+    await store.saveLocation({ accountId: globex.id, mode: 'live', ...EIFFEL, address: 'Paris', label: null, createdAt: T0 + 10 });
+    return {
+      live: { key: (await store.getKey(live.key.id))!, secret: live.secret },
+      test: { key: (await store.getKey(test.key.id))!, secret: test.secret },
+      disabled: { key: (await store.getKey(disabled.key.id))!, secret: disabled.secret },
+      sids: ['sid_area', 'sid_plain'],
+      accounts: ['acme', 'globex'],
+    };
+  } finally {
+    await store.close();
+  }
+}

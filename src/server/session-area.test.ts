@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, testService, type TestService } from '../../test/support/service.ts';
 import { countriesViewBox } from '../code/country-bounds.ts';
+import { supportedCountries } from '../code/index.ts';
+import { ISO_3166_1_CODES } from './schemas.ts';
 import { boundsHold, viewBounds } from './session-area.ts';
 
 let service: TestService;
@@ -89,6 +91,15 @@ describe('creating a session with an area', () => {
     const response = await createSession(area);
     expect(response.statusCode).toBe(422);
     expect(json(response)).toMatchObject({ code: 'validation_error', field, message: expect.stringMatching(message) });
+  });
+
+  it('takes a list of every covered country: the schema\'s bound is never below the codec\'s count', async () => {
+    expect(supportedCountries().length).toBeLessThanOrEqual(ISO_3166_1_CODES);
+    const { secret } = await service.key('acme');
+    const everywhere = await service.request({
+      method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', countries: [...supportedCountries()] },
+    });
+    expect(everywhere.statusCode).toBe(200);
   });
 
   it('refuses a country outside LOC_SUPPORTED_COUNTRIES, listing those', async () => {

@@ -18,12 +18,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopPostgres } from '../support/postgres.ts';
-import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir, type Seeded, type SeededKey } from './harness.ts';
+import { SpawnedServer, stormUntilKilled, dispose, ensureBuilt, scale, seedDataDir, type Seeded, type SeededKey } from './harness.ts';
 
 const CYCLES = 3;
+/** Readers checking the acknowledged writes, as many as the storm's writers. */
 const WRITERS = 16;
-const MIN_ACKS_BEFORE_KILL = 50;
-const KILL_WITHIN_MS = 600;
 /**
  * The writers' key's hourly and embed limits: finite, and above what three storms send (a few hundred
  * writes each on 2 cores), so that any 429 is a miscount.
@@ -109,32 +108,6 @@ async function write(token: string): Promise<Ack | null> {
   }
 }
 
-async function stormAndKill(token: string, victim: number): Promise<{ acknowledged: number; inFlight: number; killedAfterMs: number }> {
-  let acknowledged = 0;
-  let inFlight = 0;
-  let enough!: () => void;
-  const enoughAcks = new Promise<void>((resolve) => (enough = resolve));
-  const started = performance.now();
-  const writers = Array.from({ length: WRITERS }, async () => {
-    while (servers[victim].running) {
-      inFlight++;
-      const ack = await write(token);
-      inFlight--;
-      if (ack === null) continue;
-      acks.push(ack);
-      if (++acknowledged === MIN_ACKS_BEFORE_KILL) enough();
-    }
-  });
-  await enoughAcks;
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_WITHIN_MS));
-  const killedAfterMs = performance.now() - started;
-  const inFlightAtKill = inFlight;
-  const exit = await servers[victim].kill('SIGKILL');
-  expect(exit.signal).toBe('SIGKILL');
-  await Promise.all(writers);
-  return { acknowledged, inFlight: inFlightAtKill, killedAfterMs };
-}
-
 async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: seeded.database!.url });
   await client.connect();
@@ -186,7 +159,7 @@ describe('SIGKILL of one of two servers on one PostgreSQL, during a write storm'
       const survivor = servers[1 - victim];
       const before = acks.length;
       socketErrors = [];
-      const storm = await stormAndKill(token, victim);
+      const storm = await stormUntilKilled(() => write(token), (ack) => acks.push(ack), () => servers[victim].running, () => servers[victim].kill('SIGKILL'));
       expect(survivor.running).toBe(true);
       expect(unexpected).toEqual([]);
       expect(socketErrors.filter((at) => at !== victim)).toEqual([]);

@@ -11,14 +11,11 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
-import { SpawnedServer, dispose, ensureBuilt, scale, seedDataDir, type SeededKey } from './harness.ts';
+import { SpawnedServer, stormUntilKilled, dispose, ensureBuilt, scale, seedDataDir, type SeededKey } from './harness.ts';
 
 const CYCLES = scale(1, 3);
+/** Readers checking the acknowledged writes, as many as the storm's writers. */
 const WRITERS = 16;
-/** Acknowledged writes before the kill may come, so that every cycle kills a storm in full flow. */
-const MIN_ACKS_BEFORE_KILL = 50;
-/** After those, the kill comes at a random moment within this many ms. */
-const KILL_WITHIN_MS = 600;
 
 interface Ack {
   code: string;
@@ -78,33 +75,6 @@ async function write(token: string): Promise<Ack | null> {
   }
 }
 
-/** Writes from many clients until the server dies; SIGKILL at a random moment once enough were acknowledged. */
-async function stormAndKill(token: string): Promise<{ acknowledged: number; inFlight: number; killedAfterMs: number }> {
-  let acknowledged = 0;
-  let inFlight = 0;
-  let enough!: () => void;
-  const enoughAcks = new Promise<void>((resolve) => (enough = resolve));
-  const started = performance.now();
-  const writers = Array.from({ length: WRITERS }, async () => {
-    while (server.running) {
-      inFlight++;
-      const ack = await write(token);
-      inFlight--;
-      if (ack === null) continue;
-      acks.push(ack);
-      if (++acknowledged === MIN_ACKS_BEFORE_KILL) enough();
-    }
-  });
-  await enoughAcks;
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_WITHIN_MS));
-  const killedAfterMs = performance.now() - started;
-  const inFlightAtKill = inFlight;
-  const exit = await server.kill('SIGKILL');
-  expect(exit.signal).toBe('SIGKILL');
-  await Promise.all(writers);
-  return { acknowledged, inFlight: inFlightAtKill, killedAfterMs };
-}
-
 /** Every acknowledged write is there: lookup shows its label and address, the account has its row. */
 async function verify(): Promise<void> {
   const pending = [...acks];
@@ -139,7 +109,7 @@ describe('SIGKILL during a write storm', () => {
     const token = ((await created.json()) as { session_token: string }).session_token;
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       const before = acks.length;
-      const storm = await stormAndKill(token);
+      const storm = await stormUntilKilled(() => write(token), (ack) => acks.push(ack), () => server.running, () => server.kill('SIGKILL'));
       server = await SpawnedServer.start(dataDir);
       await verify();
       console.log(

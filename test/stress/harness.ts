@@ -293,3 +293,49 @@ export const childPids = (pid: number): number[] =>
 /** Sets the file-size limit (bytes, or unlimited) of a running process: every write past it fails with EFBIG. */
 export const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>
   void execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:unlimited`]);
+
+/** How a write storm of the crash suites ended: writes acknowledged, in flight at the kill, when it came. */
+export interface Storm {
+  acknowledged: number;
+  inFlight: number;
+  killedAfterMs: number;
+}
+
+/**
+ * The crash suites' storm: 16 writers call `write` as fast as they can while `running()` holds; once
+ * 50 writes are acknowledged, `kill` comes at a random moment within the next 600 ms (so that every
+ * cycle kills a storm in full flow). `write` answers the acknowledged write, or null.
+ */
+export async function stormUntilKilled<Ack>(
+  write: () => Promise<Ack | null>,
+  onAck: (ack: Ack) => void,
+  running: () => boolean,
+  kill: () => Promise<ExitStatus>,
+): Promise<Storm> {
+  const WRITERS = 16;
+  const MIN_ACKS_BEFORE_KILL = 50;
+  const KILL_WITHIN_MS = 600;
+  let acknowledged = 0;
+  let inFlight = 0;
+  let enough!: () => void;
+  const enoughAcks = new Promise<void>((resolve) => (enough = resolve));
+  const started = performance.now();
+  const writers = Array.from({ length: WRITERS }, async () => {
+    while (running()) {
+      inFlight++;
+      const ack = await write();
+      inFlight--;
+      if (ack === null) continue;
+      onAck(ack);
+      if (++acknowledged === MIN_ACKS_BEFORE_KILL) enough();
+    }
+  });
+  await enoughAcks;
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_WITHIN_MS));
+  const killedAfterMs = performance.now() - started;
+  const inFlightAtKill = inFlight;
+  const exit = await kill();
+  if (exit.signal !== 'SIGKILL') throw new Error(`the server was to be killed with SIGKILL, and ended with ${JSON.stringify(exit)}`);
+  await Promise.all(writers);
+  return { acknowledged, inFlight: inFlightAtKill, killedAfterMs };
+}

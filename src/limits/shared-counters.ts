@@ -26,7 +26,10 @@ export const REFUSALS_EVERY_MS = 5_000;
 /** How often ended windows are swept out of the engine and of this process. */
 const SWEEP_EVERY_MS = 3_600_000;
 
-/** Most windows with refusals held here between two batches: a flood of sessions beyond it is not counted as usage. */
+/**
+ * Most windows held here: with refusals between two batches (a flood of sessions beyond it is not
+ * counted as usage), and known to be used up.
+ */
 const MAX_PENDING = 100_000;
 
 /** Refusals of one window held here until the next batch, by reason. */
@@ -118,7 +121,8 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       const remaining = budgets.map((budget, i) => Math.max(0, budget.limit - taken.counts[i]));
       if (taken.spent >= 0) {
         const budget = budgets[taken.spent];
-        spent.set(budget.id, { count: taken.counts[taken.spent], resetsAt: budget.resetsAt });
+        // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
+        if (spent.size < MAX_PENDING) spent.set(budget.id, { count: taken.counts[taken.spent], resetsAt: budget.resetsAt });
         refuse(budget, 'limit');
       }
       return { spent: taken.spent, remaining, firstRefusal: taken.firstRefusal };

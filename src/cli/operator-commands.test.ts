@@ -4,7 +4,6 @@
  * their restrictions, and that each change reaches the running server within a second.
  */
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +17,7 @@ import { KEY_CACHE_MS } from '../server/plugins/store.ts';
 import { json, testClock } from '../../test/support/service.ts';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite-files.ts';
-import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { createTestDatabase, sql, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
 
 const run = promisify(execFile);
@@ -80,16 +79,6 @@ afterAll(async () => {
   for (const dir of [dataDir, ...scratchDirs]) rmSync(dir, { recursive: true, force: true });
 });
 
-/** One statement on the PostgreSQL database at `url`, with a connection of the test's own. */
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('a mistyped setting', () => {
   it('is named on stderr, with the setting it is near, before the command does its work', async () => {

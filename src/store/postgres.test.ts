@@ -4,11 +4,10 @@
  * cache as the server uses it; plus what only a networked engine has: several pools on one database,
  * migrations racing, a schema from a newer loc, a database out of reach.
  */
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { storeConformance } from '../../test/conformance/store.ts';
 import { postgresFill } from '../../test/support/postgres-fill.ts';
-import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { createTestDatabase, sql, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
 import { cachedStore } from './cached.ts';
 import { translatePostgresError } from './postgres-errors.ts';
@@ -41,16 +40,6 @@ storeConformance('postgres behind the request cache', async () => {
 
 const T0 = Date.UTC(2030, 0, 1);
 
-/** One statement on `url`, with a connection of its own (the test's, not a store's). */
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** A URL on this machine where nothing listens. */
 const closedPortUrl = async () => `postgres://postgres@127.0.0.1:${await freePort()}/loc`;

@@ -80,6 +80,17 @@ export async function createTestDatabase({ icuLocale, on }: { icuLocale?: 'en'; 
   };
 }
 
+/** One statement on the database at `url`, with a connection of the test's own (not a store's); its rows. */
+export async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Runs one statement on the maintenance database with a connection of its own. */
 export async function admin(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });

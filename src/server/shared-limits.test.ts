@@ -121,6 +121,13 @@ describe('usage', () => {
 });
 
 describe('counters out of reach', () => {
+  it('stop the start with one line that names Redis, without its password', async () => {
+    db = await createTestDatabase();
+    await expect(testService({ LOC_DATABASE_URL: db.url, LOC_REDIS_URL: 'redis://:s3cret@127.0.0.1:1' })).rejects.toThrow(
+      expect.objectContaining({ name: 'StartFailure', message: expect.stringMatching(/^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1: /) }),
+    );
+  });
+
   it('answer 503 with Retry-After, never let a request through uncounted, fail the health check, and recover by themselves', async () => {
     const redis = new URL((await redisServer()).url);
     const proxy = await tcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });

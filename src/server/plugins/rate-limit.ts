@@ -15,6 +15,8 @@ import { LocError, type ErrorCode } from '../../errors.ts';
 import { budgetsOf, hourlyWindow, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
 import type { Counters, RefusalReason } from '../../limits/counters.ts';
 import { openCounters } from '../../limits/open-counters.ts';
+import { StoreUnavailable } from '../../store/store.ts';
+import { StartFailure } from '../start-failure.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
 const resetSeconds = (budget: KeyBudget, now: number): number => Math.max(1, Math.ceil((budget.resetsAt - now) / 1000));
@@ -70,7 +72,10 @@ export interface RateLimitOptions {
 
 export default fp<RateLimitOptions>(
   async (app, options) => {
-    const counters = options.counters ?? (await openCounters(app.config, app.now));
+    const counters = options.counters ?? (await openCounters(app.config, app.now).catch((error: unknown) => {
+      // Redis out of reach at start: its own line (it names Redis), not one about the database.
+      throw error instanceof StoreUnavailable ? new StartFailure(error.message) : error;
+    }));
     // After the requests in flight: the refusals they counted are handed in before the counters close.
     if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
     app.decorate('counters', counters);

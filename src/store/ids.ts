@@ -1,5 +1,5 @@
 /**
- * Public ids of what the store keeps, minted here whatever the engine: `acct_…`, `key_…`, and the
+ * Public ids of what the store keeps, minted here whatever the engine: `acct_…`, `key_…`, `usr_…`, and the
  * session id that names a frame URL. 128 random bits in base64url: unguessable, so an id in a URL or
  * a log line reveals nothing to enumerate, and unique without asking the database.
  */
@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 const ID_BYTES = 16;
 
 /** The prefix of each kind of record's id. */
-export type IdKind = 'acct' | 'key';
+export type IdKind = 'acct' | 'key' | 'usr';
 
 /** 22 base64url characters, random. */
 export function randomId(): string {

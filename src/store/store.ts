@@ -7,6 +7,7 @@
  * Times are milliseconds since the epoch, supplied by the caller (the service's injected clock), so
  * the store never reads a clock of its own.
  */
+import type { PanelStore } from './panel-store.ts';
 
 export interface Account {
   /** Public id, `acct_…`. */
@@ -124,6 +125,9 @@ export interface SavedLocation {
 export type KeyList = 'origins' | 'ipRanges';
 
 export interface Store {
+  /** The partner panel's users, sign-ins, rotations and keys' last uses (panel-store.ts). */
+  readonly panel: PanelStore;
+
   /** Throws `StoreConflict` when the name is taken. */
   createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account>;
   listAccounts(): Promise<Account[]>;

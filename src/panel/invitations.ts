@@ -1,0 +1,68 @@
+/**
+ * One-time links into the partner panel: an invitation (a new user joins an account) and a recovery
+ * (a user who lost a password or a passkey chooses new ones). The operator CLI prints them and a
+ * partner user makes invitations in the panel; no mail server is involved, the link is handed over
+ * by whoever made it. A link is a random token shown once and stored as its hash; it works once,
+ * until it expires, and a newer link for the same user replaces it.
+ */
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../auth/secrets.ts';
+import { LocError, describeValue } from '../errors.ts';
+import type { LinkPurpose, User } from '../store/panel-store.ts';
+import { StoreConflict, type Store } from '../store/store.ts';
+
+/** Where a link leads: the page that asks for a password or a passkey (panel/routes). */
+export const LINK_PATH = '/panel/link';
+
+/** How long each kind of link works: an invitation a week (it travels by chat or mail), a recovery a day. */
+export const LINK_LIFETIME_MS: Readonly<Record<LinkPurpose, number>> = {
+  invite: 7 * 24 * 3_600_000,
+  recovery: 24 * 3_600_000,
+};
+
+/** The longest address the mail standards allow (RFC 5321's path limit less its brackets). */
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The address as it is kept and compared: trimmed, lower-cased. Only its shape is checked — one `@`,
+ * a dot in the domain, no spaces — since the link, not a mail, proves nothing about it anyway.
+ */
+export function normalizeEmail(input: string): string {
+  const email = input.trim().toLowerCase();
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
+    throw new LocError('validation_error', `email must be an e-mail address such as ada@example.com (received ${describeValue(input)})`, 'email');
+  }
+  return email;
+}
+
+/** A link made: its URL, shown once, and when it stops working. */
+export interface IssuedLink {
+  url: string;
+  expiresAt: number;
+}
+
+/** A new link of `purpose` for `user`, replacing any open one. */
+export async function issueLink(store: Store, user: User, purpose: LinkPurpose, now: number, publicUrl: string): Promise<IssuedLink> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = now + LINK_LIFETIME_MS[purpose];
+  await store.panel.createLink({ userId: user.id, purpose, hash: hashSecret(token), createdAt: now, expiresAt });
+  return { url: `${publicUrl}${LINK_PATH}?token=${token}`, expiresAt };
+}
+
+/**
+ * Invites `email` to the account: a new user and an invitation link. An address that already has a
+ * user is refused (StoreConflict): one person, one account; an open invitation is renewed with
+ * `issueLink` instead.
+ */
+export async function inviteUser(
+  store: Store,
+  input: { accountId: string; email: string; operator?: boolean },
+  now: number,
+  publicUrl: string,
+): Promise<{ user: User; link: IssuedLink }> {
+  const email = normalizeEmail(input.email);
+  if (await store.panel.findUserByEmail(email)) throw new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
+  const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now });
+  return { user, link: await issueLink(store, user, 'invite', now, publicUrl) };
+}

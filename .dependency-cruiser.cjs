@@ -4,7 +4,7 @@
  *
  * - what ships (src/) never imports the demo, the tests, the benchmarks or the browser suite;
  * - browser code (the loader and the embed's contract in src/embed/, the frame in iframe-app/, the
- *   demo's page) imports no Node module and nothing of the server's;
+ *   panel's page script in panel-app/, the demo's page) imports no Node module and nothing of the server's;
  * - the demo is an integrator: of loc it imports the public types alone;
  * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
  *   written form, the mount options' checks and the embed's testing contract, which its build bundles
@@ -24,9 +24,10 @@ const TEST = '\\.test\\.ts$';
 const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|address|tiles|workers)/';
-const SERVER = '^src/server/';
+/** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
+const SERVER = '^src/(server|panel)/';
 const CLI = '^src/cli/';
-const BROWSER = '^(src/embed|iframe-app|demo/page|packages/loc-js/src)/';
+const BROWSER = '^(src/embed|iframe-app|panel-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
 const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract)\\.ts$';

@@ -36,12 +36,14 @@ const outputs = [
   'dist/embed/frame.css',
   'dist/embed/frame.html',
   'dist/embed/locales/fr.json',
+  'dist/panel/panel.js',
+  'dist/panel/panel.css',
   'dist/demo/demo.js',
   ...LOC_JS_OUTPUTS.map((file) => `${LOC_JS}/${file}`),
 ];
 
 /** What dist/ is built from; tests are not part of it. The demo's server runs from its source: only its page is built. */
-const sources = ['src', 'iframe-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
+const sources = ['src', 'iframe-app', 'panel-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
 
 /** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
 function newest(path) {
@@ -62,6 +64,7 @@ const locJsOut = mkdtempSync(`${LOC_JS}/.dist-build-`);
 process.on('exit', () => [out, locJsOut].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 mkdirSync(`${out}/tables`, { recursive: true });
 mkdirSync(`${out}/embed`, { recursive: true });
+mkdirSync(`${out}/panel`, { recursive: true });
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -101,6 +104,8 @@ await Promise.all([
   // Leaflet's stylesheet names marker and layer-switcher images the frame never shows; leaving them
   // out keeps them from being inlined into the stylesheet.
   build({ ...browser, entryPoints: ['iframe-app/frame.css'], outfile: `${out}/embed/frame.css`, loader: { '.png': 'empty' } }),
+  build({ ...browser, entryPoints: ['panel-app/main.ts'], outfile: `${out}/panel/panel.js`, format: 'esm' }),
+  build({ ...browser, entryPoints: ['panel-app/panel.css'], outfile: `${out}/panel/panel.css` }),
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
   buildLocJs(locJsOut, browser.target),
   writeCatalogues(`${out}/embed/locales`),

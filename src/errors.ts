@@ -37,6 +37,12 @@ export const ERROR_CATALOGUE = {
   partner_required: { status: 403, message: 'Only partner accounts can create embed sessions.' },
   origin_not_allowed: { status: 403, message: 'The origin is not registered for this API key.' },
   ip_not_allowed: { status: 403, message: 'Requests from this IP address are not allowed for this API key.' },
+  // The partner panel (its pages show these; its page script gets them as JSON)
+  sign_in_failed: { status: 401, message: 'The e-mail address or the password is wrong.' },
+  sign_in_throttled: { status: 429, message: 'Too many sign-in attempts; wait a few minutes, or sign in with a passkey.' },
+  reauthentication_required: { status: 401, message: 'Confirm it is you again before making this change.' },
+  csrf_rejected: { status: 403, message: 'The form did not come from this panel; reload the page and try again.' },
+  link_invalid: { status: 410, message: 'This link has been used, has expired or was replaced by a newer one; ask for a new one.' },
   // Limits and service
   rate_limited: { status: 429, message: 'The hourly request limit of this API key is used up.' },
   session_limit_reached: { status: 429, message: 'This embed session has made all the requests one session may make.' },

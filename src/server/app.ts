@@ -37,6 +37,7 @@ import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
+import panelPlugin from '../panel/plugin.ts';
 import { VERSION } from './version.ts';
 import { declareChallenges } from './www-authenticate.ts';
 
@@ -195,6 +196,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(suggestRoutes);
   await app.register(searchRoutes);
   await app.register(embedRoutes);
+  // The partner panel; `loc mock` has no users to sign in.
+  if (!options.mock) await app.register(panelPlugin);
   await app.register(shareRoutes);
   await app.ready();
   return app;

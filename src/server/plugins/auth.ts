@@ -10,10 +10,14 @@
  * so a change made with the CLI applies within one). Finding by hash is safe against timing: what an
  * index comparison could leak is a prefix of a hash whose input the attacker chose. A session token's
  * secret is compared with its stored hash in constant time.
+ *
+ * Each accepted request notes its key's use — when, the page's origin or the caller's address — which
+ * the partner panel shows; written in batches (auth/key-uses.ts), never once per request.
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ipMatcher } from '../../auth/ip-range.ts';
+import { keyUses, type KeyUses } from '../../auth/key-uses.ts';
 import { bearerToken, hashSecret, isSessionToken, looksLikeApiKey, parseSessionToken } from '../../auth/secrets.ts';
 import { LocError, describeValue, type HttpErrorCode } from '../../errors.ts';
 import type { ApiKey, EmbedSession } from '../../store/store.ts';
@@ -42,6 +46,10 @@ export interface Caller {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The keys' last uses noted and not yet written (auth/key-uses.ts). */
+    keyUses: KeyUses;
+  }
   interface FastifyContextConfig {
     auth?: AuthMode;
   }
@@ -138,6 +146,13 @@ export default fp(
       return { via: 'session', key: key!, accountId: session.accountId, session };
     }
 
+    const uses = keyUses(app.store, (error) => app.log.warn({ err: error }, 'could not record when keys were last used'));
+    app.decorate('keyUses', uses);
+    app.addHook('onClose', () => uses.close());
+    /** Notes the caller's use of its key: a session's page origin, or the Origin a server call sent, if any. */
+    const noteUse = (request: FastifyRequest, caller: Caller): void =>
+      uses.note({ keyId: caller.key.id, at: app.now(), origin: caller.session?.origin ?? single(request.headers.origin) ?? null, ip: request.ip });
+
     app.decorateRequest('caller', null);
     app.decorateRequest('refusedKey', null);
     app.addHook('onRequest', async (request) => {
@@ -146,11 +161,13 @@ export default fp(
       const presented = single(request.headers['x-api-key']);
       if (presented !== undefined && presented !== '') {
         request.caller = await byKey(request, presented.trim(), mode);
+        noteUse(request, request.caller);
         return;
       }
       const token = bearerToken(single(request.headers.authorization));
       if (mode === 'key-or-session' && token !== null) {
         request.caller = await bySession(request, token);
+        noteUse(request, request.caller);
         return;
       }
       throw new LocError(

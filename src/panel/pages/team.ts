@@ -1,0 +1,35 @@
+/**
+ * The account's team: who can sign in to manage its keys, and the form that invites someone else. An
+ * invitation's link is shown once, to be handed over; there is no mail server.
+ */
+import type { User } from '../../store/panel-store.ts';
+import type { Account } from '../../store/store.ts';
+import type { SignedIn } from '../panel-sessions.ts';
+import { accountPath, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
+
+export function teamPage(options: { signedIn: SignedIn; account: Account; users: User[]; invited?: { email: string; url: string; expiresAt: number }; error?: { email: string; message: string } }): string {
+  const { signedIn, account } = options;
+  const rows = options.users.map((user) => `<tr><td>${escapeHtml(user.email)}${user.id === signedIn.user.id ? ' <span class="muted">(you)</span>' : ''}</td>
+<td>${user.activatedAt === null ? 'Invited' : 'Active'}${user.operator ? ', operator' : ''}</td><td>${time(user.createdAt)}</td></tr>`).join('\n');
+  const invited = options.invited === undefined ? '' : `${notice('success', `Invitation made for ${escapeHtml(options.invited.email)}. Send them this link; it works once, until ${time(options.invited.expiresAt)}, and is not shown again.`)}
+<div class="secret-box"><label for="invite-link" class="muted">Invitation link</label>
+<input id="invite-link" readonly value="${escapeHtml(options.invited.url)}" spellcheck="false" autocomplete="off">
+<button type="button" data-copy="invite-link" hidden>Copy</button></div>`;
+  return panelPage({
+    title: 'Team',
+    signedIn,
+    account,
+    current: 'team',
+    body: `${invited}
+<div class="table-scroll"><table><caption class="muted">People who manage ${escapeHtml(account.name)}</caption>
+<thead><tr><th scope="col">E-mail address</th><th scope="col">Status</th><th scope="col">Added</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+<h2>Invite someone</h2>
+<p>They get a link to choose a password or a passkey, and can then manage this account’s keys as you do.</p>
+<form method="post" action="${accountPath(account.id, '/team')}" novalidate>
+${csrfField(signedIn)}
+${textInput({ name: 'email', label: 'Their e-mail address', type: 'email', value: options.error?.email ?? '', error: options.error?.message ?? null, autocomplete: 'off' })}
+<div class="actions"><button type="submit" class="primary">Make an invitation link</button></div>
+</form>`,
+  });
+}

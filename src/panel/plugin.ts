@@ -1,0 +1,145 @@
+/**
+ * The partner panel, mounted under /panel: partners' users sign in and manage their account's API
+ * keys; operators see every account. An encapsulated plugin: the form parser, the cookie parser, the
+ * panel's headers and its HTML error pages apply to the panel's routes only, never to the API's.
+ *
+ * Isolation from the rest of the origin (the embed frame, share pages, /docs), besides the cookie's
+ * own (panel-sessions.ts): every panel response forbids framing (`frame-ancestors 'none'`,
+ * `X-Frame-Options: DENY`), opens in its own browsing context group (`Cross-Origin-Opener-Policy:
+ * same-origin`), may not be loaded by other origins as a resource (`Cross-Origin-Resource-Policy:
+ * same-origin`), runs only the panel's own script (CSP), and is never cached (`no-store`).
+ */
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LocError } from '../errors.ts';
+import { errorBody, toLocError } from '../server/plugins/errors.ts';
+import type { Account } from '../store/store.ts';
+import panelAssets from './assets.ts';
+import { errorPage } from './pages/errors.ts';
+import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, recentlyAuthenticated, sameCsrf, type SignedIn } from './panel-sessions.ts';
+import accountRoutes from './routes/accounts.ts';
+import keyRoutes from './routes/keys.ts';
+import securityRoutes from './routes/security.ts';
+import signInRoutes from './routes/sign-in.ts';
+import teamRoutes from './routes/team.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Panel routes: who may use them. `public`: anyone (sign-in, links); `user`: a signed-in user. */
+    panel?: 'public' | 'user';
+  }
+  interface FastifyRequest {
+    /** The panel's signed-in user, read from the cookie; null when none. */
+    signedIn: (SignedIn & { token: string }) | null;
+  }
+}
+
+/** Why a panel route answers a redirect instead of its page. */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`);
+  }
+}
+
+/** The signed-in user; routes marked `panel: 'user'` never run without one. */
+export function signedIn(request: FastifyRequest): SignedIn & { token: string } {
+  if (request.signedIn === null) throw new Redirect(`${PANEL_PATH}/sign-in`);
+  return request.signedIn;
+}
+
+/**
+ * The account `accountId` names, when the user may see it: their own, or any for an operator. Another
+ * account's id answers as an unknown one does (404), so ids cannot be probed.
+ */
+export async function accountOf(app: FastifyInstance, user: SignedIn['user'], accountId: string): Promise<Account> {
+  const account = user.operator || user.accountId === accountId ? await app.store.getAccount(accountId) : null;
+  if (account === null) throw new LocError('not_found', 'There is no such account in this panel.');
+  return account;
+}
+
+/** Refuses a change without a recent sign-in or re-authentication: the user is sent to confirm, then back to `back`. */
+export function requireRecentAuth(request: FastifyRequest, now: number, back: string): void {
+  if (!recentlyAuthenticated(signedIn(request), now)) throw new Redirect(`${PANEL_PATH}/reauthenticate?next=${encodeURIComponent(back)}`);
+}
+
+/** The panel's own paths only, so a `next` parameter can never send the user elsewhere. */
+export function safeNext(next: unknown, fallback: string): string {
+  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
+}
+
+/**
+ * Whether a request that changes something comes from the panel's own pages: a browser says where a
+ * request comes from (Sec-Fetch-Site, Origin) and a page of another origin cannot read the CSRF token.
+ */
+function fromPanel(request: FastifyRequest, ownOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  return origin === undefined || origin === ownOrigin;
+}
+
+function panelHeaders(reply: FastifyReply, ownOrigin: string): void {
+  reply.headers({
+    'content-security-policy': [
+      "default-src 'none'",
+      `script-src ${ownOrigin}${PANEL_PATH}/assets/`,
+      `style-src ${ownOrigin}${PANEL_PATH}/assets/`,
+      `img-src ${ownOrigin}/favicon.svg`,
+      "connect-src 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join('; '),
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+  });
+}
+
+export default async function panelPlugin(app: FastifyInstance): Promise<void> {
+  const ownOrigin = new URL(app.config.publicUrl).origin;
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  app.decorateRequest('signedIn', null);
+
+  app.addHook('onRequest', async (_request, reply) => panelHeaders(reply, ownOrigin));
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.panel;
+    if (access === undefined) return;
+    request.signedIn = await readSession(app.store, request, app.now());
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      if (access === 'user') signedIn(request);
+      return;
+    }
+    if (!fromPanel(request, ownOrigin)) throw new LocError('csrf_rejected');
+    if (access === 'user') {
+      const user = signedIn(request);
+      const body = request.body as Record<string, unknown> | undefined;
+      if (!sameCsrf(user.token, body?.[CSRF_FIELD] ?? request.headers[CSRF_HEADER])) throw new LocError('csrf_rejected');
+    }
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof Redirect) return reply.redirect(error.location, 303);
+    const loc = toLocError(error, request.headers);
+    if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'panel request failed');
+    if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
+    request.errorCode = loc.code;
+    const wantsJson = (request.headers.accept ?? '').startsWith('application/json');
+    if (wantsJson) return reply.code(loc.status).send(errorBody(loc));
+    return reply.code(loc.status).type('text/html; charset=utf-8').send(errorPage(loc, request.signedIn));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    request.errorCode = 'not_found';
+    reply.code(404).type('text/html; charset=utf-8').send(errorPage(new LocError('not_found', 'There is no such page in the panel.'), request.signedIn));
+  });
+
+  await app.register(panelAssets);
+  await app.register(signInRoutes);
+  await app.register(securityRoutes);
+  await app.register(keyRoutes);
+  await app.register(teamRoutes);
+  await app.register(accountRoutes);
+}

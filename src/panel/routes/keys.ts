@@ -1,0 +1,165 @@
+/**
+ * An account's API keys in the panel: list, create (the secret shown once), edit origins and IP
+ * ranges, disable and enable, and rotation as one guided flow. Every change needs a recent
+ * authentication and goes through the same rules as the operator CLI's (auth/keys.ts, the store), so a
+ * key made here is the key `loc keys` would make.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkIpRange } from '../../auth/ip-range.ts';
+import { issueKey } from '../../auth/keys.ts';
+import { checkOrigin } from '../../auth/origin.ts';
+import { LocError } from '../../errors.ts';
+import type { Account, ApiKey, KeyList } from '../../store/store.ts';
+import { keyPage, rotationPage } from '../pages/key.ts';
+import { EMPTY_KEY, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
+import { accountPath } from '../pages/layout.ts';
+import { accountOf, requireRecentAuth, signedIn } from '../plugin.ts';
+
+type Params = { accountId: string; keyId: string };
+const user = { config: { panel: 'user' as const } };
+
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => line.trim()).filter((line) => line !== '');
+const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** The two lists of a key as the panel's paths and forms name them. */
+const LISTS = { origins: { list: 'origins', field: 'origin', check: checkOrigin, added: 'origin_added', removed: 'origin_removed' }, 'ip-ranges': { list: 'ipRanges', field: 'ip_range', check: checkIpRange, added: 'range_added', removed: 'range_removed' } } as const satisfies Record<string, { list: KeyList; field: string; check: (input: unknown, field?: string) => string; added: string; removed: string }>;
+
+export default async function keyRoutes(app: FastifyInstance): Promise<void> {
+  const base = '/panel/accounts/:accountId/keys';
+
+  async function context(request: FastifyRequest<{ Params: Partial<Params> }>): Promise<{ account: Account; key: ApiKey | null }> {
+    const account = await accountOf(app, signedIn(request).user, request.params.accountId ?? '');
+    if (request.params.keyId === undefined) return { account, key: null };
+    const key = await app.store.getKey(request.params.keyId);
+    // Another account's key answers as an unknown one does.
+    if (key === null || key.accountId !== account.id) throw new LocError('not_found', 'This account has no such key.');
+    return { account, key };
+  }
+  const keyPath = (account: Account, key: ApiKey, rest = '') => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
+  const currentRotation = async (account: Account, key: ApiKey) =>
+    (await app.store.panel.listRotations(account.id)).find((rotation) => rotation.oldKeyId === key.id && rotation.finishedAt === null);
+
+  app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
+    const { account } = await context(request);
+    const [keys, uses, rotations] = await Promise.all([app.store.listKeys(account.id), app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
+    return html(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, done: request.query.done }));
+  });
+
+  app.get<{ Params: Params }>(`${base}/new`, user, async (request, reply) => {
+    const { account } = await context(request);
+    return html(reply, 200, newKeyPage({ signedIn: signedIn(request), account }));
+  });
+
+  app.post<{ Params: Params }>(base, user, async (request, reply) => {
+    const { account } = await context(request);
+    const now = app.now();
+    requireRecentAuth(request, now, accountPath(account.id, '/keys/new'));
+    const values: NewKeyValues = {
+      ...EMPTY_KEY,
+      label: field(request.body, 'label'),
+      mode: field(request.body, 'mode') === 'test' ? 'test' : 'live',
+      origins: field(request.body, 'origins'),
+      ipRanges: field(request.body, 'ip_ranges'),
+      hourlyLimit: field(request.body, 'hourly_limit').trim(),
+    };
+    try {
+      const limit = values.hourlyLimit === '' ? null : /^\d{1,10}$/.test(values.hourlyLimit) ? Number(values.hourlyLimit) : Number.NaN;
+      if (Number.isNaN(limit)) throw new LocError('validation_error', `hourly limit must be a whole number, received ${JSON.stringify(values.hourlyLimit.slice(0, 20))}.`, 'hourly_limit');
+      const origins = lines(values.origins).map((origin) => checkOrigin(origin, 'origins'));
+      const ipRanges = lines(values.ipRanges).map((range) => checkIpRange(range, 'ip_ranges'));
+      const { key, secret } = await issueKey(app.store, { accountId: account.id, mode: values.mode, label: values.label.trim() || null, origins, ipRanges, hourlyLimit: limit, createdAt: now });
+      return html(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key, secret }));
+    } catch (error) {
+      if (!(error instanceof LocError) || error.status !== 422) throw error;
+      request.errorCode = error.code;
+      return html(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: { field: error.field, message: error.message } }));
+    }
+  });
+
+  app.get<{ Params: Params; Querystring: { done?: string } }>(`${base}/:keyId`, user, async (request, reply) => {
+    const { account, key } = await context(request);
+    const [uses, rotation] = await Promise.all([app.store.panel.keyUses(account.id), currentRotation(account, key!)]);
+    return html(reply, 200, keyPage({ signedIn: signedIn(request), account, key: key!, use: uses.find((use) => use.keyId === key!.id), rotation, done: request.query.done }));
+  });
+
+  for (const [path, { list, field: name, check, added, removed }] of Object.entries(LISTS)) {
+    app.post<{ Params: Params }>(`${base}/:keyId/${path}`, user, async (request, reply) => {
+      const { account, key } = await context(request);
+      requireRecentAuth(request, app.now(), keyPath(account, key!));
+      const input = field(request.body, name).trim();
+      let value: string;
+      try {
+        value = check(input, name);
+      } catch (error) {
+        if (!(error instanceof LocError)) throw error;
+        request.errorCode = error.code;
+        const [uses, rotation] = await Promise.all([app.store.panel.keyUses(account.id), currentRotation(account, key!)]);
+        return html(reply, 422, keyPage({ signedIn: signedIn(request), account, key: key!, use: uses.find((use) => use.keyId === key!.id), rotation, refused: { list: path as keyof typeof LISTS, input, message: error.message } }));
+      }
+      await app.store.updateKeyList(key!.id, list, { add: value });
+      return reply.redirect(`${keyPath(account, key!)}?done=${added}#${path}`, 303);
+    });
+    app.post<{ Params: Params }>(`${base}/:keyId/${path}/remove`, user, async (request, reply) => {
+      const { account, key } = await context(request);
+      requireRecentAuth(request, app.now(), keyPath(account, key!));
+      await app.store.updateKeyList(key!.id, list, { remove: field(request.body, name) });
+      return reply.redirect(`${keyPath(account, key!)}?done=${removed}#${path}`, 303);
+    });
+  }
+
+  for (const status of ['disabled', 'active'] as const) {
+    app.post<{ Params: Params }>(`${base}/:keyId/${status === 'disabled' ? 'disable' : 'enable'}`, user, async (request, reply) => {
+      const { account, key } = await context(request);
+      requireRecentAuth(request, app.now(), keyPath(account, key!));
+      await app.store.setKeyStatus(key!.id, status);
+      return reply.redirect(`${keyPath(account, key!)}?done=${status === 'disabled' ? 'disabled' : 'enabled'}`, 303);
+    });
+  }
+
+  app.post<{ Params: Params }>(`${base}/:keyId/rotate`, user, async (request, reply) => {
+    const { account, key } = await context(request);
+    const now = app.now();
+    requireRecentAuth(request, now, keyPath(account, key!));
+    const old = key!;
+    if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
+    const { key: replacement, secret } = await issueKey(app.store, {
+      accountId: account.id, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,
+      hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: now,
+    });
+    await app.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.id, startedAt: now });
+    return html(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: old }));
+  });
+
+  async function rotationOf(account: Account, key: ApiKey) {
+    const rotation = (await app.store.panel.listRotations(account.id)).find((candidate) => candidate.oldKeyId === key.id);
+    const newKey = rotation === undefined ? null : await app.store.getKey(rotation.newKeyId);
+    if (rotation === undefined || newKey === null) throw new LocError('not_found', 'This key has no rotation; start one from the key’s page.');
+    return { rotation, newKey };
+  }
+
+  app.get<{ Params: Params }>(`${base}/:keyId/rotation`, user, async (request, reply) => {
+    const { account, key } = await context(request);
+    const { rotation, newKey } = await rotationOf(account, key!);
+    const uses = new Map((await app.store.panel.keyUses(account.id)).map((use) => [use.keyId, use]));
+    return html(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses }));
+  });
+
+  app.post<{ Params: Params }>(`${base}/:keyId/rotation/finish`, user, async (request, reply) => {
+    const { account, key } = await context(request);
+    const now = app.now();
+    requireRecentAuth(request, now, keyPath(account, key!, '/rotation'));
+    const { rotation, newKey } = await rotationOf(account, key!);
+    const uses = await app.store.panel.keyUses(account.id);
+    const arrived = uses.some((use) => use.keyId === newKey.id && use.at >= rotation.startedAt);
+    if (!arrived && field(request.body, 'confirm') !== 'yes') {
+      throw new LocError('validation_error', 'The new key has not been used yet: tick the box to disable the old key anyway.', 'confirm');
+    }
+    await app.store.setKeyStatus(key!.id, 'disabled');
+    await app.store.panel.finishRotation(key!.id, now);
+    return reply.redirect(`${accountPath(account.id, '/keys')}?done=rotated`, 303);
+  });
+}

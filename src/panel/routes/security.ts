@@ -1,0 +1,57 @@
+/** The user's own security settings (routes of pages/security.ts): password, passkeys, sessions. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LocError } from '../../errors.ts';
+import { securityPage } from '../pages/security.ts';
+import { checkNewPassword, hashPassword } from '../passwords.ts';
+import { PANEL_PATH } from '../panel-sessions.ts';
+import { requireRecentAuth, signedIn } from '../plugin.ts';
+
+const user = { config: { panel: 'user' as const } };
+const PATH = `${PANEL_PATH}/security`;
+
+export default async function securityRoutes(app: FastifyInstance): Promise<void> {
+  async function page(request: FastifyRequest, extra: { done?: string; passwordError?: string | null } = {}): Promise<string> {
+    const current = signedIn(request);
+    const now = app.now();
+    const [sessions, passkeys, account] = await Promise.all([
+      app.store.panel.listPanelSessions(current.user.id, now),
+      app.store.panel.listPasskeys(current.user.id),
+      app.store.getAccount(current.user.accountId),
+    ]);
+    return securityPage({ signedIn: current, account, sessions, passkeys, ...extra });
+  }
+
+  app.get<{ Querystring: { done?: string } }>(PATH, user, async (request, reply) =>
+    reply.type('text/html; charset=utf-8').send(await page(request, { done: request.query.done })));
+
+  app.post(`${PATH}/password`, user, async (request, reply) => {
+    const current = signedIn(request);
+    const now = app.now();
+    requireRecentAuth(request, now, `${PATH}#password`);
+    let password: string;
+    try {
+      password = checkNewPassword(String((request.body as Record<string, unknown> | undefined)?.password ?? ''), current.user.email);
+    } catch (error) {
+      if (!(error instanceof LocError)) throw error;
+      request.errorCode = error.code;
+      return reply.code(422).type('text/html; charset=utf-8').send(await page(request, { passwordError: error.message }));
+    }
+    await app.store.panel.setPassword(current.user.id, await hashPassword(password), now);
+    await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
+    return reply.redirect(`${PATH}?done=password`, 303);
+  });
+
+  app.post(`${PATH}/sign-out-everywhere`, user, async (request, reply) => {
+    const current = signedIn(request);
+    await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
+    return reply.redirect(`${PATH}?done=signed_out#sessions`, 303);
+  });
+
+  app.post(`${PATH}/passkeys/remove`, user, async (request, reply) => {
+    const current = signedIn(request);
+    requireRecentAuth(request, app.now(), `${PATH}#passkeys`);
+    const id = String((request.body as Record<string, unknown> | undefined)?.passkey ?? '');
+    if (!(await app.store.panel.deletePasskey(current.user.id, id))) throw new LocError('not_found', 'You have no such passkey.');
+    return reply.redirect(`${PATH}?done=passkey_removed#passkeys`, 303);
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * Signing in and out with a password, one-time links (joining an account, recovering access) and
+ * re-authentication. Passkeys sign in through routes/passkeys.ts and end in the same `startSession`.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { hashSecret } from '../../auth/secrets.ts';
+import { LocError } from '../../errors.ts';
+import { accountPath } from '../pages/layout.ts';
+import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
+import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
+import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
+import { safeNext, signedIn } from '../plugin.ts';
+import { takeSignInAttempt } from '../throttle.ts';
+import type { User } from '../../store/panel-store.ts';
+
+type Form = Record<string, unknown>;
+const text = (form: unknown, name: string): string => {
+  const value = (form as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** Where a user lands after signing in: their account's keys (an operator without one: all accounts). */
+export const homeOf = (user: User): string => accountPath(user.accountId, '/keys');
+
+export default async function signInRoutes(app: FastifyInstance): Promise<void> {
+  const secure = app.config.publicUrl.startsWith('https:');
+
+  app.get(PANEL_PATH, { config: { panel: 'public' } }, async (request, reply) =>
+    reply.redirect(request.signedIn === null ? `${PANEL_PATH}/sign-in` : homeOf(request.signedIn.user), 303));
+
+  app.get<{ Querystring: { next?: string; signed_out?: string } }>(`${PANEL_PATH}/sign-in`, { config: { panel: 'public' } }, async (request, reply) => {
+    if (request.signedIn !== null) return reply.redirect(safeNext(request.query.next, homeOf(request.signedIn.user)), 303);
+    return html(reply, 200, signInPage({ next: safeNext(request.query.next, ''), signedOut: request.query.signed_out !== undefined }));
+  });
+
+  app.post(`${PANEL_PATH}/sign-in`, { config: { panel: 'public' } }, async (request, reply) => {
+    const email = text(request.body, 'email').trim();
+    const password = text(request.body, 'password');
+    const next = safeNext(text(request.body, 'next'), '');
+    const now = app.now();
+    const wait = await takeSignInAttempt(app.counters, email, request.ip, now);
+    if (wait !== null) {
+      reply.header('retry-after', wait);
+      request.errorCode = 'sign_in_throttled';
+      return html(reply, 429, signInPage({ email, next, error: new LocError('sign_in_throttled').message }));
+    }
+    const user = email === '' ? null : await app.store.panel.findUserByEmail(email);
+    // The password is checked even for an unknown address (against a decoy): the time tells nothing.
+    const valid = await verifyPassword(password, user?.passwordHash ?? null);
+    if (user === null || !valid) {
+      request.errorCode = 'sign_in_failed';
+      return html(reply, 401, signInPage({ email, next, error: new LocError('sign_in_failed').message }));
+    }
+    if (needsRehash(user.passwordHash!)) await app.store.panel.setPassword(user.id, await hashPassword(password), now);
+    await startSession(app.store, request, reply, user, now, secure);
+    return reply.redirect(next || homeOf(user), 303);
+  });
+
+  app.post(`${PANEL_PATH}/sign-out`, { config: { panel: 'user' } }, async (request, reply) => {
+    await endSession(app.store, request, reply, secure);
+    return reply.redirect(`${PANEL_PATH}/sign-in?signed_out=1`, 303);
+  });
+
+  /** The open link `token` names, with its user's account name; `link_invalid` when it is not open. */
+  async function openLink(token: string) {
+    const found = token === '' ? null : await app.store.panel.findLink(hashSecret(token), app.now());
+    if (found === null) throw new LocError('link_invalid');
+    const account = await app.store.getAccount(found.user.accountId);
+    return { ...found, accountName: account?.name ?? '' };
+  }
+
+  app.get<{ Querystring: { token?: string } }>(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
+    const token = request.query.token ?? '';
+    const link = await openLink(token);
+    // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
+    return html(reply, 200, linkPage({ token, ...link }));
+  });
+
+  app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
+    const token = text(request.body, 'token');
+    const link = await openLink(token);
+    let password: string;
+    try {
+      password = checkNewPassword(text(request.body, 'password'), link.user.email);
+    } catch (error) {
+      if (!(error instanceof LocError)) throw error;
+      request.errorCode = error.code;
+      return html(reply, 422, linkPage({ token, ...link, error: error.message }));
+    }
+    const passwordHash = await hashPassword(password);
+    const now = app.now();
+    // Used up only now, atomically: of two submissions of one link, one sets the password.
+    const used = await app.store.panel.useLink(hashSecret(token), now);
+    if (used === null) throw new LocError('link_invalid');
+    const user = (await app.store.panel.setPassword(used.user.id, passwordHash, now))!;
+    // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
+    if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
+    await startSession(app.store, request, reply, user, now, secure);
+    return reply.redirect(homeOf(user), 303);
+  });
+
+  app.get<{ Querystring: { next?: string } }>(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) =>
+    html(reply, 200, reauthenticatePage(signedIn(request), { next: safeNext(request.query.next, homeOf(signedIn(request).user)) })));
+
+  app.post(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) => {
+    const current = signedIn(request);
+    const next = safeNext(text(request.body, 'next'), homeOf(current.user));
+    const now = app.now();
+    const wait = await takeSignInAttempt(app.counters, current.user.email, request.ip, now);
+    if (wait !== null) {
+      reply.header('retry-after', wait);
+      request.errorCode = 'sign_in_throttled';
+      return html(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
+    }
+    if (!(await verifyPassword(text(request.body, 'password'), current.user.passwordHash))) {
+      request.errorCode = 'sign_in_failed';
+      return html(reply, 401, reauthenticatePage(current, { next, error: 'The password is wrong.' }));
+    }
+    await app.store.panel.reauthenticate(current.session.hash, now);
+    return reply.redirect(next, 303);
+  });
+}

@@ -1,0 +1,37 @@
+/** The account's team: its users, and invitations made by one of them (routes of pages/team.ts). */
+import type { FastifyInstance } from 'fastify';
+import { LocError } from '../../errors.ts';
+import { StoreConflict } from '../../store/store.ts';
+import { inviteUser } from '../invitations.ts';
+import { accountPath } from '../pages/layout.ts';
+import { teamPage } from '../pages/team.ts';
+import { accountOf, requireRecentAuth, signedIn } from '../plugin.ts';
+
+type Params = { accountId: string };
+
+export default async function teamRoutes(app: FastifyInstance): Promise<void> {
+  const path = '/panel/accounts/:accountId/team';
+
+  app.get<{ Params: Params }>(path, { config: { panel: 'user' } }, async (request, reply) => {
+    const account = await accountOf(app, signedIn(request).user, request.params.accountId);
+    const users = await app.store.panel.listUsers(account.id);
+    return reply.type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users }));
+  });
+
+  app.post<{ Params: Params }>(path, { config: { panel: 'user' } }, async (request, reply) => {
+    const account = await accountOf(app, signedIn(request).user, request.params.accountId);
+    const now = app.now();
+    requireRecentAuth(request, now, accountPath(account.id, '/team'));
+    const email = String((request.body as Record<string, unknown> | undefined)?.email ?? '');
+    try {
+      const { user, link } = await inviteUser(app.store, { accountId: account.id, email }, now, app.config.publicUrl);
+      const users = await app.store.panel.listUsers(account.id);
+      return reply.code(201).type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, invited: { email: user.email, ...link } }));
+    } catch (error) {
+      if (!(error instanceof LocError || error instanceof StoreConflict)) throw error;
+      request.errorCode = 'validation_error';
+      const users = await app.store.panel.listUsers(account.id);
+      return reply.code(422).type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, error: { email, message: error.message } }));
+    }
+  });
+}

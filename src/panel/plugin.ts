@@ -140,9 +140,9 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
     if (wantsJson) return reply.code(loc.status).send(errorBody(loc));
     return reply.code(loc.status).type('text/html; charset=utf-8').send(errorPage(loc, request.signedIn));
   });
-  app.setNotFoundHandler((request, reply) => {
-    request.errorCode = 'not_found';
-    reply.code(404).type('text/html; charset=utf-8').send(errorPage(new LocError('not_found', 'There is no such page in the panel.'), request.signedIn));
+  // The panel's own 404, as a page: a catch-all route, since the service's not-found handler answers JSON for the rest of the origin.
+  app.all(`${PANEL_PATH}/*`, { config: { panel: 'public' }, schema: { hide: true } }, async () => {
+    throw new LocError('not_found', 'There is no such page in the panel.');
   });
 
   await app.register(panelAssets);

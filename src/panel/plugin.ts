@@ -104,6 +104,10 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   app.decorateRequest('signedIn', null);
+  // Pages for people, not operations of the API: none of them is in /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
 
   app.addHook('onRequest', async (_request, reply) => panelHeaders(reply, ownOrigin));
   app.addHook('preHandler', async (request) => {
@@ -141,7 +145,7 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
     return reply.code(loc.status).type('text/html; charset=utf-8').send(errorPage(loc, request.signedIn));
   });
   // The panel's own 404, as a page: a catch-all route, since the service's not-found handler answers JSON for the rest of the origin.
-  app.all(`${PANEL_PATH}/*`, { config: { panel: 'public' }, schema: { hide: true } }, async () => {
+  app.all(`${PANEL_PATH}/*`, { config: { panel: 'public' } }, async () => {
     throw new LocError('not_found', 'There is no such page in the panel.');
   });
 

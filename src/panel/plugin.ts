@@ -15,59 +15,15 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LocError } from '../errors.ts';
 import { errorBody, toLocError } from '../server/plugins/errors.ts';
-import type { Account } from '../store/store.ts';
 import panelAssets from './assets.ts';
 import { errorPage } from './pages/errors.ts';
-import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, recentlyAuthenticated, sameCsrf, type SignedIn } from './panel-sessions.ts';
+import { Redirect, signedIn } from './access.ts';
+import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
 import accountRoutes from './routes/accounts.ts';
 import keyRoutes from './routes/keys.ts';
 import securityRoutes from './routes/security.ts';
 import signInRoutes from './routes/sign-in.ts';
 import teamRoutes from './routes/team.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Panel routes: who may use them. `public`: anyone (sign-in, links); `user`: a signed-in user. */
-    panel?: 'public' | 'user';
-  }
-  interface FastifyRequest {
-    /** The panel's signed-in user, read from the cookie; null when none. */
-    signedIn: (SignedIn & { token: string }) | null;
-  }
-}
-
-/** Why a panel route answers a redirect instead of its page. */
-export class Redirect extends Error {
-  constructor(readonly location: string) {
-    super(`redirect to ${location}`);
-  }
-}
-
-/** The signed-in user; routes marked `panel: 'user'` never run without one. */
-export function signedIn(request: FastifyRequest): SignedIn & { token: string } {
-  if (request.signedIn === null) throw new Redirect(`${PANEL_PATH}/sign-in`);
-  return request.signedIn;
-}
-
-/**
- * The account `accountId` names, when the user may see it: their own, or any for an operator. Another
- * account's id answers as an unknown one does (404), so ids cannot be probed.
- */
-export async function accountOf(app: FastifyInstance, user: SignedIn['user'], accountId: string): Promise<Account> {
-  const account = user.operator || user.accountId === accountId ? await app.store.getAccount(accountId) : null;
-  if (account === null) throw new LocError('not_found', 'There is no such account in this panel.');
-  return account;
-}
-
-/** Refuses a change without a recent sign-in or re-authentication: the user is sent to confirm, then back to `back`. */
-export function requireRecentAuth(request: FastifyRequest, now: number, back: string): void {
-  if (!recentlyAuthenticated(signedIn(request), now)) throw new Redirect(`${PANEL_PATH}/reauthenticate?next=${encodeURIComponent(back)}`);
-}
-
-/** The panel's own paths only, so a `next` parameter can never send the user elsewhere. */
-export function safeNext(next: unknown, fallback: string): string {
-  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
-}
 
 /**
  * Whether a request that changes something comes from the panel's own pages: a browser says where a

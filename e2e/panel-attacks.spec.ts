@@ -23,7 +23,7 @@ const openKeyId = (page: Page): string => /\/keys\/(key_[A-Za-z0-9_-]+)/.exec(pa
 
 test('a form posted from another origin changes nothing, whether the cookie comes along (same site) or not', async ({ page, stack }) => {
   const { email, account } = newPerson('csrf');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   await createKeyInPanel(page, { label: 'target', origins: 'https://shop.example' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -46,7 +46,7 @@ test('a form posted from another origin changes nothing, whether the cookie come
 
 test('a user of one account cannot reach another account’s key by its id', async ({ page, browser, stack }) => {
   const owner = newPerson('owner');
-  await signUp(page, invite(stack.dataDir, owner.account, owner.email));
+  await signUp(page, invite(stack, owner.account, owner.email));
   await createKeyInPanel(page, { label: 'owned' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -55,7 +55,7 @@ test('a user of one account cannot reach another account’s key by its id', asy
   const context = await browser.newContext();
   const intruder = await context.newPage();
   const other = newPerson('intruder');
-  await signUp(intruder, invite(stack.dataDir, other.account, other.email));
+  await signUp(intruder, invite(stack, other.account, other.email));
   const ownAccountPath = new URL(intruder.url()).pathname.replace(/\/keys$/, '');
   for (const url of [keyUrl, `${stack.service}${ownAccountPath}/keys/${keyId}`, keyUrl.replace(/\/keys\/.*$/, '/keys')]) {
     const response = await intruder.goto(url);
@@ -67,7 +67,7 @@ test('a user of one account cannot reach another account’s key by its id', asy
 
 test('a session token planted before sign-in is replaced, and never signs the planter in', async ({ browser, stack }) => {
   const { email, account } = newPerson('fixation');
-  const link = invite(stack.dataDir, account, email);
+  const link = invite(stack, account, email);
   const planted = 'P'.repeat(43);
   const victimContext = await browser.newContext();
   await victimContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
@@ -91,7 +91,7 @@ test('password guessing is stopped after 10 tries, even the right password then'
   const service = await startService(dataDir);
   try {
     const { email, account } = newPerson('guess');
-    await signUp(page, invite(dataDir, account, email));
+    await signUp(page, invite({ dataDir, service: service.url }, account, email));
     await page.context().clearCookies();
     for (let i = 0; i < 10; i++) {
       await signIn(page, service.url, email, `wrong guess number ${i}`);
@@ -108,7 +108,7 @@ test('password guessing is stopped after 10 tries, even the right password then'
 
 test('a key is on its creation screen only: not on any later page, not in the database in clear', async ({ page, stack }) => {
   const { email, account } = newPerson('secret');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -128,7 +128,7 @@ test('a key is on its creation screen only: not on any later page, not in the da
 
 test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ page, stack, newSession }) => {
   const { email, account } = newPerson('isolation');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   await createKeyInPanel(page, { label: 'guarded' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();

@@ -54,12 +54,12 @@ export function removeDataDir(dir: string): void {
 }
 
 /**
- * Runs the operator CLI (`loc …`, built) against `dataDir`; returns what it printed. Its notes on
+ * Runs the operator CLI (`loc …`, built) against `dataDir`, with `env` besides; returns what it printed. Its notes on
  * stderr (a new database) stay out of the suite's output; a failure still shows them in its error.
  */
-export function cli(dataDir: string, args: string[]): string {
+export function cli(dataDir: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync(process.execPath, ['dist/cli.js', ...args], {
-    cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir, ...env }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 

@@ -48,7 +48,6 @@ export function panelPage(options: PanelPageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(options.title)} · loc partner panel</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS_PATH}/panel.css">

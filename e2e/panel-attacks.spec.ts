@@ -12,6 +12,9 @@ import { expect, test } from './fixtures.ts';
 import { PASSWORD, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
 import { cli, newDataDir, removeDataDir, startService } from './services.ts';
 
+// Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
+test.describe.configure({ timeout: 60_000 });
+
 /** The key `keyId` as the operator CLI lists it. */
 function keyStatus(dataDir: string, account: string, keyId: string): string {
   const keys = JSON.parse(cli(dataDir, ['keys', 'list', '--account', account, '--json'])) as { id: string; status: string }[];
@@ -40,6 +43,7 @@ test('a form posted from another origin changes nothing, whether the cookie come
       form.submit();
     }, `${keyUrl}/disable`);
     expect((await answer).status(), attacker).toBe(403);
+    await page.waitForURL(`${keyUrl}/disable`);
     expect(keyStatus(stack.dataDir, account, keyId)).toBe('active');
   }
 });
@@ -86,6 +90,8 @@ test('a session token planted before sign-in is replaced, and never signs the pl
 });
 
 test('password guessing is stopped after 10 tries, even the right password then', async ({ page }) => {
+  // Each guess is hashed (a few hundred milliseconds of scrypt) before it is refused.
+  test.setTimeout(120_000);
   // A service of its own: the guesses spend this address's sign-in budget, which the suite shares.
   const dataDir = newDataDir();
   const service = await startService(dataDir);

@@ -9,6 +9,9 @@ import { expect, test } from './fixtures.ts';
 import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
 import { cli } from './services.ts';
 
+// Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
+test.describe.configure({ timeout: 60_000 });
+
 test('invite, sign up, create a key, use it against the API, disable and enable it, sign out and in', async ({ page, stack }) => {
   const { email, account } = newPerson('flow');
   await signUp(page, invite(stack, account, email));

@@ -95,6 +95,13 @@ ${options.error ? `<p class="error" id="${id}-error">${escapeHtml(options.error)
 </div>`;
 }
 
+/**
+ * A table that scrolls sideways inside its box on a narrow screen, not the page: a region named
+ * `label` that the keyboard can reach and scroll.
+ */
+export const scrollingTable = (label: string, table: string): string =>
+  `<div class="table-scroll" role="region" aria-label="${escapeHtml(label)}" tabindex="0">${table}</div>`;
+
 /** A time for people: UTC, to the minute, with the machine-readable value for script and tests. */
 export function time(at: number | null, never = 'never'): string {
   if (at === null) return never;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { mountReady } from './harness.ts';
 import { expect, test } from './fixtures.ts';
-import { PASSWORD, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
+import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
 import { cli, newDataDir, removeDataDir, startService } from './services.ts';
 
 // Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
@@ -112,24 +112,35 @@ test('password guessing is stopped after 10 tries, even the right password then'
   }
 });
 
-test('a key is on its creation screen only: not on any later page, not in the database in clear', async ({ page, stack }) => {
-  const { email, account } = newPerson('secret');
-  await signUp(page, invite(stack, account, email));
-  const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
-  await page.getByRole('link', { name: /stored it/ }).click();
-  const keyUrl = page.url();
-  for (const url of [keyUrl, keyUrl.replace(/\/keys\/.*$/, '/keys'), `${stack.service}/panel/security`]) {
-    await page.goto(url);
-    expect(await page.content(), url).not.toContain(secret);
+test('a key is on its creation screen only: not on any later page, in the service’s log or in the database in clear', async ({ page }) => {
+  // A service of its own, logging every request, as an operator's would at the default level.
+  const dataDir = newDataDir();
+  const service = await startService(dataDir, { LOC_LOG_LEVEL: 'info' });
+  try {
+    const { email, account } = newPerson('secret');
+    await signUp(page, invite({ dataDir, service: service.url }, account, email));
+    const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
+    expect((await callApi(service.url, secret)).status).toBe(200);
+    await page.getByRole('link', { name: /stored it/ }).click();
+    const keyUrl = page.url();
+    for (const url of [keyUrl, keyUrl.replace(/\/keys\/.*$/, '/keys'), `${service.url}/panel/security`]) {
+      await page.goto(url);
+      expect(await page.content(), url).not.toContain(secret);
+    }
+    await page.goBack();
+    expect(await page.content()).not.toContain(secret);
+    await service.stop();
+    expect(service.output()).toContain('"url":"/panel/accounts/');
+    expect(service.output()).not.toContain(secret.slice(4));
+    const files = readdirSync(dataDir).filter((name) => statSync(join(dataDir, name)).isFile());
+    const stored = files.map((name) => readFileSync(join(dataDir, name)).toString('latin1')).join('');
+    expect(stored).toContain(email);
+    expect(stored).not.toContain(secret.slice(4));
+    expect(stored).not.toContain(PASSWORD);
+  } finally {
+    await service.stop();
+    removeDataDir(dataDir);
   }
-  await page.goBack();
-  expect(await page.content()).not.toContain(secret);
-  const files = readdirSync(stack.dataDir).filter((name) => statSync(join(stack.dataDir, name)).isFile());
-  const stored = files.map((name) => readFileSync(join(stack.dataDir, name)).toString('latin1')).join('');
-  expect(stored).toContain(email);
-  expect(stored).not.toContain(secret);
-  expect(stored).not.toContain(secret.slice(4));
-  expect(stored).not.toContain(PASSWORD);
 });
 
 test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ page, stack, newSession }) => {

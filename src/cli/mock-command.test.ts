@@ -56,6 +56,9 @@ describe('keys and origins', () => {
     const key = /test key +(loc_test_[\w-]+)/.exec(mock.process.output())?.[1];
     expect(key).toBeDefined();
     expect(mock.process.output()).toMatch(/curl -s http:\/\/localhost:\d+\/v1\/loc\/lookup\/\S+ -H 'x-api-key: loc_test_/);
+    // The mock keeps no users: no panel to point to, and none served.
+    expect(mock.process.output()).not.toContain('/panel');
+    expect((await call('/panel/sign-in')).status).toBe(404);
     const answer = await call('/v1/loc/lookup/FR-0RMB-CLY0', { headers: { 'x-api-key': key! } });
     expect(answer.status).toBe(200);
     expect(answer.body.loc_code).toBe('FR-0RMB-CLY0');

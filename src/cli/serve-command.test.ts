@@ -104,6 +104,8 @@ describe('a start that cannot listen', () => {
     try {
       await started.ready();
       expect(started.output()).toContain('warning: LOC_PUBLICURL is not a loc setting and is ignored; did you mean LOC_PUBLIC_URL?\n');
+      // The banner points to the partner panel, and says how a person gets in.
+      expect(started.output()).toMatch(/^  panel      http:\/\/localhost:\d+\/panel   \(let a person in: loc accounts invite --account NAME --email EMAIL\)$/m);
     } finally {
       started.child.kill('SIGTERM');
       await finished(started);

@@ -1,9 +1,11 @@
 /**
- * The banner of a started service: where it listens, its public URL and main addresses, a warning
+ * The banner of a started service: where it listens, its public URL and main addresses (the panel's
+ * among them, with how to let a person in), a warning
  * when that URL cannot be right, and the ready line last (ready-line.ts). Printed once per service:
  * by the server itself, or by a cluster's primary once every worker listens (cluster.ts).
  */
 import { join } from 'node:path';
+import type { AppOptions } from './app.ts';
 import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { readyLine } from './ready-line.ts';
@@ -19,13 +21,15 @@ export interface BannerOptions {
 }
 
 /** The banner of a service listening on `port` of `config.host`, which `config` names with its real port. */
-export function bannerLines(config: Config, port: number, options: BannerOptions = {}): string[] {
+export function bannerLines(config: Config, port: number, options: BannerOptions & Pick<AppOptions, 'mock'> = {}): string[] {
   const url = `http://${hostPort(config.host, port)}`;
   const base = config.publicUrl;
   const lines = [
     `loc is listening on ${url} (public URL ${base})`,
     `  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`,
     `  share page ${base}/{code}   health ${base}/healthz`,
+    // `loc mock` has no partner panel: it keeps no users.
+    ...(options.mock ? [] : [`  panel      ${base}/panel   (let a person in: loc accounts invite --account NAME --email EMAIL)`]),
   ];
   if (base === defaultPublicUrl(port) && !isLoopback(config.host)) {
     lines.push(

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
-import { storeConformance } from '../../test/conformance/store.ts';
+import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { openSqliteStore } from './sqlite.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import type { Store } from './store.ts';
@@ -30,7 +31,7 @@ function countingSaves(): { store: Store; writes: () => number; done: () => Prom
   };
 }
 
-storeConformance('sqlite behind the request cache', async () => {
+const open = async (): Promise<OpenedStore> => {
   const dir = tempDir();
   const inner = openSqliteStore(dir);
   let now = 0;
@@ -43,7 +44,10 @@ storeConformance('sqlite behind the request cache', async () => {
     fill: sqliteFill(inner),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
-});
+};
+storeConformance('sqlite behind the request cache', open);
+// The cache passes the panel through: what the panel reads must count at once (cached.ts).
+panelStoreConformance('sqlite behind the request cache', open);
 
 describe('cachedStore', () => {
   it("sees another connection's key change once the entry is ttlMs old", async () => {

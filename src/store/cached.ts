@@ -37,6 +37,9 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   };
 
   return {
+    // Uncached: a session signed out, a link used or a passkey removed must count at once, in every process.
+    panel: store.panel,
+
     createAccount: (input) => store.createAccount(input),
     listAccounts: () => store.listAccounts(),
     findAccount: (name) => store.findAccount(name),

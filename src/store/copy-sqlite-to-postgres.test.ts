@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../auth/secrets.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
-import { fillSqliteData, type SqliteData } from '../../test/support/sqlite-data.ts';
+import { fillSqliteData, PANEL, type SqliteData } from '../../test/support/sqlite-data.ts';
 import { CannotCopy, copySqliteToPostgres } from './copy-sqlite-to-postgres.ts';
 import { openPostgresStore } from './postgres.ts';
 import { DATABASE_FILE } from './sqlite-files.ts';
@@ -49,7 +49,9 @@ function sqliteSchema(file: string): Map<string, string[]> {
  * and jsonb read back; ordered by every column, so that the two engines' rows line up.
  */
 const sqliteValue = (column: string, value: unknown): unknown =>
-  value === null ? null : column === 'partner' ? value === 1 : ['origins', 'ip_ranges', 'countries', 'bounds'].includes(column) ? JSON.parse(value as string) : value;
+  value === null ? null
+    : ['partner', 'operator'].includes(column) ? value === 1
+      : ['origins', 'ip_ranges', 'countries', 'bounds', 'transports'].includes(column) ? JSON.parse(value as string) : value;
 
 function sortRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   return rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -69,6 +71,10 @@ afterEach(async () => {
   await database.dispose();
 });
 
+/** Every table of the SQLite schema with no row, but those given. */
+const none = (rows: Record<string, number> = {}): Record<string, number> =>
+  ({ ...Object.fromEntries([...sqliteSchema(join(dir, DATABASE_FILE)).keys()].map((table) => [table, 0])), ...rows });
+
 /** Rows in each of loc's tables in PostgreSQL. */
 async function counts(url: string): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
@@ -86,7 +92,10 @@ describe('copySqliteToPostgres', () => {
     const report = await copySqliteToPostgres(dir, database.url);
     expect(report).toEqual({
       from: file, to: database.url,
-      rows: { accounts: 2, api_keys: 3, locations: 3, sessions: 2, test_locations: 2 },
+      rows: {
+        accounts: 2, api_keys: 4, locations: 3, sessions: 2, test_locations: 2, users: 2, panel_links: 2, passkeys: 1, panel_sessions: 1,
+        webauthn_challenges: 1, key_rotations: 1, key_last_use: 2,
+      },
     });
     const source = new Database(file, { readonly: true });
     try {
@@ -103,7 +112,7 @@ describe('copySqliteToPostgres', () => {
     }
   });
 
-  it('copies what the store port reads: the same accounts, keys by hash, sessions and saved locations from either engine', async () => {
+  it('copies what the store port reads: the same accounts, keys by hash, sessions, saved locations and panel records from either engine', async () => {
     await copySqliteToPostgres(dir, database.url);
     const sqlite = openSqliteStore(dir, { create: false });
     const postgres = await openPostgresStore(database.url, { create: false });
@@ -116,6 +125,12 @@ describe('copySqliteToPostgres', () => {
         sessions: await Promise.all(data.sids.map((sid) => store.getSession(sid))),
         locations: await Promise.all(accounts.flatMap((account) => (['live', 'test'] as const).flatMap((mode) =>
           ['FR-0RMB-CLY0', 'US-550M-RQ5L'].map((code) => store.findLocation(account.id, mode, code))))),
+        users: await Promise.all(accounts.map((account) => store.panel.listUsers(account.id))),
+        link: await store.panel.findLink(PANEL.openLink, PANEL.now),
+        passkeys: await store.panel.listPasskeys(data.users.ada.id),
+        session: await store.panel.getPanelSession(PANEL.session, PANEL.now),
+        rotations: await Promise.all(accounts.map((account) => store.panel.listRotations(account.id))),
+        keyUses: await Promise.all(accounts.map((account) => store.panel.keyUses(account.id))),
       };
     };
     try {
@@ -124,6 +139,12 @@ describe('copySqliteToPostgres', () => {
       expect(before.sessions.map((session) => session?.countries)).toEqual([['FR', 'DE'], null]);
       expect(before.byHash.map((found) => found?.key.status)).toEqual(['active', 'active', 'disabled']);
       expect(before.locations.filter((location) => location !== null)).toHaveLength(5);
+      expect(before.users.flat()).toEqual([data.users.ada, data.users.bob]);
+      expect(before.link).toEqual({ user: data.users.bob, purpose: 'recovery' });
+      expect(before.passkeys.map((passkey) => passkey.id)).toEqual([PANEL.passkey]);
+      expect(before.session?.user).toEqual(data.users.ada);
+      expect(before.rotations.flat()).toHaveLength(1);
+      expect(before.keyUses.flat().map((use) => use.keyId).sort()).toEqual([data.live.key.id, data.test.key.id].sort());
     } finally {
       await sqlite.close();
       await postgres.close();
@@ -134,11 +155,11 @@ describe('copySqliteToPostgres', () => {
     // loc's tables made first, as loc db migrate would, with a trigger that refuses the last table's rows.
     await (await openPostgresStore(database.url)).close();
     await sql(database.url, "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$");
-    await sql(database.url, 'CREATE TRIGGER refuse BEFORE INSERT ON test_locations FOR EACH ROW EXECUTE FUNCTION refuse()');
+    await sql(database.url, 'CREATE TRIGGER refuse BEFORE INSERT ON webauthn_challenges FOR EACH ROW EXECUTE FUNCTION refuse()');
     const failed = await copySqliteToPostgres(dir, database.url).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(CannotCopy);
     expect((failed as Error).message).toBe('PostgreSQL refused the copy: refused for the test (P0001); nothing was copied');
-    expect(await counts(database.url)).toEqual({ accounts: 0, api_keys: 0, locations: 0, sessions: 0, test_locations: 0 });
+    expect(await counts(database.url)).toEqual(none());
   });
 
   it('refuses a U+0000, which PostgreSQL stores in no text, naming the row, before writing anything', async () => {
@@ -156,7 +177,7 @@ describe('copySqliteToPostgres', () => {
     await expect(copySqliteToPostgres(dir, database.url)).rejects.toThrow(new CannotCopy(
       `test_locations.label of the row with account_id "${accountId}", code "FR-0RMB-CLY0" holds U+0000, which PostgreSQL cannot store: change or remove it in SQLite first`,
     ));
-    expect(await counts(database.url)).toEqual({ accounts: 0, api_keys: 0, locations: 0, sessions: 0, test_locations: 0 });
+    expect(await counts(database.url)).toEqual(none());
   });
 
   it('refuses a SQLite schema of another version, a directory without a loc database, and a PostgreSQL that holds data', async () => {
@@ -184,6 +205,6 @@ describe('copySqliteToPostgres', () => {
     await expect(copySqliteToPostgres(dir, database.url)).rejects.toThrow(new CannotCopy(
       `the PostgreSQL database ${database.url} already holds 1 account: the copy is for an empty database, a new one or one only loc db migrate has run on`,
     ));
-    expect(await counts(database.url)).toEqual({ accounts: 1, api_keys: 0, locations: 0, sessions: 0, test_locations: 0 });
+    expect(await counts(database.url)).toEqual(none({ accounts: 1 }));
   });
 });

@@ -1,10 +1,11 @@
-/** The in-memory adapter against the store conformance suite, plus what is its own: copies, capacity, closing. */
+/** The in-memory adapter against the store conformance suites, plus what is its own: copies, capacity, closing. */
 import { describe, expect, it } from 'vitest';
-import { storeConformance } from '../../test/conformance/store.ts';
+import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { MemoryDatabase, MemoryStore } from './memory.ts';
 import { StoreUnavailable } from './store.ts';
 
-storeConformance('memory', async () => {
+const open = async (): Promise<OpenedStore> => {
   const db = new MemoryDatabase();
   const room = db.capacity;
   return {
@@ -13,7 +14,9 @@ storeConformance('memory', async () => {
     settle: () => {},
     fill: { begin: () => void (db.capacity = db.used), end: () => void (db.capacity = room) },
   };
-});
+};
+storeConformance('memory', open);
+panelStoreConformance('memory', open);
 
 describe('memory store', () => {
   const T0 = Date.UTC(2030, 0, 1);

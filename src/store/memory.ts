@@ -11,6 +11,9 @@
  * 'full'), still answering reads.
  */
 import { newId } from './ids.ts';
+import { MemoryDatabase, sizeOf } from './memory-database.ts';
+import { MemoryPanelStore } from './memory-panel.ts';
+import type { PanelStore } from './panel-store.ts';
 import {
   StoreConflict,
   StoreUnavailable,
@@ -27,43 +30,14 @@ import {
   type Store,
 } from './store.ts';
 
-/** What a MemoryDatabase holds unless told otherwise: 64 MB, some 200 000 saved locations. */
-export const DEFAULT_MEMORY_CAPACITY = 64 * 1024 * 1024;
+export { MemoryDatabase } from './memory-database.ts';
 
-interface StoredKey {
-  key: ApiKey;
-  hash: string;
-}
-
-/** The records several MemoryStores share. */
-export class MemoryDatabase {
-  readonly accounts = new Map<string, Account>();
-  readonly accountIds = new Map<string, string>();
-  readonly keys = new Map<string, StoredKey>();
-  readonly keyIds = new Map<string, string>();
-  readonly sessions = new Map<string, Required<NewSession>>();
-  readonly locations = new Map<string, SavedLocation>();
-  /** Bytes the records hold, as estimated by `sizeOf`. */
-  used = 0;
-
-  constructor(public capacity = DEFAULT_MEMORY_CAPACITY) {}
-
-  /** Counts `bytes` more held, refusing as a full disk does when they do not fit. */
-  take(bytes: number): void {
-    if (this.used + bytes > this.capacity) {
-      throw new StoreUnavailable('full', `the in-memory store holds its limit of ${this.capacity} bytes`);
-    }
-    this.used += bytes;
-  }
-}
-
-/** An estimate of the memory a record holds: its JSON's length, plus the maps' own keeping. */
-const sizeOf = (record: object): number => JSON.stringify(record).length + 64;
 const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId} ${mode} ${code}`;
 const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], ipRanges: [...key.ipRanges] });
 
 export class MemoryStore implements Store {
   private closed = false;
+  readonly panel: PanelStore = new MemoryPanelStore((work) => this.run(work));
 
   constructor(private readonly db = new MemoryDatabase()) {}
 

@@ -124,6 +124,77 @@ export const MIGRATIONS: readonly Migration[] = [
     $$;
     `,
   },
+  // 3: the partner panel, as SQLite's migration 5 has it. Only added: a loc of schema 1 or 2 runs on
+  // without a panel.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE TABLE users (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      email text NOT NULL UNIQUE,
+      operator boolean NOT NULL,
+      password_hash text,
+      created_at bigint NOT NULL,
+      activated_at bigint
+    );
+    CREATE INDEX users_account ON users (account_id, created_at);
+    CREATE TABLE panel_links (
+      hash text PRIMARY KEY,
+      user_id text NOT NULL REFERENCES users (id),
+      purpose text NOT NULL CHECK (purpose IN ('invite', 'recovery')),
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      used_at bigint
+    );
+    -- One open link per user at most: a new one replaces it in one upsert, also against a concurrent one.
+    CREATE UNIQUE INDEX panel_links_open ON panel_links (user_id) WHERE used_at IS NULL;
+    CREATE INDEX panel_links_expiry ON panel_links (expires_at);
+    CREATE TABLE passkeys (
+      id text PRIMARY KEY,
+      user_id text NOT NULL REFERENCES users (id),
+      public_key text NOT NULL,
+      -- WebAuthn's signature counter is unsigned 32-bit: past integer's range.
+      counter bigint NOT NULL CHECK (counter >= 0),
+      transports text[] NOT NULL,
+      name text NOT NULL,
+      created_at bigint NOT NULL,
+      last_used_at bigint
+    );
+    CREATE INDEX passkeys_user ON passkeys (user_id);
+    CREATE TABLE panel_sessions (
+      hash text PRIMARY KEY,
+      user_id text NOT NULL REFERENCES users (id),
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      authenticated_at bigint NOT NULL,
+      ip text NOT NULL,
+      user_agent text NOT NULL
+    );
+    CREATE INDEX panel_sessions_user ON panel_sessions (user_id);
+    CREATE INDEX panel_sessions_expiry ON panel_sessions (expires_at);
+    CREATE TABLE webauthn_challenges (
+      challenge text PRIMARY KEY,
+      purpose text NOT NULL CHECK (purpose IN ('register', 'authenticate')),
+      user_id text REFERENCES users (id),
+      expires_at bigint NOT NULL
+    );
+    CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
+    CREATE TABLE key_rotations (
+      old_key_id text NOT NULL REFERENCES api_keys (id),
+      new_key_id text NOT NULL REFERENCES api_keys (id),
+      started_at bigint NOT NULL,
+      finished_at bigint,
+      PRIMARY KEY (old_key_id, new_key_id)
+    );
+    CREATE TABLE key_last_use (
+      key_id text PRIMARY KEY REFERENCES api_keys (id),
+      at bigint NOT NULL,
+      origin text,
+      ip text NOT NULL
+    );
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

@@ -5,7 +5,8 @@
  * migrations racing, a schema from a newer loc, a database out of reach.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { storeConformance } from '../../test/conformance/store.ts';
+import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { postgresFill } from '../../test/support/postgres-fill.ts';
 import { createTestDatabase, sql, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
@@ -18,11 +19,14 @@ import { NoDatabase, StoreUnavailable, type SavedLocation } from './store.ts';
 
 afterAll(stopPostgres);
 
-storeConformance('postgres', async () => {
+// Two stores, two pools: the panel suite's races run across them as across two processes.
+const open = async (): Promise<OpenedStore> => {
   const db = await createTestDatabase();
   const store = await openPostgresStore(db.url);
   return { store, second: await openPostgresStore(db.url), settle: () => {}, fill: postgresFill(db.url), dispose: db.dispose };
-});
+};
+storeConformance('postgres', open);
+panelStoreConformance('postgres', open);
 
 // As the server uses it: behind the request cache (cached.ts), with another store writing beside it.
 storeConformance('postgres behind the request cache', async () => {
@@ -167,7 +171,7 @@ describe('postgres store out of reach', () => {
   it('answers each method unreachable, never a raw error, and a look-up key with U+0000 null without a query', async () => {
     const store = new PostgresStore(await newPool(await closedPortUrl()));
     try {
-      for (const call of [() => store.ping(), () => store.findAccount('acme'), () => store.listAccounts(), () => store.deleteSessionsExpiredBefore(T0)]) {
+      for (const call of [() => store.ping(), () => store.findAccount('acme'), () => store.listAccounts(), () => store.deleteSessionsExpiredBefore(T0), () => store.panel.sweep(T0)]) {
         await expect(call()).rejects.toMatchObject({ name: 'StoreUnavailable', reason: 'unreachable' });
       }
       // Had these queried, they would have failed as above.
@@ -175,6 +179,11 @@ describe('postgres store out of reach', () => {
       expect(await store.getSession('sid\0')).toBeNull();
       expect(await store.findKeyByHash('\0')).toBeNull();
       expect(await store.findLocation('acct_x', 'live', 'FR-0RMB\0')).toBeNull();
+      expect(await store.panel.findUserByEmail('ada\0@example.com')).toBeNull();
+      expect(await store.panel.setOperator('ada\0@example.com', true)).toBeNull();
+      expect(await store.panel.findPasskey('cred\0')).toBeNull();
+      expect(await store.panel.deletePasskey('usr_x', 'cred\0')).toBe(false);
+      expect(await store.panel.takeChallenge('c\0', T0)).toBeNull();
     } finally {
       await store.close();
     }

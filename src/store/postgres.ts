@@ -19,8 +19,9 @@ import { translatePostgresError } from './postgres-errors.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
 import { migrate } from './postgres-migrations.ts';
 import {
-  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, type AccountRow, type KeyRow, type LocationRow, type SessionRow,
+  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, type AccountRow, type KeyRow, type LocationRow, type SessionRow,
 } from './postgres-rows.ts';
+import { PostgresPanelStore } from './postgres-panel.ts';
 import {
   StoreConflict,
   type Account,
@@ -60,13 +61,13 @@ export async function openPostgresStore(url: string, { create = true }: OpenStor
   return new PostgresStore(pool);
 }
 
-/** Whether a look-up key holds U+0000, which no stored text can (see the head of this file). */
-const unstorable = (...values: string[]): boolean => values.some((value) => value.includes('\0'));
-
 export class PostgresStore implements Store {
   private closed = false;
+  readonly panel: PostgresPanelStore;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.panel = new PostgresPanelStore((text, values, name) => this.query(text, values, name));
+  }
 
   /**
    * One statement; PostgreSQL's errors of a machine or network at fault leave as StoreUnavailable.

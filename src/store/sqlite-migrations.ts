@@ -73,6 +73,73 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sessions ADD COLUMN countries TEXT;
   ALTER TABLE sessions ADD COLUMN bounds TEXT;
   `,
+  // 5: the partner panel (panel-store.ts): its users, their one-time links, passkeys and sessions, the
+  // WebAuthn challenges in flight, key rotations, and each key's last use. A user has one open link at
+  // most (panel_links_open): a new one replaces it in one upsert, whatever runs beside it.
+  `
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    email TEXT NOT NULL UNIQUE,
+    operator INTEGER NOT NULL CHECK (operator IN (0, 1)),
+    password_hash TEXT,
+    created_at INTEGER NOT NULL,
+    activated_at INTEGER
+  );
+  CREATE INDEX users_account ON users (account_id, created_at);
+  CREATE TABLE panel_links (
+    hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users (id),
+    purpose TEXT NOT NULL CHECK (purpose IN ('invite', 'recovery')),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER
+  );
+  CREATE UNIQUE INDEX panel_links_open ON panel_links (user_id) WHERE used_at IS NULL;
+  CREATE INDEX panel_links_expiry ON panel_links (expires_at);
+  CREATE TABLE passkeys (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users (id),
+    public_key TEXT NOT NULL,
+    counter INTEGER NOT NULL CHECK (counter >= 0),
+    transports TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER
+  );
+  CREATE INDEX passkeys_user ON passkeys (user_id);
+  CREATE TABLE panel_sessions (
+    hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users (id),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    authenticated_at INTEGER NOT NULL,
+    ip TEXT NOT NULL,
+    user_agent TEXT NOT NULL
+  );
+  CREATE INDEX panel_sessions_user ON panel_sessions (user_id);
+  CREATE INDEX panel_sessions_expiry ON panel_sessions (expires_at);
+  CREATE TABLE webauthn_challenges (
+    challenge TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL CHECK (purpose IN ('register', 'authenticate')),
+    user_id TEXT REFERENCES users (id),
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
+  CREATE TABLE key_rotations (
+    old_key_id TEXT NOT NULL REFERENCES api_keys (id),
+    new_key_id TEXT NOT NULL REFERENCES api_keys (id),
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    PRIMARY KEY (old_key_id, new_key_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE key_last_use (
+    key_id TEXT PRIMARY KEY REFERENCES api_keys (id),
+    at INTEGER NOT NULL,
+    origin TEXT,
+    ip TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

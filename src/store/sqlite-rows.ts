@@ -2,6 +2,7 @@
  * The rows of loc's SQLite tables as better-sqlite3 returns them, and the port's records made from
  * them: SQLite's names and 0/1 booleans stay in the adapter.
  */
+import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
 import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from './store.ts';
 
 export interface AccountRow { id: string; name: string; partner: number; created_at: number }
@@ -31,3 +32,37 @@ export const location = (r: LocationRow, mode: KeyMode): SavedLocation => ({
   accountId: r.account_id, mode, code: r.code, latitude: r.latitude, longitude: r.longitude,
   address: r.address, label: r.label, createdAt: r.created_at,
 });
+
+export interface UserRow {
+  id: string; account_id: string; email: string; operator: number; password_hash: string | null; created_at: number; activated_at: number | null;
+}
+export interface PanelSessionRow { hash: string; user_id: string; created_at: number; expires_at: number; authenticated_at: number; ip: string; user_agent: string }
+/** A panel session with its user's columns (SESSION_USER_COLUMNS), the one that shares a name with the session's renamed. */
+export interface SessionUserRow extends PanelSessionRow {
+  account_id: string; email: string; operator: number; password_hash: string | null; user_created_at: number; activated_at: number | null;
+}
+export interface PasskeyRow {
+  id: string; user_id: string; public_key: string; counter: number; transports: string; name: string; created_at: number; last_used_at: number | null;
+}
+export interface ChallengeRow { challenge: string; purpose: Challenge['purpose']; user_id: string | null; expires_at: number }
+export interface RotationRow { old_key_id: string; new_key_id: string; started_at: number; finished_at: number | null }
+export interface KeyUseRow { key_id: string; at: number; origin: string | null; ip: string }
+
+/** The user's columns of a SessionUserRow, as a query names them. */
+export const SESSION_USER_COLUMNS = 'u.account_id, u.email, u.operator, u.password_hash, u.created_at AS user_created_at, u.activated_at';
+
+export const user = (r: UserRow): User => ({
+  id: r.id, accountId: r.account_id, email: r.email, operator: r.operator === 1, passwordHash: r.password_hash, createdAt: r.created_at,
+  activatedAt: r.activated_at,
+});
+export const panelSession = (r: PanelSessionRow): PanelSession => ({
+  hash: r.hash, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at, authenticatedAt: r.authenticated_at, ip: r.ip, userAgent: r.user_agent,
+});
+export const sessionUser = (r: SessionUserRow): User => user({ ...r, id: r.user_id, created_at: r.user_created_at });
+export const passkey = (r: PasskeyRow): Passkey => ({
+  id: r.id, userId: r.user_id, publicKey: r.public_key, counter: r.counter, transports: JSON.parse(r.transports), name: r.name, createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+});
+export const challenge = (r: ChallengeRow): Challenge => ({ challenge: r.challenge, purpose: r.purpose, userId: r.user_id, expiresAt: r.expires_at });
+export const rotation = (r: RotationRow): Rotation => ({ oldKeyId: r.old_key_id, newKeyId: r.new_key_id, startedAt: r.started_at, finishedAt: r.finished_at });
+export const keyUse = (r: KeyUseRow): KeyUse => ({ keyId: r.key_id, at: r.at, origin: r.origin, ip: r.ip });

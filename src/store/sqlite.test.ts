@@ -1,10 +1,11 @@
-/** The SQLite adapter against the store conformance suite, plus what is SQLite's own: files, WAL, migrations. */
+/** The SQLite adapter against the store conformance suites, plus what is SQLite's own: files, WAL, migrations. */
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeConformance } from '../../test/conformance/store.ts';
+import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE } from './sqlite-files.ts';
@@ -21,11 +22,13 @@ const tempDir = (): string => {
 };
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-storeConformance('sqlite', async () => {
+const open = async (): Promise<OpenedStore> => {
   const dir = tempDir();
   const store = openSqliteStore(dir);
   return { store, second: openSqliteStore(dir), settle: () => {}, fill: sqliteFill(store), dispose: () => rmSync(dir, { recursive: true, force: true }) };
-});
+};
+storeConformance('sqlite', open);
+panelStoreConformance('sqlite', open);
 
 describe('sqlite store', () => {
   it('creates its data directory private to the owner, in WAL mode, at the latest schema', async () => {

@@ -16,6 +16,7 @@ import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { LOCATION_TABLE, locationStatements } from './sqlite-locations.ts';
+import { SqlitePanelStore } from './sqlite-panel.ts';
 import { account, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
   NoDatabase,
@@ -80,8 +81,10 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
 
 export class SqliteStore implements Store, BackupCapable {
   private readonly q;
+  readonly panel: SqlitePanelStore;
 
   constructor(private readonly db: Database.Database) {
+    this.panel = new SqlitePanelStore(db, (work) => this.run(work));
     this.q = {
       insertAccount: db.prepare('INSERT INTO accounts (id, name, partner, created_at) VALUES (?, ?, ?, ?)'),
       accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name'),

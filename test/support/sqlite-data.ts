@@ -1,13 +1,16 @@
 /**
  * A SQLite data directory with a bit of everything loc keeps, made through the store port as the
  * service makes it: accounts (partner or not), live and test keys (one disabled; origins, IP ranges,
- * limits and labels, and keys with none of them), embed sessions with and without an area, and saved
- * locations, live and test, with and without address and label. What `loc db copy-from-sqlite` must
- * carry over, value for value; every column holds a value in some row and NULL in another where it may.
+ * limits and labels, and keys with none of them), embed sessions with and without an area, saved
+ * locations, live and test, with and without address and label, and the partner panel's records: an
+ * active operator and an invited user, a used and an open link, a passkey, a panel session, a
+ * challenge, a finished rotation and keys' last uses. What `loc db copy-from-sqlite` must carry over,
+ * value for value; every column holds a value in some row and NULL in another where it may.
  */
 import { issueKey } from '../../src/auth/keys.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { User } from '../../src/store/panel-store.ts';
 import type { ApiKey } from '../../src/store/store.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 12);
@@ -24,7 +27,18 @@ export interface SqliteData {
   sids: string[];
   /** Account names. */
   accounts: string[];
+  /** The panel's users: `ada`, active, an operator; `bob`, invited. */
+  users: { ada: User; bob: User };
 }
+
+/** What the panel's records are found by: bob's open invitation, ada's passkey and panel session, and when they still work. */
+export const PANEL = {
+  openLink: hashSecret('link-token-bob'),
+  passkey: 'Y3JlZGVudGlhbC1hZGE',
+  session: hashSecret('panel-session-ada'),
+  /** A moment when all of them still work. */
+  now: T0 + 60_000,
+};
 
 export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
   const store = openSqliteStore(dataDir);
@@ -48,12 +62,36 @@ export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
     await store.saveLocation({ accountId: acme.id, mode: 'test', ...EIFFEL, address: null, label: 'from CI', createdAt: T0 + 9 });
     await store.saveLocation({ accountId: acme.id, mode: 'test', code: 'US-550M-RQ5L', latitude: 40.689247, longitude: -74.044502, address: 'Liberty Island', label: null, createdAt: T0 + 11 });
     await store.saveLocation({ accountId: globex.id, mode: 'live', ...EIFFEL, address: 'Paris', label: null, createdAt: T0 + 10 });
+
+    const ada = await store.panel.createUser({ accountId: acme.id, email: 'ada@acme.example', operator: true, createdAt: T0 + 12 });
+    const bob = await store.panel.createUser({ accountId: globex.id, email: 'bob@globex.example', operator: false, createdAt: T0 + 13 });
+    await store.panel.createLink({ userId: ada.id, purpose: 'invite', hash: hashSecret('link-token-ada'), createdAt: T0 + 12, expiresAt: T0 + 7 * 86_400_000 });
+    await store.panel.useLink(hashSecret('link-token-ada'), T0 + 14);
+    await store.panel.setPassword(ada.id, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', T0 + 14);
+    await store.panel.createLink({ userId: bob.id, purpose: 'recovery', hash: PANEL.openLink, createdAt: T0 + 13, expiresAt: T0 + 86_400_000 });
+    await store.panel.addPasskey({
+      id: PANEL.passkey, userId: ada.id, publicKey: 'pQECAyYgASFYIGJ5dGVz', counter: 3, transports: ['internal', 'hybrid'], name: 'Passkey added 2030-01-01, Chrome on Linux',
+      createdAt: T0 + 15, lastUsedAt: T0 + 16,
+    });
+    await store.panel.createPanelSession({
+      hash: PANEL.session, userId: ada.id, createdAt: T0 + 16, expiresAt: T0 + 8 * 3_600_000, authenticatedAt: T0 + 17, ip: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    });
+    await store.panel.createChallenge({ challenge: 'Y2hhbGxlbmdlLWFkYQ', purpose: 'register', userId: ada.id, expiresAt: T0 + 300_000 });
+    // globex's disabled key was replaced by a new one: the rotation ended when it was disabled.
+    const replacement = await issueKey(store, { accountId: globex.id, mode: 'live', label: 'replacement', createdAt: T0 + 18 });
+    await store.panel.startRotation({ oldKeyId: disabled.key.id, newKeyId: replacement.key.id, startedAt: T0 + 18 });
+    await store.panel.finishRotation(disabled.key.id, T0 + 19);
+    await store.panel.recordKeyUses([
+      { keyId: live.key.id, at: T0 + 20, origin: 'https://shop.example', ip: '203.0.113.7' },
+      { keyId: test.key.id, at: T0 + 21, origin: null, ip: '2001:db8::7' },
+    ]);
     return {
       live: { key: (await store.getKey(live.key.id))!, secret: live.secret },
       test: { key: (await store.getKey(test.key.id))!, secret: test.secret },
       disabled: { key: (await store.getKey(disabled.key.id))!, secret: disabled.secret },
       sids: ['sid_area', 'sid_plain'],
       accounts: ['acme', 'globex'],
+      users: { ada: (await store.panel.getUser(ada.id))!, bob },
     };
   } finally {
     await store.close();

@@ -7,7 +7,8 @@
  * own (panel-sessions.ts): every panel response forbids framing (`frame-ancestors 'none'`,
  * `X-Frame-Options: DENY`), opens in its own browsing context group (`Cross-Origin-Opener-Policy:
  * same-origin`), may not be loaded by other origins as a resource (`Cross-Origin-Resource-Policy:
- * same-origin`), runs only the panel's own script (CSP), and is never cached (`no-store`).
+ * same-origin`), runs only the panel's own script (CSP), and is never cached (`no-store`); and a page
+ * is shown signed in only to a navigation, or to a script that holds the session's CSRF token.
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -110,6 +111,14 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
     if (access === undefined) return;
     request.signedIn = await readSession(app.store, request, app.now());
     if (request.method === 'GET' || request.method === 'HEAD') {
+      // A page is read by navigating to it. A script's request for one (Sec-Fetch-Mode cors,
+      // same-origin, …) must carry the CSRF token, as the panel's own script does: other script on
+      // the origin — the embed frame's, running inside a partner's page, whose requests may carry
+      // the cookie when that page is on the service's own site — gets the signed-out answer.
+      const mode = request.headers['sec-fetch-mode'];
+      if (request.signedIn !== null && mode !== undefined && mode !== 'navigate' && !sameCsrf(request.signedIn.token, request.headers[CSRF_HEADER])) {
+        request.signedIn = null;
+      }
       if (access === 'user') signedIn(request);
       return;
     }

@@ -1,6 +1,6 @@
 /**
  * The store plugin: opens the configured store (store/open-store.ts; unless one is injected), puts the
- * request cache in front of it (store/cached.ts), sweeps expired embed sessions every hour, and
+ * request cache in front of it (store/cached.ts), sweeps expired embed and panel sessions every hour, and
  * closes the database when the app closes.
  */
 import fp from 'fastify-plugin';
@@ -35,8 +35,10 @@ export default fp<StorePluginOptions>(
     const store = cachedStore(own, { now: app.now, ttlMs: KEY_CACHE_MS });
     app.decorate('store', store);
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
+    // The panel's sessions, links and challenges go as soon as they expire: nobody is told why.
     const sweep = setInterval(() => {
       store.deleteSessionsExpiredBefore(app.now() - 24 * HOUR_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+      store.panel.sweep(app.now()).catch((error: unknown) => app.log.warn({ err: error }, 'panel sweep failed'));
     }, HOUR_MS).unref();
     app.addHook('onClose', async () => {
       clearInterval(sweep);

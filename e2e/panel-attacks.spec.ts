@@ -1,0 +1,179 @@
+/**
+ * The partner panel under attack, in Chromium against the real service: a forged form from another
+ * origin, a user of one account reaching another account's key by id, a session token planted before
+ * sign-in, password guessing, the key looked for after its creation screen, and script in the embed
+ * frame — same origin as the panel, inside a partner's page — trying to read a panel page.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { mountReady } from './harness.ts';
+import { expect, test } from './fixtures.ts';
+import { PASSWORD, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
+import { cli, newDataDir, removeDataDir, startService } from './services.ts';
+
+/** The key `keyId` as the operator CLI lists it. */
+function keyStatus(dataDir: string, account: string, keyId: string): string {
+  const keys = JSON.parse(cli(dataDir, ['keys', 'list', '--account', account, '--json'])) as { id: string; status: string }[];
+  return keys.find((key) => key.id === keyId)!.status;
+}
+
+/** The id of the key whose page is open. */
+const openKeyId = (page: Page): string => /\/keys\/(key_[A-Za-z0-9_-]+)/.exec(page.url())![1];
+
+test('a form posted from another origin changes nothing, whether the cookie comes along (same site) or not', async ({ page, stack }) => {
+  const { email, account } = newPerson('csrf');
+  await signUp(page, invite(stack.dataDir, account, email));
+  await createKeyInPanel(page, { label: 'target', origins: 'https://shop.example' });
+  await page.getByRole('link', { name: /stored it/ }).click();
+  const keyUrl = page.url();
+  const keyId = openKeyId(page);
+
+  for (const attacker of [stack.foreignPages, stack.pages]) {
+    await page.goto(`${attacker}/forger.html`);
+    const answer = page.waitForResponse((response) => response.url() === `${keyUrl}/disable`);
+    await page.evaluate((action) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = action;
+      document.body.append(form);
+      form.submit();
+    }, `${keyUrl}/disable`);
+    expect((await answer).status(), attacker).toBe(403);
+    expect(keyStatus(stack.dataDir, account, keyId)).toBe('active');
+  }
+});
+
+test('a user of one account cannot reach another account’s key by its id', async ({ page, browser, stack }) => {
+  const owner = newPerson('owner');
+  await signUp(page, invite(stack.dataDir, owner.account, owner.email));
+  await createKeyInPanel(page, { label: 'owned' });
+  await page.getByRole('link', { name: /stored it/ }).click();
+  const keyUrl = page.url();
+  const keyId = openKeyId(page);
+
+  const context = await browser.newContext();
+  const intruder = await context.newPage();
+  const other = newPerson('intruder');
+  await signUp(intruder, invite(stack.dataDir, other.account, other.email));
+  const ownAccountPath = new URL(intruder.url()).pathname.replace(/\/keys$/, '');
+  for (const url of [keyUrl, `${stack.service}${ownAccountPath}/keys/${keyId}`, keyUrl.replace(/\/keys\/.*$/, '/keys')]) {
+    const response = await intruder.goto(url);
+    expect(response!.status(), url).toBe(404);
+    await expect(intruder.getByText('owned')).toHaveCount(0);
+  }
+  await context.close();
+});
+
+test('a session token planted before sign-in is replaced, and never signs the planter in', async ({ browser, stack }) => {
+  const { email, account } = newPerson('fixation');
+  const link = invite(stack.dataDir, account, email);
+  const planted = 'P'.repeat(43);
+  const victimContext = await browser.newContext();
+  await victimContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
+  const victim = await victimContext.newPage();
+  await signUp(victim, link);
+  const cookie = (await victimContext.cookies(`${stack.service}/panel`)).find((c) => c.name === 'loc_panel')!;
+  expect(cookie.value).not.toBe(planted);
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/panel' });
+
+  const attackerContext = await browser.newContext();
+  await attackerContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
+  const attacker = await attackerContext.newPage();
+  await attacker.goto(`${stack.service}/panel/security`);
+  await expect(attacker.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await Promise.all([victimContext.close(), attackerContext.close()]);
+});
+
+test('password guessing is stopped after 10 tries, even the right password then', async ({ page }) => {
+  // A service of its own: the guesses spend this address's sign-in budget, which the suite shares.
+  const dataDir = newDataDir();
+  const service = await startService(dataDir);
+  try {
+    const { email, account } = newPerson('guess');
+    await signUp(page, invite(dataDir, account, email));
+    await page.context().clearCookies();
+    for (let i = 0; i < 10; i++) {
+      await signIn(page, service.url, email, `wrong guess number ${i}`);
+      await expect(page.getByText('The e-mail address or the password is wrong.')).toBeVisible();
+    }
+    await signIn(page, service.url, email, PASSWORD);
+    await expect(page.getByText('Too many sign-in attempts')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  } finally {
+    await service.stop();
+    removeDataDir(dataDir);
+  }
+});
+
+test('a key is on its creation screen only: not on any later page, not in the database in clear', async ({ page, stack }) => {
+  const { email, account } = newPerson('secret');
+  await signUp(page, invite(stack.dataDir, account, email));
+  const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
+  await page.getByRole('link', { name: /stored it/ }).click();
+  const keyUrl = page.url();
+  for (const url of [keyUrl, keyUrl.replace(/\/keys\/.*$/, '/keys'), `${stack.service}/panel/security`]) {
+    await page.goto(url);
+    expect(await page.content(), url).not.toContain(secret);
+  }
+  await page.goBack();
+  expect(await page.content()).not.toContain(secret);
+  const files = readdirSync(stack.dataDir).filter((name) => statSync(join(stack.dataDir, name)).isFile());
+  const stored = files.map((name) => readFileSync(join(stack.dataDir, name)).toString('latin1')).join('');
+  expect(stored).toContain(email);
+  expect(stored).not.toContain(secret);
+  expect(stored).not.toContain(secret.slice(4));
+  expect(stored).not.toContain(PASSWORD);
+});
+
+test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ page, stack, newSession }) => {
+  const { email, account } = newPerson('isolation');
+  await signUp(page, invite(stack.dataDir, account, email));
+  await createKeyInPanel(page, { label: 'guarded' });
+  await page.getByRole('link', { name: /stored it/ }).click();
+  const keyUrl = page.url();
+  const keyId = openKeyId(page);
+
+  // The partner's page, on the service's own site (localhost): the browser sends the panel's cookie
+  // with the frame's requests, so SameSite alone would not keep the frame out.
+  await page.goto(stack.pages);
+  const { frame } = await mountReady(page, (await newSession()).session_token, {});
+  expect(new URL(frame.url()).origin).toBe(stack.service);
+
+  const fetched = await frame.evaluate(async (url) => {
+    const response = await fetch(url, { credentials: 'include' });
+    return { url: response.url, body: await response.text() };
+  }, keyUrl);
+  expect(fetched.body).not.toContain(keyId);
+  expect(fetched.body).toContain('<h1>Sign in</h1>');
+
+  const framed = await frame.evaluate(async (url) => {
+    const iframe = document.createElement('iframe');
+    iframe.src = url;
+    document.body.append(iframe);
+    await new Promise((done) => setTimeout(done, 1500));
+    try {
+      return iframe.contentDocument?.body?.innerHTML ?? 'no document';
+    } catch (error) {
+      return `threw ${(error as Error).name}`;
+    }
+  }, keyUrl);
+  expect(framed).not.toContain(keyId);
+
+  const popupOpened = page.context().waitForEvent('page');
+  const opened = frame.evaluate(async (url) => {
+    const handle = window.open(url);
+    await new Promise((done) => setTimeout(done, 3000));
+    if (handle === null) return 'no handle';
+    try {
+      return handle.closed ? 'closed' : handle.document.body.innerHTML;
+    } catch (error) {
+      return `threw ${(error as Error).name}`;
+    }
+  }, keyUrl);
+  const popup = await popupOpened;
+  // The window itself is the panel, signed in — the barrier is the browsing context group, not the cookie.
+  await expect(popup.getByRole('heading', { level: 1, name: 'Key “guarded”' })).toBeVisible();
+  expect(await opened).not.toContain(keyId);
+  await popup.close();
+});

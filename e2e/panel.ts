@@ -1,0 +1,61 @@
+/**
+ * The partner panel's flows as a person goes through them in the browser, for the panel's specs: an
+ * invitation made with the operator CLI (as an operator makes it), signing up through its link,
+ * signing in, creating a key; and each e-mail address new per test, so tests share the stack's
+ * database without meeting.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+import { cli } from './services.ts';
+
+/** A password the panel accepts (15 characters and more). */
+export const PASSWORD = 'correct horse battery staple';
+
+/** A fresh e-mail address and account name, unique in the stack's database. */
+export function newPerson(label: string): { email: string; account: string } {
+  const tag = randomBytes(4).toString('hex');
+  return { email: `${label}-${tag}@example.com`, account: `${label}-${tag}` };
+}
+
+/** Creates the account (a partner) when missing, and an invitation for `email`; returns the link. */
+export function invite(dataDir: string, account: string, email: string, options: { operator?: boolean } = {}): string {
+  const accounts = JSON.parse(cli(dataDir, ['accounts', 'list', '--json'])) as { name: string }[];
+  if (!accounts.some((existing) => existing.name === account)) cli(dataDir, ['accounts', 'create', '--name', account, '--partner', '--json']);
+  const invited = JSON.parse(cli(dataDir, ['accounts', 'invite', '--account', account, '--email', email, ...(options.operator ? ['--operator'] : []), '--json'])) as { link: { url: string } };
+  return invited.link.url;
+}
+
+/** Opens `link` and chooses PASSWORD: the person lands signed in on the account's keys. */
+export async function signUp(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByRole('button', { name: /Set password and join|Set new password/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+}
+
+export async function signIn(page: Page, service: string, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${service}/panel/sign-in`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Creates a key from the keys page; returns its secret, read from the page that shows it once. */
+export async function createKeyInPanel(page: Page, fields: { label: string; origins?: string; test?: boolean }): Promise<string> {
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('link', { name: 'Create a key' }).click();
+  await page.getByLabel('Label').fill(fields.label);
+  if (fields.test) await page.getByLabel(/Test key/).check();
+  if (fields.origins) await page.getByLabel('Allowed origins').fill(fields.origins);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /created/ })).toBeVisible();
+  return page.locator('#secret').inputValue();
+}
+
+/** A call of the partner's server to the API with `secret`: the status, and the error code if any. */
+export async function callApi(service: string, secret: string): Promise<{ status: number; code?: string }> {
+  const response = await fetch(`${service}/v1/loc/search?q=48.8566,2.3522`, { headers: { 'x-api-key': secret } });
+  const body = (await response.json()) as { code?: string };
+  return { status: response.status, code: body.code };
+}

@@ -1,0 +1,247 @@
+/**
+ * Signing in to the partner panel against the real server and a real SQLite database: invitations and
+ * recovery links, password sign-in and its throttle, sessions and their cookie, CSRF, re-authentication,
+ * the panel's isolating headers.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { issueLink } from './invitations.ts';
+import { PASSWORD, csrfOf, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
+import { testService, type TestService } from '../../test/support/service.ts';
+import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
+import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
+
+let service: TestService;
+beforeEach(async () => {
+  service = await testService();
+});
+afterEach(async () => {
+  await service.close();
+});
+
+const keysPath = (accountId: string) => `/panel/accounts/${accountId}/keys`;
+
+describe('invitation and sign-in', () => {
+  it('an invitation link sets a password, signs the user in, and works once', async () => {
+    const account = await service.account('acme');
+    const client = await signedUpUser(service, 'acme', 'Ada@Example.com');
+    expect(client.page).toContain('<h1>API keys</h1>');
+    expect(client.page).toContain('ada@example.com');
+    const user = await service.app.store.panel.findUserByEmail('ada@example.com');
+    expect(user?.activatedAt).toBe(service.clock.now());
+    expect(user?.passwordHash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+    expect(user?.accountId).toBe(account.id);
+
+    const link = await issueLink(service.app.store, user!, 'invite', service.clock.now(), service.config.publicUrl);
+    const token = new URL(link.url).searchParams.get('token')!;
+    const other = panelClient(service);
+    expect((await other.get(`/panel/link?token=${token}`)).statusCode).toBe(200);
+    expect((await other.submit('/panel/link', { token, password: 'another long passphrase here' })).statusCode).toBe(303);
+    const again = await panelClient(service).submit('/panel/link', { token, password: 'a third long passphrase' });
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain('This link has been used');
+  });
+
+  it('refuses a short password on the link page, saying the rule, and keeps the link open', async () => {
+    const account = await service.account('acme');
+    const { inviteUser } = await import('./invitations.ts');
+    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'bo@example.com' }, service.clock.now(), service.config.publicUrl);
+    const token = new URL(link.url).searchParams.get('token')!;
+    const client = panelClient(service);
+    await client.get(`/panel/link?token=${token}`);
+    const refused = await client.submit('/panel/link', { token, password: 'short' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('at least 15 characters');
+    expect(refused.body).toContain('aria-invalid="true"');
+    expect((await client.submit('/panel/link', { token, password: PASSWORD })).statusCode).toBe(303);
+  });
+
+  it('an expired link is refused', async () => {
+    const account = await service.account('acme');
+    const { inviteUser, LINK_LIFETIME_MS } = await import('./invitations.ts');
+    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
+    service.clock.advance(LINK_LIFETIME_MS.invite + 1);
+    expect((await panelClient(service).get(new URL(link.url).pathname + new URL(link.url).search)).statusCode).toBe(410);
+  });
+
+  it('signs in with the right password only, and says the same for an unknown address', async () => {
+    const account = await service.account('acme');
+    await signedUpUser(service, 'acme', 'ada@example.com');
+    const client = panelClient(service);
+    await client.get('/panel/sign-in');
+    const wrong = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: 'not the password at all' });
+    const unknown = await client.submit('/panel/sign-in', { email: 'nobody@example.com', password: 'not the password at all' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.body).toContain('The e-mail address or the password is wrong.');
+    expect(unknown.body).toContain('The e-mail address or the password is wrong.');
+    expect(client.cookie).toBeUndefined();
+    const right = await client.submit('/panel/sign-in', { email: 'ADA@example.com ', password: PASSWORD });
+    expect(right.statusCode).toBe(303);
+    expect(right.headers.location).toBe(keysPath(account.id));
+    expect(client.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('throttles password attempts per address before hashing, with Retry-After, and a right password is refused too', async () => {
+    await signedUpUser(service, 'acme', 'ada@example.com');
+    const client = panelClient(service);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_EMAIL; i++) {
+      expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: `guess number ${i} of many` })).statusCode).toBe(401);
+    }
+    const refused = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('Too many sign-in attempts');
+    // Another address is not locked by it.
+    expect((await client.submit('/panel/sign-in', { email: 'other@example.com', password: PASSWORD })).statusCode).toBe(401);
+    service.clock.advance(Number(refused.headers['retry-after']) * 1000);
+    expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(303);
+  });
+});
+
+describe('the session and its cookie', () => {
+  it('is HttpOnly, SameSite=Strict, scoped to /panel and Secure on an https public URL', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    await client.get('/panel/sign-in');
+    const response = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
+    const cookie = (response.cookies as Record<string, unknown>[]).find((c) => c.name === 'loc_panel')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/panel', secure: true, maxAge: SESSION_LIFETIME_MS / 1000 });
+  });
+
+  it('a token planted before sign-in is replaced at sign-in and never signs anyone in (session fixation)', async () => {
+    await signedUpUser(service, 'acme', 'ada@example.com');
+    const planted = 'A'.repeat(43);
+    const victim = panelClient(service);
+    victim.cookie = planted;
+    await victim.get('/panel/sign-in');
+    expect((await victim.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(303);
+    expect(victim.cookie).not.toBe(planted);
+    const attacker = panelClient(service);
+    attacker.cookie = planted;
+    expect((await attacker.get('/panel/security')).headers.location).toBe('/panel/sign-in');
+  });
+
+  it('ends after its lifetime, at sign-out, and everywhere when asked', async () => {
+    const first = await signedUpUser(service, 'acme', 'ada@example.com');
+    const second = panelClient(service);
+    await second.get('/panel/sign-in');
+    await second.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
+    expect((await second.get('/panel/security')).statusCode).toBe(200);
+    expect(second.page.match(/<tr><td>/g)).toHaveLength(2);
+
+    await first.get('/panel/security');
+    expect((await first.submit('/panel/security/sign-out-everywhere')).statusCode).toBe(303);
+    expect((await second.get('/panel/security')).statusCode).toBe(303);
+    expect((await first.get('/panel/security')).statusCode).toBe(200);
+
+    const signedOut = await first.submit('/panel/sign-out');
+    expect(signedOut.headers.location).toBe('/panel/sign-in?signed_out=1');
+    expect(first.cookie).toBeUndefined();
+
+    const third = panelClient(service);
+    await third.get('/panel/sign-in');
+    await third.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
+    service.clock.advance(SESSION_LIFETIME_MS);
+    expect((await third.get('/panel/security')).headers.location).toBe('/panel/sign-in');
+  });
+
+  it('a recovery link sets a new password and signs the user out everywhere else', async () => {
+    const old = await signedUpUser(service, 'acme', 'ada@example.com');
+    const user = (await service.app.store.panel.findUserByEmail('ada@example.com'))!;
+    const link = await issueLink(service.app.store, user, 'recovery', service.clock.now(), service.config.publicUrl);
+    const token = new URL(link.url).searchParams.get('token')!;
+    const fresh = panelClient(service);
+    expect((await fresh.get(`/panel/link?token=${token}`)).body).toContain('Choose a new password');
+    expect((await fresh.submit('/panel/link', { token, password: 'a brand new passphrase now' })).statusCode).toBe(303);
+    expect((await old.get('/panel/security')).statusCode).toBe(303);
+    expect((await fresh.get('/panel/security')).statusCode).toBe(200);
+    const signIn = panelClient(service);
+    expect((await signIn.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(401);
+  });
+});
+
+describe('cross-site requests and framing', () => {
+  it('refuses a change without the CSRF token, with another session’s token, or from another origin', async () => {
+    const ada = await signedUpUser(service, 'acme', 'ada@example.com');
+    const bo = await signedUpUser(service, 'bolt', 'bo@example.com');
+    await ada.get('/panel/security');
+    expect((await ada.submit('/panel/security/sign-out-everywhere', { csrf: '' })).statusCode).toBe(403);
+    expect((await ada.submit('/panel/security/sign-out-everywhere', { csrf: csrfOf(bo.page) })).statusCode).toBe(403);
+    const crossSite = await ada.submit('/panel/security/sign-out-everywhere', {}, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.body).toContain('did not come from this panel');
+    // Sign-in itself cannot be forged from another site either (login CSRF).
+    expect((await panelClient(service).submit('/panel/sign-in', { email: 'bo@example.com', password: PASSWORD }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await ada.submit('/panel/security/sign-out-everywhere')).statusCode).toBe(303);
+  });
+
+  it('a page fetched by script is shown signed in only when the script holds the CSRF token', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const cookie = `loc_panel=${client.cookie}`;
+    const fetched = (headers: Record<string, string>) => service.request({ method: 'GET', url: '/panel/security', headers: { cookie, 'sec-fetch-site': 'same-origin', ...headers } });
+    const byScript = await fetched({ 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' });
+    expect(byScript.statusCode).toBe(303);
+    expect(byScript.headers.location).toBe('/panel/sign-in');
+    expect((await fetched({ 'sec-fetch-mode': 'same-origin', 'x-csrf-token': 'forged' })).statusCode).toBe(303);
+    expect((await fetched({ 'sec-fetch-mode': 'cors', 'x-csrf-token': csrfOf(client.page) })).statusCode).toBe(200);
+    expect((await fetched({ 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).statusCode).toBe(200);
+  });
+
+  it('every panel answer forbids framing, isolates its browsing context and is never cached', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    for (const path of ['/panel/sign-in', '/panel/security', '/panel/nothing-here', '/panel/assets/panel.css']) {
+      const response = await client.get(path);
+      expect(response.headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-frame-options'], path).toBe('DENY');
+      expect(response.headers['cross-origin-opener-policy'], path).toBe('same-origin');
+      expect(response.headers['cross-origin-resource-policy'], path).toBe('same-origin');
+    }
+    expect((await client.get('/panel/security')).headers['cache-control']).toBe('no-store');
+    expect((await client.get('/panel/nothing-here')).statusCode).toBe(404);
+    // The API is untouched: its routes still refuse a form body.
+    const form = await service.request({ method: 'POST', url: '/v1/locations', payload: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.statusCode).not.toBe(200);
+    expect(form.headers['x-frame-options']).toBeUndefined();
+  });
+});
+
+describe('re-authentication', () => {
+  it('a change more than REAUTH_WINDOW_MS after sign-in sends the user to confirm, then back', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const account = (await service.app.store.findAccount('acme'))!;
+    service.clock.advance(REAUTH_WINDOW_MS);
+    await client.get(`${keysPath(account.id)}/new`);
+    const stale = await client.submit(keysPath(account.id), { label: 'shop', origins: 'https://shop.example' });
+    expect(stale.statusCode).toBe(303);
+    expect(stale.headers.location).toBe(`/panel/reauthenticate?next=${encodeURIComponent(`${keysPath(account.id)}/new`)}`);
+    expect(await service.app.store.listKeys(account.id)).toEqual([]);
+    await client.get(stale.headers.location as string);
+    expect((await client.submit('/panel/reauthenticate', { next: `${keysPath(account.id)}/new`, password: 'wrong password, surely' })).statusCode).toBe(401);
+    const confirmed = await client.submit('/panel/reauthenticate', { next: `${keysPath(account.id)}/new`, password: PASSWORD });
+    expect(confirmed.headers.location).toBe(`${keysPath(account.id)}/new`);
+    await client.get(`${keysPath(account.id)}/new`);
+    expect((await client.submit(keysPath(account.id), { label: 'shop', origins: 'https://shop.example' })).statusCode).toBe(201);
+  });
+
+  it('never sends the user anywhere but the panel afterwards', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    await client.get('/panel/reauthenticate?next=https://evil.example/');
+    const response = await client.submit('/panel/reauthenticate', { next: '//evil.example/panel/', password: PASSWORD });
+    expect(response.headers.location).toMatch(/^\/panel\/accounts\//);
+  });
+});
+
+describe('secrets at rest', () => {
+  it('the database holds neither the password nor the session token in clear', async () => {
+    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    await service.app.close();
+    const files = readdirSync(service.dataDir).filter((name) => statSync(join(service.dataDir, name)).isFile());
+    const bytes = files.map((name) => readFileSync(join(service.dataDir, name)).toString('latin1')).join('');
+    expect(bytes).toContain('ada@example.com');
+    expect(bytes).not.toContain(PASSWORD);
+    expect(bytes).not.toContain(client.cookie);
+    rmSync(service.dataDir, { recursive: true, force: true });
+    service = await testService();
+  });
+});

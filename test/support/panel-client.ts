@@ -1,0 +1,78 @@
+/**
+ * A browser's part in the partner panel, over `app.inject`: it keeps the panel's cookie as a browser
+ * would (only what Set-Cookie sets, cleared when told), sends the Origin and Sec-Fetch-Site a page of
+ * the panel sends, and fills each form's CSRF field from the last page it got. For the panel's server
+ * tests; the real browser runs the same flows in e2e/panel*.spec.ts.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { inviteUser } from '../../src/panel/invitations.ts';
+import type { TestService } from './service.ts';
+
+export interface PanelClient {
+  /** The cookie's value, or undefined when the browser holds none. */
+  cookie: string | undefined;
+  /** The last page's body. */
+  page: string;
+  get(path: string): Promise<LightMyRequestResponse>;
+  /** A form POST with the last page's CSRF token (unless `fields.csrf` is given), as a page of the panel sends it. */
+  submit(path: string, fields?: Record<string, string>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+}
+
+/** The CSRF token of the last page's forms, or '' when it has none. */
+export const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+export function panelClient(service: TestService): PanelClient {
+  const origin = new URL(service.config.publicUrl).origin;
+  const client: PanelClient = {
+    cookie: undefined,
+    page: '',
+    async get(path) {
+      const response = await service.app.inject({ method: 'GET', url: path, headers: client.cookie === undefined ? {} : { cookie: `loc_panel=${client.cookie}` } });
+      keep(response);
+      return response;
+    },
+    async submit(path, fields = {}, headers = {}) {
+      const body = new URLSearchParams({ csrf: csrfOf(client.page), ...fields }).toString();
+      const response = await service.app.inject({
+        method: 'POST',
+        url: path,
+        payload: body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin,
+          'sec-fetch-site': 'same-origin',
+          ...(client.cookie === undefined ? {} : { cookie: `loc_panel=${client.cookie}` }),
+          ...headers,
+        },
+      });
+      keep(response);
+      return response;
+    },
+  };
+  function keep(response: LightMyRequestResponse): void {
+    for (const cookie of response.cookies as { name: string; value: string; maxAge?: number }[]) {
+      if (cookie.name === 'loc_panel') client.cookie = cookie.value === '' || cookie.maxAge === 0 ? undefined : cookie.value;
+    }
+    if (response.headers['content-type']?.toString().startsWith('text/html')) client.page = response.body;
+  }
+  return client;
+}
+
+/** A strong enough password for the panel's rule (15 characters and more). */
+export const PASSWORD = 'correct horse battery staple';
+
+/**
+ * A user of `accountName` (a partner account, made when missing), signed up through the invitation
+ * link as a browser does it; the client is signed in.
+ */
+export async function signedUpUser(service: TestService, accountName: string, email: string, options: { operator?: boolean } = {}): Promise<PanelClient> {
+  const account = await service.account(accountName);
+  const { link } = await inviteUser(service.app.store, { accountId: account.id, email, operator: options.operator }, service.clock.now(), service.config.publicUrl);
+  const client = panelClient(service);
+  const path = new URL(link.url).pathname + new URL(link.url).search;
+  await client.get(path);
+  const done = await client.submit('/panel/link', { token: new URL(link.url).searchParams.get('token')!, password: PASSWORD });
+  if (done.statusCode !== 303) throw new Error(`sign-up of ${email} answered ${done.statusCode}: ${done.body.slice(0, 300)}`);
+  await client.get(done.headers.location as string);
+  return client;
+}

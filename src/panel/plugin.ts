@@ -140,9 +140,10 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
     if (wantsJson) return reply.code(loc.status).send(errorBody(loc));
     return reply.code(loc.status).type('text/html; charset=utf-8').send(errorPage(loc, request.signedIn));
   });
-  app.setNotFoundHandler((request, reply) => {
-    request.errorCode = 'not_found';
-    reply.code(404).type('text/html; charset=utf-8').send(errorPage(new LocError('not_found', 'There is no such page in the panel.'), request.signedIn));
+  // Fastify keeps one not-found handler per prefix, and the service's (plugins/errors.ts) holds '/':
+  // the panel's unknown paths are a route of the panel's own, answered by its error handler above.
+  app.all(`${PANEL_PATH}/*`, { config: { panel: 'public' } }, async () => {
+    throw new LocError('not_found', 'There is no such page in the panel.');
   });
 
   await app.register(panelAssets);

@@ -19,7 +19,8 @@ export function accountName(name: string): string {
 
 const describe = (account: Account): string => `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`;
 
-export function registerAccountCommands(program: Command): void {
+/** Registers `loc accounts …`; returns the `accounts` command, for the modules that add to it. */
+export function registerAccountCommands(program: Command): Command {
   const accounts = program.command('accounts').description('manage accounts (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
 
   accounts
@@ -65,4 +66,5 @@ export function registerAccountCommands(program: Command): void {
         else process.stdout.write(`Account ${describe(account)}.\n`);
       });
     });
+  return accounts;
 }

@@ -11,6 +11,7 @@ import { registerKeyCommands } from './key-commands.ts';
 import { registerMockCommand } from './mock-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTestDataCommand } from './test-data-command.ts';
+import { registerUserCommands } from './user-commands.ts';
 
 export function buildProgram(): Command {
   const program = new Command('loc')
@@ -20,8 +21,9 @@ export function buildProgram(): Command {
   registerCodeCommands(program);
   registerServeCommand(program);
   registerMockCommand(program);
-  registerAccountCommands(program);
+  const accounts = registerAccountCommands(program);
   registerKeyCommands(program);
+  registerUserCommands(program, accounts);
   registerTestDataCommand(program);
   registerBackupCommand(program);
   registerDbCommands(program);

@@ -73,18 +73,36 @@ export async function withStore(command: Command, work: (store: Store & Partial<
  */
 export function operatorSettings(command: Command): StoreSettings {
   for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
+  return configured(command, () => ({ dataDir: setting('dataDir'), databaseUrl: setting('databaseUrl') }));
+}
+
+/**
+ * The service's public URL as `loc serve` resolves it — LOC_PUBLIC_URL, else localhost on PORT —
+ * for links the operator hands to others; warns, on stderr, when it is that fallback, which names
+ * this machine. A bad value is a usage mistake, exit 2.
+ */
+export function operatorPublicUrl(command: Command): string {
+  const url = configured(command, () => setting('publicUrl', { port: setting('port') }));
+  if (!process.env[OPTIONS.publicUrl.env]?.trim()) {
+    process.stderr.write(`warning: ${OPTIONS.publicUrl.env} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at\n`);
+  }
+  return url;
+}
+
+/** What `read` makes of the environment; a bad setting is a usage mistake, said in one line, exit 2. */
+function configured<T>(command: Command, read: () => T): T {
   try {
-    return { dataDir: setting('dataDir'), databaseUrl: setting('databaseUrl') };
+    return read();
   } catch (error) {
     if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
     throw error;
   }
 }
 
-/** One setting of the environment, resolved and checked as loadConfig does it. */
-function setting<K extends 'dataDir' | 'databaseUrl'>(name: K): Config[K] {
+/** One setting of the environment, resolved and checked as loadConfig does it, after the settings it depends on (`parsed`). */
+function setting<K extends 'dataDir' | 'databaseUrl' | 'port' | 'publicUrl'>(name: K, parsed: Partial<Config> = {}): Config[K] {
   const option = OPTIONS[name];
-  return option.parse(process.env[option.env]?.trim() || option.default, {}, process.env, option.env);
+  return option.parse(process.env[option.env]?.trim() || option.default, parsed, process.env, option.env);
 }
 
 /**

@@ -78,6 +78,9 @@ function fromPanel(request: FastifyRequest, ownOrigin: string): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
+  // The panel's pages send no referrer, so a browser posts their forms with `Origin: null`; it says
+  // where the request comes from in Sec-Fetch-Site then.
+  if (origin === 'null') return site === 'same-origin';
   return origin === undefined || origin === ownOrigin;
 }
 

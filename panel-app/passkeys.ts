@@ -34,9 +34,12 @@ async function post<T>(path: string, body: Record<string, unknown>): Promise<T> 
   return answer as T;
 }
 
-/** Where the panel sends the user once done, as the page was asked (`?next=`); the panel checks it. */
+/**
+ * Where the panel sends the user once done, as the page was asked: its form's `next` field, or its
+ * `?next=` when it has no such form (a user without a password). The panel checks it.
+ */
 const next = (): { next?: string } => {
-  const value = new URLSearchParams(location.search).get('next');
+  const value = document.querySelector<HTMLInputElement>('input[name="next"]')?.value ?? new URLSearchParams(location.search).get('next');
   return value === null ? {} : { next: value };
 };
 
@@ -81,9 +84,10 @@ function enable(button: HTMLButtonElement, ceremony: () => Promise<{ redirect: s
     try {
       location.assign((await ceremony()).redirect);
     } catch (error) {
-      // Adding a passkey needs a recent sign-in: the user confirms, and comes back to the passkeys.
+      // Adding a passkey needs a recent sign-in: the user confirms, and comes back to the passkeys
+      // (without the page's query, which may announce what was done before).
       if (error instanceof Refused && error.code === 'reauthentication_required') {
-        location.assign(`/panel/reauthenticate?next=${encodeURIComponent(`${location.pathname}${location.search}#passkeys`)}`);
+        location.assign(`/panel/reauthenticate?next=${encodeURIComponent(`${location.pathname}#passkeys`)}`);
         return;
       }
       alert.textContent = explain(error);

@@ -195,6 +195,17 @@ describe('signing in with a passkey', () => {
     expect(json(response)).toMatchObject({ code: 'sign_in_failed', message: expect.stringContaining('not registered with the panel') });
   });
 
+  it('refuses an answer that is not a credential, naming the field, before any challenge is taken', async () => {
+    const authenticator = new SoftwareAuthenticator(ORIGIN);
+    await join('ada@example.com', authenticator);
+    const credential = authenticator.authenticate(await requestOptions('sign-in/options'));
+    const malformed = await post('sign-in', { credential: { ...credential, type: 'password' } });
+    expect(malformed.statusCode).toBe(422);
+    expect(json(malformed)).toMatchObject({ code: 'validation_error', field: 'credential.type' });
+    expect((await post('sign-in', { credential, remember: true })).statusCode).toBe(422);
+    expect((await post('sign-in', { credential })).statusCode).toBe(200);
+  });
+
   it('refuses a request from another site before any ceremony', async () => {
     const response = await post('sign-in/options', {}, undefined, { origin: 'https://evil.example' });
     expect(response.statusCode).toBe(403);

@@ -2,7 +2,8 @@
  * Passkeys end to end through the panel's JSON endpoints, on a real SQLite store, with a software
  * authenticator (test/support/authenticator.ts) in the browser's place: joining by link, signing in,
  * re-authenticating and adding a passkey — and every refusal: a challenge answered twice or too late,
- * another origin, another user's passkey, an unknown one, a request without the CSRF header.
+ * another origin, another user's passkey, an unknown one, a request without the CSRF header, a
+ * malformed answer, and more sign-in challenges than one address may ask for.
  */
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { LightMyRequestResponse } from 'fastify';
@@ -13,6 +14,7 @@ import { hashSecret } from '../auth/secrets.ts';
 import { inviteUser, issueLink } from './invitations.ts';
 import { CHALLENGE_LIFETIME_MS, passkeyName } from './passkeys.ts';
 import { CSRF_HEADER, PANEL_COOKIE, REAUTH_WINDOW_MS, csrfToken } from './panel-sessions.ts';
+import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from './throttle.ts';
 import type { User } from '../store/panel-store.ts';
 
 const ORIGIN = 'https://loc.example';
@@ -204,6 +206,16 @@ describe('signing in with a passkey', () => {
     expect(json(malformed)).toMatchObject({ code: 'validation_error', field: 'credential.type' });
     expect((await post('sign-in', { credential, remember: true })).statusCode).toBe(422);
     expect((await post('sign-in', { credential })).statusCode).toBe(200);
+  });
+
+  it('gives a client address as many sign-in challenges per window as password attempts, then says when to retry', async () => {
+    for (let attempt = 0; attempt < SIGN_IN_ATTEMPTS_PER_IP; attempt += 1) expect((await post('sign-in/options', {})).statusCode).toBe(200);
+    const refused = await post('sign-in/options', {});
+    expect(refused.statusCode).toBe(429);
+    expect(json(refused).code).toBe('sign_in_throttled');
+    expect(Number(refused.headers['retry-after'])).toBe((SIGN_IN_WINDOW_MS - (service.clock.now() % SIGN_IN_WINDOW_MS)) / 1000);
+    service.clock.advance(SIGN_IN_WINDOW_MS);
+    expect((await post('sign-in/options', {})).statusCode).toBe(200);
   });
 
   it('refuses a request from another site before any ceremony', async () => {

@@ -6,7 +6,10 @@
  * goes there, as a form's redirect would.
  *
  * Passkey sign-ins are not drawn from the password throttle (throttle.ts): a passkey cannot be guessed,
- * and it is what still signs a user in while someone floods their address with wrong passwords.
+ * and it is what still signs a user in while someone floods their address with wrong passwords. But
+ * sign-in options are the one ceremony anyone may start, and each keeps a challenge in the store: a
+ * client address gets as many per window as it gets password attempts, so a script cannot fill the
+ * store with challenges.
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Type, type TProperties } from '@sinclair/typebox';
@@ -16,6 +19,7 @@ import { LocError } from '../../errors.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
 import { safeNext, signedIn } from '../plugin.ts';
+import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 
 const PATH = `${PANEL_PATH}/passkeys`;
@@ -50,6 +54,14 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     if (!recentlyAuthenticated(signedIn(request), now)) throw new LocError('reauthentication_required');
   }
 
+  async function takeSignInOptions(request: FastifyRequest, now: number): Promise<void> {
+    const start = now - (now % SIGN_IN_WINDOW_MS);
+    const budget = { id: `passkey-options-ip:${request.ip}:${start}`, keyId: '', kind: 'passkey_options_ip', limit: SIGN_IN_ATTEMPTS_PER_IP, resetsAt: start + SIGN_IN_WINDOW_MS };
+    if ((await app.counters.take([budget], now)).spent >= 0) {
+      throw new LocError('sign_in_throttled', 'Too many passkey sign-ins from your network; wait a few minutes and try again.').retryAfter((budget.resetsAt - now) / 1000);
+    }
+  }
+
   /** The open link `token` names; `link_invalid` when it is not open. */
   async function openLink(token: string) {
     const found = token === '' ? null : await app.store.panel.findLink(hashSecret(token), app.now());
@@ -57,7 +69,11 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     return found;
   }
 
-  app.post(`${PATH}/sign-in/options`, route('public'), async () => authenticationOptions(app.store, rp, null, app.now()));
+  app.post(`${PATH}/sign-in/options`, route('public'), async (request) => {
+    const now = app.now();
+    await takeSignInOptions(request, now);
+    return authenticationOptions(app.store, rp, null, now);
+  });
 
   app.post<{ Body: Answer<AuthenticationResponseJSON> }>(`${PATH}/sign-in`, route('public', { credential: Credential, next: Next }), async (request, reply) => {
     const now = app.now();

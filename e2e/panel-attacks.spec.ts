@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { mountReady } from './harness.ts';
 import { expect, test } from './fixtures.ts';
-import { PASSWORD, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
+import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
 import { cli, newDataDir, removeDataDir, startService } from './services.ts';
+
+// Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
+test.describe.configure({ timeout: 60_000 });
 
 /** The key `keyId` as the operator CLI lists it. */
 function keyStatus(dataDir: string, account: string, keyId: string): string {
@@ -23,7 +26,7 @@ const openKeyId = (page: Page): string => /\/keys\/(key_[A-Za-z0-9_-]+)/.exec(pa
 
 test('a form posted from another origin changes nothing, whether the cookie comes along (same site) or not', async ({ page, stack }) => {
   const { email, account } = newPerson('csrf');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   await createKeyInPanel(page, { label: 'target', origins: 'https://shop.example' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -40,13 +43,14 @@ test('a form posted from another origin changes nothing, whether the cookie come
       form.submit();
     }, `${keyUrl}/disable`);
     expect((await answer).status(), attacker).toBe(403);
+    await page.waitForURL(`${keyUrl}/disable`);
     expect(keyStatus(stack.dataDir, account, keyId)).toBe('active');
   }
 });
 
 test('a user of one account cannot reach another account’s key by its id', async ({ page, browser, stack }) => {
   const owner = newPerson('owner');
-  await signUp(page, invite(stack.dataDir, owner.account, owner.email));
+  await signUp(page, invite(stack, owner.account, owner.email));
   await createKeyInPanel(page, { label: 'owned' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -55,7 +59,7 @@ test('a user of one account cannot reach another account’s key by its id', asy
   const context = await browser.newContext();
   const intruder = await context.newPage();
   const other = newPerson('intruder');
-  await signUp(intruder, invite(stack.dataDir, other.account, other.email));
+  await signUp(intruder, invite(stack, other.account, other.email));
   const ownAccountPath = new URL(intruder.url()).pathname.replace(/\/keys$/, '');
   for (const url of [keyUrl, `${stack.service}${ownAccountPath}/keys/${keyId}`, keyUrl.replace(/\/keys\/.*$/, '/keys')]) {
     const response = await intruder.goto(url);
@@ -67,7 +71,7 @@ test('a user of one account cannot reach another account’s key by its id', asy
 
 test('a session token planted before sign-in is replaced, and never signs the planter in', async ({ browser, stack }) => {
   const { email, account } = newPerson('fixation');
-  const link = invite(stack.dataDir, account, email);
+  const link = invite(stack, account, email);
   const planted = 'P'.repeat(43);
   const victimContext = await browser.newContext();
   await victimContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
@@ -86,12 +90,14 @@ test('a session token planted before sign-in is replaced, and never signs the pl
 });
 
 test('password guessing is stopped after 10 tries, even the right password then', async ({ page }) => {
+  // Each guess is hashed (a few hundred milliseconds of scrypt) before it is refused.
+  test.setTimeout(120_000);
   // A service of its own: the guesses spend this address's sign-in budget, which the suite shares.
   const dataDir = newDataDir();
   const service = await startService(dataDir);
   try {
     const { email, account } = newPerson('guess');
-    await signUp(page, invite(dataDir, account, email));
+    await signUp(page, invite({ dataDir, service: service.url }, account, email));
     await page.context().clearCookies();
     for (let i = 0; i < 10; i++) {
       await signIn(page, service.url, email, `wrong guess number ${i}`);
@@ -106,29 +112,40 @@ test('password guessing is stopped after 10 tries, even the right password then'
   }
 });
 
-test('a key is on its creation screen only: not on any later page, not in the database in clear', async ({ page, stack }) => {
-  const { email, account } = newPerson('secret');
-  await signUp(page, invite(stack.dataDir, account, email));
-  const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
-  await page.getByRole('link', { name: /stored it/ }).click();
-  const keyUrl = page.url();
-  for (const url of [keyUrl, keyUrl.replace(/\/keys\/.*$/, '/keys'), `${stack.service}/panel/security`]) {
-    await page.goto(url);
-    expect(await page.content(), url).not.toContain(secret);
+test('a key is on its creation screen only: not on any later page, in the service’s log or in the database in clear', async ({ page }) => {
+  // A service of its own, logging every request, as an operator's would at the default level.
+  const dataDir = newDataDir();
+  const service = await startService(dataDir, { LOC_LOG_LEVEL: 'info' });
+  try {
+    const { email, account } = newPerson('secret');
+    await signUp(page, invite({ dataDir, service: service.url }, account, email));
+    const secret = await createKeyInPanel(page, { label: 'hidden', origins: 'https://shop.example' });
+    expect((await callApi(service.url, secret)).status).toBe(200);
+    await page.getByRole('link', { name: /stored it/ }).click();
+    const keyUrl = page.url();
+    for (const url of [keyUrl, keyUrl.replace(/\/keys\/.*$/, '/keys'), `${service.url}/panel/security`]) {
+      await page.goto(url);
+      expect(await page.content(), url).not.toContain(secret);
+    }
+    await page.goBack();
+    expect(await page.content()).not.toContain(secret);
+    await service.stop();
+    expect(service.output()).toContain('"url":"/panel/accounts/');
+    expect(service.output()).not.toContain(secret.slice(4));
+    const files = readdirSync(dataDir).filter((name) => statSync(join(dataDir, name)).isFile());
+    const stored = files.map((name) => readFileSync(join(dataDir, name)).toString('latin1')).join('');
+    expect(stored).toContain(email);
+    expect(stored).not.toContain(secret.slice(4));
+    expect(stored).not.toContain(PASSWORD);
+  } finally {
+    await service.stop();
+    removeDataDir(dataDir);
   }
-  await page.goBack();
-  expect(await page.content()).not.toContain(secret);
-  const files = readdirSync(stack.dataDir).filter((name) => statSync(join(stack.dataDir, name)).isFile());
-  const stored = files.map((name) => readFileSync(join(stack.dataDir, name)).toString('latin1')).join('');
-  expect(stored).toContain(email);
-  expect(stored).not.toContain(secret);
-  expect(stored).not.toContain(secret.slice(4));
-  expect(stored).not.toContain(PASSWORD);
 });
 
 test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ page, stack, newSession }) => {
   const { email, account } = newPerson('isolation');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   await createKeyInPanel(page, { label: 'guarded' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();

@@ -22,15 +22,12 @@ async function webAuthn(page: Page): Promise<CDPSession> {
   return cdp;
 }
 
-/** The link the operator CLI printed, on the stack's service (the CLI names the default port: it does not know the server's). */
-const onService = (link: string, service: string): string => `${service}${new URL(link).pathname}${new URL(link).search}`;
-
 test('join with a passkey, sign in with it, add another, re-authenticate with one, remove one', async ({ page, stack }) => {
   const cdp = await webAuthn(page);
   const laptop = await addAuthenticator(cdp);
   const { email, account } = newPerson('passkey');
 
-  await page.goto(onService(invite(stack.dataDir, account, email), stack.service));
+  await page.goto(invite(stack, account, email));
   await page.getByRole('button', { name: 'Create a passkey (recommended)' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
@@ -81,7 +78,7 @@ test('a passkey the panel no longer knows is refused in words, and a cancelled p
   const cdp = await webAuthn(page);
   const authenticatorId = await addAuthenticator(cdp);
   const { email, account } = newPerson('passkey-gone');
-  await page.goto(onService(invite(stack.dataDir, account, email), stack.service));
+  await page.goto(invite(stack, account, email));
   await page.getByRole('button', { name: 'Create a passkey (recommended)' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
 

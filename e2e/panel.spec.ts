@@ -9,9 +9,12 @@ import { expect, test } from './fixtures.ts';
 import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
 import { cli } from './services.ts';
 
+// Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
+test.describe.configure({ timeout: 60_000 });
+
 test('invite, sign up, create a key, use it against the API, disable and enable it, sign out and in', async ({ page, stack }) => {
   const { email, account } = newPerson('flow');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   await expect(page.getByText(email)).toBeVisible();
 
   const secret = await createKeyInPanel(page, { label: 'checkout', origins: 'https://shop.example' });
@@ -40,7 +43,7 @@ test('invite, sign up, create a key, use it against the API, disable and enable 
 
 test('rotation: the replacement, its first request seen on the page as it arrives, the old key disabled', async ({ page, stack }) => {
   const { email, account } = newPerson('rotate');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   const oldSecret = await createKeyInPanel(page, { label: 'shop', origins: 'https://shop.example' });
   await page.getByRole('link', { name: /stored it/ }).click();
   await page.getByRole('button', { name: 'Start a rotation' }).click();
@@ -61,8 +64,8 @@ test('rotation: the replacement, its first request seen on the page as it arrive
 
 test('recovery: a new link from the operator sets a new password and signs the old browser out', async ({ page, browser, stack }) => {
   const { email, account } = newPerson('recover');
-  await signUp(page, invite(stack.dataDir, account, email));
-  const recovered = JSON.parse(cli(stack.dataDir, ['users', 'recover', '--email', email, '--json'])) as { link: { url: string } };
+  await signUp(page, invite(stack, account, email));
+  const recovered = JSON.parse(cli(stack.dataDir, ['users', 'recover', '--email', email, '--json'], { LOC_PUBLIC_URL: stack.service })) as { link: { url: string } };
 
   const other = await browser.newContext();
   const fresh = await other.newPage();
@@ -85,7 +88,7 @@ test('every flow works without JavaScript: sign-up, a key created and shown, dis
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   const { email, account } = newPerson('nojs');
-  await signUp(page, invite(stack.dataDir, account, email));
+  await signUp(page, invite(stack, account, email));
   const secret = await createKeyInPanel(page, { label: 'plain', origins: 'https://shop.example\nhttp://localhost:3000' });
   // Without script the copy button stays hidden; the key is selectable text.
   await expect(page.getByRole('button', { name: 'Copy' })).toBeHidden();
@@ -102,7 +105,7 @@ test('accessible: axe finds nothing on every page, the keyboard reaches every ac
   await page.goto(`${stack.service}/panel/sign-in`);
   expect(await axeViolations(page)).toEqual([]);
   const { email, account } = newPerson('a11y');
-  const link = invite(stack.dataDir, account, email);
+  const link = invite(stack, account, email);
   await page.goto(link);
   expect(await axeViolations(page)).toEqual([]);
   await signUp(page, link);

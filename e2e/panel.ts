@@ -18,11 +18,14 @@ export function newPerson(label: string): { email: string; account: string } {
   return { email: `${label}-${tag}@example.com`, account: `${label}-${tag}` };
 }
 
-/** Creates the account (a partner) when missing, and an invitation for `email`; returns the link. */
-export function invite(dataDir: string, account: string, email: string, options: { operator?: boolean } = {}): string {
-  const accounts = JSON.parse(cli(dataDir, ['accounts', 'list', '--json'])) as { name: string }[];
-  if (!accounts.some((existing) => existing.name === account)) cli(dataDir, ['accounts', 'create', '--name', account, '--partner', '--json']);
-  const invited = JSON.parse(cli(dataDir, ['accounts', 'invite', '--account', account, '--email', email, ...(options.operator ? ['--operator'] : []), '--json'])) as { link: { url: string } };
+/**
+ * Creates the account (a partner; new: newPerson's names are), and an invitation for `email` to the panel of the
+ * service at `service`, whose address the CLI reads from LOC_PUBLIC_URL as an operator's would; returns the link.
+ */
+export function invite(stack: { dataDir: string; service: string }, account: string, email: string, options: { operator?: boolean } = {}): string {
+  const { dataDir } = stack;
+  cli(dataDir, ['accounts', 'create', '--name', account, '--partner', '--json']);
+  const invited = JSON.parse(cli(dataDir, ['accounts', 'invite', '--account', account, '--email', email, ...(options.operator ? ['--operator'] : []), '--json'], { LOC_PUBLIC_URL: stack.service })) as { link: { url: string } };
   return invited.link.url;
 }
 

@@ -24,18 +24,24 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** A running child process of ours, whose output a test may read. */
+export interface RunningProcess extends Running {
+  /** What it has written to stdout and stderr so far. */
+  output(): string;
+}
+
 /**
  * `spawned`, once `ready` resolves with its URL, within START_TIMEOUT_MS; stopped and refused when it
  * is not ready by then.
  */
-async function runningOnce(name: string, spawned: Spawned, ready: () => Promise<string>): Promise<Running> {
+async function runningOnce(name: string, spawned: Spawned, ready: () => Promise<string>): Promise<RunningProcess> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_done, fail) => {
     timer = setTimeout(() => fail(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms:\n${spawned.output()}`)), START_TIMEOUT_MS);
   });
   try {
     const url = await Promise.race([ready(), late]);
-    return { url, stop: async () => void (await spawned.stop(STOP_TIMEOUT_MS)) };
+    return { url, stop: async () => void (await spawned.stop(STOP_TIMEOUT_MS)), output: () => spawned.output() };
   } catch (error) {
     await spawned.stop(STOP_TIMEOUT_MS);
     throw error;
@@ -54,12 +60,12 @@ export function removeDataDir(dir: string): void {
 }
 
 /**
- * Runs the operator CLI (`loc …`, built) against `dataDir`; returns what it printed. Its notes on
+ * Runs the operator CLI (`loc …`, built) against `dataDir`, with `env` besides; returns what it printed. Its notes on
  * stderr (a new database) stay out of the suite's output; a failure still shows them in its error.
  */
-export function cli(dataDir: string, args: string[]): string {
+export function cli(dataDir: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync(process.execPath, ['dist/cli.js', ...args], {
-    cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir, ...env }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
@@ -97,7 +103,7 @@ export function createKey(dataDir: string, request: KeyRequest): { apiKey: strin
  * The built service (`node dist/cli.js serve`) on `dataDir`, at `http://localhost:<port>`, quiet
  * (warnings only) and with offline tiles unless `env` says otherwise.
  */
-export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await freePort();
   const server = spawnLoc(['serve', '--port', String(port), '--host', 'localhost'], { env: { LOC_DATA_DIR: dataDir, LOC_TILES: 'offline', LOC_LOG_LEVEL: 'warn', ...env } });
   return runningOnce('loc serve', server, async () => (await server.ready()).publicUrl);

@@ -78,15 +78,13 @@ export function operatorSettings(command: Command): StoreSettings {
 
 /**
  * The service's public URL as `loc serve` resolves it — LOC_PUBLIC_URL, else localhost on PORT —
- * for links the operator hands to others; warns, on stderr, when it is that fallback, which names
- * this machine. A bad value is a usage mistake, exit 2.
+ * for links the operator hands to others, with a warning to print beside such a link when it is that
+ * fallback, which names this machine. A bad value is a usage mistake, exit 2.
  */
-export function operatorPublicUrl(command: Command): string {
+export function operatorPublicUrl(command: Command): { url: string; warning: string | null } {
   const url = configured(command, () => setting('publicUrl', { port: setting('port') }));
-  if (!process.env[OPTIONS.publicUrl.env]?.trim()) {
-    process.stderr.write(`warning: ${OPTIONS.publicUrl.env} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at\n`);
-  }
-  return url;
+  const { env } = OPTIONS.publicUrl;
+  return { url, warning: process.env[env]?.trim() ? null : `warning: ${env} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at` };
 }
 
 /** What `read` makes of the environment; a bad setting is a usage mistake, said in one line, exit 2. */

@@ -118,6 +118,8 @@ describe('on sqlite', () => {
       locWith({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: 'ftp://loc.example' }, 'accounts', 'invite', '--account', 'acme', '--email', 'dave@example.com'),
       loc('users', 'recover', '--email', 'dave@example.com'),
       loc('users', 'list', '--account', 'nobody'),
+      // The warning that LOC_PUBLIC_URL is not set comes with a link only.
+      locWith({ LOC_DATA_DIR: dataDir }, 'accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
     ]);
     expect(results).toEqual([
       { code: 1, stdout: '', stderr: 'error: No account is named "nobody"; see loc accounts list.\n' },
@@ -128,6 +130,7 @@ describe('on sqlite', () => {
       },
       { code: 2, stdout: '', stderr: 'error: LOC_PUBLIC_URL must be an http or https URL, received "ftp://loc.example". (see --help)\n' },
       { code: 1, stdout: '', stderr: 'error: No user has the e-mail address "dave@example.com"; see loc users list.\n' },
+      { code: 1, stdout: '', stderr: 'error: No account is named "nobody"; see loc accounts list.\n' },
       { code: 1, stdout: '', stderr: 'error: No account is named "nobody"; see loc accounts list.\n' },
     ]);
   });

@@ -32,8 +32,9 @@ const shown = (user: User, account: Account) => ({
 const describe = (user: User, account: Account): string =>
   `${user.email} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
 
-/** Prints a link made for `user`: a line for people, or `{ user, link }` for scripts. */
-function printLink(user: User, account: Account, link: IssuedLink, json: boolean | undefined, what: string): void {
+/** Prints a link made for `user`: a line for people, or `{ user, link }` for scripts; `warning` on stderr. */
+function printLink(user: User, account: Account, link: IssuedLink, warning: string | null, json: boolean | undefined, what: string): void {
+  if (warning !== null) process.stderr.write(`${warning}\n`);
   if (json) {
     printJson({ user: shown(user, account), link: { url: link.url, expires_at: new Date(link.expiresAt).toISOString() } });
     return;
@@ -61,8 +62,8 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       const publicUrl = operatorPublicUrl(command);
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
-        const { user, link } = await inviteUser(store, { accountId: account.id, email: options.email, operator: options.operator }, Date.now(), publicUrl);
-        printLink(user, account, link, options.json, 'Invited');
+        const { user, link } = await inviteUser(store, { accountId: account.id, email: options.email, operator: options.operator }, Date.now(), publicUrl.url);
+        printLink(user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });
 
@@ -96,8 +97,8 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       const publicUrl = operatorPublicUrl(command);
       await withStore(command, async (store) => {
         const user = await requireUser(store, options.email);
-        const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl);
-        printLink(user, (await store.getAccount(user.accountId))!, link, options.json, 'Recovery for');
+        const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl.url);
+        printLink(user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
       });
     });
 

@@ -15,60 +15,16 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LocError } from '../errors.ts';
 import { errorBody, toLocError } from '../server/plugins/errors.ts';
-import type { Account } from '../store/store.ts';
 import panelAssets from './assets.ts';
 import { errorPage } from './pages/errors.ts';
-import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, recentlyAuthenticated, sameCsrf, type SignedIn } from './panel-sessions.ts';
+import { Redirect, signedIn } from './access.ts';
+import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
 import accountRoutes from './routes/accounts.ts';
 import keyRoutes from './routes/keys.ts';
 import passkeyRoutes from './routes/passkeys.ts';
 import securityRoutes from './routes/security.ts';
 import signInRoutes from './routes/sign-in.ts';
 import teamRoutes from './routes/team.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Panel routes: who may use them. `public`: anyone (sign-in, links); `user`: a signed-in user. */
-    panel?: 'public' | 'user';
-  }
-  interface FastifyRequest {
-    /** The panel's signed-in user, read from the cookie; null when none. */
-    signedIn: (SignedIn & { token: string }) | null;
-  }
-}
-
-/** Why a panel route answers a redirect instead of its page. */
-export class Redirect extends Error {
-  constructor(readonly location: string) {
-    super(`redirect to ${location}`);
-  }
-}
-
-/** The signed-in user; routes marked `panel: 'user'` never run without one. */
-export function signedIn(request: FastifyRequest): SignedIn & { token: string } {
-  if (request.signedIn === null) throw new Redirect(`${PANEL_PATH}/sign-in`);
-  return request.signedIn;
-}
-
-/**
- * The account `accountId` names, when the user may see it: their own, or any for an operator. Another
- * account's id answers as an unknown one does (404), so ids cannot be probed.
- */
-export async function accountOf(app: FastifyInstance, user: SignedIn['user'], accountId: string): Promise<Account> {
-  const account = user.operator || user.accountId === accountId ? await app.store.getAccount(accountId) : null;
-  if (account === null) throw new LocError('not_found', 'There is no such account in this panel.');
-  return account;
-}
-
-/** Refuses a change without a recent sign-in or re-authentication: the user is sent to confirm, then back to `back`. */
-export function requireRecentAuth(request: FastifyRequest, now: number, back: string): void {
-  if (!recentlyAuthenticated(signedIn(request), now)) throw new Redirect(`${PANEL_PATH}/reauthenticate?next=${encodeURIComponent(back)}`);
-}
-
-/** The panel's own paths only, so a `next` parameter can never send the user elsewhere. */
-export function safeNext(next: unknown, fallback: string): string {
-  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
-}
 
 /**
  * Whether a request that changes something comes from the panel's own pages: a browser says where a
@@ -78,9 +34,6 @@ function fromPanel(request: FastifyRequest, ownOrigin: string): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
-  // The panel's pages send no referrer, so a browser posts their forms with `Origin: null`; it says
-  // where the request comes from in Sec-Fetch-Site then.
-  if (origin === 'null') return site === 'same-origin';
   return origin === undefined || origin === ownOrigin;
 }
 
@@ -97,6 +50,9 @@ function panelHeaders(reply: FastifyReply, ownOrigin: string): void {
       "base-uri 'none'",
     ].join('; '),
     'x-frame-options': 'DENY',
+    // Not the service's no-referrer: under it a browser sends `Origin: null` with a form's POST, and
+    // the panel could not tell its own forms from another page's. Other origins still get no referrer.
+    'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',
@@ -108,6 +64,10 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   app.decorateRequest('signedIn', null);
+  // Pages for people, not operations of the API: none of them is in /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
 
   app.addHook('onRequest', async (_request, reply) => panelHeaders(reply, ownOrigin));
   app.addHook('preHandler', async (request) => {
@@ -144,8 +104,7 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
     if (wantsJson) return reply.code(loc.status).send(errorBody(loc));
     return reply.code(loc.status).type('text/html; charset=utf-8').send(errorPage(loc, request.signedIn));
   });
-  // Fastify keeps one not-found handler per prefix, and the service's (plugins/errors.ts) holds '/':
-  // the panel's unknown paths are a route of the panel's own, answered by its error handler above.
+  // The panel's own 404, as a page: a catch-all route, since the service's not-found handler answers JSON for the rest of the origin.
   app.all(`${PANEL_PATH}/*`, { config: { panel: 'public' } }, async () => {
     throw new LocError('not_found', 'There is no such page in the panel.');
   });

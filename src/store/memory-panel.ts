@@ -145,7 +145,10 @@ export class MemoryPanelStore implements PanelStore {
   }
 
   createChallenge(challenge: Challenge): Promise<void> {
-    return this.run((db) => put(db, db.challenges, challenge.challenge, { ...challenge }));
+    return this.run((db) => {
+      if (challenge.userId !== null && !db.users.has(challenge.userId)) throw new Error(`no user ${challenge.userId} to hold the challenge`);
+      put(db, db.challenges, challenge.challenge, { ...challenge });
+    });
   }
 
   takeChallenge(challenge: string, now: number): Promise<Challenge | null> {

@@ -71,6 +71,7 @@ describe('memory store', () => {
     await store.close();
     await expect(store.ping()).rejects.toMatchObject({ name: 'StoreUnavailable', reason: 'cannot-open' });
     await expect(store.findAccount('acme')).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(store.panel.listUsers('acct_x')).rejects.toBeInstanceOf(StoreUnavailable);
     expect((await other.findAccount('acme'))?.name).toBe('acme');
   });
 });

@@ -48,6 +48,7 @@ export class PostgresPanelStore implements PanelStore {
   }
 
   async getUser(id: string): Promise<User | null> {
+    if (unstorable(id)) return null;
     const { rows: [row] } = await this.query<UserRow>('SELECT * FROM users WHERE id = $1', [id], 'panel-user-by-id');
     return row ? user(row) : null;
   }

@@ -179,6 +179,7 @@ describe('postgres store out of reach', () => {
       expect(await store.getSession('sid\0')).toBeNull();
       expect(await store.findKeyByHash('\0')).toBeNull();
       expect(await store.findLocation('acct_x', 'live', 'FR-0RMB\0')).toBeNull();
+      expect(await store.panel.getUser('usr_\0')).toBeNull();
       expect(await store.panel.findUserByEmail('ada\0@example.com')).toBeNull();
       expect(await store.panel.setOperator('ada\0@example.com', true)).toBeNull();
       expect(await store.panel.findPasskey('cred\0')).toBeNull();

@@ -233,7 +233,7 @@ export class SqlitePanelStore implements PanelStore {
   }
 
   async sweep(time: number): Promise<void> {
-    await this.run(() => this.sweepAll(time));
+    await this.run(() => this.sweepAll.immediate(time));
   }
 
   async startRotation(input: Omit<Rotation, 'finishedAt'>): Promise<void> {

@@ -124,6 +124,15 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       expect(await second.panel.useLink('hash-3', T0 + 5)).toMatchObject({ user: ada, purpose: 'recovery' });
     });
 
+    it('leaves a user one open link when several are made at once, from both stores', async () => {
+      const acme = await account();
+      const ada = await seededUser(acme.id, 'ada@example.com');
+      const hashes = Array.from({ length: 8 }, (_, i) => `hash-${i}`);
+      await Promise.all(hashes.map((hash, i) => (i % 2 === 0 ? store : second).panel.createLink({ userId: ada.id, purpose: 'recovery', hash, createdAt: T0 + i, expiresAt: T0 + HOUR })));
+      const open = await Promise.all(hashes.map((hash) => store.panel.findLink(hash, T0 + 10)));
+      expect(open.filter((found) => found !== null)).toEqual([{ user: ada, purpose: 'recovery' }]);
+    });
+
     it('lets exactly one of concurrent uses of a link, from both stores, have it', async () => {
       const acme = await account();
       const ada = await seededUser(acme.id, 'ada@example.com');

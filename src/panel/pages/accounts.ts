@@ -1,7 +1,7 @@
 /** The operators' page: every account, its partner status, and the way to its keys and team. */
 import type { Account } from '../../store/store.ts';
 import { PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
-import { accountPath, buttonForm, escapeHtml, notice, panelPage, time } from './layout.ts';
+import { accountPath, buttonForm, escapeHtml, notice, panelPage, scrollingTable, time } from './layout.ts';
 
 export function accountsPage(options: { signedIn: SignedIn; accounts: Account[]; done?: string }): string {
   const { signedIn } = options;
@@ -14,8 +14,8 @@ export function accountsPage(options: { signedIn: SignedIn; accounts: Account[];
     current: 'accounts',
     body: `${options.done === 'partner' ? notice('success', 'Partner status changed.') : ''}
 <p>As an operator you see every account. Partners may create embed sessions; taking the status away ends their open sessions.</p>
-<div class="table-scroll"><table><thead><tr><th scope="col">Account</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+${scrollingTable('Accounts', `<table><thead><tr><th scope="col">Account</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table>`)}
 <p class="muted">Accounts are created, and their first user invited, with the operator CLI: <code>loc accounts create</code>, <code>loc accounts invite</code>.</p>`,
   });
 }

@@ -6,7 +6,7 @@ import { KEY_LABEL_MAX } from '../../auth/keys.ts';
 import type { KeyUse, Rotation } from '../../store/panel-store.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
-import { accountPath, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
+import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
 
 /** Where a key was last used from, in a few words. */
 export function lastUse(use: KeyUse | undefined): string {
@@ -25,12 +25,12 @@ function keyTable(account: Account, keys: ApiKey[], uses: Map<string, KeyUse>, r
 <td>${key.origins.map((origin) => `<code>${escapeHtml(origin)}</code>`).join('<br>') || '<span class="muted">none</span>'}</td>
 <td>${lastUse(uses.get(key.id))}</td>
 </tr>`).join('\n');
-  return `<div class="table-scroll"><table>
+  return scrollingTable(caption, `<table>
 <caption class="muted">${caption}</caption>
 <thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Allowed origins</th><th scope="col">Last used</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table></div>`;
+</tbody></table>`);
 }
 
 /** Messages of the redirects that end a change; fixed texts, so nothing of the request is reflected. */

@@ -48,7 +48,6 @@ export function panelPage(options: PanelPageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(options.title)} · loc partner panel</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS_PATH}/panel.css">
@@ -95,6 +94,13 @@ ${options.error ? `<p class="error" id="${id}-error">${escapeHtml(options.error)
 <input id="${id}" name="${options.name}" type="${options.type ?? 'text'}"${options.value === undefined ? '' : ` value="${escapeHtml(options.value)}"`}${options.required ? ' required' : ''}${options.autocomplete ? ` autocomplete="${options.autocomplete}"` : ''}${options.inputmode ? ` inputmode="${options.inputmode}"` : ''}${described ? ` aria-describedby="${described}"` : ''}${options.error ? ' aria-invalid="true"' : ''}>
 </div>`;
 }
+
+/**
+ * A table that scrolls sideways inside its box on a narrow screen, not the page: a region named
+ * `label` that the keyboard can reach and scroll.
+ */
+export const scrollingTable = (label: string, table: string): string =>
+  `<div class="table-scroll" role="region" aria-label="${escapeHtml(label)}" tabindex="0">${table}</div>`;
 
 /** A time for people: UTC, to the minute, with the machine-readable value for script and tests. */
 export function time(at: number | null, never = 'never'): string {

@@ -6,7 +6,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../passwords.ts';
 import type { Passkey, PanelSession } from '../../store/panel-store.ts';
 import type { Account } from '../../store/store.ts';
 import { PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
-import { buttonForm, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
+import { buttonForm, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
 
 export const SECURITY_DONE: Readonly<Record<string, string>> = {
   password: 'Your password is changed; other browsers signed in as you are signed out.',
@@ -30,7 +30,7 @@ export function securityPage(options: { signedIn: SignedIn; account: Account | n
     body: `${done ? notice('success', done) : ''}
 <h2 id="passkeys">Passkeys</h2>
 <p>A passkey signs you in with your device’s screen lock or a security key: nothing to type, nothing to phish.</p>
-${passkeys === '' ? '<p class="muted">No passkey yet.</p>' : `<div class="table-scroll"><table><thead><tr><th scope="col">Passkey</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${passkeys}</tbody></table></div>`}
+${passkeys === '' ? '<p class="muted">No passkey yet.</p>' : scrollingTable('Passkeys', `<table><thead><tr><th scope="col">Passkey</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${passkeys}</tbody></table>`)}
 <div class="actions passkey" hidden><button type="button" class="primary" data-passkey="add">Add a passkey</button></div>
 <p class="muted passkey-unsupported">Adding a passkey needs a browser with JavaScript and passkey support.</p>
 <h2 id="password">Password</h2>
@@ -41,7 +41,7 @@ ${textInput({ name: 'password', label: signedIn.user.passwordHash === null ? 'Se
 <div class="actions"><button type="submit">Save password</button></div>
 </form>
 <h2 id="sessions">Where you are signed in</h2>
-<div class="table-scroll"><table><thead><tr><th scope="col">Browser</th><th scope="col">Address</th><th scope="col">Signed in</th></tr></thead><tbody>${sessions}</tbody></table></div>
+${scrollingTable('Browsers signed in', `<table><thead><tr><th scope="col">Browser</th><th scope="col">Address</th><th scope="col">Signed in</th></tr></thead><tbody>${sessions}</tbody></table>`)}
 <form method="post" action="${PANEL_PATH}/security/sign-out-everywhere">${csrfField(signedIn)}<div class="actions"><button type="submit" class="danger">Sign out everywhere else</button></div></form>
 ${options.passwordError ? notice('error', escapeHtml(options.passwordError)) : ''}`,
   });

@@ -5,7 +5,7 @@
 import type { User } from '../../store/panel-store.ts';
 import type { Account } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
-import { accountPath, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
+import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
 
 export function teamPage(options: { signedIn: SignedIn; account: Account; users: User[]; invited?: { email: string; url: string; expiresAt: number }; error?: { email: string; message: string } }): string {
   const { signedIn, account } = options;
@@ -21,9 +21,9 @@ export function teamPage(options: { signedIn: SignedIn; account: Account; users:
     account,
     current: 'team',
     body: `${invited}
-<div class="table-scroll"><table><caption class="muted">People who manage ${escapeHtml(account.name)}</caption>
+${scrollingTable('Team', `<table><caption class="muted">People who manage ${escapeHtml(account.name)}</caption>
 <thead><tr><th scope="col">E-mail address</th><th scope="col">Status</th><th scope="col">Added</th></tr></thead>
-<tbody>${rows}</tbody></table></div>
+<tbody>${rows}</tbody></table>`)}
 <h2>Invite someone</h2>
 <p>They get a link to choose a password or a passkey, and can then manage this account’s keys as you do.</p>
 <form method="post" action="${accountPath(account.id, '/team')}" novalidate>

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { accountsPage } from '../pages/accounts.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { requireRecentAuth, signedIn } from '../plugin.ts';
+import { requireRecentAuth, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 

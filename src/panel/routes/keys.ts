@@ -13,7 +13,7 @@ import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage } from '../pages/key.ts';
 import { EMPTY_KEY, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
-import { accountOf, requireRecentAuth, signedIn } from '../plugin.ts';
+import { accountOf, requireRecentAuth, signedIn } from '../access.ts';
 
 type Params = { accountId: string; keyId: string };
 const user = { config: { panel: 'user' as const } };

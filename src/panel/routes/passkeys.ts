@@ -18,7 +18,7 @@ import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
-import { safeNext, signedIn } from '../plugin.ts';
+import { safeNext, signedIn } from '../access.ts';
 import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 

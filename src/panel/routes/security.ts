@@ -4,7 +4,7 @@ import { LocError } from '../../errors.ts';
 import { securityPage } from '../pages/security.ts';
 import { checkNewPassword, hashPassword } from '../passwords.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { requireRecentAuth, signedIn } from '../plugin.ts';
+import { requireRecentAuth, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 const PATH = `${PANEL_PATH}/security`;

@@ -9,7 +9,7 @@ import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
 import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
-import { safeNext, signedIn } from '../plugin.ts';
+import { safeNext, signedIn } from '../access.ts';
 import { takeSignInAttempt } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
 

@@ -5,7 +5,7 @@ import { StoreConflict } from '../../store/store.ts';
 import { inviteUser } from '../invitations.ts';
 import { accountPath } from '../pages/layout.ts';
 import { teamPage } from '../pages/team.ts';
-import { accountOf, requireRecentAuth, signedIn } from '../plugin.ts';
+import { accountOf, requireRecentAuth, signedIn } from '../access.ts';
 
 type Params = { accountId: string };
 

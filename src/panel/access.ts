@@ -1,0 +1,53 @@
+/**
+ * Who may use a panel route: the signed-in user of a request, the accounts they may see (their own;
+ * every one for an operator), the recent authentication a change needs, and the redirects that send a
+ * person to sign in or to confirm. The plugin (plugin.ts) reads the session; routes ask here.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LocError } from '../errors.ts';
+import type { Account } from '../store/store.ts';
+import { PANEL_PATH, recentlyAuthenticated, type SignedIn } from './panel-sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Panel routes: who may use them. `public`: anyone (sign-in, links); `user`: a signed-in user. */
+    panel?: 'public' | 'user';
+  }
+  interface FastifyRequest {
+    /** The panel's signed-in user, read from the cookie; null when none. */
+    signedIn: (SignedIn & { token: string }) | null;
+  }
+}
+
+/** Why a panel route answers a redirect instead of its page. */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`);
+  }
+}
+
+/** The signed-in user; routes marked `panel: 'user'` never run without one. */
+export function signedIn(request: FastifyRequest): SignedIn & { token: string } {
+  if (request.signedIn === null) throw new Redirect(`${PANEL_PATH}/sign-in`);
+  return request.signedIn;
+}
+
+/**
+ * The account `accountId` names, when the user may see it: their own, or any for an operator. Another
+ * account's id answers as an unknown one does (404), so ids cannot be probed.
+ */
+export async function accountOf(app: FastifyInstance, user: SignedIn['user'], accountId: string): Promise<Account> {
+  const account = user.operator || user.accountId === accountId ? await app.store.getAccount(accountId) : null;
+  if (account === null) throw new LocError('not_found', 'There is no such account in this panel.');
+  return account;
+}
+
+/** Refuses a change without a recent sign-in or re-authentication: the user is sent to confirm, then back to `back`. */
+export function requireRecentAuth(request: FastifyRequest, now: number, back: string): void {
+  if (!recentlyAuthenticated(signedIn(request), now)) throw new Redirect(`${PANEL_PATH}/reauthenticate?next=${encodeURIComponent(back)}`);
+}
+
+/** The panel's own paths only, so a `next` parameter can never send the user elsewhere. */
+export function safeNext(next: unknown, fallback: string): string {
+  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
+}

@@ -31,7 +31,8 @@ function poll(elements: HTMLElement[]): void {
     if (page !== null) {
       for (const element of waiting) {
         const fresh = page.getElementById(element.id);
-        if (fresh !== null) element.innerHTML = fresh.innerHTML;
+        // Only a change is written: the region is read out at each write, and a form in it keeps what the user entered.
+        if (fresh !== null && fresh.innerHTML !== element.innerHTML) element.innerHTML = fresh.innerHTML;
       }
     }
     poll(waiting);

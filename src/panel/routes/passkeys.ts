@@ -16,9 +16,9 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
+import { safeNext, signedIn } from '../access.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
-import { safeNext, signedIn } from '../access.ts';
 import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 
@@ -37,7 +37,7 @@ const Credential = Type.Object({
 const Next = Type.Optional(Type.String({ maxLength: 2048 }));
 const Token = Type.String({ maxLength: 100 });
 
-/** A route's options: who may call it (plugin.ts) and the fields of its body, none other. */
+/** A route's options: who may call it (access.ts) and the fields of its body, none other. */
 const route = (panel: 'public' | 'user', body?: TProperties) =>
   ({ config: { panel }, schema: { hide: true, ...(body !== undefined && { body: Type.Object(body, { additionalProperties: false }) }) } });
 

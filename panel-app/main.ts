@@ -1,14 +1,12 @@
 /**
- * The partner panel's page script: every page works without it; with it, a key shown once gets a
- * copy button. (Passkeys and live updates land here too.)
+ * The partner panel's page script. Every page works without it; with it, a key shown once gets a
+ * copy button (copy.ts), passkeys can be used where the browser supports them (passkeys.ts), and the
+ * live parts of a page update by themselves (live.ts).
  */
-for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
-  button.hidden = false;
-  button.addEventListener('click', () => {
-    const source = document.getElementById(button.dataset.copy ?? '') as HTMLInputElement | null;
-    if (source === null) return;
-    void navigator.clipboard.writeText(source.value).then(() => {
-      button.textContent = 'Copied';
-    });
-  });
-}
+import { enableCopyButtons } from './copy.ts';
+import { startLiveUpdates } from './live.ts';
+import { enablePasskeys } from './passkeys.ts';
+
+enableCopyButtons(document);
+enablePasskeys(document);
+startLiveUpdates(document);

@@ -21,6 +21,7 @@ import { Redirect, signedIn } from './access.ts';
 import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
 import accountRoutes from './routes/accounts.ts';
 import keyRoutes from './routes/keys.ts';
+import passkeyRoutes from './routes/passkeys.ts';
 import securityRoutes from './routes/security.ts';
 import signInRoutes from './routes/sign-in.ts';
 import teamRoutes from './routes/team.ts';
@@ -110,6 +111,7 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
 
   await app.register(panelAssets);
   await app.register(signInRoutes);
+  await app.register(passkeyRoutes);
   await app.register(securityRoutes);
   await app.register(keyRoutes);
   await app.register(teamRoutes);

@@ -1,0 +1,130 @@
+/**
+ * The passkey ceremonies' endpoints, which the page script calls with JSON (panel-app/passkeys.ts):
+ * each ceremony is a POST for its options and a POST of the browser's answer. Signing in with a
+ * passkey and the one-time links are public; adding a passkey and re-authenticating with one need a
+ * signed-in user and the CSRF header. Answers that lead somewhere are `{ redirect }`: the page script
+ * goes there, as a form's redirect would.
+ *
+ * Passkey sign-ins are not drawn from the password throttle (throttle.ts): a passkey cannot be guessed,
+ * and it is what still signs a user in while someone floods their address with wrong passwords. But
+ * sign-in options are the one ceremony anyone may start, and each keeps a challenge in the store: a
+ * client address gets as many per window as it gets password attempts, so a script cannot fill the
+ * store with challenges.
+ */
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { Type, type TProperties } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashSecret } from '../../auth/secrets.ts';
+import { LocError } from '../../errors.ts';
+import { safeNext, signedIn } from '../access.ts';
+import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
+import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
+import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from '../throttle.ts';
+import { homeOf } from './sign-in.ts';
+
+const PATH = `${PANEL_PATH}/passkeys`;
+
+/**
+ * The browser's answer to a ceremony as @simplewebauthn/browser hands it over. Only its shape is
+ * checked here; the ceremony's verification reads the rest.
+ */
+const Credential = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 1400 }),
+  rawId: Type.String({ minLength: 1, maxLength: 1400 }),
+  type: Type.Literal('public-key'),
+  response: Type.Object({ clientDataJSON: Type.String({ maxLength: 4096 }) }, { additionalProperties: true }),
+}, { additionalProperties: true });
+const Next = Type.Optional(Type.String({ maxLength: 2048 }));
+const Token = Type.String({ maxLength: 100 });
+
+/** A route's options: who may call it (access.ts) and the fields of its body, none other. */
+const route = (panel: 'public' | 'user', body?: TProperties) =>
+  ({ config: { panel }, schema: { hide: true, ...(body !== undefined && { body: Type.Object(body, { additionalProperties: false }) }) } });
+
+/** An answer, and where to go once it is accepted. */
+type Answer<R> = { credential: R; next?: string };
+
+export default async function passkeyRoutes(app: FastifyInstance): Promise<void> {
+  const rp = relyingParty(app.config.publicUrl);
+  const secure = app.config.publicUrl.startsWith('https:');
+  const userAgent = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
+
+  /** The page script cannot follow a redirect to the re-authentication page: it is told, and goes there itself. */
+  function requireRecentAuth(request: FastifyRequest, now: number): void {
+    if (!recentlyAuthenticated(signedIn(request), now)) throw new LocError('reauthentication_required');
+  }
+
+  async function takeSignInOptions(request: FastifyRequest, now: number): Promise<void> {
+    const start = now - (now % SIGN_IN_WINDOW_MS);
+    const budget = { id: `passkey-options-ip:${request.ip}:${start}`, keyId: '', kind: 'passkey_options_ip', limit: SIGN_IN_ATTEMPTS_PER_IP, resetsAt: start + SIGN_IN_WINDOW_MS };
+    if ((await app.counters.take([budget], now)).spent >= 0) {
+      throw new LocError('sign_in_throttled', 'Too many passkey sign-ins from your network; wait a few minutes and try again.').retryAfter((budget.resetsAt - now) / 1000);
+    }
+  }
+
+  /** The open link `token` names; `link_invalid` when it is not open. */
+  async function openLink(token: string) {
+    const found = token === '' ? null : await app.store.panel.findLink(hashSecret(token), app.now());
+    if (found === null) throw new LocError('link_invalid');
+    return found;
+  }
+
+  app.post(`${PATH}/sign-in/options`, route('public'), async (request) => {
+    const now = app.now();
+    await takeSignInOptions(request, now);
+    return authenticationOptions(app.store, rp, null, now);
+  });
+
+  app.post<{ Body: Answer<AuthenticationResponseJSON> }>(`${PATH}/sign-in`, route('public', { credential: Credential, next: Next }), async (request, reply) => {
+    const now = app.now();
+    const user = await verifyAuthentication(app.store, rp, request.body.credential, null, now);
+    await startSession(app.store, request, reply, user, now, secure);
+    return { redirect: safeNext(request.body.next, homeOf(user)) };
+  });
+
+  app.post(`${PATH}/add/options`, route('user'), async (request) => {
+    const now = app.now();
+    requireRecentAuth(request, now);
+    return registrationOptions(app.store, rp, signedIn(request).user, now);
+  });
+
+  app.post<{ Body: Answer<RegistrationResponseJSON> }>(`${PATH}/add`, route('user', { credential: Credential }), async (request) => {
+    const now = app.now();
+    requireRecentAuth(request, now);
+    const passkey = await verifyRegistration(app.store, rp, signedIn(request).user, request.body.credential, userAgent(request), now);
+    await app.store.panel.addPasskey(passkey);
+    return { redirect: `${PANEL_PATH}/security?done=passkey_added#passkeys` };
+  });
+
+  app.post(`${PATH}/reauthenticate/options`, route('user'), async (request) => authenticationOptions(app.store, rp, signedIn(request).user, app.now()));
+
+  app.post<{ Body: Answer<AuthenticationResponseJSON> }>(`${PATH}/reauthenticate`, route('user', { credential: Credential, next: Next }), async (request) => {
+    const current = signedIn(request);
+    const now = app.now();
+    await verifyAuthentication(app.store, rp, request.body.credential, current.user, now);
+    await app.store.panel.reauthenticate(current.session.hash, now);
+    return { redirect: safeNext(request.body.next, homeOf(current.user)) };
+  });
+
+  app.post<{ Body: { token: string } }>(`${PATH}/link/options`, route('public', { token: Token }), async (request) => {
+    const link = await openLink(request.body.token);
+    return registrationOptions(app.store, rp, link.user, app.now());
+  });
+
+  app.post<{ Body: Answer<RegistrationResponseJSON> & { token: string } }>(`${PATH}/link`, route('public', { token: Token, credential: Credential }), async (request, reply) => {
+    const { token, credential } = request.body;
+    const link = await openLink(token);
+    const now = app.now();
+    const passkey = await verifyRegistration(app.store, rp, link.user, credential, userAgent(request), now);
+    // Used up only once the passkey is verified, atomically: of two answers to one link, one joins.
+    const used = await app.store.panel.useLink(hashSecret(token), now);
+    if (used === null) throw new LocError('link_invalid');
+    await app.store.panel.addPasskey(passkey);
+    // Active from now on; a password the user has stays as it is.
+    const user = (await app.store.panel.setPassword(used.user.id, used.user.passwordHash, now))!;
+    // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
+    if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
+    await startSession(app.store, request, reply, user, now, secure);
+    return { redirect: homeOf(user) };
+  });
+}

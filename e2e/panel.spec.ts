@@ -55,7 +55,7 @@ test('rotation: the replacement, its first request seen on the page as it arrive
 
   // The partner deploys the new key: its server's first call shows on the open page by itself.
   expect((await callApi(stack.service, newSecret)).status).toBe(200);
-  await expect(page.getByText('The new key is in use')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'The new key is in use' })).toBeVisible({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Disable the old key' }).click();
   await expect(page.getByText('The rotation is done')).toBeVisible();
   expect(await callApi(stack.service, oldSecret)).toEqual({ status: 401, code: 'key_inactive' });

@@ -95,10 +95,12 @@ ${arrived ? '' : '<div class="field"><label><input type="checkbox" name="confirm
     signedIn,
     account,
     current: 'keys',
-    body: `<ol class="steps">
+    // Steps 2 and 3 change together when the first request arrives (the confirmation box goes): the
+    // whole list is the live region the page script refreshes.
+    body: `<ol class="steps" id="rotation-steps" aria-live="polite" data-live>
 <li><strong>Replacement created</strong> ${time(rotation.startedAt)}: <code>${escapeHtml(newKey.id)}</code>${newKey.label ? ` (${escapeHtml(newKey.label)})` : ''}, with the old key’s origins, ranges and limits.</li>
 <li><strong>Deploy it and see it used.</strong>
-<div id="rotation-traffic" aria-live="polite" data-live>${verify}</div></li>
+<div id="rotation-traffic">${verify}</div></li>
 <li><strong>Disable the old key</strong> <code>${escapeHtml(oldKey.id)}</code>.
 ${finish}</li>
 </ol>

@@ -177,10 +177,23 @@ describe('on sqlite', () => {
     });
   });
 
+  it('removes a user: gone with their sessions, the address free for a new invitation; an unknown one exit 1', async () => {
+    const invited = await loc('accounts', 'invite', '--account', 'acme', '--email', 'erin@example.com', '--json');
+    expect(invited.code).toBe(0);
+    const [removed, unknown] = await Promise.all([loc('users', 'remove', '--email', 'ERIN@example.com'), loc('users', 'remove', '--email', 'nobody@example.com')]);
+    expect(removed).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^Removed user erin@example\.com \(usr_[\w-]+\) of acme, operator: no, invited\.\n$/) });
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    await inSqlite(async (store) => {
+      expect(await store.panel.findUserByEmail('erin@example.com')).toBeNull();
+      expect(await linkIn(store, (JSON.parse(invited.stdout) as { link: { url: string } }).link.url)).toBeNull();
+    });
+    expect((await loc('accounts', 'invite', '--account', 'acme', '--email', 'erin@example.com')).code).toBe(0);
+  });
+
   it('has --help, which names every users command', async () => {
     const [invite, users] = await Promise.all([loc('accounts', 'invite', '--help'), loc('users', '--help')]);
     expect(invite).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: loc accounts invite [options]') });
-    expect(users).toMatchObject({ code: 0, stdout: expect.stringMatching(/Usage: loc users[^]*\n {2}list [^]*\n {2}recover [^]*\n {2}set-operator /) });
+    expect(users).toMatchObject({ code: 0, stdout: expect.stringMatching(/Usage: loc users[^]*\n {2}list [^]*\n {2}recover [^]*\n {2}remove [^]*\n {2}set-operator /) });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `loc accounts invite` and `loc users list|recover|set-operator`: the people who sign in to the
+ * `loc accounts invite` and `loc users list|recover|remove|set-operator`: the people who sign in to the
  * partner panel. An invitation or a recovery is a one-time link (panel/invitations.ts), printed once
  * for the operator to hand over — no mail leaves the service — and stored as its hash only. Operator
  * status is granted here alone, never in the panel.
@@ -99,6 +99,21 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         const user = await requireUser(store, options.email);
         const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl.url);
         printLink(user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
+      });
+    });
+
+  users
+    .command('remove')
+    .description('remove a user: signed out everywhere, their passkeys and links gone; the keys stay the account\'s')
+    .requiredOption('--email <address>', "the user's address", emailArgument)
+    .option('--json', 'print the removed user as JSON')
+    .action(async (options: { email: string; json?: boolean }, command: Command) => {
+      await withStore(command, async (store) => {
+        const user = await requireUser(store, options.email);
+        const account = (await store.getAccount(user.accountId))!;
+        await store.panel.removeUser(user.id);
+        if (options.json) printJson(shown(user, account));
+        else process.stdout.write(`Removed user ${describe(user, account)}.\n`);
       });
     });
 

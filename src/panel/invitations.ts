@@ -66,3 +66,10 @@ export async function inviteUser(
   const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now });
   return { user, link: await issueLink(store, user, 'invite', now, publicUrl) };
 }
+
+/** The user and purpose of the open link `token` names; `link_invalid` when it is used, expired, replaced or unknown. */
+export async function openLink(store: Store, token: string, now: number): Promise<{ user: User; purpose: LinkPurpose }> {
+  const found = token === '' ? null : await store.panel.findLink(hashSecret(token), now);
+  if (found === null) throw new LocError('link_invalid');
+  return found;
+}

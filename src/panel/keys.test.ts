@@ -161,6 +161,9 @@ describe('accounts apart', () => {
       expect((await bo.submit(path, { origin: 'https://evil.example' })).statusCode, path).toBe(404);
     }
     expect(await service.app.store.getKey(acmeKey.id)).toMatchObject({ status: 'active', origins: [] });
+    const adaId = (await service.app.store.panel.findUserByEmail('ada@example.com'))!.id;
+    for (const accountId of [bolt.id, acme.id]) expect((await bo.submit(`/panel/accounts/${accountId}/team/remove`, { user: adaId })).statusCode).toBe(404);
+    expect(await service.app.store.panel.getUser(adaId)).not.toBeNull();
 
     const operator = await signedUpUser(service, 'loc-ops', 'ops@example.com', { operator: true });
     expect((await operator.get('/panel/accounts')).body).toContain('acme');
@@ -186,5 +189,18 @@ describe('the team', () => {
     const again = await ada.submit(`/panel/accounts/${acme.id}/team`, { email: 'CY@example.com' });
     expect(again.statusCode).toBe(422);
     expect(again.body).toContain('already has a user');
+
+    // Cy leaves: removed by Ada, signed out at once, and no way back in; nobody removes themselves.
+    const cyUser = (await service.app.store.panel.findUserByEmail('cy@example.com'))!;
+    const adaUser = (await service.app.store.panel.findUserByEmail('ada@example.com'))!;
+    expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).statusCode).toBe(200);
+    await ada.get(`/panel/accounts/${acme.id}/team`);
+    expect((await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: adaUser.id })).statusCode).toBe(404);
+    const removed = await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: cyUser.id });
+    expect(removed.headers.location).toBe(`/panel/accounts/${acme.id}/team?done=removed`);
+    expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).headers.location).toBe('/panel/sign-in');
+    expect((await panelClient(service).submit('/panel/sign-in', { email: 'cy@example.com', password: PASSWORD })).statusCode).toBe(401);
+    expect((await ada.get(`/panel/accounts/${acme.id}/team?done=removed`)).body).toContain('The person is removed');
+    expect(ada.page).not.toContain('cy@example.com');
   });
 });

@@ -48,6 +48,19 @@ export class MemoryPanelStore implements PanelStore {
     });
   }
 
+  removeUser(id: string): Promise<boolean> {
+    return this.run((db) => {
+      const user = db.users.get(id);
+      if (user === undefined) return false;
+      for (const [hash, session] of db.panelSessions) if (session.userId === id) drop(db, db.panelSessions, hash);
+      for (const [key, passkey] of db.passkeys) if (passkey.userId === id) drop(db, db.passkeys, key);
+      for (const [hash, link] of db.links) if (link.userId === id) drop(db, db.links, hash);
+      for (const [challenge, held] of db.challenges) if (held.userId === id) drop(db, db.challenges, challenge);
+      db.userIds.delete(user.email);
+      return drop(db, db.users, id);
+    });
+  }
+
   getUser(id: string): Promise<User | null> {
     return this.run((db) => {
       const user = db.users.get(id);

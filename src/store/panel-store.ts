@@ -108,6 +108,11 @@ export interface PanelStore {
   listUsers(accountId: string): Promise<User[]>;
   /** Null when no user has that address. */
   setOperator(email: string, operator: boolean): Promise<User | null>;
+  /**
+   * Removes the user and everything that signs them in — sessions, passkeys, open links, challenges —
+   * at once; false when no such user. What they changed stays (keys belong to the account).
+   */
+  removeUser(id: string): Promise<boolean>;
   /** Sets the password hash (null removes it) and marks the user active; null when no such user. */
   setPassword(userId: string, passwordHash: string | null, now: number): Promise<User | null>;
 

@@ -187,6 +187,19 @@ export class PostgresPanelStore implements PanelStore {
     await this.query('DELETE FROM panel_sessions WHERE hash = $1', [hash], 'panel-delete-session');
   }
 
+  async removeUser(id: string): Promise<boolean> {
+    if (unstorable(id)) return false;
+    // One statement: everything that signs the user in goes with the user, or nothing does.
+    const { rowCount } = await this.query(
+      'WITH sessions AS (DELETE FROM panel_sessions WHERE user_id = $1), passkeys AS (DELETE FROM passkeys WHERE user_id = $1), ' +
+        'links AS (DELETE FROM panel_links WHERE user_id = $1), challenges AS (DELETE FROM webauthn_challenges WHERE user_id = $1) ' +
+        'DELETE FROM users WHERE id = $1',
+      [id],
+      'panel-remove-user',
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   async deleteUserSessions(userId: string, except?: string): Promise<number> {
     const { rowCount } = await this.query(
       'DELETE FROM panel_sessions WHERE user_id = $1 AND hash IS DISTINCT FROM $2', [userId, except ?? null], 'panel-delete-user-sessions',

@@ -31,6 +31,7 @@ export class SqlitePanelStore implements PanelStore {
   private readonly q;
   private readonly sweepAll;
   private readonly recordAll;
+  private readonly removeAll;
 
   constructor(db: Database.Database, private readonly run: Run) {
     this.q = {
@@ -97,6 +98,10 @@ export class SqlitePanelStore implements PanelStore {
       this.q.sweepLinks.run(time, time);
       this.q.sweepChallenges.run(time);
     });
+    // Everything that signs the user in goes with the user, in one transaction.
+    const removals = ['panel_sessions', 'passkeys', 'panel_links', 'webauthn_challenges', 'users'].map((table) =>
+      db.prepare(`DELETE FROM ${table} WHERE ${table === 'users' ? 'id' : 'user_id'} = ?`));
+    this.removeAll = db.transaction((id: string) => removals.map((removal) => removal.run(id).changes).at(-1)! > 0);
     this.recordAll = db.transaction((uses: KeyUse[]) => {
       for (const use of uses) this.q.recordUse.run(use.keyId, use.at, use.origin, use.ip);
     });
@@ -112,6 +117,10 @@ export class SqlitePanelStore implements PanelStore {
       );
       return { id, accountId: input.accountId, email, operator: input.operator, passwordHash: null, createdAt: input.createdAt, activatedAt: null };
     });
+  }
+
+  removeUser(id: string): Promise<boolean> {
+    return this.run(() => this.removeAll.immediate(id));
   }
 
   getUser(id: string): Promise<User | null> {

@@ -163,6 +163,31 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       expect(await store.panel.deletePasskey(ada.id, 'cred-1')).toBe(false);
     });
 
+    it('removes a user with everything that signs them in, and nothing of anyone else; the address is free again', async () => {
+      const acme = await account();
+      const ada = await seededUser(acme.id, 'ada@example.com');
+      const bob = await seededUser(acme.id, 'bob@example.com');
+      for (const [user, tag] of [[ada, 'a'], [bob, 'b']] as const) {
+        await store.panel.addPasskey(passkeyOf(user.id, `cred-${tag}`));
+        await store.panel.createPanelSession(sessionOf(user.id, `session-${tag}`));
+        await link(user.id, `link-${tag}`);
+        await store.panel.createChallenge({ challenge: `challenge-${tag}`, purpose: 'register', userId: user.id, expiresAt: T0 + HOUR });
+      }
+      expect(await store.panel.removeUser(ada.id)).toBe(true);
+      expect(await second.panel.getUser(ada.id)).toBeNull();
+      expect(await second.panel.findPasskey('cred-a')).toBeNull();
+      expect(await second.panel.getPanelSession('session-a', T0)).toBeNull();
+      expect(await second.panel.findLink('link-a', T0)).toBeNull();
+      expect(await second.panel.takeChallenge('challenge-a', T0)).toBeNull();
+      expect((await second.panel.listUsers(acme.id)).map((user) => user.email)).toEqual(['bob@example.com']);
+      expect(await second.panel.findPasskey('cred-b')).not.toBeNull();
+      expect(await second.panel.getPanelSession('session-b', T0)).not.toBeNull();
+      expect(await second.panel.findLink('link-b', T0)).not.toBeNull();
+      expect(await second.panel.takeChallenge('challenge-b', T0)).not.toBeNull();
+      expect(await store.panel.removeUser(ada.id)).toBe(false);
+      expect((await second.panel.createUser({ accountId: acme.id, email: 'ADA@example.com', operator: false, createdAt: T0 })).email).toBe('ada@example.com');
+    });
+
     it('gives a challenge back once, and never an expired one', async () => {
       const acme = await account();
       const ada = await seededUser(acme.id, 'ada@example.com');

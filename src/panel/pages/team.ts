@@ -1,16 +1,19 @@
 /**
- * The account's team: who can sign in to manage its keys, and the form that invites someone else. An
- * invitation's link is shown once, to be handed over; there is no mail server.
+ * The account's team: who can sign in to manage its keys, a button to remove each of the others, and
+ * the form that invites someone else. An invitation's link is shown once, to be handed over; there is
+ * no mail server.
  */
 import type { User } from '../../store/panel-store.ts';
 import type { Account } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
-import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
+import { accountPath, buttonForm, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
 
-export function teamPage(options: { signedIn: SignedIn; account: Account; users: User[]; invited?: { email: string; url: string; expiresAt: number }; error?: { email: string; message: string } }): string {
+export function teamPage(options: { signedIn: SignedIn; account: Account; users: User[]; removed?: boolean; invited?: { email: string; url: string; expiresAt: number }; error?: { email: string; message: string } }): string {
   const { signedIn, account } = options;
-  const rows = options.users.map((user) => `<tr><td>${escapeHtml(user.email)}${user.id === signedIn.user.id ? ' <span class="muted">(you)</span>' : ''}</td>
-<td>${user.activatedAt === null ? 'Invited' : 'Active'}${user.operator ? ', operator' : ''}</td><td>${time(user.createdAt)}</td></tr>`).join('\n');
+  const you = (user: User) => user.id === signedIn.user.id;
+  const rows = options.users.map((user) => `<tr><td>${escapeHtml(user.email)}${you(user) ? ' <span class="muted">(you)</span>' : ''}</td>
+<td>${user.activatedAt === null ? 'Invited' : 'Active'}${user.operator ? ', operator' : ''}</td><td>${time(user.createdAt)}</td>
+<td>${you(user) ? '' : buttonForm(signedIn, accountPath(account.id, '/team/remove'), `Remove<span class="visually-hidden"> ${escapeHtml(user.email)}</span>`, { user: user.id }, 'danger')}</td></tr>`).join('\n');
   const invited = options.invited === undefined ? '' : `${notice('success', `Invitation made for ${escapeHtml(options.invited.email)}. Send them this link; it works once, until ${time(options.invited.expiresAt)}, and is not shown again.`)}
 <div class="secret-box"><label for="invite-link" class="muted">Invitation link</label>
 <input id="invite-link" readonly value="${escapeHtml(options.invited.url)}" spellcheck="false" autocomplete="off">
@@ -20,9 +23,10 @@ export function teamPage(options: { signedIn: SignedIn; account: Account; users:
     signedIn,
     account,
     current: 'team',
-    body: `${invited}
+    body: `${options.removed ? notice('success', 'The person is removed: signed out everywhere, and can no longer sign in. The keys stay the account’s.') : ''}
+${invited}
 ${scrollingTable('Team', `<table><caption class="muted">People who manage ${escapeHtml(account.name)}</caption>
-<thead><tr><th scope="col">E-mail address</th><th scope="col">Status</th><th scope="col">Added</th></tr></thead>
+<thead><tr><th scope="col">E-mail address</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table>`)}
 <h2>Invite someone</h2>
 <p>They get a link to choose a password or a passkey, and can then manage this account’s keys as you do.</p>

@@ -5,11 +5,9 @@
  * signed-in user and the CSRF header. Answers that lead somewhere are `{ redirect }`: the page script
  * goes there, as a form's redirect would.
  *
- * Passkey sign-ins are not drawn from the password throttle (throttle.ts): a passkey cannot be guessed,
- * and it is what still signs a user in while someone floods their address with wrong passwords. But
- * sign-in options are the one ceremony anyone may start, and each keeps a challenge in the store: a
- * client address gets as many per window as it gets password attempts, so a script cannot fill the
- * store with challenges.
+ * Passkey sign-ins are not drawn from the password throttle: a passkey cannot be guessed, and it is
+ * what still signs a user in while someone floods their address with wrong passwords. Starting one
+ * has a budget of its own per client address (throttle.ts).
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Type, type TProperties } from '@sinclair/typebox';
@@ -17,9 +15,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { safeNext, signedIn } from '../access.ts';
+import { openLink } from '../invitations.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
-import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from '../throttle.ts';
+import { takePasskeyStart } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 
 const PATH = `${PANEL_PATH}/passkeys`;
@@ -54,24 +53,10 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     if (!recentlyAuthenticated(signedIn(request), now)) throw new LocError('reauthentication_required');
   }
 
-  async function takeSignInOptions(request: FastifyRequest, now: number): Promise<void> {
-    const start = now - (now % SIGN_IN_WINDOW_MS);
-    const budget = { id: `passkey-options-ip:${request.ip}:${start}`, keyId: '', kind: 'passkey_options_ip', limit: SIGN_IN_ATTEMPTS_PER_IP, resetsAt: start + SIGN_IN_WINDOW_MS };
-    if ((await app.counters.take([budget], now)).spent >= 0) {
-      throw new LocError('sign_in_throttled', 'Too many passkey sign-ins from your network; wait a few minutes and try again.').retryAfter((budget.resetsAt - now) / 1000);
-    }
-  }
-
-  /** The open link `token` names; `link_invalid` when it is not open. */
-  async function openLink(token: string) {
-    const found = token === '' ? null : await app.store.panel.findLink(hashSecret(token), app.now());
-    if (found === null) throw new LocError('link_invalid');
-    return found;
-  }
-
   app.post(`${PATH}/sign-in/options`, route('public'), async (request) => {
     const now = app.now();
-    await takeSignInOptions(request, now);
+    const wait = await takePasskeyStart(app.counters, request.ip, now);
+    if (wait !== null) throw new LocError('sign_in_throttled', 'Too many passkey sign-ins from your network; wait a few minutes and try again.').retryAfter(wait);
     return authenticationOptions(app.store, rp, null, now);
   });
 
@@ -107,13 +92,13 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
   });
 
   app.post<{ Body: { token: string } }>(`${PATH}/link/options`, route('public', { token: Token }), async (request) => {
-    const link = await openLink(request.body.token);
+    const link = await openLink(app.store, request.body.token, app.now());
     return registrationOptions(app.store, rp, link.user, app.now());
   });
 
   app.post<{ Body: Answer<RegistrationResponseJSON> & { token: string } }>(`${PATH}/link`, route('public', { token: Token, credential: Credential }), async (request, reply) => {
     const { token, credential } = request.body;
-    const link = await openLink(token);
+    const link = await openLink(app.store, token, app.now());
     const now = app.now();
     const passkey = await verifyRegistration(app.store, rp, link.user, credential, userAgent(request), now);
     // Used up only once the passkey is verified, atomically: of two answers to one link, one joins.

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
+import { openLink } from '../invitations.ts';
 import { LocError } from '../../errors.ts';
 import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
@@ -63,24 +64,23 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     return reply.redirect(`${PANEL_PATH}/sign-in?signed_out=1`, 303);
   });
 
-  /** The open link `token` names, with its user's account name; `link_invalid` when it is not open. */
-  async function openLink(token: string) {
-    const found = token === '' ? null : await app.store.panel.findLink(hashSecret(token), app.now());
-    if (found === null) throw new LocError('link_invalid');
+  /** The open link `token` names, with its user's account name for the page. */
+  async function linkWithAccount(token: string) {
+    const found = await openLink(app.store, token, app.now());
     const account = await app.store.getAccount(found.user.accountId);
     return { ...found, accountName: account?.name ?? '' };
   }
 
   app.get<{ Querystring: { token?: string } }>(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
     const token = request.query.token ?? '';
-    const link = await openLink(token);
+    const link = await linkWithAccount(token);
     // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
     return html(reply, 200, linkPage({ token, ...link }));
   });
 
   app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
     const token = text(request.body, 'token');
-    const link = await openLink(token);
+    const link = await linkWithAccount(token);
     let password: string;
     try {
       password = checkNewPassword(text(request.body, 'password'), link.user.email);

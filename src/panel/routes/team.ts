@@ -1,4 +1,4 @@
-/** The account's team: its users, and invitations made by one of them (routes of pages/team.ts). */
+/** The account's team: its users, invitations made by one of them, removals (routes of pages/team.ts). */
 import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { StoreConflict } from '../../store/store.ts';
@@ -12,10 +12,22 @@ type Params = { accountId: string };
 export default async function teamRoutes(app: FastifyInstance): Promise<void> {
   const path = '/panel/accounts/:accountId/team';
 
-  app.get<{ Params: Params }>(path, { config: { panel: 'user' } }, async (request, reply) => {
+  app.get<{ Params: Params; Querystring: { done?: string } }>(path, { config: { panel: 'user' } }, async (request, reply) => {
     const account = await accountOf(app, signedIn(request).user, request.params.accountId);
     const users = await app.store.panel.listUsers(account.id);
-    return reply.type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users }));
+    return reply.type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, removed: request.query.done === 'removed' }));
+  });
+
+  // Someone who left: they are signed out everywhere and cannot sign in again; the keys stay the account's.
+  app.post<{ Params: Params }>(`${path}/remove`, { config: { panel: 'user' } }, async (request, reply) => {
+    const current = signedIn(request);
+    const account = await accountOf(app, current.user, request.params.accountId);
+    requireRecentAuth(request, app.now(), accountPath(account.id, '/team'));
+    const id = String((request.body as Record<string, unknown> | undefined)?.user ?? '');
+    const user = id === current.user.id ? null : await app.store.panel.getUser(id);
+    if (user === null || user.accountId !== account.id) throw new LocError('not_found', 'This account has no such user to remove (you cannot remove yourself).');
+    await app.store.panel.removeUser(user.id);
+    return reply.redirect(`${accountPath(account.id, '/team')}?done=removed`, 303);
   });
 
   app.post<{ Params: Params }>(path, { config: { panel: 'user' } }, async (request, reply) => {

@@ -14,7 +14,7 @@ let copy: string;
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'loc-build-'));
-  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'demo', 'packages']) {
+  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'panel-app', 'demo', 'packages']) {
     cpSync(join(ROOT, path), join(copy, path), { recursive: true, filter: (source) => !/\/dist$/.test(source) });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));

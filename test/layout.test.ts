@@ -18,7 +18,7 @@ function files(dir: string): string[] {
   );
 }
 
-const shipped = ['src', 'iframe-app', 'demo', 'packages/loc-js/src'].flatMap(files).filter((path) => /\.ts$/.test(path) && !/\.(test|d)\.ts$/.test(path));
+const shipped = ['src', 'iframe-app', 'panel-app', 'demo', 'packages/loc-js/src'].flatMap(files).filter((path) => /\.ts$/.test(path) && !/\.(test|d)\.ts$/.test(path));
 
 describe('layout', () => {
   it(`keeps every shipped module within ${MAX_LINES} lines`, () => {

@@ -4,35 +4,17 @@
  * as the panel will use them and are stored as hashes only; the refusals are one line each. Commands
  * that do not depend on each other run at once: each is a process of its own, slow to start.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLoc, type CommandResult } from '../../test/support/loc-process.ts';
 import { createTestDatabase, stopPostgres } from '../../test/support/postgres.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { LINK_PATH } from '../panel/invitations.ts';
 import { openPostgresStore } from '../store/postgres.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/store.ts';
-
-const run = promisify(execFile);
-
-interface Result { code: number; stdout: string; stderr: string }
-
-/** Runs the built `loc` with `env` over this process's environment, less the settings a test did not give. */
-async function locWith(env: Record<string, string>, ...args: string[]): Promise<Result> {
-  const base = { ...process.env };
-  for (const name of ['LOC_DATABASE_URL', 'LOC_PUBLIC_URL', 'PORT']) delete base[name];
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/cli.js', ...args], { env: { ...base, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as Result;
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const PUBLIC_URL = 'https://loc.example';
 const TOKEN = /\?token=([\w-]{43})$/;
@@ -45,7 +27,7 @@ async function linkIn(store: Store, url: string) {
 
 let dataDir: string;
 /** `loc …` on the SQLite database of `dataDir`, with the public URL set. */
-const loc = (...args: string[]): Promise<Result> => locWith({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: PUBLIC_URL }, ...args);
+const loc = (...args: string[]): Promise<CommandResult> => runLoc({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: PUBLIC_URL }, ...args);
 /** The database of `dataDir`, opened for the length of `work` only: the CLI's processes write it between. */
 async function inSqlite<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const store = openSqliteStore(dataDir, { create: false });
@@ -76,7 +58,7 @@ describe('on sqlite', () => {
     const [json, text, local] = await Promise.all([
       loc('accounts', 'invite', '--account', 'acme', '--email', ' Ada@Example.COM ', '--json'),
       loc('accounts', 'invite', '--account', 'globex', '--email', 'bob@globex.example', '--operator'),
-      locWith({ LOC_DATA_DIR: dataDir, PORT: '9000' }, 'accounts', 'invite', '--account', 'acme', '--email', 'carol@example.com'),
+      runLoc({ LOC_DATA_DIR: dataDir, PORT: '9000' }, 'accounts', 'invite', '--account', 'acme', '--email', 'carol@example.com'),
     ]);
     expect(json).toMatchObject({ code: 0, stderr: '' });
     const invited = JSON.parse(json.stdout) as { user: Record<string, unknown>; link: { url: string; expires_at: string } };
@@ -115,11 +97,11 @@ describe('on sqlite', () => {
       loc('accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
       loc('accounts', 'invite', '--account', 'globex', '--email', 'ADA@example.com'),
       loc('accounts', 'invite', '--account', 'acme', '--email', 'dave at example.com'),
-      locWith({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: 'ftp://loc.example' }, 'accounts', 'invite', '--account', 'acme', '--email', 'dave@example.com'),
+      runLoc({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: 'ftp://loc.example' }, 'accounts', 'invite', '--account', 'acme', '--email', 'dave@example.com'),
       loc('users', 'recover', '--email', 'dave@example.com'),
       loc('users', 'list', '--account', 'nobody'),
       // The warning that LOC_PUBLIC_URL is not set comes with a link only.
-      locWith({ LOC_DATA_DIR: dataDir }, 'accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
+      runLoc({ LOC_DATA_DIR: dataDir }, 'accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
     ]);
     expect(results).toEqual([
       { code: 1, stdout: '', stderr: 'error: No account is named "nobody"; see loc accounts list.\n' },
@@ -205,10 +187,10 @@ describe('on postgres', () => {
       await seeded.createAccount({ name: 'acme', partner: true, createdAt: 1 });
       await seeded.close();
       const env = { LOC_DATA_DIR: join(dataDir, 'unused'), LOC_DATABASE_URL: database.url, LOC_PUBLIC_URL: PUBLIC_URL };
-      const invited = await locWith(env, 'accounts', 'invite', '--account', 'acme', '--email', 'Ada@Example.com', '--operator', '--json');
+      const invited = await runLoc(env, 'accounts', 'invite', '--account', 'acme', '--email', 'Ada@Example.com', '--operator', '--json');
       expect(invited).toMatchObject({ code: 0, stderr: '' });
       const { link } = JSON.parse(invited.stdout) as { link: { url: string } };
-      const listed = await locWith(env, 'users', 'list', '--json');
+      const listed = await runLoc(env, 'users', 'list', '--json');
       expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ email: 'ada@example.com', account: 'acme', operator: true, status: 'invited' })]);
       const store = await openPostgresStore(database.url, { create: false });
       try {

@@ -26,9 +26,14 @@ export class Redirect extends Error {
   }
 }
 
-/** The signed-in user; routes marked `panel: 'user'` never run without one. */
+/**
+ * The signed-in user; routes marked `panel: 'user'` never run without one. Anyone else is sent to sign
+ * in, and from a page (a bookmark, an old tab) back to it afterwards.
+ */
 export function signedIn(request: FastifyRequest): SignedIn & { token: string } {
-  if (request.signedIn === null) throw new Redirect(`${PANEL_PATH}/sign-in`);
+  if (request.signedIn === null) {
+    throw new Redirect(`${PANEL_PATH}/sign-in${request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : ''}`);
+  }
   return request.signedIn;
 }
 

@@ -198,7 +198,7 @@ describe('the team', () => {
     expect((await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: adaUser.id })).statusCode).toBe(404);
     const removed = await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: cyUser.id });
     expect(removed.headers.location).toBe(`/panel/accounts/${acme.id}/team?done=removed`);
-    expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).headers.location).toBe('/panel/sign-in');
+    expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).headers.location).toBe(`/panel/sign-in?next=${encodeURIComponent(`/panel/accounts/${acme.id}/keys`)}`);
     expect((await panelClient(service).submit('/panel/sign-in', { email: 'cy@example.com', password: PASSWORD })).statusCode).toBe(401);
     expect((await ada.get(`/panel/accounts/${acme.id}/team?done=removed`)).body).toContain('The person is removed');
     expect(ada.page).not.toContain('cy@example.com');

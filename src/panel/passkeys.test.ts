@@ -117,7 +117,7 @@ describe('joining by a link with a passkey', () => {
     expect(response.statusCode).toBe(200);
     const old = await service.request({ method: 'GET', url: '/panel/security', cookies: { [PANEL_COOKIE]: before.token } });
     expect(old.statusCode).toBe(303);
-    expect(old.headers.location).toBe('/panel/sign-in');
+    expect(old.headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
     expect(await service.app.store.panel.listPasskeys(user.id)).toHaveLength(2);
   });
 

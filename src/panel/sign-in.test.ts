@@ -83,6 +83,18 @@ describe('invitation and sign-in', () => {
     expect(client.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('a page opened signed out leads to sign-in, then back to that page; never to another site', async () => {
+    await signedUpUser(service, 'acme', 'ada@example.com');
+    const client = panelClient(service);
+    const bounced = await client.get('/panel/security');
+    expect(bounced.headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
+    await client.get(bounced.headers.location as string);
+    expect(client.page).toContain('name="next" value="/panel/security"');
+    expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: '/panel/security' })).headers.location).toBe('/panel/security');
+    const elsewhere = await panelClient(service).submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: 'https://evil.example/panel/' });
+    expect(elsewhere.headers.location).toMatch(/^\/panel\/accounts\//);
+  });
+
   it('throttles password attempts per address before hashing, with Retry-After, and a right password is refused too', async () => {
     await signedUpUser(service, 'acme', 'ada@example.com');
     const client = panelClient(service);
@@ -119,7 +131,7 @@ describe('the session and its cookie', () => {
     expect(victim.cookie).not.toBe(planted);
     const attacker = panelClient(service);
     attacker.cookie = planted;
-    expect((await attacker.get('/panel/security')).headers.location).toBe('/panel/sign-in');
+    expect((await attacker.get('/panel/security')).headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
   });
 
   it('ends after its lifetime, at sign-out, and everywhere when asked', async () => {
@@ -143,7 +155,7 @@ describe('the session and its cookie', () => {
     await third.get('/panel/sign-in');
     await third.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
     service.clock.advance(SESSION_LIFETIME_MS);
-    expect((await third.get('/panel/security')).headers.location).toBe('/panel/sign-in');
+    expect((await third.get('/panel/security')).headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
   });
 
   it('a recovery link sets a new password and signs the user out everywhere else', async () => {
@@ -182,7 +194,7 @@ describe('cross-site requests and framing', () => {
     const fetched = (headers: Record<string, string>) => service.request({ method: 'GET', url: '/panel/security', headers: { cookie, 'sec-fetch-site': 'same-origin', ...headers } });
     const byScript = await fetched({ 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' });
     expect(byScript.statusCode).toBe(303);
-    expect(byScript.headers.location).toBe('/panel/sign-in');
+    expect(byScript.headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
     expect((await fetched({ 'sec-fetch-mode': 'same-origin', 'x-csrf-token': 'forged' })).statusCode).toBe(303);
     expect((await fetched({ 'sec-fetch-mode': 'cors', 'x-csrf-token': csrfOf(client.page) })).statusCode).toBe(200);
     expect((await fetched({ 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).statusCode).toBe(200);

@@ -4,10 +4,11 @@
  * line (src/server/ready-line.ts): one JSON line whose `msg` is READY_MESSAGE, with the
  * address it listens on and its public URL — the one signal every suite waits for.
  */
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { READY_MESSAGE } from '../../src/server/ready-line.ts';
 import { LOCK_FILE } from '../../src/server/server-lock.ts';
 import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
@@ -169,4 +170,24 @@ export function leftBehind(dataDir: string): string[] {
 /** The built `loc` (dist/cli.js) with `args`. */
 export function spawnLoc(args: string[], options: SpawnOptions = {}): Spawned {
   return spawnProcess(process.execPath, ['dist/cli.js', ...args], options);
+}
+
+/** What a finished command printed, and its exit code. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const execute = promisify(execFile);
+
+/** Runs the built `loc` to its end with `env` over childEnv (no loc setting of this shell's), for the operator commands' suites. */
+export async function runLoc(env: Record<string, string>, ...args: string[]): Promise<CommandResult> {
+  try {
+    const { stdout, stderr } = await execute(process.execPath, ['dist/cli.js', ...args], { cwd: ROOT, env: childEnv(env) });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as CommandResult;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }

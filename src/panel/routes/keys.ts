@@ -10,7 +10,7 @@ import { issueKey } from '../../auth/keys.ts';
 import { checkOrigin } from '../../auth/origin.ts';
 import { LocError } from '../../errors.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
-import { keyPage, rotationPage } from '../pages/key.ts';
+import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
 import { EMPTY_KEY, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
 import { accountOf, requireRecentAuth, signedIn } from '../access.ts';
@@ -40,8 +40,12 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     return { account, key };
   }
   const keyPath = (account: Account, key: ApiKey, rest = '') => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
-  const currentRotation = async (account: Account, key: ApiKey) =>
-    (await app.store.panel.listRotations(account.id)).find((rotation) => rotation.oldKeyId === key.id && rotation.finishedAt === null);
+  /** The key's page with its last use and the rotation under way; `extra` says what was just done or refused. */
+  async function renderKey(request: FastifyRequest, reply: FastifyReply, status: number, account: Account, key: ApiKey, extra: Pick<KeyPageOptions, 'done' | 'refused'>) {
+    const [uses, rotations] = await Promise.all([app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
+    const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
+    return html(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: uses.find((use) => use.keyId === key.id), rotation, ...extra }));
+  }
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
     const { account } = await context(request);
@@ -82,8 +86,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(`${base}/:keyId`, user, async (request, reply) => {
     const { account, key } = await context(request);
-    const [uses, rotation] = await Promise.all([app.store.panel.keyUses(account.id), currentRotation(account, key!)]);
-    return html(reply, 200, keyPage({ signedIn: signedIn(request), account, key: key!, use: uses.find((use) => use.keyId === key!.id), rotation, done: request.query.done }));
+    return renderKey(request, reply, 200, account, key!, { done: request.query.done });
   });
 
   for (const [path, { list, field: name, check, added, removed }] of Object.entries(LISTS)) {
@@ -97,8 +100,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       } catch (error) {
         if (!(error instanceof LocError)) throw error;
         request.errorCode = error.code;
-        const [uses, rotation] = await Promise.all([app.store.panel.keyUses(account.id), currentRotation(account, key!)]);
-        return html(reply, 422, keyPage({ signedIn: signedIn(request), account, key: key!, use: uses.find((use) => use.keyId === key!.id), rotation, refused: { list: path as keyof typeof LISTS, input, message: error.message } }));
+        return renderKey(request, reply, 422, account, key!, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
       }
       await app.store.updateKeyList(key!.id, list, { add: value });
       return reply.redirect(`${keyPath(account, key!)}?done=${added}#${path}`, 303);

@@ -3,7 +3,7 @@
  * every one for an operator), the recent authentication a change needs, and the redirects that send a
  * person to sign in or to confirm. The plugin (plugin.ts) reads the session; routes ask here.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LocError } from '../errors.ts';
 import type { Account } from '../store/store.ts';
 import { PANEL_PATH, recentlyAuthenticated, type SignedIn } from './panel-sessions.ts';
@@ -56,3 +56,12 @@ export function requireRecentAuth(request: FastifyRequest, now: number, back: st
 export function safeNext(next: unknown, fallback: string): string {
   return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
 }
+
+/** A field of a submitted form; '' when absent or repeated (a form of the panel sends each once). */
+export function formField(request: FastifyRequest, name: string): string {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Answers with a panel page. */
+export const sendPage = (reply: FastifyReply, status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(page);

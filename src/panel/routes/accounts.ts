@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { accountsPage } from '../pages/accounts.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { requireRecentAuth, signedIn } from '../access.ts';
+import { requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 
@@ -18,7 +18,7 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
   app.get<{ Querystring: { done?: string } }>(`${PANEL_PATH}/accounts`, user, async (request, reply) => {
     const current = operator(request);
     const accounts = await app.store.listAccounts();
-    return reply.type('text/html; charset=utf-8').send(accountsPage({ signedIn: current, accounts, done: request.query.done }));
+    return sendPage(reply, 200, accountsPage({ signedIn: current, accounts, done: request.query.done }));
   });
 
   app.post(`${PANEL_PATH}/accounts/partner`, user, async (request, reply) => {

@@ -13,17 +13,12 @@ import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
 import { EMPTY_KEY, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
-import { accountOf, requireRecentAuth, signedIn } from '../access.ts';
+import { accountOf, formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string; keyId: string };
 const user = { config: { panel: 'user' as const } };
 
-const field = (body: unknown, name: string): string => {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
 const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => line.trim()).filter((line) => line !== '');
-const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
 
 /** The two lists of a key as the panel's paths and forms name them. */
 const LISTS = { origins: { list: 'origins', field: 'origin', check: checkOrigin, added: 'origin_added', removed: 'origin_removed' }, 'ip-ranges': { list: 'ipRanges', field: 'ip_range', check: checkIpRange, added: 'range_added', removed: 'range_removed' } } as const satisfies Record<string, { list: KeyList; field: string; check: (input: unknown, field?: string) => string; added: string; removed: string }>;
@@ -44,18 +39,18 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
   async function renderKey(request: FastifyRequest, reply: FastifyReply, status: number, account: Account, key: ApiKey, extra: Pick<KeyPageOptions, 'done' | 'refused'>) {
     const [uses, rotations] = await Promise.all([app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
     const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
-    return html(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: uses.find((use) => use.keyId === key.id), rotation, ...extra }));
+    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: uses.find((use) => use.keyId === key.id), rotation, ...extra }));
   }
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
     const { account } = await context(request);
     const [keys, uses, rotations] = await Promise.all([app.store.listKeys(account.id), app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
-    return html(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, done: request.query.done }));
+    return sendPage(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, done: request.query.done }));
   });
 
   app.get<{ Params: Params }>(`${base}/new`, user, async (request, reply) => {
     const { account } = await context(request);
-    return html(reply, 200, newKeyPage({ signedIn: signedIn(request), account }));
+    return sendPage(reply, 200, newKeyPage({ signedIn: signedIn(request), account }));
   });
 
   app.post<{ Params: Params }>(base, user, async (request, reply) => {
@@ -64,11 +59,11 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     requireRecentAuth(request, now, accountPath(account.id, '/keys/new'));
     const values: NewKeyValues = {
       ...EMPTY_KEY,
-      label: field(request.body, 'label'),
-      mode: field(request.body, 'mode') === 'test' ? 'test' : 'live',
-      origins: field(request.body, 'origins'),
-      ipRanges: field(request.body, 'ip_ranges'),
-      hourlyLimit: field(request.body, 'hourly_limit').trim(),
+      label: formField(request, 'label'),
+      mode: formField(request, 'mode') === 'test' ? 'test' : 'live',
+      origins: formField(request, 'origins'),
+      ipRanges: formField(request, 'ip_ranges'),
+      hourlyLimit: formField(request, 'hourly_limit').trim(),
     };
     try {
       const limit = values.hourlyLimit === '' ? null : /^\d{1,10}$/.test(values.hourlyLimit) ? Number(values.hourlyLimit) : Number.NaN;
@@ -76,11 +71,11 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       const origins = lines(values.origins).map((origin) => checkOrigin(origin, 'origins'));
       const ipRanges = lines(values.ipRanges).map((range) => checkIpRange(range, 'ip_ranges'));
       const { key, secret } = await issueKey(app.store, { accountId: account.id, mode: values.mode, label: values.label.trim() || null, origins, ipRanges, hourlyLimit: limit, createdAt: now });
-      return html(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key, secret }));
+      return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key, secret }));
     } catch (error) {
       if (!(error instanceof LocError) || error.status !== 422) throw error;
       request.errorCode = error.code;
-      return html(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: { field: error.field, message: error.message } }));
+      return sendPage(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: { field: error.field, message: error.message } }));
     }
   });
 
@@ -93,7 +88,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     app.post<{ Params: Params }>(`${base}/:keyId/${path}`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      const input = field(request.body, name).trim();
+      const input = formField(request, name).trim();
       let value: string;
       try {
         value = check(input, name);
@@ -108,7 +103,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     app.post<{ Params: Params }>(`${base}/:keyId/${path}/remove`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      await app.store.updateKeyList(key!.id, list, { remove: field(request.body, name) });
+      await app.store.updateKeyList(key!.id, list, { remove: formField(request, name) });
       return reply.redirect(`${keyPath(account, key!)}?done=${removed}#${path}`, 303);
     });
   }
@@ -133,7 +128,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: now,
     });
     await app.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.id, startedAt: now });
-    return html(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: old }));
+    return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: old }));
   });
 
   async function rotationOf(account: Account, key: ApiKey) {
@@ -147,7 +142,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     const { account, key } = await context(request);
     const { rotation, newKey } = await rotationOf(account, key!);
     const uses = new Map((await app.store.panel.keyUses(account.id)).map((use) => [use.keyId, use]));
-    return html(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses }));
+    return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses }));
   });
 
   app.post<{ Params: Params }>(`${base}/:keyId/rotation/finish`, user, async (request, reply) => {
@@ -157,7 +152,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     const { rotation, newKey } = await rotationOf(account, key!);
     const uses = await app.store.panel.keyUses(account.id);
     const arrived = uses.some((use) => use.keyId === newKey.id && use.at >= rotation.startedAt);
-    if (!arrived && field(request.body, 'confirm') !== 'yes') {
+    if (!arrived && formField(request, 'confirm') !== 'yes') {
       throw new LocError('validation_error', 'The new key has not been used yet: tick the box to disable the old key anyway.', 'confirm');
     }
     await app.store.setKeyStatus(key!.id, 'disabled');

@@ -4,7 +4,7 @@ import { LocError } from '../../errors.ts';
 import { securityPage } from '../pages/security.ts';
 import { checkNewPassword, hashPassword } from '../passwords.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { requireRecentAuth, signedIn } from '../access.ts';
+import { formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 const PATH = `${PANEL_PATH}/security`;
@@ -22,7 +22,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
   }
 
   app.get<{ Querystring: { done?: string } }>(PATH, user, async (request, reply) =>
-    reply.type('text/html; charset=utf-8').send(await page(request, { done: request.query.done })));
+    sendPage(reply, 200, await page(request, { done: request.query.done })));
 
   app.post(`${PATH}/password`, user, async (request, reply) => {
     const current = signedIn(request);
@@ -30,11 +30,11 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     requireRecentAuth(request, now, `${PATH}#password`);
     let password: string;
     try {
-      password = checkNewPassword(String((request.body as Record<string, unknown> | undefined)?.password ?? ''), current.user.email);
+      password = checkNewPassword(formField(request, 'password'), current.user.email);
     } catch (error) {
       if (!(error instanceof LocError)) throw error;
       request.errorCode = error.code;
-      return reply.code(422).type('text/html; charset=utf-8').send(await page(request, { passwordError: error.message }));
+      return sendPage(reply, 422, await page(request, { passwordError: error.message }));
     }
     await app.store.panel.setPassword(current.user.id, await hashPassword(password), now);
     await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
@@ -50,7 +50,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
   app.post(`${PATH}/passkeys/remove`, user, async (request, reply) => {
     const current = signedIn(request);
     requireRecentAuth(request, app.now(), `${PATH}#passkeys`);
-    const id = String((request.body as Record<string, unknown> | undefined)?.passkey ?? '');
+    const id = formField(request, 'passkey');
     if (!(await app.store.panel.deletePasskey(current.user.id, id))) throw new LocError('not_found', 'You have no such passkey.');
     return reply.redirect(`${PATH}?done=passkey_removed#passkeys`, 303);
   });

@@ -2,7 +2,7 @@
  * Signing in and out with a password, one-time links (joining an account, recovering access) and
  * re-authentication. Passkeys sign in through routes/passkeys.ts and end in the same `startSession`.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
 import { openLink } from '../invitations.ts';
 import { LocError } from '../../errors.ts';
@@ -10,17 +10,11 @@ import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
 import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
-import { safeNext, signedIn } from '../access.ts';
+import { formField, safeNext, sendPage, signedIn } from '../access.ts';
 import { takeSignInAttempt } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
 
-type Form = Record<string, unknown>;
-const text = (form: unknown, name: string): string => {
-  const value = (form as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
 
-const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
 
 /** Where a user lands after signing in: their account's keys (an operator without one: all accounts). */
 export const homeOf = (user: User): string => accountPath(user.accountId, '/keys');
@@ -33,26 +27,26 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
 
   app.get<{ Querystring: { next?: string; signed_out?: string } }>(`${PANEL_PATH}/sign-in`, { config: { panel: 'public' } }, async (request, reply) => {
     if (request.signedIn !== null) return reply.redirect(safeNext(request.query.next, homeOf(request.signedIn.user)), 303);
-    return html(reply, 200, signInPage({ next: safeNext(request.query.next, ''), signedOut: request.query.signed_out !== undefined }));
+    return sendPage(reply, 200, signInPage({ next: safeNext(request.query.next, ''), signedOut: request.query.signed_out !== undefined }));
   });
 
   app.post(`${PANEL_PATH}/sign-in`, { config: { panel: 'public' } }, async (request, reply) => {
-    const email = text(request.body, 'email').trim();
-    const password = text(request.body, 'password');
-    const next = safeNext(text(request.body, 'next'), '');
+    const email = formField(request, 'email').trim();
+    const password = formField(request, 'password');
+    const next = safeNext(formField(request, 'next'), '');
     const now = app.now();
     const wait = await takeSignInAttempt(app.counters, email, request.ip, now);
     if (wait !== null) {
       reply.header('retry-after', wait);
       request.errorCode = 'sign_in_throttled';
-      return html(reply, 429, signInPage({ email, next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, signInPage({ email, next, error: new LocError('sign_in_throttled').message }));
     }
     const user = email === '' ? null : await app.store.panel.findUserByEmail(email);
     // The password is checked even for an unknown address (against a decoy): the time tells nothing.
     const valid = await verifyPassword(password, user?.passwordHash ?? null);
     if (user === null || !valid) {
       request.errorCode = 'sign_in_failed';
-      return html(reply, 401, signInPage({ email, next, error: new LocError('sign_in_failed').message }));
+      return sendPage(reply, 401, signInPage({ email, next, error: new LocError('sign_in_failed').message }));
     }
     if (needsRehash(user.passwordHash!)) await app.store.panel.setPassword(user.id, await hashPassword(password), now);
     await startSession(app.store, request, reply, user, now, secure);
@@ -75,19 +69,19 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     const token = request.query.token ?? '';
     const link = await linkWithAccount(token);
     // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
-    return html(reply, 200, linkPage({ token, ...link }));
+    return sendPage(reply, 200, linkPage({ token, ...link }));
   });
 
   app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
-    const token = text(request.body, 'token');
+    const token = formField(request, 'token');
     const link = await linkWithAccount(token);
     let password: string;
     try {
-      password = checkNewPassword(text(request.body, 'password'), link.user.email);
+      password = checkNewPassword(formField(request, 'password'), link.user.email);
     } catch (error) {
       if (!(error instanceof LocError)) throw error;
       request.errorCode = error.code;
-      return html(reply, 422, linkPage({ token, ...link, error: error.message }));
+      return sendPage(reply, 422, linkPage({ token, ...link, error: error.message }));
     }
     const passwordHash = await hashPassword(password);
     const now = app.now();
@@ -102,21 +96,21 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
   });
 
   app.get<{ Querystring: { next?: string } }>(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) =>
-    html(reply, 200, reauthenticatePage(signedIn(request), { next: safeNext(request.query.next, homeOf(signedIn(request).user)) })));
+    sendPage(reply, 200, reauthenticatePage(signedIn(request), { next: safeNext(request.query.next, homeOf(signedIn(request).user)) })));
 
   app.post(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) => {
     const current = signedIn(request);
-    const next = safeNext(text(request.body, 'next'), homeOf(current.user));
+    const next = safeNext(formField(request, 'next'), homeOf(current.user));
     const now = app.now();
     const wait = await takeSignInAttempt(app.counters, current.user.email, request.ip, now);
     if (wait !== null) {
       reply.header('retry-after', wait);
       request.errorCode = 'sign_in_throttled';
-      return html(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
     }
-    if (!(await verifyPassword(text(request.body, 'password'), current.user.passwordHash))) {
+    if (!(await verifyPassword(formField(request, 'password'), current.user.passwordHash))) {
       request.errorCode = 'sign_in_failed';
-      return html(reply, 401, reauthenticatePage(current, { next, error: 'The password is wrong.' }));
+      return sendPage(reply, 401, reauthenticatePage(current, { next, error: 'The password is wrong.' }));
     }
     await app.store.panel.reauthenticate(current.session.hash, now);
     return reply.redirect(next, 303);

@@ -5,7 +5,7 @@ import { StoreConflict } from '../../store/store.ts';
 import { inviteUser } from '../invitations.ts';
 import { accountPath } from '../pages/layout.ts';
 import { teamPage } from '../pages/team.ts';
-import { accountOf, requireRecentAuth, signedIn } from '../access.ts';
+import { accountOf, formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string };
 
@@ -15,7 +15,7 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Params; Querystring: { done?: string } }>(path, { config: { panel: 'user' } }, async (request, reply) => {
     const account = await accountOf(app, signedIn(request).user, request.params.accountId);
     const users = await app.store.panel.listUsers(account.id);
-    return reply.type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, removed: request.query.done === 'removed' }));
+    return sendPage(reply, 200, teamPage({ signedIn: signedIn(request), account, users, removed: request.query.done === 'removed' }));
   });
 
   // Someone who left: they are signed out everywhere and cannot sign in again; the keys stay the account's.
@@ -23,7 +23,7 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const current = signedIn(request);
     const account = await accountOf(app, current.user, request.params.accountId);
     requireRecentAuth(request, app.now(), accountPath(account.id, '/team'));
-    const id = String((request.body as Record<string, unknown> | undefined)?.user ?? '');
+    const id = formField(request, 'user');
     const user = id === current.user.id ? null : await app.store.panel.getUser(id);
     if (user === null || user.accountId !== account.id) throw new LocError('not_found', 'This account has no such user to remove (you cannot remove yourself).');
     await app.store.panel.removeUser(user.id);
@@ -34,16 +34,16 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const account = await accountOf(app, signedIn(request).user, request.params.accountId);
     const now = app.now();
     requireRecentAuth(request, now, accountPath(account.id, '/team'));
-    const email = String((request.body as Record<string, unknown> | undefined)?.email ?? '');
+    const email = formField(request, 'email');
     try {
       const { user, link } = await inviteUser(app.store, { accountId: account.id, email }, now, app.config.publicUrl);
       const users = await app.store.panel.listUsers(account.id);
-      return reply.code(201).type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, invited: { email: user.email, ...link } }));
+      return sendPage(reply, 201, teamPage({ signedIn: signedIn(request), account, users, invited: { email: user.email, ...link } }));
     } catch (error) {
       if (!(error instanceof LocError || error instanceof StoreConflict)) throw error;
       request.errorCode = 'validation_error';
       const users = await app.store.panel.listUsers(account.id);
-      return reply.code(422).type('text/html; charset=utf-8').send(teamPage({ signedIn: signedIn(request), account, users, error: { email, message: error.message } }));
+      return sendPage(reply, 422, teamPage({ signedIn: signedIn(request), account, users, error: { email, message: error.message } }));
     }
   });
 }

@@ -14,7 +14,7 @@
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
- *   of (store, limits, auth, addresses, tiles, workers; the store the lowest of them) → the server →
+ *   of (store, limits, auth, audit, addresses, tiles, workers; the store the lowest of them) → the server →
  *   the CLI;
  * - no cycles.
  *
@@ -23,7 +23,7 @@
 const TEST = '\\.test\\.ts$';
 const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
-const PARTS = '^src/(store|limits|auth|address|tiles|workers)/';
+const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers)/';
 /** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
 const SERVER = '^src/(server|panel)/';
 const CLI = '^src/cli/';
@@ -71,7 +71,7 @@ module.exports = {
     forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${SERVER}|${CLI}`),
     forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),
     forbid('store-is-the-lowest-part', 'The store imports no other part: they are built on its port.',
-      '^src/store/', '^src/(limits|auth|address|tiles|workers)/'),
+      '^src/store/', '^src/(limits|auth|audit|address|tiles|workers)/'),
     forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),
     {
       name: 'no-cycles',

@@ -7,7 +7,9 @@
  * Times are milliseconds since the epoch, supplied by the caller (the service's injected clock), so
  * the store never reads a clock of its own.
  */
+import type { AuditStore } from './audit-store.ts';
 import type { PanelStore } from './panel-store.ts';
+import type { UsageStore } from './usage-store.ts';
 
 export interface Account {
   /** Public id, `acct_…`. */
@@ -127,6 +129,10 @@ export type KeyList = 'origins' | 'ipRanges';
 export interface Store {
   /** The partner panel's users, sign-ins, rotations and keys' last uses (panel-store.ts). */
   readonly panel: PanelStore;
+  /** Each key's traffic per hour, refusals by reason (usage-store.ts). */
+  readonly usage: UsageStore;
+  /** Every change made in the panel or the CLI, append-only (audit-store.ts). */
+  readonly audit: AuditStore;
 
   /** Throws `StoreConflict` when the name is taken. */
   createAccount(input: { name: string; partner: boolean; createdAt: number }): Promise<Account>;

@@ -1,7 +1,9 @@
 /** The in-memory adapter against the store conformance suites, plus what is its own: copies, capacity, closing. */
 import { describe, expect, it } from 'vitest';
+import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
 import { MemoryDatabase, MemoryStore } from './memory.ts';
 import { StoreUnavailable } from './store.ts';
 
@@ -17,6 +19,9 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('memory', open);
 panelStoreConformance('memory', open);
+usageStoreConformance('memory', open);
+// No SQL to change an entry behind the port's back: the port itself has no way to.
+auditStoreConformance('memory', open, { sql: false });
 
 describe('memory store', () => {
   const T0 = Date.UTC(2030, 0, 1);

@@ -692,9 +692,10 @@ describe('--help', () => {
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
     ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
-    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['test-data'], ['test-data', 'wipe'], ['backup'],
+    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['keys', 'usage'], ['audit'], ['test-data'], ['test-data', 'wipe'], ['backup'],
   ];
-  it('works on every operator subcommand', async () => {
+  // Two dozen processes at once on two cores: a minute, not the suite's default.
+  it('works on every operator subcommand', { timeout: 60_000 }, async () => {
     const results = await Promise.all(commands.map((words) => loc(...words, '--help')));
     results.forEach((result, i) => {
       expect({ command: commands[i].join(' '), code: result.code }).toEqual({ command: commands[i].join(' '), code: 0 });

@@ -45,7 +45,7 @@ async function postgresEngine(): Promise<Engine> {
     url: database.url,
     open: (url = database.url) => postgresCounters(url, { now }),
     async row(id) {
-      const { rows } = await client.query<Row>('SELECT used::int, resets_at AS "forgetAt" FROM request_counts WHERE id = $1', [id]);
+      const { rows } = await client.query<Row>('SELECT used::int, resets_at::float8 AS "forgetAt" FROM request_counts WHERE id = $1', [id]);
       return rows[0] ?? null;
     },
     async dispose() {

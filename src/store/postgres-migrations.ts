@@ -205,11 +205,11 @@ export const MIGRATIONS: readonly Migration[] = [
       key_id text NOT NULL,
       kind text NOT NULL CHECK (kind IN ('server', 'embed')),
       hour bigint NOT NULL,
-      used integer NOT NULL DEFAULT 0,
-      refused_limit integer NOT NULL DEFAULT 0,
-      refused_origin integer NOT NULL DEFAULT 0,
-      refused_ip integer NOT NULL DEFAULT 0,
-      refused_inactive integer NOT NULL DEFAULT 0,
+      used bigint NOT NULL DEFAULT 0,
+      refused_limit bigint NOT NULL DEFAULT 0,
+      refused_origin bigint NOT NULL DEFAULT 0,
+      refused_ip bigint NOT NULL DEFAULT 0,
+      refused_inactive bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (key_id, kind, hour)
     );
     CREATE INDEX key_usage_hour ON key_usage (hour);

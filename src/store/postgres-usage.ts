@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL adapter of the usage store (usage-store.ts), through the queries of the PostgresStore
  * that holds it. A batch is one INSERT … SELECT FROM unnest … ON CONFLICT DO UPDATE that adds to the
- * stored counts, as the limits' `addRefusals` (limits/postgres-counters.ts): its rows come in key,
+ * stored counts (limits/usage-meter.ts sends one every few seconds per process): its rows come in key,
  * kind and hour order, so that two processes' batches lock the rows they share in the same order and
  * never deadlock, and each adds to the row as the other committed it — none is lost.
  */
@@ -22,7 +22,7 @@ export class PostgresUsageStore implements UsageStore {
     const column = (pick: (row: UsageHour) => unknown) => rows.map(pick);
     await this.query(
       'INSERT INTO key_usage AS u (key_id, kind, hour, used, refused_limit, refused_origin, refused_ip, refused_inactive) ' +
-        'SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[]) ' +
+        'SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[]) ' +
         'AS b (key_id, kind, hour, used, l, o, i, d) ORDER BY key_id COLLATE "C", kind, hour ' +
         'ON CONFLICT (key_id, kind, hour) DO UPDATE SET used = u.used + excluded.used, refused_limit = u.refused_limit + excluded.refused_limit, ' +
         'refused_origin = u.refused_origin + excluded.refused_origin, refused_ip = u.refused_ip + excluded.refused_ip, ' +

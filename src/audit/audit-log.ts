@@ -10,7 +10,7 @@
  * and the machine's host name, since the CLI needs the database's credentials, not a panel sign-in.
  */
 import type { AuditEntry, AuditValue, NewAuditEntry } from '../store/audit-store.ts';
-import type { Store } from '../store/store.ts';
+import type { ApiKey, Store } from '../store/store.ts';
 
 /** The actions, with what each says after "who", before its target. */
 export const AUDIT_ACTIONS = {
@@ -32,11 +32,12 @@ export const AUDIT_ACTIONS = {
   'user.remove': 'removed from the team',
   'user.operator_on': 'made an operator:',
   'user.operator_off': 'took operator status from',
-  'user.activate': 'joined with the invitation of',
-  'user.password_change': 'changed the password of',
-  'user.passkey_add': 'added a passkey for',
-  'user.passkey_remove': 'removed a passkey of',
-  'user.sessions_end': 'signed out the other sessions of',
+  'user.activate': 'accepted the invitation',
+  'user.recovered': 'chose new credentials with a recovery link',
+  'user.password_change': 'changed their password',
+  'user.passkey_add': 'added a passkey',
+  'user.passkey_remove': 'removed a passkey',
+  'user.sessions_end': 'signed out their other sessions',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -60,6 +61,14 @@ export interface Change {
 export function recordChange(store: Store, actor: Actor, change: Change, at: number): Promise<AuditEntry> {
   const entry: NewAuditEntry = { at, ...actor, accountId: change.accountId, action: change.action, target: change.target, details: change.details ?? {} };
   return store.audit.appendAudit(entry);
+}
+
+/** A new key's settings, as its `key.create` entry keeps them: everything but its secret. */
+export function keyDetails(key: ApiKey): Record<string, AuditValue> {
+  return {
+    mode: key.mode, label: key.label, origins: key.origins, ip_ranges: key.ipRanges,
+    hourly_limit: key.hourlyLimit, embed_hourly_limit: key.embedHourlyLimit, session_limit: key.sessionLimit,
+  };
 }
 
 const describeValue = (value: AuditValue): string => (Array.isArray(value) ? value.join(', ') || 'none' : String(value));

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Account } from '../store/store.ts';
-import { OperatorError, isoDate, printJson, printTable, withStore } from './operator-io.ts';
+import { isoDate, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 /** Account names are typed on command lines: letters, digits, `.`, `_`, `-`, 1 to 64 characters. */
 const ACCOUNT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
@@ -33,6 +33,7 @@ export function registerAccountCommands(program: Command): Command {
       // The one command that may create the database: the first setup, before the server first starts.
       await withStore(command, async (store) => {
         const account = await store.createAccount({ name: options.name, partner: options.partner, createdAt: Date.now() });
+        await recordCliChange(store, { accountId: account.id, action: 'account.create', target: account.name, details: { partner: account.partner } });
         if (options.json) printJson(account);
         else process.stdout.write(`Created account ${describe(account)}.\n`);
       }, { create: true });
@@ -60,8 +61,9 @@ export function registerAccountCommands(program: Command): Command {
     .action(async (name: string, options: { on?: boolean; off?: boolean; json?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       await withStore(command, async (store) => {
-        const account = await store.setPartner(name, options.on === true);
-        if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+        const before = await requireAccount(store, name);
+        const account = (await store.setPartner(name, options.on === true))!;
+        if (before.partner !== account.partner) await recordCliChange(store, { accountId: account.id, action: account.partner ? 'account.partner_on' : 'account.partner_off', target: account.name });
         if (options.json) printJson(account);
         else process.stdout.write(`Account ${describe(account)}.\n`);
       });

@@ -11,7 +11,8 @@ import { checkOrigin, originProblem } from '../auth/origin.ts';
 import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
+import { keyDetails } from '../audit/audit-log.ts';
+import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 function found(key: ApiKey | null, id: string): ApiKey {
   if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
@@ -62,7 +63,8 @@ function limitOrDefault(text: string): number | 'default' {
 
 const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
 
-export function registerKeyCommands(program: Command): void {
+/** Registers `loc keys …`; returns the `keys` command, for the modules that add to it. */
+export function registerKeyCommands(program: Command): Command {
   const keys = program.command('keys').description('manage API keys (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
 
   keys
@@ -84,6 +86,7 @@ export function registerKeyCommands(program: Command): void {
           hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
           label: options.label ?? null, createdAt: Date.now(),
         });
+        await recordCliChange(store, { accountId: key.accountId, action: 'key.create', target: key.id, details: keyDetails(key) });
         if (options.json) {
           printJson({ key, api_key: secret });
           return;
@@ -147,7 +150,10 @@ export function registerKeyCommands(program: Command): void {
       .option('--json', JSON_KEY)
       .action(async (id: string, options: { json?: boolean }, command: Command) => {
         await withStore(command, async (store) => {
-          printKey(found(await store.setKeyStatus(id, status), id), options.json);
+          const before = found(await store.getKey(id), id);
+          const key = found(await store.setKeyStatus(id, status), id);
+          if (before.status !== status) await recordCliChange(store, { accountId: key.accountId, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: key.id });
+          printKey(key, options.json);
         });
       });
   }
@@ -174,12 +180,18 @@ export function registerKeyCommands(program: Command): void {
         command.error('error: give a number of calls per hour, --default, --embed-hourly-limit or --session-limit', { exitCode: 2 });
       }
       await withStore(command, async (store) => {
-        printKey(found(await store.setKeyLimits(id, checkLimits(limits)), id), options.json);
+        const checked = checkLimits(limits);
+        const key = found(await store.setKeyLimits(id, checked), id);
+        // Each limit given, as set: a number, or null for the service's default.
+        const details = Object.fromEntries(Object.entries(checked).filter(([, value]) => value !== undefined).map(([name, value]) => [KEY_LIMITS[name as keyof KeyLimits].field, value ?? null]));
+        await recordCliChange(store, { accountId: key.accountId, action: 'key.set_limits', target: key.id, details });
+        printKey(key, options.json);
       });
     });
 
   listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example', check: (value) => checkOrigin(value) });
   listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range', check: (value) => checkIpRange(value) });
+  return keys;
 }
 
 interface ListCommands {
@@ -197,6 +209,7 @@ interface ListCommands {
 
 /** `loc keys <name> add|remove KEY_ID VALUE` for one list of a key. */
 function listCommands(keys: Command, { name, list, value, noun, doc, check }: ListCommands): void {
+  const [auditName, detail] = list === 'origins' ? (['origin', 'origin'] as const) : (['ip', 'range'] as const);
   const group = keys.command(name).description(`add or remove ${name === 'ips' ? 'IP ranges' : 'allowed origins'} of a key`);
   for (const action of ['add', 'remove'] as const) {
     group
@@ -207,8 +220,15 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
       .option('--json', JSON_KEY)
       .action(async (id: string, text: string, options: { json?: boolean }, command: Command) => {
         await withStore(command, async (store) => {
+          // What the audit log records of the change, once it has changed something.
+          const record = (key: ApiKey, stored: string) =>
+            recordCliChange(store, { accountId: key.accountId, action: `key.${auditName}_${action}`, target: key.id, details: { [detail]: stored } });
           if (action === 'add') {
-            printKey(found(await store.updateKeyList(id, list, { add: check(text) }), id), options.json);
+            const value = check(text);
+            const before = found(await store.getKey(id), id);
+            const key = found(await store.updateKeyList(id, list, { add: value }), id);
+            if (!before[list].includes(value)) await record(key, value);
+            printKey(key, options.json);
             return;
           }
           const values = found(await store.getKey(id), id)[list];
@@ -220,6 +240,7 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
             throw new OperatorError(`The ${noun} ${stored} is not on the API key ${id}; it has ${values.length === 0 ? 'none' : values.join(', ')}.`);
           }
           const key = found(await store.updateKeyList(id, list, { remove: stored }), id);
+          await record(key, stored);
           printKey(key, options.json);
           // No ranges is no restriction: the key is open to every address, which must not go unnoticed.
           if (list === 'ipRanges' && key.ipRanges.length === 0) {

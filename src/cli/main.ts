@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './account-commands.ts';
+import { registerActivityCommands } from './activity-commands.ts';
 import { registerBackupCommand } from './backup-command.ts';
 import { registerCodeCommands } from './code-commands.ts';
 import { registerDbCommands } from './db-commands.ts';
@@ -22,8 +23,9 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerMockCommand(program);
   const accounts = registerAccountCommands(program);
-  registerKeyCommands(program);
+  const keys = registerKeyCommands(program);
   registerUserCommands(program, accounts);
+  registerActivityCommands(program, keys);
   registerTestDataCommand(program);
   registerBackupCommand(program);
   registerDbCommands(program);

@@ -6,12 +6,30 @@
  * Exit codes follow main.ts: a bad argument (an origin that is not one, a CIDR that does not parse)
  * is a usage mistake, exit 2; an account or key that does not exist is an error of the work, exit 1.
  */
+import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
+import { recordChange, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
 import { ConfigError, OPTIONS, misspelledSettings, type Config } from '../server/config.ts';
 import { printable } from '../printable.ts';
 import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
 import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
+
+/**
+ * Records in the audit log a change the command just made. Who is the system user who ran it, from
+ * the machine's host name: the CLI is trusted with the database's own credentials, so there is no
+ * panel user to name. Dry runs and refused changes record nothing, as nothing changed.
+ */
+export async function recordCliChange(store: Store, change: Change): Promise<void> {
+  let actor: string;
+  try {
+    actor = userInfo().username;
+  } catch {
+    // A uid without a passwd entry (some containers): its number is who.
+    actor = `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+  await recordChange(store, { via: 'cli', actor, source: hostname() }, change, Date.now());
+}
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
 export class OperatorError extends Error {

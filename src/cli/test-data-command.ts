@@ -4,7 +4,7 @@
  * themselves stay.
  */
 import type { Command } from 'commander';
-import { printJson, requireAccount, withStore } from './operator-io.ts';
+import { printJson, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 export function registerTestDataCommand(program: Command): void {
   const testData = program.command('test-data').description("what an account's test keys saved (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)");
@@ -17,6 +17,7 @@ export function registerTestDataCommand(program: Command): void {
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
         const wiped = await store.deleteTestLocations(account.id);
+        await recordCliChange(store, { accountId: account.id, action: 'account.test_data_wipe', target: account.name, details: { locations: wiped } });
         if (options.json) printJson({ account: account.name, wiped_locations: wiped });
         else process.stdout.write(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);
       });

@@ -9,7 +9,7 @@ import { LocError } from '../errors.ts';
 import { inviteUser, issueLink, normalizeEmail, type IssuedLink } from '../panel/invitations.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
-import { OperatorError, isoDate, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
+import { OperatorError, isoDate, operatorPublicUrl, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
 function emailArgument(text: string): string {
@@ -63,6 +63,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
         const { user, link } = await inviteUser(store, { accountId: account.id, email: options.email, operator: options.operator }, Date.now(), publicUrl.url);
+        await recordCliChange(store, { accountId: account.id, action: 'user.invite', target: user.email, details: { operator: user.operator } });
         printLink(user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });
@@ -98,6 +99,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       await withStore(command, async (store) => {
         const user = await requireUser(store, options.email);
         const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl.url);
+        await recordCliChange(store, { accountId: user.accountId, action: 'user.recover', target: user.email });
         printLink(user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
       });
     });
@@ -112,6 +114,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         const user = await requireUser(store, options.email);
         const account = (await store.getAccount(user.accountId))!;
         await store.panel.removeUser(user.id);
+        await recordCliChange(store, { accountId: account.id, action: 'user.remove', target: user.email });
         if (options.json) printJson(shown(user, account));
         else process.stdout.write(`Removed user ${describe(user, account)}.\n`);
       });
@@ -127,8 +130,9 @@ export function registerUserCommands(program: Command, accounts: Command): void 
     .action(async (email: string, options: { on?: boolean; off?: boolean; json?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       await withStore(command, async (store) => {
-        const user = await store.panel.setOperator(email, options.on === true);
-        if (user === null) throw new OperatorError(`No user has the e-mail address ${JSON.stringify(email)}; see loc users list.`);
+        const before = await requireUser(store, email);
+        const user = (await store.panel.setOperator(email, options.on === true))!;
+        if (before.operator !== user.operator) await recordCliChange(store, { accountId: user.accountId, action: user.operator ? 'user.operator_on' : 'user.operator_off', target: user.email });
         const account = (await store.getAccount(user.accountId))!;
         if (options.json) printJson(shown(user, account));
         else process.stdout.write(`User ${describe(user, account)}.\n`);

@@ -15,6 +15,7 @@
  * hour boundary, which an hourly quota tolerates; in exchange a window is one count per key.
  */
 import type { ApiKey, EmbedSession } from '../store/store.ts';
+import type { TrafficKind } from '../store/usage-store.ts';
 import type { Budget, Window } from './counters.ts';
 
 export const HOUR_MS = 3_600_000;
@@ -33,8 +34,8 @@ export interface KeyBudget extends Budget {
   keyId: string;
 }
 
-/** The budgets whose windows are clock hours: their counts are a key's usage per hour. */
-export const HOURLY_KINDS: readonly BudgetKind[] = ['server', 'embed'];
+/** Whether `budget` is one of the key's hourly budgets, the one of a request's budgets whose kind is its traffic's. */
+export const isHourly = (budget: KeyBudget): budget is KeyBudget & { kind: TrafficKind } => budget.kind === 'server' || budget.kind === 'embed';
 
 /** The service's limits for keys that have none of their own. */
 export interface DefaultLimits {
@@ -58,10 +59,7 @@ export function budgetsOf(key: ApiKey, session: EmbedSession | null, defaults: D
   ];
 }
 
-/**
- * The clock hour of a key's server calls or embed traffic that holds `now`: its budget without the
- * limit, and the window its usage in that hour is counted in, refusals included.
- */
+/** The clock hour of a key's server calls or embed traffic that holds `now`: its budget without the limit. */
 export function hourlyWindow<K extends 'server' | 'embed'>(kind: K, keyId: string, now: number): Window & { kind: K } {
   const hour = Math.floor(now / HOUR_MS);
   return { kind, keyId, id: `${kind}:${keyId}:${hour}`, resetsAt: (hour + 1) * HOUR_MS };

@@ -16,7 +16,7 @@ export interface Window {
   id: string;
   /** When the window ends, ms since the epoch: the count may be forgotten then. */
   resetsAt: number;
-  /** The key the budget belongs to, and what it counts (budgets.ts): kept with a shared count, as usage. */
+  /** The key the budget belongs to, and what it counts (budgets.ts): kept with a shared count. */
   keyId: string;
   kind: string;
 }
@@ -26,12 +26,6 @@ export interface Budget extends Window {
   /** Requests the budget allows in its window. */
   limit: number;
 }
-
-/**
- * Why a request of a key was refused, as its usage counts it: by its budget's limit (counted by
- * `take`), or by auth before any budget — an origin or an IP the key does not allow, the key disabled.
- */
-export type RefusalReason = 'limit' | 'origin' | 'ip' | 'inactive';
 
 export interface Taken {
   /** Index in the budgets of the first one already used up; -1 when the request was counted. */
@@ -52,14 +46,9 @@ export interface Counters {
    * refused by one budget does not use up another.
    */
   take(budgets: readonly Budget[], now: number): Promise<Taken>;
-  /**
-   * Counts a request auth refused as usage of `window`, without a write of its own: the shared
-   * engines add such counts in batches. The embedded engine keeps no usage and has none.
-   */
-  refuse?(window: Window, reason: Exclude<RefusalReason, 'limit'>): void;
   /** Resolves when the engine answers (the health check); rejects with StoreUnavailable when not. The embedded engine always answers. */
   ping?(): Promise<void>;
-  /** Hands in what is still held in this process (refusals not yet added) and lets go of connections. */
+  /** Lets go of the engine's connections. */
   close?(): Promise<void>;
 }
 

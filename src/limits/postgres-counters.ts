@@ -8,13 +8,16 @@
  * waits on an fsync per request, the rows are still replicated, and a crash of PostgreSQL may lose
  * the last few hundred milliseconds of counts — a few requests a key may make again, never a
  * location or a key.
+ *
+ * The row's `refused_*` columns are no longer written: a key's usage, refusals included, is the
+ * store's (key_usage, limits/usage-meter.ts). They stay for a loc of schema 2 or 3 that may still run
+ * beside this one during an upgrade.
  */
 import type pg from 'pg';
 import { translatePostgresError } from '../store/postgres-errors.ts';
 import { newPool } from '../store/postgres-pool.ts';
-import { HOURLY_KINDS } from './budgets.ts';
 import type { Budget } from './counters.ts';
-import { sharedCounters, USAGE_KEPT_MS, type CountEngine, type Refusals, type SharedCounters } from './shared-counters.ts';
+import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
 
 /**
  * Connections the counters keep: each request holds one for a single short statement, and the rows
@@ -40,27 +43,8 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
       // bigint[] arrives as strings: pg parses only the scalar int8 as a Number (postgres-pool.ts).
       return { spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
     },
-    async addRefusals(refusals) {
-      const column = (pick: (entry: Refusals) => unknown) => refusals.map(pick);
-      await query(
-        'loc-refusals',
-        `INSERT INTO request_counts AS r (id, key_id, kind, resets_at, used, refused_limit, refused_origin, refused_ip, refused_inactive)
-           SELECT id, key_id, kind, resets_at, 0, l, o, i, d FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-             AS b(id, key_id, kind, resets_at, l, o, i, d) ORDER BY id
-         ON CONFLICT (id) DO UPDATE SET refused_limit = r.refused_limit + excluded.refused_limit, refused_origin = r.refused_origin + excluded.refused_origin,
-           refused_ip = r.refused_ip + excluded.refused_ip, refused_inactive = r.refused_inactive + excluded.refused_inactive`,
-        [
-          column((e) => e.window.id), column((e) => e.window.keyId), column((e) => e.window.kind), column((e) => e.window.resetsAt),
-          column((e) => e.counts.limit), column((e) => e.counts.origin), column((e) => e.counts.ip), column((e) => e.counts.inactive),
-        ],
-      );
-    },
     async sweep(now) {
-      await query(
-        'loc-sweep-counts',
-        'DELETE FROM request_counts WHERE resets_at <= $1 AND (kind <> ALL ($2) OR resets_at <= $3)',
-        [now, HOURLY_KINDS, now - USAGE_KEPT_MS],
-      );
+      await query('loc-sweep-counts', 'DELETE FROM request_counts WHERE resets_at <= $1', [now]);
     },
     async ping() {
       await query('loc-ping-counters', 'SELECT 1', []);

@@ -1,9 +1,9 @@
 /**
  * The request counters in Redis (LOC_REDIS_URL), for fleets whose counted requests outgrow what
  * PostgreSQL's row locks serve: the same all-or-nothing step as postgres-counters.ts, as one Lua
- * script, which Redis runs without interleaving another. A window's hash holds `used`, the refusals
- * by reason (`refused_limit`, `refused_origin`, …), `first_refused_at`, and the key and kind it counts for; it expires when its window ends (hourly
- * windows: when their usage is no longer kept).
+ * script, which Redis runs without interleaving another. A window's hash holds `used`,
+ * `first_refused_at`, and the key and kind it counts for; it expires when its window ends. A key's
+ * usage is the store's, not Redis's (limits/usage-meter.ts).
  *
  * Redis keeps the counts in memory: a restart of a Redis without persistence starts every window of
  * the hour afresh. While it cannot be reached, requests are refused (503), never let through
@@ -12,9 +12,7 @@
 import type { Redis } from 'ioredis';
 import { redactUrl } from '../store/database-url.ts';
 import { StoreUnavailable, type UnavailableReason } from '../store/store.ts';
-import { HOURLY_KINDS } from './budgets.ts';
-import type { Window } from './counters.ts';
-import { sharedCounters, USAGE_KEPT_MS, type CountEngine, type SharedCounters } from './shared-counters.ts';
+import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
 
 /** How long a command may take before Redis counts as out of reach. */
 const COMMAND_TIMEOUT_MS = 2000;
@@ -40,17 +38,6 @@ for i = 1, n do
 end
 return {-1, 0, unpack(counts)}`;
 
-/**
- * Adds refusals to a window, making it (with its expiry) when none came before. ARGV: key id, kind,
- * expiry time, then reason and count pairs.
- */
-const REFUSED = `
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('HSET', KEYS[1], 'used', 0, 'key_id', ARGV[1], 'kind', ARGV[2])
-  redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-end
-for i = 4, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], 'refused_' .. ARGV[i], ARGV[i + 1]) end`;
-
 /** Redis's refusals that mean the server, not the request, is at fault. */
 const REPLY_REASONS: ReadonlyArray<[RegExp, UnavailableReason]> = [
   [/^OOM/, 'full'],
@@ -60,7 +47,6 @@ const REPLY_REASONS: ReadonlyArray<[RegExp, UnavailableReason]> = [
 
 type Scripts = Redis & {
   locTake(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
-  locRefused(key: string, ...args: (string | number)[]): Promise<null>;
 };
 
 /** `error` as StoreUnavailable when Redis or the way to it is at fault; a script's own error stays a bug. */
@@ -76,10 +62,8 @@ function translateRedisError(error: unknown): unknown {
 
 export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
   redis.defineCommand('locTake', { lua: TAKE });
-  redis.defineCommand('locRefused', { lua: REFUSED, numberOfKeys: 1 });
   const scripts = redis as Scripts;
   const keyOf = (id: string): string => `${prefix}count:${id}`;
-  const expiry = (budget: Window): number => budget.resetsAt + (HOURLY_KINDS.includes(budget.kind as never) ? USAGE_KEPT_MS : 0);
   const run = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -94,22 +78,11 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
           budgets.length,
           ...budgets.map((b) => keyOf(b.id)),
           ...budgets.map((b) => b.limit),
-          ...budgets.map(expiry),
+          ...budgets.map((b) => b.resetsAt),
           now,
           ...budgets.flatMap((b) => [b.keyId, b.kind]),
         );
         return { spent, counts, firstRefusal: first === 1 };
-      }),
-    addRefusals: (refusals) =>
-      run(async () => {
-        const pipeline = redis.pipeline();
-        for (const { window, counts } of refusals) {
-          const added = Object.entries(counts).filter(([, n]) => n > 0).flat();
-          (pipeline as unknown as Scripts).locRefused(keyOf(window.id), window.keyId, window.kind, expiry(window), ...added);
-        }
-        const results = (await pipeline.exec()) ?? [];
-        const failed = results.find(([error]) => error !== null);
-        if (failed) throw failed[0];
       }),
     ping: () =>
       run(async () => {

@@ -15,17 +15,15 @@ import { HOUR_MS } from './budgets.ts';
 import type { Budget } from './counters.ts';
 import { postgresCounters } from './postgres-counters.ts';
 import { redisCounters } from './redis-counters.ts';
-import { USAGE_KEPT_MS, type SharedCounters } from './shared-counters.ts';
+import type { SharedCounters } from './shared-counters.ts';
 
 const NOW = 1_800_000_000_000;
 const now = () => NOW;
 
 interface Row {
   used: number;
-  refused: number;
-  /** Refused by auth for an origin or IP the key does not allow. */
-  origin?: number;
-  ip?: number;
+  /** When the engine forgets the window, ms since the epoch (Redis: the hash's expiry; PostgreSQL: resets_at, swept after). */
+  forgetAt: number;
 }
 
 interface Engine {
@@ -47,7 +45,7 @@ async function postgresEngine(): Promise<Engine> {
     url: database.url,
     open: (url = database.url) => postgresCounters(url, { now }),
     async row(id) {
-      const { rows } = await client.query<Row>('SELECT used::int, refused_limit::int AS refused, refused_origin::int AS origin, refused_ip::int AS ip FROM request_counts WHERE id = $1', [id]);
+      const { rows } = await client.query<Row>('SELECT used::int, resets_at AS "forgetAt" FROM request_counts WHERE id = $1', [id]);
       return rows[0] ?? null;
     },
     async dispose() {
@@ -69,7 +67,7 @@ async function redisEngine(): Promise<Engine> {
     async row(id) {
       const hash = await reader.hgetall(`${prefix}count:${id}`);
       if (hash.used === undefined) return null;
-      return { used: Number(hash.used), refused: Number(hash.refused_limit ?? 0), origin: Number(hash.refused_origin ?? 0), ip: Number(hash.refused_ip ?? 0) };
+      return { used: Number(hash.used), forgetAt: Number(await reader.call('PEXPIRETIME', `${prefix}count:${id}`)) };
     },
     async dispose() {
       const keys = await reader.keys(`${prefix}*`);
@@ -147,30 +145,13 @@ describe.each([
     expect((await engine.row(b[0].id))?.used).toBe(150);
   });
 
-  it('adds refusals to the usage row in batches, those refused without asking the engine included', async () => {
+  it('forgets every window when it ends, hourly ones too: usage is the store\'s, not the counters\'', async () => {
     const counters = await open();
-    const b = [budget(`refused:${hour}`, 1)];
-    for (let i = 0; i < 6; i++) await counters.take(b, NOW);
-    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 0 });
-    await counters.flush();
-    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 5 });
-    await counters.take(b, NOW);
-    await counters.close();
-    expect(await engine.row(b[0].id)).toMatchObject({ used: 1, refused: 6 });
-  });
-
-  it('counts refusals by auth\'s reasons in a window no request was counted in yet', async () => {
-    const counters = await open();
-    const window = { id: `server:quiet:${hour}`, keyId: 'quiet', kind: 'server', resetsAt: (hour + 1) * HOUR_MS };
-    counters.refuse(window, 'origin');
-    counters.refuse(window, 'origin');
-    counters.refuse(window, 'ip');
-    expect(await engine.row(window.id)).toBeNull();
-    await counters.flush();
-    expect(await engine.row(window.id)).toEqual({ used: 0, refused: 0, origin: 2, ip: 1 });
-    counters.refuse(window, 'ip');
-    await counters.flush();
-    expect(await engine.row(window.id)).toEqual({ used: 0, refused: 0, origin: 2, ip: 2 });
+    const hourly = budget(`server:k:${hour}`, 5);
+    const session = budget('session:s9', 5, 'session', NOW + 90_000);
+    await counters.take([session, hourly], NOW);
+    expect(await engine.row(hourly.id)).toEqual({ used: 1, forgetAt: hourly.resetsAt });
+    expect(await engine.row(session.id)).toEqual({ used: 1, forgetAt: session.resetsAt });
   });
 
   it('answers 503 material (StoreUnavailable) while the engine is away, never a pass, and recovers by itself', async () => {
@@ -201,21 +182,21 @@ describe.each([
 });
 
 describe('PostgreSQL sweep', () => {
-  it('forgets ended session windows at once, hourly ones once their usage is no longer kept', async () => {
+  it('deletes the windows that have ended, hourly and session ones alike, and keeps the others', async () => {
     const engine = await postgresEngine();
     try {
       const counters = await engine.open();
       const ended = (hour - 1) * HOUR_MS;
       await counters.take([budget('session:old', 5, 'session', ended)], NOW - HOUR_MS);
       await counters.take([budget(`server:k:${hour - 1}`, 5, 'server', ended)], NOW - HOUR_MS);
-      await counters.take([budget(`server:k:${hour - 2000}`, 5, 'server', NOW - USAGE_KEPT_MS - 1)], NOW - USAGE_KEPT_MS - 2);
+      await counters.take([budget(`server:k:${hour}`, 5)], NOW);
       const { postgresCountEngine } = await import('./postgres-counters.ts');
       const pool = new pg.Pool({ connectionString: engine.url });
       await postgresCountEngine(pool).sweep(NOW);
       await pool.end();
       expect(await engine.row('session:old')).toBeNull();
-      expect(await engine.row(`server:k:${hour - 1}`)).toMatchObject({ used: 1, refused: 0 });
-      expect(await engine.row(`server:k:${hour - 2000}`)).toBeNull();
+      expect(await engine.row(`server:k:${hour - 1}`)).toBeNull();
+      expect(await engine.row(`server:k:${hour}`)).toMatchObject({ used: 1 });
       await counters.close();
     } finally {
       await engine.dispose();

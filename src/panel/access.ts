@@ -4,7 +4,9 @@
  * person to sign in or to confirm. The plugin (plugin.ts) reads the session; routes ask here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { recordChange, type Actor, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
+import type { LinkPurpose, User } from '../store/panel-store.ts';
 import type { Account } from '../store/store.ts';
 import { PANEL_PATH, recentlyAuthenticated, type SignedIn } from './panel-sessions.ts';
 
@@ -61,6 +63,20 @@ export function safeNext(next: unknown, fallback: string): string {
 export function formField(request: FastifyRequest, name: string): string {
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** Who makes a change in the panel, for the audit log: the user's address, from the client's IP. */
+export const panelActor = (request: FastifyRequest, email = signedIn(request).user.email): Actor => ({ via: 'panel', actor: email, source: request.ip });
+
+/** Records in the audit log a change the signed-in user just made (`email`: who, when no session is signed in yet). */
+export async function recordPanelChange(app: FastifyInstance, request: FastifyRequest, change: Change, email?: string): Promise<void> {
+  await recordChange(app.store, panelActor(request, email), change, app.now());
+}
+
+/** Records the use of a one-time link (there is no session yet: the link's user is who). */
+export async function recordLinkUse(app: FastifyInstance, request: FastifyRequest, used: { user: User; purpose: LinkPurpose }, credential: 'password' | 'passkey'): Promise<void> {
+  const action = used.purpose === 'invite' ? 'user.activate' : 'user.recovered';
+  await recordPanelChange(app, request, { accountId: used.user.accountId, action, target: null, details: { credential } }, used.user.email);
 }
 
 /** Answers with a panel page. */

@@ -4,13 +4,14 @@
  * through one server reaches the other once its cache has let go (the clock injected; the figure in
  * seconds is `npm run bench`'s).
  */
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { json, testService, type TestService } from '../../test/support/service.ts';
 import { tcpProxy } from '../../test/support/tcp-proxy.ts';
 import { issueKey } from '../auth/keys.ts';
+import { HOUR_MS } from '../limits/budgets.ts';
+import { openPostgresStore } from '../store/postgres.ts';
 import { KEY_CACHE_MS } from './plugins/store.ts';
 
 const LIMIT = 40;
@@ -89,33 +90,42 @@ describe.each([
     for (let i = 0; i < 6; i++) more.push((await resolve(i % 2 === 0 ? two : one, second)).statusCode);
     expect(more).toEqual([200, 200, 200, 200, 429, 429]);
   });
-});
 
-describe('usage', () => {
-  it('counts what auth refused for a key, by reason, in the hour\'s row of its server calls or embed traffic', async () => {
-    fleet = await twoServers();
+  it('add up both servers\' usage in the store: counted, and refused by reason, the limit\'s included', async () => {
+    fleet = await twoServers(await counterEnv());
     const [one, two] = fleet.servers;
-    const { secret, key } = await one.key('acme', { ipRanges: ['10.0.0.0/8'] });
+    const { secret, key } = await one.key('acme', { ipRanges: ['10.0.0.0/8'], hourlyLimit: 2, sessionLimit: 1 });
     const lookup = (server: TestService, headers: Record<string, string> = {}, remoteAddress = '10.1.2.3') =>
       server.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret, ...headers }, remoteAddress });
     expect((await lookup(one)).statusCode).toBe(200);
     expect(json(await lookup(two, {}, '192.0.2.1'))).toMatchObject({ code: 'ip_not_allowed' });
     expect(json(await lookup(one, { origin: 'https://elsewhere.example' }))).toMatchObject({ code: 'origin_not_allowed' });
     expect(json(await lookup(two, { origin: 'https://elsewhere.example' }))).toMatchObject({ code: 'origin_not_allowed' });
+    // The session is made with the key (its second server call); its one call is embed traffic, its second refused.
+    await one.app.store.updateKeyList(key.id, 'origins', { add: ORIGIN });
+    two.clock.advance(KEY_CACHE_MS);
+    const made = await two.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: ORIGIN }, remoteAddress: '10.1.2.3' });
+    const session = { authorization: `Bearer ${json<{ session_token: string }>(made).session_token}`, origin: ORIGIN };
+    const resolve = (server: TestService) => server.request({ method: 'POST', url: '/v1/embed/resolve', headers: session, payload: { lat: 48.85837, lng: 2.29448, save: false } });
+    expect([(await resolve(one)).statusCode, (await resolve(two)).statusCode]).toEqual([200, 429]);
+    expect(json(await lookup(one))).toMatchObject({ code: 'rate_limited' });
+    expect(json(await lookup(two))).toMatchObject({ code: 'rate_limited' });
     await one.app.store.setKeyStatus(key.id, 'disabled');
     two.clock.advance(KEY_CACHE_MS);
     expect(json(await lookup(two))).toMatchObject({ code: 'key_inactive' });
-    // Refusals reach the rows in batches; closing a server hands in what it holds.
+    // Tallies reach the store in batches; closing a server adds what it holds.
     await one.close();
     await two.close();
     fleet = undefined;
-    const client = new pg.Client({ connectionString: db!.url });
-    await client.connect();
+    const store = await openPostgresStore(db!.url);
     try {
-      const { rows } = await client.query('SELECT kind, used::int, refused_limit::int, refused_origin::int, refused_ip::int, refused_inactive::int FROM request_counts WHERE key_id = $1', [key.id]);
-      expect(rows).toEqual([{ kind: 'server', used: 1, refused_limit: 0, refused_origin: 2, refused_ip: 1, refused_inactive: 1 }]);
+      const hour = Math.floor(one.clock.now() / HOUR_MS) * HOUR_MS;
+      expect(await store.usage.usageOf(key.id, 0)).toEqual([
+        { keyId: key.id, kind: 'server', hour, used: 2, refused: { limit: 2, origin: 2, ip: 1, inactive: 1 } },
+        { keyId: key.id, kind: 'embed', hour, used: 1, refused: { limit: 1, origin: 0, ip: 0, inactive: 0 } },
+      ]);
     } finally {
-      await client.end();
+      await store.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { accountsPage } from '../pages/accounts.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 
@@ -27,7 +27,9 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
     const body = (request.body ?? {}) as Record<string, unknown>;
     const account = await app.store.getAccount(String(body.account ?? ''));
     if (account === null) throw new LocError('not_found', 'There is no such account.');
-    await app.store.setPartner(account.name, body.partner === 'on');
+    const partner = body.partner === 'on';
+    await app.store.setPartner(account.name, partner);
+    if (account.partner !== partner) await recordPanelChange(app, request, { accountId: account.id, action: partner ? 'account.partner_on' : 'account.partner_off', target: account.name });
     return reply.redirect(`${PANEL_PATH}/accounts?done=partner`, 303);
   });
 }

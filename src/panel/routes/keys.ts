@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkIpRange } from '../../auth/ip-range.ts';
 import { issueKey } from '../../auth/keys.ts';
 import { checkOrigin } from '../../auth/origin.ts';
+import { keyDetails } from '../../audit/audit-log.ts';
 import { LocError } from '../../errors.ts';
 import { HOUR_MS } from '../../limits/budgets.ts';
 import { usageReport } from '../../limits/usage-report.ts';
@@ -16,7 +17,7 @@ import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
 import { EMPTY_KEY, dayTotals, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
 import { usageDays } from '../pages/usage.ts';
-import { accountOf, formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { accountOf, formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string; keyId: string };
 const user = { config: { panel: 'user' as const } };
@@ -24,7 +25,10 @@ const user = { config: { panel: 'user' as const } };
 const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => line.trim()).filter((line) => line !== '');
 
 /** The two lists of a key as the panel's paths and forms name them. */
-const LISTS = { origins: { list: 'origins', field: 'origin', check: checkOrigin, added: 'origin_added', removed: 'origin_removed' }, 'ip-ranges': { list: 'ipRanges', field: 'ip_range', check: checkIpRange, added: 'range_added', removed: 'range_removed' } } as const satisfies Record<string, { list: KeyList; field: string; check: (input: unknown, field?: string) => string; added: string; removed: string }>;
+const LISTS = {
+  origins: { list: 'origins', field: 'origin', check: checkOrigin, added: 'origin_added', removed: 'origin_removed', audit: 'origin' },
+  'ip-ranges': { list: 'ipRanges', field: 'ip_range', check: checkIpRange, added: 'range_added', removed: 'range_removed', audit: 'ip' },
+} as const satisfies Record<string, { list: KeyList; field: string; check: (input: unknown, field?: string) => string; added: string; removed: string; audit: string }>;
 
 export default async function keyRoutes(app: FastifyInstance): Promise<void> {
   const base = '/panel/accounts/:accountId/keys';
@@ -78,6 +82,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       const origins = lines(values.origins).map((origin) => checkOrigin(origin, 'origins'));
       const ipRanges = lines(values.ipRanges).map((range) => checkIpRange(range, 'ip_ranges'));
       const { key, secret } = await issueKey(app.store, { accountId: account.id, mode: values.mode, label: values.label.trim() || null, origins, ipRanges, hourlyLimit: limit, createdAt: now });
+      await recordPanelChange(app, request, { accountId: account.id, action: 'key.create', target: key.id, details: keyDetails(key) });
       return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key, secret }));
     } catch (error) {
       if (!(error instanceof LocError) || error.status !== 422) throw error;
@@ -91,7 +96,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     return renderKey(request, reply, 200, account, key!, { done: request.query.done });
   });
 
-  for (const [path, { list, field: name, check, added, removed }] of Object.entries(LISTS)) {
+  for (const [path, { list, field: name, check, added, removed, audit }] of Object.entries(LISTS)) {
     app.post<{ Params: Params }>(`${base}/:keyId/${path}`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
@@ -105,12 +110,15 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
         return renderKey(request, reply, 422, account, key!, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
       }
       await app.store.updateKeyList(key!.id, list, { add: value });
+      if (!key![list].includes(value)) await recordPanelChange(app, request, { accountId: account.id, action: `key.${audit}_add`, target: key!.id, details: { [audit === 'ip' ? 'range' : 'origin']: value } });
       return reply.redirect(`${keyPath(account, key!)}?done=${added}#${path}`, 303);
     });
     app.post<{ Params: Params }>(`${base}/:keyId/${path}/remove`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      await app.store.updateKeyList(key!.id, list, { remove: formField(request, name) });
+      const value = formField(request, name);
+      await app.store.updateKeyList(key!.id, list, { remove: value });
+      if (key![list].includes(value)) await recordPanelChange(app, request, { accountId: account.id, action: `key.${audit}_remove`, target: key!.id, details: { [audit === 'ip' ? 'range' : 'origin']: value } });
       return reply.redirect(`${keyPath(account, key!)}?done=${removed}#${path}`, 303);
     });
   }
@@ -120,6 +128,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
       await app.store.setKeyStatus(key!.id, status);
+      if (key!.status !== status) await recordPanelChange(app, request, { accountId: account.id, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: key!.id });
       return reply.redirect(`${keyPath(account, key!)}?done=${status === 'disabled' ? 'disabled' : 'enabled'}`, 303);
     });
   }
@@ -135,6 +144,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: now,
     });
     await app.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.id, startedAt: now });
+    await recordPanelChange(app, request, { accountId: account.id, action: 'key.rotate', target: old.id, details: { replacement: replacement.id } });
     return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: old }));
   });
 
@@ -164,6 +174,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     }
     await app.store.setKeyStatus(key!.id, 'disabled');
     await app.store.panel.finishRotation(key!.id, now);
+    if (key!.status !== 'disabled') await recordPanelChange(app, request, { accountId: account.id, action: 'key.disable', target: key!.id, details: { rotation: 'finished', replacement: newKey.id } });
     return reply.redirect(`${accountPath(account.id, '/keys')}?done=rotated`, 303);
   });
 }

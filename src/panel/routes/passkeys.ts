@@ -14,7 +14,7 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { safeNext, signedIn } from '../access.ts';
+import { recordLinkUse, recordPanelChange, safeNext, signedIn } from '../access.ts';
 import { openLink } from '../invitations.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
@@ -78,6 +78,7 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     requireRecentAuth(request, now);
     const passkey = await verifyRegistration(app.store, rp, signedIn(request).user, request.body.credential, userAgent(request), now);
     await app.store.panel.addPasskey(passkey);
+    await recordPanelChange(app, request, { accountId: signedIn(request).user.accountId, action: 'user.passkey_add', target: null, details: { passkey: passkey.name } });
     return { redirect: `${PANEL_PATH}/security?done=passkey_added#passkeys` };
   });
 
@@ -109,6 +110,7 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     const user = (await app.store.panel.setPassword(used.user.id, used.user.passwordHash, now))!;
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
+    await recordLinkUse(app, request, used, 'passkey');
     await startSession(app.store, request, reply, user, now, secure);
     return { redirect: homeOf(user) };
   });

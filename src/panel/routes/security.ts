@@ -4,7 +4,7 @@ import { LocError } from '../../errors.ts';
 import { securityPage } from '../pages/security.ts';
 import { checkNewPassword, hashPassword } from '../passwords.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 const PATH = `${PANEL_PATH}/security`;
@@ -38,12 +38,14 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     }
     await app.store.panel.setPassword(current.user.id, await hashPassword(password), now);
     await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
+    await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.password_change', target: null });
     return reply.redirect(`${PATH}?done=password`, 303);
   });
 
   app.post(`${PATH}/sign-out-everywhere`, user, async (request, reply) => {
     const current = signedIn(request);
-    await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
+    const ended = await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
+    await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.sessions_end', target: null, details: { sessions: ended } });
     return reply.redirect(`${PATH}?done=signed_out#sessions`, 303);
   });
 
@@ -51,7 +53,9 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     const current = signedIn(request);
     requireRecentAuth(request, app.now(), `${PATH}#passkeys`);
     const id = formField(request, 'passkey');
-    if (!(await app.store.panel.deletePasskey(current.user.id, id))) throw new LocError('not_found', 'You have no such passkey.');
+    const passkey = (await app.store.panel.listPasskeys(current.user.id)).find((candidate) => candidate.id === id);
+    if (passkey === undefined || !(await app.store.panel.deletePasskey(current.user.id, id))) throw new LocError('not_found', 'You have no such passkey.');
+    await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.passkey_remove', target: null, details: { passkey: passkey.name } });
     return reply.redirect(`${PATH}?done=passkey_removed#passkeys`, 303);
   });
 }

@@ -10,7 +10,7 @@ import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
 import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
-import { formField, safeNext, sendPage, signedIn } from '../access.ts';
+import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../access.ts';
 import { takeSignInAttempt } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
 
@@ -91,6 +91,7 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     const user = (await app.store.panel.setPassword(used.user.id, passwordHash, now))!;
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
+    await recordLinkUse(app, request, used, 'password');
     await startSession(app.store, request, reply, user, now, secure);
     return reply.redirect(homeOf(user), 303);
   });

@@ -5,7 +5,7 @@ import { StoreConflict } from '../../store/store.ts';
 import { inviteUser } from '../invitations.ts';
 import { accountPath } from '../pages/layout.ts';
 import { teamPage } from '../pages/team.ts';
-import { accountOf, formField, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { accountOf, formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string };
 
@@ -27,6 +27,7 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const user = id === current.user.id ? null : await app.store.panel.getUser(id);
     if (user === null || user.accountId !== account.id) throw new LocError('not_found', 'This account has no such user to remove (you cannot remove yourself).');
     await app.store.panel.removeUser(user.id);
+    await recordPanelChange(app, request, { accountId: account.id, action: 'user.remove', target: user.email });
     return reply.redirect(`${accountPath(account.id, '/team')}?done=removed`, 303);
   });
 
@@ -37,6 +38,7 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const email = formField(request, 'email');
     try {
       const { user, link } = await inviteUser(app.store, { accountId: account.id, email }, now, app.config.publicUrl);
+      await recordPanelChange(app, request, { accountId: account.id, action: 'user.invite', target: user.email, details: { operator: user.operator } });
       const users = await app.store.panel.listUsers(account.id);
       return sendPage(reply, 201, teamPage({ signedIn: signedIn(request), account, users, invited: { email: user.email, ...link } }));
     } catch (error) {

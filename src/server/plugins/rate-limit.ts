@@ -6,16 +6,21 @@
  * 429 `rate_limited` with `Retry-After`; a session that has used its budget is 429
  * `session_limit_reached`, without `Retry-After`: that session gets no more, a new one does.
  *
+ * Every verdict is also tallied as the key's usage (limits/usage-meter.ts): counted, or refused by
+ * reason, auth's refusals of a key it found included.
+ *
  * Why not @fastify/rate-limit: its windows run on the wall clock, out of reach of the injected clock
  * that tests move; a request here may draw from two budgets at once, all or nothing; and the limits
  * are properties of the key, read on each request anyway.
  */
 import fp from 'fastify-plugin';
 import { LocError, type ErrorCode } from '../../errors.ts';
-import { budgetsOf, hourlyWindow, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
-import type { Counters, RefusalReason } from '../../limits/counters.ts';
+import { budgetsOf, isHourly, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
+import type { Counters } from '../../limits/counters.ts';
 import { openCounters } from '../../limits/open-counters.ts';
+import { usageMeter, type UsageMeter } from '../../limits/usage-meter.ts';
 import { StoreUnavailable } from '../../store/store.ts';
+import type { RefusalReason } from '../../store/usage-store.ts';
 import { StartFailure } from '../start-failure.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
@@ -58,6 +63,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Where the requests are counted (limits/open-counters.ts): the health check asks it too. */
     counters: Counters;
+    /** Each key's usage, added to the store in batches (limits/usage-meter.ts). */
+    usage: UsageMeter;
   }
   interface FastifyContextConfig {
     /** What the route's requests count as (limits/budgets.ts); calls unless it says search. */
@@ -76,19 +83,19 @@ export default fp<RateLimitOptions>(
       // Redis out of reach at start: its own line (it names Redis), not one about the database.
       throw error instanceof StoreUnavailable ? new StartFailure(error.message) : error;
     }));
-    // After the requests in flight: the refusals they counted are handed in before the counters close.
     if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
     app.decorate('counters', counters);
+    const usage = usageMeter(app.store, { now: app.now, onError: (error) => app.log.warn({ err: error }, 'could not add the keys’ usage to the store') });
+    app.decorate('usage', usage);
+    // After the requests in flight: what they tallied is added before the store closes.
+    app.addHook('onClose', () => usage.close());
     // A request auth refused for a key it found counts as that key's usage of the hour, by reason.
-    if (counters.refuse !== undefined) {
-      const refuse = counters.refuse.bind(counters);
-      app.addHook('onError', async (request, _reply, error) => {
-        const refused = request.refusedKey;
-        const reason = error instanceof LocError ? AUTH_REFUSALS[error.code] : undefined;
-        if (refused === null || reason === undefined) return;
-        refuse(hourlyWindow(refused.via === 'key' ? 'server' : 'embed', refused.keyId, app.now()), reason);
-      });
-    }
+    app.addHook('onError', async (request, _reply, error) => {
+      const refused = request.refusedKey;
+      const reason = error instanceof LocError ? AUTH_REFUSALS[error.code] : undefined;
+      if (refused === null || reason === undefined) return;
+      usage.refused(refused.keyId, refused.via === 'key' ? 'server' : 'embed', reason, app.now());
+    });
     // Registered after the auth hook, so `request.caller` is known here.
     app.addHook('onRequest', async (request, reply) => {
       const caller = request.caller;
@@ -96,6 +103,10 @@ export default fp<RateLimitOptions>(
       const now = app.now();
       const budgets = budgetsOf(caller.key, caller.session, app.config, now, request.routeOptions.config.allowance);
       const taken = await counters.take(budgets, now);
+      // Every request has one hourly budget, the key's server calls or its embed traffic: its usage.
+      const { kind } = budgets.find(isHourly)!;
+      if (taken.spent < 0) usage.counted(caller.key.id, kind, now);
+      else usage.refused(caller.key.id, kind, 'limit', now);
       let shown = taken.spent;
       if (shown < 0) {
         shown = 0;
@@ -114,5 +125,5 @@ export default fp<RateLimitOptions>(
       throw refusal(budget, now);
     });
   },
-  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-auth'] },
+  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-store', 'loc-auth'] },
 );

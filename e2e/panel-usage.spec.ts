@@ -7,7 +7,7 @@
  * A service of its own for this file: its sign-ups and the figures it waits for stay apart from the
  * rest of the suite's (whose sign-ins share one address's throttle).
  */
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import type { Page } from '@playwright/test';
 import { axeViolations } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
@@ -142,8 +142,11 @@ test('every change made in the panel and with the CLI shows in the audit log, wi
   }
   await expect(row('key.origin_add')).toContainText('https://www.shop.example');
   await expect(row('user.invite')).toContainText(mate);
-  await expect(row('key.disable').filter({ hasText: `CLI, on ${hostname()}` })).toContainText(keyId);
-  await expect(row('account.partner_off').filter({ hasText: `CLI, on ${hostname()}` })).toHaveCount(1);
+  // The CLI's changes: the system user who ran it, on this machine.
+  const cliRow = (action: string) => row(action).filter({ hasText: `CLI, on ${hostname()}` });
+  await expect(cliRow('key.disable')).toContainText(keyId);
+  await expect(cliRow('key.disable').locator('[data-audit-actor]')).toHaveText(userInfo().username);
+  await expect(cliRow('account.partner_off')).toHaveCount(1);
   // Newest first: the CLI's last change heads the log.
   await expect(page.locator('tr[data-action]').first()).toHaveAttribute('data-action', 'account.partner_off');
 

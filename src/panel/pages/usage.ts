@@ -56,9 +56,9 @@ function sums(report: UsageReport): { server: number; embed: number; refused: nu
 
 // The chart's drawing area, in the SVG's own units; it scales to the page's width.
 const WIDTH = 720;
-const TOP = 22;
+const TOP = 30;
 const PLOT = 160;
-const HEIGHT = TOP + PLOT + 24;
+const HEIGHT = TOP + PLOT + 32;
 const round = (n: number): string => String(Math.round(n * 100) / 100);
 
 /** Where the time axis is labelled: every 6 hours over a day, every day over a week, every week over more. */
@@ -94,10 +94,10 @@ function chart(report: UsageReport, days: number): string {
     }
   }
   const bars = Object.entries(paths).filter(([, d]) => d.length > 0).map(([kind, d]) => `<path class="bar-${kind}" d="${d.join('')}"/>`);
-  const ticks = axisLabels(report, days).map(({ x, text }) => `<line class="tick" x1="${round(x)}" y1="${TOP + PLOT}" x2="${round(x)}" y2="${TOP + PLOT + 4}"/><text class="axis" x="${round(Math.min(Math.max(x, 18), WIDTH - 18))}" y="${HEIGHT - 4}" text-anchor="middle">${escapeHtml(text)}</text>`);
+  const ticks = axisLabels(report, days).map(({ x, text }) => `<line class="tick" x1="${round(x)}" y1="${TOP + PLOT}" x2="${round(x)}" y2="${TOP + PLOT + 4}"/><text class="axis" x="${round(Math.min(Math.max(x, 36), WIDTH - 36))}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(text)}</text>`);
   const summary = `Requests per hour, ${periodName(days)} (UTC): ${plural(server, 'server call', 'server calls')}, ${plural(embed, 'embed request', 'embed requests')}, ${count(refused)} refused${busiest === null ? '' : `; busiest hour ${new Date(busiest.hour).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC with ${count(max)}`}.`;
   return `<svg class="usage-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(summary)}" focusable="false" data-usage-max="${max}">
-<text class="axis" x="0" y="12">${max === 0 ? 'No requests in this period' : `max ${escapeHtml(count(max))} per hour`}</text>
+<text class="axis" x="0" y="22">${max === 0 ? 'No requests in this period' : `max ${escapeHtml(count(max))} per hour`}</text>
 <line class="grid" x1="0" y1="${TOP}" x2="${WIDTH}" y2="${TOP}"/>
 ${bars.join('')}
 <line class="baseline" x1="0" y1="${TOP + PLOT}" x2="${WIDTH}" y2="${TOP + PLOT}"/>

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
+import Database from 'better-sqlite3';
+import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
+import { DATABASE_FILE } from './sqlite-files.ts';
 import { openSqliteStore } from './sqlite.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import type { Store } from './store.ts';
@@ -42,12 +46,23 @@ const open = async (): Promise<OpenedStore> => {
     // What another store wrote shows once the reads kept here have expired.
     settle: () => void (now += ttlMs),
     fill: sqliteFill(inner),
+    sql: async (text) => {
+      const db = new Database(join(dir, DATABASE_FILE));
+      try {
+        db.exec(text);
+      } finally {
+        db.close();
+      }
+    },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 };
 storeConformance('sqlite behind the request cache', open);
 // The cache passes the panel through: what the panel reads must count at once (cached.ts).
 panelStoreConformance('sqlite behind the request cache', open);
+// Usage and the audit log pass through uncached too: a report, or the entry of a change just made, must show at once.
+usageStoreConformance('sqlite behind the request cache', open);
+auditStoreConformance('sqlite behind the request cache', open);
 
 describe('cachedStore', () => {
   it("sees another connection's key change once the entry is ttlMs old", async () => {

@@ -39,6 +39,10 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   return {
     // Uncached: a session signed out, a link used or a passkey removed must count at once, in every process.
     panel: store.panel,
+    // Uncached too: usage is written in batches and read for reports, the audit log appended and read
+    // by people who expect to see the change they just made.
+    usage: store.usage,
+    audit: store.audit,
 
     createAccount: (input) => store.createAccount(input),
     listAccounts: () => store.listAccounts(),

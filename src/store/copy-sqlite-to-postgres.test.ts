@@ -51,7 +51,7 @@ function sqliteSchema(file: string): Map<string, string[]> {
 const sqliteValue = (column: string, value: unknown): unknown =>
   value === null ? null
     : ['partner', 'operator'].includes(column) ? value === 1
-      : ['origins', 'ip_ranges', 'countries', 'bounds', 'transports'].includes(column) ? JSON.parse(value as string) : value;
+      : ['origins', 'ip_ranges', 'countries', 'bounds', 'transports', 'details'].includes(column) ? JSON.parse(value as string) : value;
 
 function sortRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   return rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -94,7 +94,7 @@ describe('copySqliteToPostgres', () => {
       from: file, to: database.url,
       rows: {
         accounts: 2, api_keys: 4, locations: 3, sessions: 2, test_locations: 2, users: 2, panel_links: 2, passkeys: 1, panel_sessions: 1,
-        webauthn_challenges: 1, key_rotations: 1, key_last_use: 2,
+        webauthn_challenges: 1, key_rotations: 1, key_last_use: 2, key_usage: 3, audit_log: 2,
       },
     });
     const source = new Database(file, { readonly: true });
@@ -131,6 +131,8 @@ describe('copySqliteToPostgres', () => {
         session: await store.panel.getPanelSession(PANEL.session, PANEL.now),
         rotations: await Promise.all(accounts.map((account) => store.panel.listRotations(account.id))),
         keyUses: await Promise.all(accounts.map((account) => store.panel.keyUses(account.id))),
+        usage: await Promise.all([data.live, data.test, data.disabled].map(({ key }) => store.usage.usageOf(key.id, 0))),
+        audit: await store.audit.listAudit({ accountId: null, limit: 100 }),
       };
     };
     try {
@@ -145,6 +147,12 @@ describe('copySqliteToPostgres', () => {
       expect(before.session?.user).toEqual(data.users.ada);
       expect(before.rotations.flat()).toHaveLength(1);
       expect(before.keyUses.flat().map((use) => use.keyId).sort()).toEqual([data.live.key.id, data.test.key.id].sort());
+      expect(before.usage.map((hours) => hours.map((hour) => hour.kind))).toEqual([['server', 'embed'], [], ['server']]);
+      expect(before.audit).toEqual([...data.audit].reverse());
+      // The log's seqs came over as they were, and PostgreSQL numbers the next entry after them, not from 1.
+      const next = await postgres.audit.appendAudit({ ...data.audit[0], at: data.audit[0].at + 1 });
+      expect(next.seq).toBeGreaterThan(Math.max(...data.audit.map((entry) => entry.seq)));
+      expect(await postgres.audit.listAudit({ accountId: null, limit: 100 })).toEqual([next, ...after.audit]);
     } finally {
       await sqlite.close();
       await postgres.close();

@@ -139,6 +139,8 @@ async function copyTables(source: Database.Database, client: pg.PoolClient, tabl
     await client.query(`LOCK TABLE ${tables.map((table) => quote(table.name)).join(', ')} IN EXCLUSIVE MODE`);
     const types = new Map<string, Map<string, string>>();
     for (const table of tables) types.set(table.name, await targetTypes(client, table));
+    const identities = new Map<string, string[]>();
+    for (const table of tables) identities.set(table.name, await identityColumns(client, table));
     // Everything loc keeps hangs off an account: none, and the database holds no one's data. Tables a
     // migration fills (loc_schema) are no data of anyone's, and are not asked about.
     const { rows: [held] } = await client.query<{ n: number }>('SELECT count(*)::integer AS n FROM accounts');
@@ -151,7 +153,7 @@ async function copyTables(source: Database.Database, client: pg.PoolClient, tabl
     // One read transaction: every table as it was at one moment.
     source.exec('BEGIN');
     try {
-      for (const table of tables) rows[table.name] = await copyTable(source, client, table, types.get(table.name)!);
+      for (const table of tables) rows[table.name] = await copyTable(source, client, table, types.get(table.name)!, identities.get(table.name)!);
     } finally {
       source.exec('COMMIT');
     }
@@ -180,11 +182,30 @@ async function targetTypes(client: pg.PoolClient, table: SourceTable): Promise<M
   return types;
 }
 
-/** Copies the rows of one table, several to a statement, each value converted to its column's PostgreSQL type. */
-async function copyTable(source: Database.Database, client: pg.PoolClient, table: SourceTable, types: Map<string, string>): Promise<number> {
+/**
+ * The columns of `table` PostgreSQL numbers itself (GENERATED … AS IDENTITY: the audit log's seq), whose
+ * SQLite values the copy keeps: an entry's seq is its place in the log, which readers page by.
+ */
+async function identityColumns(client: pg.PoolClient, table: SourceTable): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped AND attidentity <> ''",
+    [quote(table.name)],
+  );
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Copies the rows of one table, several to a statement, each value converted to its column's PostgreSQL
+ * type. Identity columns take SQLite's values, and their sequence then starts past the highest, so that
+ * the next row PostgreSQL numbers comes after every copied one rather than collide with it.
+ */
+async function copyTable(
+  source: Database.Database, client: pg.PoolClient, table: SourceTable, types: Map<string, string>, identity: string[],
+): Promise<number> {
   const { columns } = table;
   const perStatement = Math.max(1, Math.floor(VALUES_PER_STATEMENT / columns.length));
-  const insert = `INSERT INTO ${quote(table.name)} (${columns.map(quote).join(', ')}) VALUES `;
+  const overriding = identity.length > 0 ? 'OVERRIDING SYSTEM VALUE ' : '';
+  const insert = `INSERT INTO ${quote(table.name)} (${columns.map(quote).join(', ')}) ${overriding}VALUES `;
   let batch: unknown[][] = [];
   let copied = 0;
   const flush = async (): Promise<void> => {
@@ -200,6 +221,11 @@ async function copyTable(source: Database.Database, client: pg.PoolClient, table
     if (batch.length === perStatement) await flush();
   }
   await flush();
+  for (const column of identity) {
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(${quote(column)}), 0) + 1, false) FROM ${quote(table.name)}`, [quote(table.name), column],
+    );
+  }
   return copied;
 }
 

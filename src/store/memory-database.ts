@@ -3,8 +3,10 @@
  * share a database file, and the bytes they hold: at most `capacity`, estimated from each record's
  * JSON, beyond which writes are refused as a full disk refuses them.
  */
+import type { NewAuditEntry } from './audit-store.ts';
 import type { Challenge, KeyUse, NewLink, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
 import { StoreUnavailable, type Account, type ApiKey, type NewSession, type SavedLocation } from './store.ts';
+import type { UsageHour } from './usage-store.ts';
 
 /** What a MemoryDatabase holds unless told otherwise: 64 MB, some 200 000 saved locations. */
 export const DEFAULT_MEMORY_CAPACITY = 64 * 1024 * 1024;
@@ -33,6 +35,12 @@ export class MemoryDatabase {
   readonly rotations = new Map<string, Rotation>();
   /** By key id. */
   readonly keyUses = new Map<string, KeyUse>();
+  /** By `keyId kind hour` (usage-input.ts). */
+  readonly usage = new Map<string, UsageHour>();
+  /** By seq; details as JSON text, as the SQL engines keep them. */
+  readonly audit = new Map<string, Omit<NewAuditEntry, 'details'> & { seq: number; details: string }>();
+  /** The last seq given: never reused, as SQLite's AUTOINCREMENT and PostgreSQL's identity. */
+  auditSeq = 0;
   /** Bytes the records hold, as estimated by `sizeOf`. */
   used = 0;
 
@@ -49,3 +57,19 @@ export class MemoryDatabase {
 
 /** An estimate of the memory a record holds: its JSON's length, plus the maps' own keeping. */
 export const sizeOf = (record: object): number => JSON.stringify(record).length + 64;
+
+/** Stores `record` at `id`, counting the bytes it holds beyond what it replaces. */
+export function put<T extends object>(db: MemoryDatabase, map: Map<string, T>, id: string, record: T): void {
+  const old = map.get(id);
+  db.take(sizeOf(record) - (old === undefined ? 0 : sizeOf(old)));
+  map.set(id, record);
+}
+
+/** Forgets the record at `id` and the bytes it held; false when there was none. */
+export function drop<T extends object>(db: MemoryDatabase, map: Map<string, T>, id: string): boolean {
+  const old = map.get(id);
+  if (old === undefined) return false;
+  map.delete(id);
+  db.used -= sizeOf(old);
+  return true;
+}

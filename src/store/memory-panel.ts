@@ -5,29 +5,13 @@
  * the other engines (using a link, taking a challenge) is here by itself.
  */
 import { newId } from './ids.ts';
-import { sizeOf, type MemoryDatabase } from './memory-database.ts';
+import { drop, put, type MemoryDatabase } from './memory-database.ts';
 import { latestUses, storedEmail } from './panel-input.ts';
 import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from './panel-store.ts';
 import { StoreConflict } from './store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;
-
-/** Stores `record` at `id`, counting the bytes it holds beyond what it replaces. */
-function put<T extends object>(db: MemoryDatabase, map: Map<string, T>, id: string, record: T): void {
-  const old = map.get(id);
-  db.take(sizeOf(record) - (old === undefined ? 0 : sizeOf(old)));
-  map.set(id, record);
-}
-
-/** Forgets the record at `id` and the bytes it held; false when there was none. */
-function drop<T extends object>(db: MemoryDatabase, map: Map<string, T>, id: string): boolean {
-  const old = map.get(id);
-  if (old === undefined) return false;
-  map.delete(id);
-  db.used -= sizeOf(old);
-  return true;
-}
 
 /** Sorts as SQLite does, by code unit. */
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,7 +1,9 @@
 /** The in-memory adapter against the store conformance suites, plus what is its own: copies, capacity, closing. */
 import { describe, expect, it } from 'vitest';
+import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
 import { MemoryDatabase, MemoryStore } from './memory.ts';
 import { StoreUnavailable } from './store.ts';
 
@@ -17,6 +19,9 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('memory', open);
 panelStoreConformance('memory', open);
+usageStoreConformance('memory', open);
+// No SQL to change an entry behind the port's back: the port itself has no way to.
+auditStoreConformance('memory', open, { sql: false });
 
 describe('memory store', () => {
   const T0 = Date.UTC(2030, 0, 1);
@@ -63,6 +68,25 @@ describe('memory store', () => {
     expect(await store.getSession('s2')).toMatchObject({ accountId: acme.id, keyActive: true });
   });
 
+  it('keeps a usage batch or an audit entry whole or not at all when the store is full', async () => {
+    const db = new MemoryDatabase();
+    const store = new MemoryStore(db);
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    const hour = (keyId: string, used: number) => ({ keyId, kind: 'server' as const, hour: T0, used, refused: { limit: 0, origin: 0, ip: 0, inactive: 0 } });
+    await store.usage.addUsage([hour('key_a', 1)]);
+    // Room for one more row, not for two: the batch's first row must not stay behind.
+    db.capacity = db.used + 200;
+    await expect(store.usage.addUsage([hour('key_a', 1), hour('key_b', 1), hour('key_c', 1)])).rejects.toMatchObject({ reason: 'full' });
+    expect(await store.usage.usageOf('key_a', T0)).toEqual([hour('key_a', 1)]);
+    expect(await store.usage.usageOf('key_b', T0)).toEqual([]);
+    db.capacity = db.used;
+    const entry = { at: T0, accountId: acme.id, via: 'cli' as const, actor: 'root', source: 'ops-1', action: 'account.create', target: 'acme', details: {} };
+    await expect(store.audit.appendAudit(entry)).rejects.toMatchObject({ reason: 'full' });
+    expect(await store.audit.listAudit({ accountId: null, limit: 10 })).toEqual([]);
+    db.capacity += 1_000;
+    expect((await store.audit.appendAudit(entry)).seq).toBe(1);
+  });
+
   it('serves nothing once closed, while another store on the same database goes on', async () => {
     const db = new MemoryDatabase();
     const store = new MemoryStore(db);
@@ -72,6 +96,8 @@ describe('memory store', () => {
     await expect(store.ping()).rejects.toMatchObject({ name: 'StoreUnavailable', reason: 'cannot-open' });
     await expect(store.findAccount('acme')).rejects.toBeInstanceOf(StoreUnavailable);
     await expect(store.panel.listUsers('acct_x')).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(store.usage.usageOf('key_x', 0)).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(store.audit.listAudit({ accountId: null, limit: 1 })).rejects.toBeInstanceOf(StoreUnavailable);
     expect((await other.findAccount('acme'))?.name).toBe('acme');
   });
 });

@@ -10,9 +10,12 @@
  * must not grow without bound, and when full it refuses writes as a full disk does (StoreUnavailable
  * 'full'), still answering reads.
  */
+import type { AuditStore } from './audit-store.ts';
 import { newId } from './ids.ts';
+import { MemoryAuditStore } from './memory-audit.ts';
 import { MemoryDatabase, sizeOf } from './memory-database.ts';
 import { MemoryPanelStore } from './memory-panel.ts';
+import { MemoryUsageStore } from './memory-usage.ts';
 import type { PanelStore } from './panel-store.ts';
 import {
   StoreConflict,
@@ -29,6 +32,7 @@ import {
   type SavedLocation,
   type Store,
 } from './store.ts';
+import type { UsageStore } from './usage-store.ts';
 
 export { MemoryDatabase } from './memory-database.ts';
 
@@ -38,6 +42,8 @@ const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], i
 export class MemoryStore implements Store {
   private closed = false;
   readonly panel: PanelStore = new MemoryPanelStore((work) => this.run(work));
+  readonly usage: UsageStore = new MemoryUsageStore((work) => this.run(work));
+  readonly audit: AuditStore = new MemoryAuditStore((work) => this.run(work));
 
   constructor(private readonly db = new MemoryDatabase()) {}
 

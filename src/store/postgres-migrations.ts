@@ -195,6 +195,45 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     `,
   },
+  // 4: each key's usage per hour and the audit log, as SQLite's migration 6 has them. Only added: an
+  // older loc runs on without them. The log refuses UPDATE, DELETE and TRUNCATE itself, so that no
+  // code path, nor an operator's psql session by mistake, rewrites what happened.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE TABLE key_usage (
+      key_id text NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('server', 'embed')),
+      hour bigint NOT NULL,
+      used integer NOT NULL DEFAULT 0,
+      refused_limit integer NOT NULL DEFAULT 0,
+      refused_origin integer NOT NULL DEFAULT 0,
+      refused_ip integer NOT NULL DEFAULT 0,
+      refused_inactive integer NOT NULL DEFAULT 0,
+      PRIMARY KEY (key_id, kind, hour)
+    );
+    CREATE INDEX key_usage_hour ON key_usage (hour);
+    CREATE TABLE audit_log (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      at bigint NOT NULL,
+      account_id text NOT NULL REFERENCES accounts (id),
+      via text NOT NULL CHECK (via IN ('panel', 'cli')),
+      actor text NOT NULL,
+      source text NOT NULL,
+      action text NOT NULL,
+      target text,
+      details jsonb NOT NULL
+    );
+    CREATE INDEX audit_log_account ON audit_log (account_id, seq);
+    CREATE FUNCTION loc_audit_append_only_v1() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      RAISE EXCEPTION 'the audit log is append-only';
+    END
+    $$;
+    CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION loc_audit_append_only_v1();
+    CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION loc_audit_append_only_v1();
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

@@ -2,8 +2,10 @@
  * The rows of loc's PostgreSQL tables as pg returns them (bigint already a Number, see postgres.ts),
  * the statements that read them, and the port's records made from them.
  */
+import type { AuditEntry } from './audit-store.ts';
 import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
 import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from './store.ts';
+import type { TrafficKind, UsageHour } from './usage-store.ts';
 
 export interface AccountRow { id: string; name: string; partner: boolean; created_at: number }
 export interface KeyRow {
@@ -69,3 +71,20 @@ export const passkey = (r: PasskeyRow): Passkey => ({
 export const challenge = (r: ChallengeRow): Challenge => ({ challenge: r.challenge, purpose: r.purpose, userId: r.user_id, expiresAt: r.expires_at });
 export const rotation = (r: RotationRow): Rotation => ({ oldKeyId: r.old_key_id, newKeyId: r.new_key_id, startedAt: r.started_at, finishedAt: r.finished_at });
 export const keyUse = (r: KeyUseRow): KeyUse => ({ keyId: r.key_id, at: r.at, origin: r.origin, ip: r.ip });
+
+export interface UsageRow {
+  key_id: string; kind: TrafficKind; hour: number; used: number; refused_limit: number; refused_origin: number; refused_ip: number; refused_inactive: number;
+}
+export interface AuditRow {
+  seq: number; at: number; account_id: string; via: AuditEntry['via']; actor: string; source: string; action: string; target: string | null;
+  /** jsonb, parsed by pg. */
+  details: AuditEntry['details'];
+}
+
+export const usageHour = (r: UsageRow): UsageHour => ({
+  keyId: r.key_id, kind: r.kind, hour: r.hour, used: r.used,
+  refused: { limit: r.refused_limit, origin: r.refused_origin, ip: r.refused_ip, inactive: r.refused_inactive },
+});
+export const auditEntry = (r: AuditRow): AuditEntry => ({
+  seq: r.seq, at: r.at, accountId: r.account_id, via: r.via, actor: r.actor, source: r.source, action: r.action, target: r.target, details: r.details,
+});

@@ -5,8 +5,10 @@
  * migrations racing, a schema from a newer loc, a database out of reach.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
 import { postgresFill } from '../../test/support/postgres-fill.ts';
 import { createTestDatabase, sql, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
@@ -23,10 +25,15 @@ afterAll(stopPostgres);
 const open = async (): Promise<OpenedStore> => {
   const db = await createTestDatabase();
   const store = await openPostgresStore(db.url);
-  return { store, second: await openPostgresStore(db.url), settle: () => {}, fill: postgresFill(db.url), dispose: db.dispose };
+  return {
+    store, second: await openPostgresStore(db.url), settle: () => {}, fill: postgresFill(db.url), sql: async (text) => void (await sql(db.url, text)),
+    dispose: db.dispose,
+  };
 };
 storeConformance('postgres', open);
 panelStoreConformance('postgres', open);
+usageStoreConformance('postgres', open);
+auditStoreConformance('postgres', open);
 
 // As the server uses it: behind the request cache (cached.ts), with another store writing beside it.
 storeConformance('postgres behind the request cache', async () => {
@@ -146,6 +153,17 @@ describe('postgres store', () => {
     for (const name of ['beta', 'Zulu', 'éclair', 'alpha', 'Alpha']) await store.createAccount({ name, partner: false, createdAt: T0 });
     expect((await store.listAccounts()).map((a) => a.name)).toEqual(['Alpha', 'Zulu', 'alpha', 'beta', 'éclair']);
     expect((await store.findAccount('beta'))?.createdAt).toBe(T0);
+  });
+
+  it('refuses a TRUNCATE of the audit log, which keeps its entries', async () => {
+    await fresh();
+    const store = await open();
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
+    const entry = await store.audit.appendAudit({
+      at: T0, accountId: acme.id, via: 'cli', actor: 'root', source: 'ops-1', action: 'account.create', target: 'acme', details: {},
+    });
+    await expect(sql(db.url, 'TRUNCATE audit_log')).rejects.toThrow(/the audit log is append-only/);
+    expect(await store.audit.listAudit({ accountId: null, limit: 10 })).toEqual([entry]);
   });
 
   it('gives each statement 5 seconds', async () => {

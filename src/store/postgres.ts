@@ -21,7 +21,9 @@ import { migrate } from './postgres-migrations.ts';
 import {
   account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, type AccountRow, type KeyRow, type LocationRow, type SessionRow,
 } from './postgres-rows.ts';
+import { PostgresAuditStore } from './postgres-audit.ts';
 import { PostgresPanelStore } from './postgres-panel.ts';
+import { PostgresUsageStore } from './postgres-usage.ts';
 import {
   StoreConflict,
   type Account,
@@ -64,9 +66,14 @@ export async function openPostgresStore(url: string, { create = true }: OpenStor
 export class PostgresStore implements Store {
   private closed = false;
   readonly panel: PostgresPanelStore;
+  readonly usage: PostgresUsageStore;
+  readonly audit: PostgresAuditStore;
 
   constructor(private readonly pool: pg.Pool) {
-    this.panel = new PostgresPanelStore((text, values, name) => this.query(text, values, name));
+    const query: typeof this.query = (text, values, name) => this.query(text, values, name);
+    this.panel = new PostgresPanelStore(query);
+    this.usage = new PostgresUsageStore(query);
+    this.audit = new PostgresAuditStore(query);
   }
 
   /**

@@ -140,6 +140,37 @@ export const MIGRATIONS: readonly string[] = [
     ip TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 6: each key's usage per hour (usage-store.ts) and the audit log (audit-store.ts). Usage has no
+  // foreign key: a batch must never fail for one key. The log refuses UPDATE and DELETE itself, so
+  // that no code path, nor an operator's sqlite3 shell by mistake, rewrites what happened.
+  `
+  CREATE TABLE key_usage (
+    key_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('server', 'embed')),
+    hour INTEGER NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0,
+    refused_limit INTEGER NOT NULL DEFAULT 0,
+    refused_origin INTEGER NOT NULL DEFAULT 0,
+    refused_ip INTEGER NOT NULL DEFAULT 0,
+    refused_inactive INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (key_id, kind, hour)
+  ) WITHOUT ROWID;
+  CREATE INDEX key_usage_hour ON key_usage (hour);
+  CREATE TABLE audit_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    via TEXT NOT NULL CHECK (via IN ('panel', 'cli')),
+    actor TEXT NOT NULL,
+    source TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT,
+    details TEXT NOT NULL
+  );
+  CREATE INDEX audit_log_account ON audit_log (account_id, seq);
+  CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

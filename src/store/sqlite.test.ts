@@ -4,8 +4,10 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE } from './sqlite-files.ts';
@@ -25,10 +27,25 @@ afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 const open = async (): Promise<OpenedStore> => {
   const dir = tempDir();
   const store = openSqliteStore(dir);
-  return { store, second: openSqliteStore(dir), settle: () => {}, fill: sqliteFill(store), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    store, second: openSqliteStore(dir), settle: () => {}, fill: sqliteFill(store), sql: async (text) => rawSqlite(dir, text),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 };
 storeConformance('sqlite', open);
 panelStoreConformance('sqlite', open);
+usageStoreConformance('sqlite', open);
+auditStoreConformance('sqlite', open);
+
+/** One statement on the database of `dir` through a connection of its own, as the sqlite3 shell would run it. */
+function rawSqlite(dir: string, text: string): void {
+  const db = new Database(join(dir, DATABASE_FILE));
+  try {
+    db.exec(text);
+  } finally {
+    db.close();
+  }
+}
 
 describe('sqlite store', () => {
   it('creates its data directory private to the owner, in WAL mode, at the latest schema', async () => {

@@ -16,24 +16,13 @@ import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { LOCATION_TABLE, locationStatements } from './sqlite-locations.ts';
+import { SqliteAuditStore } from './sqlite-audit.ts';
 import { SqlitePanelStore } from './sqlite-panel.ts';
+import { SqliteUsageStore } from './sqlite-usage.ts';
 import { account, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
-  NoDatabase,
-  StoreConflict,
-  type Account,
-  type BackupCapable,
-  type ApiKey,
-  type EmbedSession,
-  type KeyLimits,
-  type KeyList,
-  type KeyMode,
-  type KeyStatus,
-  type NewKey,
-  type NewSession,
-  type OpenStoreOptions,
-  type SavedLocation,
-  type Store,
+  NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
+  type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store,
 } from './store.ts';
 
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
@@ -82,9 +71,13 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
 export class SqliteStore implements Store, BackupCapable {
   private readonly q;
   readonly panel: SqlitePanelStore;
+  readonly usage: SqliteUsageStore;
+  readonly audit: SqliteAuditStore;
 
   constructor(private readonly db: Database.Database) {
     this.panel = new SqlitePanelStore(db, (work) => this.run(work));
+    this.usage = new SqliteUsageStore(db, (work) => this.run(work));
+    this.audit = new SqliteAuditStore(db, (work) => this.run(work));
     this.q = {
       insertAccount: db.prepare('INSERT INTO accounts (id, name, partner, created_at) VALUES (?, ?, ?, ?)'),
       accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name'),

@@ -25,6 +25,12 @@ export interface OpenedStore {
    * takes a statement, so either may return a promise.
    */
   fill: { begin: () => void | Promise<void>; end: () => void | Promise<void> };
+  /**
+   * One statement on the database, through a connection of the test's own rather than a store's: what
+   * a person at the engine's shell could do (the audit suite's append-only check). SQL engines only;
+   * literals in the statement, as the engines' placeholders differ.
+   */
+  sql?: (text: string) => Promise<void>;
   /** Releases what `open` made (temporary files); the suite closes both stores itself. */
   dispose?: () => Promise<void> | void;
 }

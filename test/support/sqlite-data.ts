@@ -4,12 +4,14 @@
  * limits and labels, and keys with none of them), embed sessions with and without an area, saved
  * locations, live and test, with and without address and label, and the partner panel's records: an
  * active operator and an invited user, a used and an open link, a passkey, a panel session, a
- * challenge, a finished rotation and keys' last uses. What `loc db copy-from-sqlite` must carry over,
+ * challenge, a finished rotation and keys' last uses; hours of keys' usage, both kinds, and audit log
+ * entries from the panel and the CLI, with and without a target. What `loc db copy-from-sqlite` must carry over,
  * value for value; every column holds a value in some row and NULL in another where it may.
  */
 import { issueKey } from '../../src/auth/keys.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { AuditEntry } from '../../src/store/audit-store.ts';
 import type { User } from '../../src/store/panel-store.ts';
 import type { ApiKey } from '../../src/store/store.ts';
 
@@ -29,6 +31,8 @@ export interface SqliteData {
   accounts: string[];
   /** The panel's users: `ada`, active, an operator; `bob`, invited. */
   users: { ada: User; bob: User };
+  /** The audit log's entries, oldest first. */
+  audit: AuditEntry[];
 }
 
 /** What the panel's records are found by: bob's open invitation, ada's passkey and panel session, and when they still work. */
@@ -85,7 +89,22 @@ export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
       { keyId: live.key.id, at: T0 + 20, origin: 'https://shop.example', ip: '203.0.113.7' },
       { keyId: test.key.id, at: T0 + 21, origin: null, ip: '2001:db8::7' },
     ]);
+    await store.usage.addUsage([
+      { keyId: live.key.id, kind: 'server', hour: T0, used: 120, refused: { limit: 3, origin: 0, ip: 1, inactive: 0 } },
+      { keyId: live.key.id, kind: 'embed', hour: T0, used: 40, refused: { limit: 0, origin: 2, ip: 0, inactive: 0 } },
+      { keyId: disabled.key.id, kind: 'server', hour: T0 + 3_600_000, used: 0, refused: { limit: 0, origin: 0, ip: 0, inactive: 5 } },
+    ]);
+    const audit = [
+      await store.audit.appendAudit({
+        at: T0 + 22, accountId: acme.id, via: 'panel', actor: 'ada@acme.example', source: '203.0.113.7', action: 'key.set_limits', target: live.key.id,
+        details: { hourlyLimit: 500, embedHourlyLimit: 40, sessionLimit: null, origins: ['https://shop.example', 'http://localhost:5173'], partner: true },
+      }),
+      await store.audit.appendAudit({
+        at: T0 + 23, accountId: globex.id, via: 'cli', actor: 'root', source: 'ops-1', action: 'account.partner_off', target: null, details: {},
+      }),
+    ];
     return {
+      audit,
       live: { key: (await store.getKey(live.key.id))!, secret: live.secret },
       test: { key: (await store.getKey(test.key.id))!, secret: test.secret },
       disabled: { key: (await store.getKey(disabled.key.id))!, secret: disabled.secret },

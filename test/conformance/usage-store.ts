@@ -1,0 +1,126 @@
+/**
+ * The usage store's conformance suite: what every adapter of `Store.usage` (src/store/usage-store.ts)
+ * must do, written once, run as the store suite is (`usageStoreConformance('name', open)`, with the
+ * same `open`). Rows a test only needs to exist are written through the second store, so that the
+ * store under test reads them from the database; concurrent batches run on both stores at once, as
+ * two processes' meters.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.ts';
+import type { RefusalReason, TrafficKind, UsageHour } from '../../src/store/usage-store.ts';
+import type { OpenedStore } from './store.ts';
+
+const HOUR = 3_600_000;
+const H0 = Date.UTC(2030, 0, 1);
+
+/** An hour of `keyId`'s traffic: `used`, and the refusals given (the others 0). */
+const hourOf = (keyId: string, kind: TrafficKind, hour: number, used: number, refused: Partial<Record<RefusalReason, number>> = {}): UsageHour => ({
+  keyId, kind, hour, used, refused: { limit: 0, origin: 0, ip: 0, inactive: 0, ...refused },
+});
+
+export function usageStoreConformance(adapter: string, open: () => Promise<OpenedStore>): void {
+  describe(`usage store conformance: ${adapter}`, () => {
+    let opened: OpenedStore;
+    let store: Store;
+    let second: Store;
+
+    beforeEach(async () => {
+      opened = await open();
+      ({ store, second } = opened);
+    });
+    afterEach(async () => {
+      await Promise.all([store.close(), second.close()]);
+      await opened.dispose?.();
+    });
+
+    it('keeps the hours given, and makes no row for an hour not given', async () => {
+      await store.usage.addUsage([hourOf('key_a', 'server', H0, 3, { limit: 1, origin: 2, ip: 4, inactive: 5 }), hourOf('key_a', 'embed', H0 + 2 * HOUR, 7)]);
+      expect(await second.usage.usageOf('key_a', 0)).toEqual([
+        hourOf('key_a', 'server', H0, 3, { limit: 1, origin: 2, ip: 4, inactive: 5 }),
+        hourOf('key_a', 'embed', H0 + 2 * HOUR, 7),
+      ]);
+      expect(await store.usage.usageOf('key_unknown', 0)).toEqual([]);
+    });
+
+    it('adds each batch to the stored counts, and rows of one hour in the same batch together', async () => {
+      await second.usage.addUsage([hourOf('key_a', 'server', H0, 10, { limit: 1 })]);
+      await store.usage.addUsage([
+        hourOf('key_a', 'server', H0, 5, { origin: 2 }),
+        hourOf('key_a', 'server', H0, 1, { limit: 3, inactive: 1 }),
+        hourOf('key_a', 'server', H0 + HOUR, 4),
+      ]);
+      await store.usage.addUsage([hourOf('key_a', 'server', H0, 0, { ip: 6 })]);
+      expect(await second.usage.usageOf('key_a', H0)).toEqual([
+        hourOf('key_a', 'server', H0, 16, { limit: 4, origin: 2, ip: 6, inactive: 1 }),
+        hourOf('key_a', 'server', H0 + HOUR, 4),
+      ]);
+    });
+
+    it('keeps kinds and keys apart', async () => {
+      await store.usage.addUsage([hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'embed', H0, 2), hourOf('key_b', 'server', H0, 4, { ip: 1 })]);
+      await store.usage.addUsage([hourOf('key_a', 'embed', H0, 8)]);
+      expect(await second.usage.usageOf('key_a', H0)).toEqual([hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'embed', H0, 10)]);
+      expect(await second.usage.usageOf('key_b', H0)).toEqual([hourOf('key_b', 'server', H0, 4, { ip: 1 })]);
+    });
+
+    it('gives the hours that began at or after `since`, oldest first, server before embed within an hour', async () => {
+      await second.usage.addUsage([
+        hourOf('key_a', 'embed', H0 + 2 * HOUR, 6), hourOf('key_a', 'server', H0 + 2 * HOUR, 5), hourOf('key_a', 'embed', H0, 2),
+        hourOf('key_a', 'server', H0 + HOUR, 3), hourOf('key_a', 'embed', H0 + HOUR, 4), hourOf('key_a', 'server', H0 - HOUR, 1),
+      ]);
+      const hours = (rows: UsageHour[]) => rows.map((row) => [(row.hour - H0) / HOUR, row.kind, row.used]);
+      expect(hours(await store.usage.usageOf('key_a', H0))).toEqual([[0, 'embed', 2], [1, 'server', 3], [1, 'embed', 4], [2, 'server', 5], [2, 'embed', 6]]);
+      expect(hours(await store.usage.usageOf('key_a', H0 + HOUR))).toEqual([[1, 'server', 3], [1, 'embed', 4], [2, 'server', 5], [2, 'embed', 6]]);
+      expect(hours(await store.usage.usageOf('key_a', H0 + HOUR + 1))).toEqual([[2, 'server', 5], [2, 'embed', 6]]);
+      expect(await store.usage.usageOf('key_a', H0 + 3 * HOUR)).toEqual([]);
+    });
+
+    it('forgets the hours that began before the retention, says how many, and keeps the rest', async () => {
+      await second.usage.addUsage([
+        hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'embed', H0, 2), hourOf('key_b', 'server', H0 + HOUR, 3), hourOf('key_a', 'server', H0 + 2 * HOUR, 4),
+      ]);
+      expect(await store.usage.deleteUsageBefore(H0)).toBe(0);
+      expect(await store.usage.deleteUsageBefore(H0 + 2 * HOUR)).toBe(3);
+      expect(await second.usage.usageOf('key_a', 0)).toEqual([hourOf('key_a', 'server', H0 + 2 * HOUR, 4)]);
+      expect(await second.usage.usageOf('key_b', 0)).toEqual([]);
+      expect(await store.usage.deleteUsageBefore(H0 + 2 * HOUR)).toBe(0);
+      // Once forgotten, an hour counts from nothing again.
+      await store.usage.addUsage([hourOf('key_a', 'server', H0, 7)]);
+      expect(await second.usage.usageOf('key_a', 0)).toEqual([hourOf('key_a', 'server', H0, 7), hourOf('key_a', 'server', H0 + 2 * HOUR, 4)]);
+    });
+
+    it('adds up batches both stores send at once, sharing rows, losing none', async () => {
+      const keys = ['key_a', 'key_b', 'key_c'];
+      // Each batch holds every key and kind of two hours, in its own order: the stores' rows overlap crosswise.
+      const batches = Array.from({ length: 20 }, (_, i) => {
+        const rows = keys.flatMap((keyId) => (['server', 'embed'] as const).flatMap((kind) =>
+          [H0, H0 + HOUR].map((hour) => hourOf(keyId, kind, hour, 1, { limit: i % 2, origin: 1 }))));
+        return i % 2 === 0 ? rows : rows.reverse();
+      });
+      await Promise.all(batches.map((batch, i) => (i % 2 === 0 ? store : second).usage.addUsage(batch)));
+      for (const keyId of keys) {
+        expect(await store.usage.usageOf(keyId, H0)).toEqual([H0, H0 + HOUR].flatMap((hour) =>
+          (['server', 'embed'] as const).map((kind) => hourOf(keyId, kind, hour, 20, { limit: 10, origin: 20 }))));
+      }
+    });
+
+    it('refuses a batch with an hour off the clock hour or a count below 0, writing none of it', async () => {
+      await expect(store.usage.addUsage([hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'server', H0 + 1, 1)])).rejects.toBeInstanceOf(RangeError);
+      await expect(store.usage.addUsage([hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'embed', H0, 1, { ip: -1 })])).rejects.toBeInstanceOf(RangeError);
+      await expect(store.usage.addUsage([hourOf('key_a', 'server', H0, 1.5)])).rejects.toBeInstanceOf(RangeError);
+      expect(await second.usage.usageOf('key_a', 0)).toEqual([]);
+      await store.usage.addUsage([]);
+      expect(await second.usage.usageOf('key_a', 0)).toEqual([]);
+    });
+
+    it('gives copies: changing what it returned or was given changes nothing stored', async () => {
+      const given = hourOf('key_a', 'server', H0, 1, { limit: 1 });
+      await store.usage.addUsage([given]);
+      given.used = 99;
+      given.refused.limit = 99;
+      const [read] = await store.usage.usageOf('key_a', H0);
+      read.refused.origin = 42;
+      expect(await store.usage.usageOf('key_a', H0)).toEqual([hourOf('key_a', 'server', H0, 1, { limit: 1 })]);
+    });
+  });
+}

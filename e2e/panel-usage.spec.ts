@@ -141,12 +141,15 @@ test('every change made in the panel and with the CLI shows in the audit log, wi
     await expect(row(action).filter({ hasText: email }).filter({ hasText: /Panel, from / }).first(), action).toBeVisible();
   }
   await expect(row('key.origin_add')).toContainText('https://www.shop.example');
-  await expect(row('user.invite')).toContainText(mate);
+  await expect(row('user.invite').filter({ hasText: mate }).filter({ hasText: email })).toHaveCount(1);
   // The CLI's changes: the system user who ran it, on this machine.
   const cliRow = (action: string) => row(action).filter({ hasText: `CLI, on ${hostname()}` });
   await expect(cliRow('key.disable')).toContainText(keyId);
   await expect(cliRow('key.disable').locator('[data-audit-actor]')).toHaveText(userInfo().username);
   await expect(cliRow('account.partner_off')).toHaveCount(1);
+  // And the operator's own: the account made and its first user invited (e2e/panel.ts's invite).
+  await expect(cliRow('account.create')).toHaveCount(1);
+  await expect(cliRow('user.invite')).toContainText(email);
   // Newest first: the CLI's last change heads the log.
   await expect(page.locator('tr[data-action]').first()).toHaveAttribute('data-action', 'account.partner_off');
 

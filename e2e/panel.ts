@@ -45,20 +45,24 @@ export async function signIn(page: Page, service: string, email: string, passwor
 }
 
 /** Creates a key from the keys page; returns its secret, read from the page that shows it once. */
-export async function createKeyInPanel(page: Page, fields: { label: string; origins?: string; test?: boolean }): Promise<string> {
+export async function createKeyInPanel(page: Page, fields: { label: string; origins?: string; test?: boolean; hourlyLimit?: number }): Promise<string> {
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('link', { name: 'Create a key' }).click();
   await page.getByLabel('Label').fill(fields.label);
   if (fields.test) await page.getByLabel(/Test key/).check();
   if (fields.origins) await page.getByLabel('Allowed origins').fill(fields.origins);
+  if (fields.hourlyLimit !== undefined) await page.getByLabel('Hourly limit').fill(String(fields.hourlyLimit));
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /created/ })).toBeVisible();
   return page.locator('#secret').inputValue();
 }
 
-/** A call of the partner's server to the API with `secret`: the status, and the error code if any. */
-export async function callApi(service: string, secret: string): Promise<{ status: number; code?: string }> {
-  const response = await fetch(`${service}/v1/loc/search?q=48.8566,2.3522`, { headers: { 'x-api-key': secret } });
+/**
+ * A call of the partner's server to the API with `secret` (or, with `headers`, another caller's: a
+ * page's Origin, an embed session's token): the status, and the error code if any.
+ */
+export async function callApi(service: string, secret: string, headers: Record<string, string> = {}): Promise<{ status: number; code?: string }> {
+  const response = await fetch(`${service}/v1/loc/search?q=48.8566,2.3522`, { headers: secret === '' ? headers : { 'x-api-key': secret, ...headers } });
   const body = (await response.json()) as { code?: string };
   return { status: response.status, code: body.code };
 }

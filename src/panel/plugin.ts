@@ -20,6 +20,7 @@ import { errorPage } from './pages/errors.ts';
 import { Redirect, signedIn } from './access.ts';
 import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
 import accountRoutes from './routes/accounts.ts';
+import auditRoutes from './routes/audit.ts';
 import keyRoutes from './routes/keys.ts';
 import passkeyRoutes from './routes/passkeys.ts';
 import securityRoutes from './routes/security.ts';
@@ -116,4 +117,5 @@ export default async function panelPlugin(app: FastifyInstance): Promise<void> {
   await app.register(keyRoutes);
   await app.register(teamRoutes);
   await app.register(accountRoutes);
+  await app.register(auditRoutes);
 }

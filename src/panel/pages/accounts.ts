@@ -16,6 +16,7 @@ export function accountsPage(options: { signedIn: SignedIn; accounts: Account[];
 <p>As an operator you see every account. Partners may create embed sessions; taking the status away ends their open sessions.</p>
 ${scrollingTable('Accounts', `<table><thead><tr><th scope="col">Account</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table>`)}
+<p><a href="${PANEL_PATH}/audit">Audit log of every account</a></p>
 <p class="muted">Accounts are created, and their first user invited, with the operator CLI: <code>loc accounts create</code>, <code>loc accounts invite</code>.</p>`,
   });
 }

@@ -4,9 +4,11 @@
  * deploy it, verify its traffic, disable the old key) as three steps, with each key's last use.
  */
 import type { KeyUse, Rotation } from '../../store/panel-store.ts';
+import type { UsageReport } from '../../limits/usage-report.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
 import { DONE_MESSAGES, lastUse, statusText } from './keys.ts';
+import { usageSection } from './usage.ts';
 import { accountPath, buttonForm, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
 
 const keyPath = (account: Account, key: ApiKey, rest = ''): string => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
@@ -34,6 +36,8 @@ export interface KeyPageOptions {
   use: KeyUse | undefined;
   /** The rotation under way that replaces this key, if any. */
   rotation: Rotation | undefined;
+  /** The key's usage over the `days` chosen (pages/usage.ts). */
+  usage: { report: UsageReport; days: number };
   done?: string;
   /** A refused addition: the list, the value given and why. */
   refused?: { list: 'origins' | 'ip-ranges'; input: string; message: string };
@@ -61,11 +65,12 @@ ${options.refused ? notice('error', escapeHtml(options.refused.message)) : ''}
 <dt>Kind</dt><dd>${key.mode === 'test' ? 'Test key (<code>loc_test_…</code>)' : 'Live key'}</dd>
 <dt>Status</dt><dd>${statusText(key)}</dd>
 <dt>Created</dt><dd>${time(key.createdAt)}</dd>
-<dt>Last used</dt><dd>${lastUse(options.use)}</dd>
+<dt>Last used</dt><dd id="key-last-use" data-live>${lastUse(options.use)}</dd>
 <dt>Hourly limit</dt><dd>${key.hourlyLimit ?? 'the service default'}</dd>
 </dl>
 ${listSection({ signedIn, account, key, list: 'origins', values: key.origins, error: refusedIn('origins')?.message ?? null, input: refusedIn('origins')?.input ?? '' })}
 ${listSection({ signedIn, account, key, list: 'ip-ranges', values: key.ipRanges, error: refusedIn('ip-ranges')?.message ?? null, input: refusedIn('ip-ranges')?.input ?? '' })}
+${usageSection({ path: keyPath(account, key), ...options.usage })}
 <h2 id="rotation">Rotation</h2>
 ${rotation}
 <h2 id="status">Status</h2>

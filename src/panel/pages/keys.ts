@@ -5,6 +5,7 @@
 import { KEY_LABEL_MAX } from '../../auth/keys.ts';
 import type { KeyUse, Rotation } from '../../store/panel-store.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
+import { REFUSAL_REASONS, type UsageHour } from '../../store/usage-store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
 import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
 
@@ -14,20 +15,40 @@ export function lastUse(use: KeyUse | undefined): string {
   return `${time(use.at)}, ${use.origin === null ? `from ${escapeHtml(use.ip)}` : `on ${escapeHtml(use.origin)}`}`;
 }
 
+/** A key's requests over the hours given: counted (both kinds) and refused (every reason). */
+export interface RecentUsage {
+  used: number;
+  refused: number;
+}
+
+export function dayTotals(hours: readonly UsageHour[]): RecentUsage {
+  let used = 0;
+  let refused = 0;
+  for (const hour of hours) {
+    used += hour.used;
+    for (const reason of REFUSAL_REASONS) refused += hour.refused[reason];
+  }
+  return { used, refused };
+}
+
+const recentText = (recent: RecentUsage | undefined): string =>
+  recent === undefined ? '' : `${recent.used.toLocaleString('en')}${recent.refused > 0 ? `<br><span class="muted">${recent.refused.toLocaleString('en')} refused</span>` : ''}`;
+
 const keyName = (key: ApiKey): string => (key.label === null ? `<span class="muted">no label</span>` : escapeHtml(key.label));
 export const statusText = (key: ApiKey): string => `<span class="status-${key.status}">${key.status === 'active' ? 'Active' : 'Disabled'}</span>`;
 
-function keyTable(account: Account, keys: ApiKey[], uses: Map<string, KeyUse>, rotating: Set<string>, caption: string): string {
+function keyTable(account: Account, keys: ApiKey[], uses: Map<string, KeyUse>, recent: Map<string, RecentUsage>, rotating: Set<string>, caption: string): string {
   if (keys.length === 0) return `<p class="muted">No ${caption.toLowerCase()} yet.</p>`;
   const rows = keys.map((key) => `<tr>
 <td><a href="${accountPath(account.id, `/keys/${encodeURIComponent(key.id)}`)}">${keyName(key)}</a><br><code>${escapeHtml(key.id)}</code></td>
 <td>${statusText(key)}${rotating.has(key.id) ? '<br><span class="muted">being replaced</span>' : ''}</td>
 <td>${key.origins.map((origin) => `<code>${escapeHtml(origin)}</code>`).join('<br>') || '<span class="muted">none</span>'}</td>
 <td>${lastUse(uses.get(key.id))}</td>
+<td data-usage-24h>${recentText(recent.get(key.id))}</td>
 </tr>`).join('\n');
   return scrollingTable(caption, `<table>
 <caption class="muted">${caption}</caption>
-<thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Allowed origins</th><th scope="col">Last used</th></tr></thead>
+<thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Allowed origins</th><th scope="col">Last used</th><th scope="col">Requests, last 24 h</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`);
@@ -44,7 +65,7 @@ export const DONE_MESSAGES: Readonly<Record<string, string>> = {
   range_removed: 'The IP range is removed.',
 };
 
-export function keysPage(options: { signedIn: SignedIn; account: Account; keys: ApiKey[]; uses: KeyUse[]; rotations: Rotation[]; done?: string }): string {
+export function keysPage(options: { signedIn: SignedIn; account: Account; keys: ApiKey[]; uses: KeyUse[]; rotations: Rotation[]; recent: Map<string, RecentUsage>; done?: string }): string {
   const uses = new Map(options.uses.map((use) => [use.keyId, use]));
   const rotating = new Set(options.rotations.filter((r) => r.finishedAt === null).map((r) => r.oldKeyId));
   const live = options.keys.filter((key) => key.mode === 'live');
@@ -59,10 +80,10 @@ export function keysPage(options: { signedIn: SignedIn; account: Account; keys: 
 ${options.account.partner ? '' : notice('info', 'This account is not a partner: its keys can call the API, but cannot create embed sessions.')}
 <div class="actions"><a class="button primary" href="${accountPath(options.account.id, '/keys/new')}">Create a key</a></div>
 <h2 id="live">Live keys</h2>
-${keyTable(options.account, live, uses, rotating, 'Live keys')}
+${keyTable(options.account, live, uses, options.recent, rotating, 'Live keys')}
 <h2 id="test">Test keys</h2>
 <p class="muted">Test keys (<code>loc_test_…</code>) answer like live ones, but what they save is kept apart from live data; use them in CI and staging.</p>
-${keyTable(options.account, test, uses, rotating, 'Test keys')}`,
+${keyTable(options.account, test, uses, options.recent, rotating, 'Test keys')}`,
   });
 }
 

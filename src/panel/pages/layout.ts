@@ -21,7 +21,7 @@ export interface PanelPageOptions {
   /** The account the page is about, for the navigation (an operator may look at any). */
   account?: Account | null;
   /** Which navigation entry is the current page. */
-  current?: 'keys' | 'team' | 'security' | 'accounts';
+  current?: 'keys' | 'team' | 'audit' | 'security' | 'accounts';
 }
 
 /** The path of a page of `account` (`/panel/accounts/<id>/keys`, …). */
@@ -32,7 +32,7 @@ function navigation(signedIn: SignedIn, account: Account | null | undefined, cur
     `<li><a href="${escapeHtml(href)}"${current === name ? ' aria-current="page"' : ''}>${text}</a></li>`;
   const home = account ?? null;
   return `<nav aria-label="Panel"><ul>
-${home === null ? '' : link(accountPath(home.id, '/keys'), 'API keys', 'keys') + link(accountPath(home.id, '/team'), 'Team', 'team')}
+${home === null ? '' : link(accountPath(home.id, '/keys'), 'API keys', 'keys') + link(accountPath(home.id, '/team'), 'Team', 'team') + link(accountPath(home.id, '/audit'), 'Audit log', 'audit')}
 ${link(`${PANEL_PATH}/security`, 'Sign-in and security', 'security')}
 ${signedIn.user.operator ? link(`${PANEL_PATH}/accounts`, 'All accounts', 'accounts') : ''}
 </ul>

@@ -10,10 +10,13 @@ import { issueKey } from '../../auth/keys.ts';
 import { checkOrigin } from '../../auth/origin.ts';
 import { keyDetails } from '../../audit/audit-log.ts';
 import { LocError } from '../../errors.ts';
+import { HOUR_MS } from '../../limits/budgets.ts';
+import { usageReport } from '../../limits/usage-report.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
-import { EMPTY_KEY, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
+import { EMPTY_KEY, dayTotals, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
+import { usageDays } from '../pages/usage.ts';
 import { accountOf, formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string; keyId: string };
@@ -41,15 +44,19 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
   const keyPath = (account: Account, key: ApiKey, rest = '') => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
   /** The key's page with its last use and the rotation under way; `extra` says what was just done or refused. */
   async function renderKey(request: FastifyRequest, reply: FastifyReply, status: number, account: Account, key: ApiKey, extra: Pick<KeyPageOptions, 'done' | 'refused'>) {
-    const [uses, rotations] = await Promise.all([app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
+    const days = usageDays((request.query as Record<string, unknown> | undefined)?.days);
+    const [rotations, report] = await Promise.all([app.store.panel.listRotations(account.id), usageReport(app.store, key, { now: app.now(), days })]);
     const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
-    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: uses.find((use) => use.keyId === key.id), rotation, ...extra }));
+    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: report.lastUse ?? undefined, rotation, usage: { report, days }, ...extra }));
   }
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
     const { account } = await context(request);
     const [keys, uses, rotations] = await Promise.all([app.store.listKeys(account.id), app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
-    return sendPage(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, done: request.query.done }));
+    // The last 24 clock hours, the current one included: one small read per key.
+    const since = (Math.floor(app.now() / HOUR_MS) - 23) * HOUR_MS;
+    const recent = new Map(await Promise.all(keys.map(async (key) => [key.id, dayTotals(await app.store.usage.usageOf(key.id, since))] as const)));
+    return sendPage(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, recent, done: request.query.done }));
   });
 
   app.get<{ Params: Params }>(`${base}/new`, user, async (request, reply) => {

@@ -71,7 +71,12 @@ export function keyDetails(key: ApiKey): Record<string, AuditValue> {
   };
 }
 
-const describeValue = (value: AuditValue): string => (Array.isArray(value) ? value.join(', ') || 'none' : String(value));
+/** A detail as words: a limit of null follows the service's default; another null or an empty list is none. */
+function describeValue(name: string, value: AuditValue): string {
+  if (value === null) return name.endsWith('_limit') ? 'default' : 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return Array.isArray(value) ? value.join(', ') || 'none' : String(value);
+}
 
 /**
  * The entry as a sentence without its actor and time: "created the key key_… (mode: live)". An action
@@ -79,6 +84,6 @@ const describeValue = (value: AuditValue): string => (Array.isArray(value) ? val
  */
 export function describeChange(entry: Pick<AuditEntry, 'action' | 'target' | 'details'>): string {
   const words = (AUDIT_ACTIONS as Record<string, string>)[entry.action] ?? entry.action;
-  const details = Object.entries(entry.details).map(([name, value]) => `${name}: ${describeValue(value)}`);
+  const details = Object.entries(entry.details).map(([name, value]) => `${name.replace(/_/g, ' ')}: ${describeValue(name, value)}`);
   return [words, entry.target ?? '', details.length > 0 ? `(${details.join('; ')})` : ''].filter((part) => part !== '').join(' ');
 }

@@ -10,7 +10,9 @@
  * chart and tables update silently, and the table sits inside its <details> so that refreshing it
  * does not close it.
  */
+import { FLUSH_EVERY_MS as LAST_USE_EVERY_MS } from '../../auth/key-uses.ts';
 import { HOUR_MS } from '../../limits/budgets.ts';
+import { FLUSH_EVERY_MS } from '../../limits/usage-meter.ts';
 import { DEFAULT_USAGE_DAYS, USAGE_KEPT_MS, type ReportHour, type UsageReport } from '../../limits/usage-report.ts';
 import { REFUSAL_REASONS, type RefusalReason, type TrafficKind } from '../../store/usage-store.ts';
 import { escapeHtml, scrollingTable, time } from './layout.ts';
@@ -130,7 +132,7 @@ function totalsTable(report: UsageReport): string {
   const reasons = REFUSAL_REASONS.map((reason) => `<tr data-refused-reason="${reason}"><th scope="row">${REFUSALS[reason].name}</th>${cells((kind) => report.totals[kind].refused[reason])}<td>${REFUSALS[reason].remedy}</td></tr>`);
   return scrollingTable('Totals and refusals', `<table><caption class="muted">Totals, ${periodName((report.to - report.from) / DAY_MS)}</caption>
 <thead><tr><th scope="col"><span class="visually-hidden">Requests</span></th><th scope="col">${KIND_NAMES.server}</th><th scope="col">${KIND_NAMES.embed}</th><th scope="col">What to do</th></tr></thead>
-<tbody><tr data-usage-counted><th scope="row">Counted (served)</th><td data-usage-total-server>${count(report.totals.server.used)}</td><td data-usage-total-embed>${count(report.totals.embed.used)}</td><td></td></tr>
+<tbody><tr data-usage-counted><th scope="row">Counted against the limit</th><td data-usage-total-server>${count(report.totals.server.used)}</td><td data-usage-total-embed>${count(report.totals.embed.used)}</td><td></td></tr>
 ${reasons.join('\n')}</tbody></table>`);
 }
 
@@ -146,5 +148,5 @@ export function usageSection(options: { path: string; report: UsageReport; days:
 <details class="usage-table"><summary>Show as a table</summary><div id="usage-table" data-live>${figuresTable(report, days)}</div></details>
 <h3 id="refusals">Totals and refusals</h3>
 <div id="usage-totals" data-live>${totalsTable(report)}</div>
-<p class="muted">Server calls are made with the key itself; embed traffic is its sessions’ (your visitors’ browsers). Refused requests are those turned away before they were served: the limit, an origin or address not allowed, the key disabled. Figures arrive within a minute (the service adds them up every 10 seconds; the last use every 2 seconds) and this part of the page updates by itself, or reload it. Hourly figures are kept ${USAGE_KEPT_MS / DAY_MS} days.</p>`;
+<p class="muted">Server calls are made with the key itself; embed traffic is its sessions’ (your visitors’ browsers). Refused requests are those turned away before they were served: the limit, an origin or address not allowed, the key disabled. Figures arrive within a minute (the service adds them up every ${FLUSH_EVERY_MS / 1000} seconds; the last use every ${LAST_USE_EVERY_MS / 1000} seconds) and this part of the page updates by itself, or reload it. Hourly figures are kept ${USAGE_KEPT_MS / DAY_MS} days.</p>`;
 }

@@ -105,7 +105,8 @@ export function auditStoreConformance(adapter: string, open: () => Promise<Opene
       expect(await second.audit.listAudit({ accountId: acme.id, limit: 1 })).toEqual([{ ...entry, details: { origins: ['https://a.example'] } }]);
     });
 
-    it.runIf(sql)('refuses, in the database itself, an UPDATE or DELETE of an entry, which stays as it was', async () => {
+    // Only the SQL engines have a database to ask: the memory store's only way in is the port, which has no such operation.
+    if (sql) it('refuses, in the database itself, an UPDATE or DELETE of an entry, which stays as it was', async () => {
       expect(opened.sql).toBeDefined();
       const acme = await account();
       const entry = await store.audit.appendAudit(entryOf(acme.id));

@@ -4,6 +4,13 @@
  * r = 8, p = 1: 128 MiB and a few hundred milliseconds per hash), run off the event loop on libuv's
  * pool. A hash is kept in the PHC string format with its parameters, so they can be raised later and
  * an older hash still verifies (`needsRehash` says when to replace it at the next sign-in).
+ *
+ * Hashes run **HASHES_AT_ONCE at a time**, the rest wait in line: libuv's pool has four threads, which
+ * the service's file reads, DNS lookups and compression share, and each hash holds one for a few
+ * hundred milliseconds and 128 MiB. A flood of sign-ins from many addresses (each within its own
+ * throttle) therefore leaves the pool to the rest of the service and memory bounded; beyond
+ * HASHES_WAITING in line, a sign-in is answered 503 with Retry-After at once rather than queued for
+ * ever.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { LocError } from '../errors.ts';
@@ -24,7 +31,43 @@ interface Params {
   p: number;
 }
 
+/** Hashes computed at once: half of libuv's default pool of four. */
+export const HASHES_AT_ONCE = 2;
+/** Hashes that may wait for one of those; more are refused (503). A few seconds of waiting at most. */
+export const HASHES_WAITING = 16;
+
+/** Runs `work` when fewer than `atOnce` run, after those waiting; refuses when `waiting` already wait. */
+export function gate(atOnce: number, waiting: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const line: Array<() => void> = [];
+  // A place freed goes to the first in line, if any, without being given back: `running` stays counted.
+  const next = (): void => {
+    const resume = line.shift();
+    if (resume === undefined) running--;
+    else resume();
+  };
+  return async (work) => {
+    if (running >= atOnce) {
+      if (line.length >= waiting) throw new LocError('service_unavailable', 'Too many sign-ins at once; retry in a few seconds.').retryAfter(5);
+      await new Promise<void>((resume) => line.push(resume));
+    } else {
+      running++;
+    }
+    try {
+      return await work();
+    } finally {
+      next();
+    }
+  };
+}
+
+const hashing = gate(HASHES_AT_ONCE, HASHES_WAITING);
+
 function scrypt(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  return hashing(() => scryptNow(password, salt, params));
+}
+
+function scryptNow(password: string, salt: Buffer, params: Params): Promise<Buffer> {
   const N = 2 ** params.ln;
   // OpenSSL refuses more than maxmem; scrypt needs 128·N·r bytes, and a little more for its own use.
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r };

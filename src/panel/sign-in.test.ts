@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { issueLink } from './invitations.ts';
 import { PASSWORD, csrfOf, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
 import { testService, type TestService } from '../../test/support/service.ts';
+import { HASHES_AT_ONCE, HASHES_WAITING } from './passwords.ts';
 import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
 import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
 
@@ -93,6 +94,25 @@ describe('invitation and sign-in', () => {
     expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: '/panel/security' })).headers.location).toBe('/panel/security');
     const elsewhere = await panelClient(service).submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: 'https://evil.example/panel/' });
     expect(elsewhere.headers.location).toMatch(/^\/panel\/accounts\//);
+  });
+
+  it('hashes a few passwords at a time: a rush beyond the line waiting is answered 503 with Retry-After, never a 500', async () => {
+    const rush = HASHES_AT_ONCE + HASHES_WAITING + 3;
+    const clients = await Promise.all(Array.from({ length: rush }, async () => {
+      const client = panelClient(service);
+      await client.get('/panel/sign-in');
+      return client;
+    }));
+    // Other addresses each time, so that no address's throttle is what refuses.
+    const answers = await Promise.all(clients.map((client, i) => client.submit('/panel/sign-in', { email: `rush-${i}@example.com`, password: 'not the password at all' })));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(HASHES_AT_ONCE + HASHES_WAITING);
+    const busy = answers.filter((answer) => answer.statusCode === 503);
+    expect(busy).toHaveLength(3);
+    for (const answer of busy) {
+      expect(answer.headers['retry-after']).toBe('5');
+      expect(answer.body).toContain('Too many sign-ins at once');
+    }
   });
 
   it('throttles password attempts per address before hashing, with Retry-After, and a right password is refused too', async () => {

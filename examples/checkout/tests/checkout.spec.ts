@@ -86,7 +86,8 @@ for (const { name, path } of PAGES) {
 
       // The shop mounts again with a new session: a new frame, ready, that chooses.
       await expect.poll(sessions).toBe(2);
-      await expect.poll(async () => (await locFrame(page)) !== first).toBe(true);
+      // While the shop swaps the maps, the old iframe may be on its way out, without a document: not yet.
+      await expect.poll(() => locFrame(page).then((frame) => frame !== first, () => false)).toBe(true);
       await pickLocation(page, EIFFEL);
       await expect(page.locator('#place-order')).toBeEnabled();
       await expect(page.locator('iframe')).toHaveCount(1);

@@ -1,14 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests sit beside their source (the integrators' package's too); test/ holds what they share (support, the store's
-// conformance suite, setup) and the stress suites; bench/ the benchmark's own checks. The browser
-// suite (e2e/) runs under Playwright.
+/**
+ * Unit and integration tests sit beside their source (the integrators' package's too); test/ holds
+ * what they share (support, the store's conformance suites, setup) and the stress suites; bench/ the
+ * benchmark's own checks. The browser suite (e2e/) runs under Playwright. docs/testing.md says which
+ * kind of test goes where.
+ *
+ * One project per kind of test. The run is bound by the two cores' CPU, not by waiting: the
+ * in-process and child-process kinds share WORKERS, a little more than the cores so that one
+ * file's wait on a child, PostgreSQL or a timer is filled by another's work; the stress suites run
+ * last, one file at a time, each alone on the machine, because they measure it under load.
+ */
+const WORKERS = 3;
+
+const STRESS = 'test/stress/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'iframe-app/**/*.test.ts', 'demo/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['test/setup/build.ts'],
     reporters: ['default', './test/setup/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'iframe-app/**/*.test.ts', 'demo/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: [STRESS],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'stress',
+          include: [STRESS],
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -2,5 +2,5 @@
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
-  execFileSync(process.execPath, ['build.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['build.mjs', '--if-missing'], { stdio: 'inherit' });
 }

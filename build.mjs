@@ -7,7 +7,8 @@
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
 // `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
-// an edit) does not run the code from before it.
+// an edit) does not run the code from before it. `--check` builds nothing and says whether
+// `--if-missing` would build: exit 0 when dist/ is complete and up to date, 1 when it is not.
 //
 // The build is written to a directory of its own beside dist/ and then moved in file by file, each
 // rename replacing the old file at once: a server, CLI or test suite running from dist/ meanwhile (the
@@ -56,6 +57,7 @@ function newest(path) {
 const upToDate = () =>
   outputs.every((file) => existsSync(file)) && Math.max(...sources.map(newest)) <= Math.min(...outputs.map((file) => statSync(file).mtimeMs));
 
+if (process.argv.includes('--check')) process.exit(upToDate() ? 0 : 1);
 if (process.argv.includes('--if-missing') && upToDate()) process.exit(0);
 
 // At the depth of dist/, so that the source maps' relative paths hold once the files are moved.

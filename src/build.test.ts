@@ -1,10 +1,12 @@
 /**
- * build.mjs --if-missing, which `npm start` (and the browser suite) run first: it builds dist/ when a
- * file is missing or when a source is newer than what was built from it, and otherwise does nothing.
- * Run on a copy of the repository, so that the dist/ the other tests use is never rebuilt under them.
+ * build.mjs --if-missing, which `npm start` (and both suites) run first: it builds dist/ when a file
+ * is missing or when a source is newer than what was built from it, and otherwise does nothing.
+ * Run on a copy of the repository, so that the dist/ the other tests use is never rebuilt under
+ * them. The copy starts with this checkout's dist/, timestamps kept, so one real build suffices:
+ * `--check` asks the same question `--if-missing` acts on, without building.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,15 +16,26 @@ let copy: string;
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'loc-build-'));
-  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'panel-app', 'demo', 'packages']) {
-    cpSync(join(ROOT, path), join(copy, path), { recursive: true, filter: (source) => !/\/dist$/.test(source) });
+  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'panel-app', 'demo', 'packages', 'dist']) {
+    cpSync(join(ROOT, path), join(copy, path), { recursive: true, preserveTimestamps: true, filter: (source) => !/\/node_modules$/.test(source) });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
 });
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 const build = (): void => void execFileSync(process.execPath, ['build.mjs', '--if-missing'], { cwd: copy, stdio: 'pipe' });
-const builtAt = (): number => statSync(join(copy, 'dist/cli.js')).mtimeMs;
+/** Whether `build.mjs --if-missing` would build now. */
+const wouldBuild = (): boolean => {
+  try {
+    execFileSync(process.execPath, ['build.mjs', '--check'], { cwd: copy, stdio: 'pipe' });
+    return false;
+  } catch (error) {
+    if ((error as { status?: number }).status === 1) return true;
+    throw error;
+  }
+};
+const builtAt = (file = 'dist/cli.js'): number => statSync(join(copy, file)).mtimeMs;
+const packageBuiltAt = (): number => builtAt('packages/loc-js/dist/embed.js');
 
 /** Gives `file` a modification time `seconds` after the build's, as `git pull` or an edit would. */
 function touchAfterBuild(file: string, seconds: number): void {
@@ -30,30 +43,33 @@ function touchAfterBuild(file: string, seconds: number): void {
   utimesSync(join(copy, file), time, time);
 }
 
-it('builds what is missing, then leaves a complete, up-to-date dist/ alone', { timeout: 120_000 }, () => {
+it('builds what is missing, the integrators’ package with the rest, then leaves a complete, up-to-date dist/ alone', { timeout: 120_000 }, () => {
+  expect(wouldBuild()).toBe(false);
+  const [before, packageBefore] = [builtAt(), packageBuiltAt()];
+  rmSync(join(copy, 'dist/embed/frame.css'));
+  expect(wouldBuild()).toBe(true);
   build();
+  expect(existsSync(join(copy, 'dist/embed/frame.css'))).toBe(true);
+  expect(builtAt()).toBeGreaterThan(before);
+  expect(packageBuiltAt()).toBeGreaterThan(packageBefore);
   const first = builtAt();
   build();
   expect(builtAt()).toBe(first);
+  expect(wouldBuild()).toBe(false);
 });
 
-it('builds again when a source is newer than dist/ (after git pull), but not for a test file', { timeout: 120_000 }, () => {
-  const before = builtAt();
+it('builds again when a source is newer than dist/ (after git pull), but not for a test file', () => {
   touchAfterBuild('src/cli/serve-command.test.ts', 60);
-  build();
-  expect(builtAt()).toBe(before);
+  expect(wouldBuild()).toBe(false);
   touchAfterBuild('src/cli/main.ts', 60);
-  build();
-  expect(builtAt()).toBeGreaterThan(before);
+  expect(wouldBuild()).toBe(true);
 });
 
-it('builds the integrators’ package with the rest, and again when its source is newer', { timeout: 120_000 }, () => {
-  const packageBuiltAt = (): number => statSync(join(copy, 'packages/loc-js/dist/embed.js')).mtimeMs;
-  build();
-  const before = packageBuiltAt();
+it('builds again when a source of the integrators’ package is newer', () => {
+  touchAfterBuild('src/cli/main.ts', -60);
+  expect(wouldBuild()).toBe(false);
   touchAfterBuild('packages/loc-js/src/embed.ts', 120);
-  build();
-  expect(packageBuiltAt()).toBeGreaterThan(before);
+  expect(wouldBuild()).toBe(true);
 });
 
 it('leaves the database drivers out of every start: dist/cli.js loads pg and ioredis only when a database or Redis is named', () => {

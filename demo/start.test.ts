@@ -52,24 +52,6 @@ const refused = (port: number): Promise<boolean> =>
   });
 
 describe('the demo beside the service', () => {
-  it('serves the demo page on LOC_DEMO_PORT, with sessions from the development key for its origin', async () => {
-    const demoPort = await freePort();
-    const started = launch({ LOC_DEMO_PORT: String(demoPort) });
-    try {
-      const [, , demoUrl] = await started.waitFor(RUNNING);
-      expect(demoUrl).toBe(`http://localhost:${demoPort}`);
-      expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
-      // The seeded key allows the demo's origin on that port: the demo gets its sessions.
-      const session = await fetch(`http://127.0.0.1:${demoPort}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect(session.status).toBe(200);
-      started.child.kill('SIGTERM');
-      expect(await finished(started)).toBe(0);
-      expect(leftBehind(dataDir)).toEqual([]);
-    } finally {
-      started.child.kill('SIGKILL');
-    }
-  });
-
   it('when the demo cannot listen: one line, last, and the service it started is stopped again, exit 1', async () => {
     const { port, server } = await occupyPort('localhost');
     try {
@@ -135,11 +117,14 @@ describe('npm start', () => {
     orphans = [];
   });
 
-  it('serves the demo on LOC_DEMO_PORT, and on a SIGTERM to npm shuts the server down gracefully', async () => {
+  it('serves the demo on LOC_DEMO_PORT, with sessions from the development key for its origin, and on a SIGTERM to npm shuts the server down gracefully', async () => {
     const { npm, demoPort, demoUrl, apiPort, serverPid } = await npmStart();
     orphans.push(serverPid);
     expect(demoUrl).toBe(`http://localhost:${demoPort}`);
     expect((await fetch(`http://127.0.0.1:${demoPort}/`)).status).toBe(200);
+    // The seeded key allows the demo's origin on that port: the demo gets its sessions.
+    const session = await fetch(`http://127.0.0.1:${demoPort}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(session.status).toBe(200);
     expect(serverPid).not.toBe(npm.child.pid);
 
     npm.child.kill('SIGTERM');

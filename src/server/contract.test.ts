@@ -2,17 +2,10 @@
  * The published contract's error table and the statuses of its endpoints, one test per row: each
  * status and code the contract names, produced by the real service, with its error body.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../../test/support/service.ts';
+import { describe, expect, it } from 'vitest';
+import { fileService, json } from '../../test/support/service.ts';
 
-let service: TestService;
-let secret: string;
-
-beforeAll(async () => {
-  service = await testService();
-  ({ secret } = await service.key('acme'));
-});
-afterAll(() => service.close());
+const service = fileService();
 
 const SAUSALITO = { lat: 37.8591, lng: -122.4853 };
 
@@ -28,7 +21,7 @@ function expectError(response: { statusCode: number; body: string }, status: num
 
 describe('the error table: every status and code', () => {
   it('400: malformed code in lookup', async () => {
-    const response = await service.request({ url: '/v1/loc/lookup/not-a-code', headers: { 'x-api-key': secret } });
+    const response = await service.request({ url: '/v1/loc/lookup/not-a-code', headers: { 'x-api-key': service.secret } });
     expectError(response, 400, 'invalid_code');
   });
 
@@ -55,7 +48,7 @@ describe('the error table: every status and code', () => {
   });
 
   it('403 origin_not_allowed: origin not registered for the key', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://other.example' } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://other.example' } });
     expectError(response, 403, 'origin_not_allowed');
   });
 
@@ -66,32 +59,32 @@ describe('the error table: every status and code', () => {
   });
 
   it('404: well-formed code not found in lookup', async () => {
-    const response = await service.request({ url: '/v1/loc/lookup/ZZ-0000-0000', headers: { 'x-api-key': secret } });
+    const response = await service.request({ url: '/v1/loc/lookup/ZZ-0000-0000', headers: { 'x-api-key': service.secret } });
     expectError(response, 404, 'code_not_found');
   });
 
   it('422: session request with origin missing', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { ttl: 900 } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { ttl: 900 } });
     expect(expectError(response, 422, 'validation_error').field).toBe('origin');
   });
 
   it('422: session request with an invalid origin', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'shop.example' } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'shop.example' } });
     expect(expectError(response, 422, 'validation_error').field).toBe('origin');
   });
 
   it('422: session request with ttl outside 60 to 3600', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ttl: 7200 } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example', ttl: 7200 } });
     expect(expectError(response, 422, 'validation_error').field).toBe('ttl');
   });
 
   it('422: invalid coordinates', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': secret }, payload: { latitude: 91, longitude: 0 } });
+    const response = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': service.secret }, payload: { latitude: 91, longitude: 0 } });
     expect(expectError(response, 422, 'validation_error').message).toBe('latitude must be from -90 to 90, received 91.');
   });
 
   it('422 unsupported_location: point outside supported countries', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': secret }, payload: { lat: 0, lng: -30 } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': service.secret }, payload: { lat: 0, lng: -30 } });
     expectError(response, 422, 'unsupported_location');
   });
 
@@ -105,7 +98,7 @@ describe('the error table: every status and code', () => {
   });
 
   it('401 session_expired: embed session no longer valid', async () => {
-    const created = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ttl: 60 } });
+    const created = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example', ttl: 60 } });
     const token = json(created).session_token as string;
     service.clock.advance(60_000);
     const response = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { authorization: `Bearer ${token}` }, payload: { ...SAUSALITO, save: false } });
@@ -116,7 +109,7 @@ describe('the error table: every status and code', () => {
 
 describe('the success shapes of every endpoint', () => {
   it('4.1 create embed session: session_token, expires_at, embed_url', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example' } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example' } });
     expect(response.statusCode).toBe(200);
     const body = json(response);
     expect(body).toEqual({ success: true, session_token: expect.any(String), expires_at: expect.any(String), embed_url: expect.any(String) });
@@ -125,7 +118,7 @@ describe('the success shapes of every endpoint', () => {
   });
 
   it('4.2 resolve: the cell centre, its bounds, address, country, saved, share_url', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': secret }, payload: { ...SAUSALITO, save: false } });
+    const response = await service.request({ method: 'POST', url: '/v1/embed/resolve', headers: { 'x-api-key': service.secret }, payload: { ...SAUSALITO, save: false } });
     expect(json(response)).toEqual({
       success: true,
       loc_code: 'US-550M-RQ5L',
@@ -141,14 +134,14 @@ describe('the success shapes of every endpoint', () => {
 
   it('4.3 generate: the same code twice, the second time is_existing', async () => {
     const payload = { latitude: 48.8584, longitude: 2.2945, label: 'Tower' };
-    const first = json(await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': secret }, payload }));
-    const second = json(await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': secret }, payload }));
+    const first = json(await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': service.secret }, payload }));
+    const second = json(await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': service.secret }, payload }));
     expect(first).toMatchObject({ success: true, is_existing: false, label: 'Tower', country_code: 'FR' });
     expect(second).toEqual({ ...first, is_existing: true });
   });
 
   it('4.4 lookup: loc_code, location, maps, share_url', async () => {
-    const body = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret } }));
+    const body = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': service.secret } }));
     expect(body).toMatchObject({
       success: true,
       loc_code: 'US-550M-RQ5L',

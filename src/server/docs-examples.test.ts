@@ -4,8 +4,8 @@
  * its answer must be the JSON block that follows it — save the session's random token.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../../test/support/service.ts';
+import { describe, expect, it } from 'vitest';
+import { fileService, json } from '../../test/support/service.ts';
 
 const API_MD = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 
@@ -26,14 +26,7 @@ function request(curl: string, key: string) {
   return { method: body === undefined ? 'GET' as const : 'POST' as const, url, headers, ...(body === undefined ? {} : { payload: body }) };
 }
 
-let service: TestService;
-let key: string;
-
-beforeAll(async () => {
-  service = await testService();
-  key = (await service.key('docs-reader')).secret;
-});
-afterAll(() => service.close());
+const service = fileService();
 
 describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
@@ -46,7 +39,7 @@ describe('the examples of docs/api.md', () => {
   it('get the answers they show', async () => {
     for (const { curl, answer } of examples) {
       const shown = JSON.parse(answer) as Record<string, unknown>;
-      const got = json(await service.request(request(curl, key)));
+      const got = json(await service.request(request(curl, service.secret)));
       // A new session's token is random, and its frame URL carries the token's public part.
       const expected = 'session_token' in shown
         ? { ...shown, session_token: expect.stringMatching(/^[\w-]{22}\.[\w-]{43}$/), embed_url: `https://loc.example/embed/frame/${String(got.session_token).split('.')[0]}` }

@@ -5,14 +5,13 @@
  * sessions without an area, and calls made with the key, are as they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../../test/support/service.ts';
+import { fileService, json, testService, type TestService } from '../../test/support/service.ts';
 import { countriesViewBox } from '../code/country-bounds.ts';
 import { supportedCountries } from '../code/index.ts';
 import { ISO_3166_1_CODES } from './schemas.ts';
 import { boundsHold, viewBounds } from './session-area.ts';
 
-let service: TestService;
-let secret: string;
+const service = fileService();
 let accountId: string;
 
 const PARIS = { lat: 48.8584, lng: 2.2945 };
@@ -27,15 +26,11 @@ const ACROSS = { south: -21, west: 170, north: -12, east: -175 };
 const FRANCE_NORTH = { south: 48, west: 1, north: 51, east: 5 };
 
 beforeAll(async () => {
-  service = await testService();
-  const issued = await service.key('acme');
-  secret = issued.secret;
-  accountId = issued.account.id;
+  accountId = (await service.account('acme')).id;
 });
-afterAll(() => service.close());
 
 const createSession = (area: Record<string, unknown>) =>
-  service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://shop.example', ...area } });
+  service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example', ...area } });
 
 async function sessionToken(area: Record<string, unknown>): Promise<string> {
   const response = await createSession(area);
@@ -46,7 +41,7 @@ async function sessionToken(area: Record<string, unknown>): Promise<string> {
 const resolve = (body: Record<string, unknown>, token?: string) =>
   service.request({
     method: 'POST', url: '/v1/embed/resolve', payload: body,
-    headers: token === undefined ? { 'x-api-key': secret } : { authorization: `Bearer ${token}` },
+    headers: token === undefined ? { 'x-api-key': service.secret } : { authorization: `Bearer ${token}` },
   });
 
 const outcome = async (body: Record<string, unknown>, token?: string): Promise<string> => {

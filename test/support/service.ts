@@ -3,6 +3,7 @@
  * test moves, and helpers to make accounts and keys. Used by the server's *.test.ts files.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,4 +67,39 @@ export async function testService(env: Record<string, string> = {}, options: Pic
 /** The parsed JSON body of a response. */
 export function json<T = Record<string, unknown>>(response: { body: string }): T {
   return JSON.parse(response.body) as T;
+}
+
+/** The service of a whole test file (fileService), with the secret of its first key. */
+export interface FileService extends TestService {
+  /** The secret of a partner key of the account `acme`, made with the service. */
+  readonly secret: string;
+}
+
+/**
+ * One service for a whole test file, with a partner key, in place of the preamble each route test
+ * would copy: made in the file's `beforeAll`, closed in its `afterAll`. Call it at the top of the
+ * file; its members are there from the first hook on. Tests that share it make names of their own.
+ */
+export function fileService(env: Record<string, string> = {}, options: Pick<AppOptions, 'logStream' | 'requestTimeoutMs'> = {}): FileService {
+  let made: { service: TestService; secret: string } | undefined;
+  beforeAll(async () => {
+    const service = await testService(env, options);
+    made = { service, secret: (await service.key('acme')).secret };
+  });
+  afterAll(() => made?.service.close());
+  const ready = () => {
+    if (made === undefined) throw new Error('fileService() is made in beforeAll: use it inside hooks and tests, not while the file is collected');
+    return made;
+  };
+  return {
+    get app() { return ready().service.app; },
+    get config() { return ready().service.config; },
+    get clock() { return ready().service.clock; },
+    get dataDir() { return ready().service.dataDir; },
+    get secret() { return ready().secret; },
+    account: (...args) => ready().service.account(...args),
+    key: (...args) => ready().service.key(...args),
+    request: (inject) => ready().service.request(inject),
+    close: () => ready().service.close(),
+  };
 }

@@ -2,26 +2,19 @@
  * Bad input never gets a 500: malformed JSON, wrong content types, oversized bodies, unknown fields,
  * wrong types and NaN-like values each get a 4xx catalogue error that says what was wrong.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { StoreUnavailable } from '../../store/store.ts';
-import { json, testService, type TestService } from '../../../test/support/service.ts';
+import { fileService, json } from '../../../test/support/service.ts';
 import { toLocError } from './errors.ts';
 import { jsonRefusal } from './json-body.ts';
 
-let service: TestService;
-let secret: string;
-
-beforeAll(async () => {
-  service = await testService();
-  ({ secret } = await service.key());
-});
-afterAll(() => service.close());
+const service = fileService();
 
 const send = (payload: string, contentType: string | null = 'application/json', url = '/v1/loc/generate') =>
   service.request({
     method: 'POST', url, payload,
-    headers: { 'x-api-key': secret, ...(contentType === null ? {} : { 'content-type': contentType }) },
+    headers: { 'x-api-key': service.secret, ...(contentType === null ? {} : { 'content-type': contentType }) },
   });
 
 const result = async (response: Promise<{ statusCode: number; body: string }>): Promise<string> => {
@@ -94,7 +87,7 @@ describe('request bodies', () => {
   it('bytes that are not UTF-8: 400 invalid_json, and nothing is saved', async () => {
     const latin1 = Buffer.from('{"latitude":35.661,"longitude":139.75,"label":"Caf\u00e9"}', 'latin1');
     const response = await service.request({
-      method: 'POST', url: '/v1/loc/generate', payload: latin1, headers: { 'x-api-key': secret, 'content-type': 'application/json' },
+      method: 'POST', url: '/v1/loc/generate', payload: latin1, headers: { 'x-api-key': service.secret, 'content-type': 'application/json' },
     });
     expect(await result(Promise.resolve(response))).toBe('400 invalid_json: The request body is not valid UTF-8.');
     const again = await send('{"latitude":35.661,"longitude":139.75,"label":"Café"}');
@@ -104,7 +97,7 @@ describe('request bodies', () => {
   it('a compressed body: 415 naming the encoding', async () => {
     const response = await service.request({
       method: 'POST', url: '/v1/loc/generate', payload: '{"latitude":1.3,"longitude":103.8}',
-      headers: { 'x-api-key': secret, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: { 'x-api-key': service.secret, 'content-type': 'application/json', 'content-encoding': 'gzip' },
     });
     expect(await result(Promise.resolve(response))).toBe(
       '415 unsupported_media_type: Send the request body uncompressed; Content-Encoding "gzip" is not supported.',
@@ -117,7 +110,7 @@ describe('request bodies', () => {
   });
 
   it('no body at all: 422 naming the body', async () => {
-    const response = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': secret } });
+    const response = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': service.secret } });
     expect(json(response)).toMatchObject({ code: 'validation_error', field: 'body' });
   });
 
@@ -179,7 +172,7 @@ describe('routing', () => {
     const refused = 'The path is not validly percent-encoded';
     expect(await result(service.request({ url: '/v1/whatever/%E0%A4%A' }))).toBe(`400 bad_request: ${refused}: "%A" is not % followed by two hexadecimal digits.`);
     for (const [code, why] of [['%E0%A4%A', '"%A" is not %'], ['%zz', '"%zz" is not %'], ['%', '"%" is not %'], ['US%E0%A4-550M', 'the bytes %E0%A4 are not UTF-8']]) {
-      for (const headers of [{ 'x-api-key': secret }, {}]) {
+      for (const headers of [{ 'x-api-key': service.secret }, {}]) {
         const response = await service.request({ url: `/v1/loc/lookup/${code}`, headers });
         expect(response.statusCode, code).toBe(400);
         expect(json(response), code).toMatchObject({ code: 'bad_request', message: expect.stringContaining(`${refused}: ${why}`) });
@@ -192,14 +185,14 @@ describe('routing', () => {
 describe('what a message quotes of the request', () => {
   // Each could otherwise reverse the message around it, or hide what was sent.
   it('escapes controls, bidi and invisible characters in a quoted value, whether from the path, the body or a header', async () => {
-    const lookup = json(await service.request({ url: '/v1/loc/lookup/%E2%80%AEab%C2%AD%E2%80%A8', headers: { 'x-api-key': secret } }));
+    const lookup = json(await service.request({ url: '/v1/loc/lookup/%E2%80%AEab%C2%AD%E2%80%A8', headers: { 'x-api-key': service.secret } }));
     expect(lookup).toMatchObject({ code: 'invalid_code', message: 'Expected a code like FR-1A2B-3C4D, received "\\u202eab\\u00ad\\u2028".' });
     const body = json(await send(JSON.stringify({ latitude: '\u2067north\u2069', longitude: 2 })));
     expect(body).toMatchObject({ code: 'validation_error', message: 'latitude must be a number, received "\\u2067north\\u2069".' });
-    const origin = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': secret, origin: 'https://a\u0085b\u00ad.example' } }));
+    const origin = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': service.secret, origin: 'https://a\u0085b\u00ad.example' } }));
     expect(origin.message).toMatch(/^The origin "https:\/\/a\\u0085b\\u00ad\.example" is not registered/);
     const encoding = json(await service.request({
-      method: 'POST', url: '/v1/loc/generate', payload: '{}', headers: { 'x-api-key': secret, 'content-type': 'application/json', 'content-encoding': 'gzip\u0085\u00ad' },
+      method: 'POST', url: '/v1/loc/generate', payload: '{}', headers: { 'x-api-key': service.secret, 'content-type': 'application/json', 'content-encoding': 'gzip\u0085\u00ad' },
     }));
     expect(encoding.message).toBe('Send the request body uncompressed; Content-Encoding "gzip\\u0085\\u00ad" is not supported.');
   });

@@ -5,24 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '../../code/index.ts';
-import { json, testService, type TestService } from '../../../test/support/service.ts';
+import { fileService, json, testService, type TestService } from '../../../test/support/service.ts';
 
-let service: TestService;
-let acme: string;
+const service = fileService();
 
-beforeAll(async () => {
-  service = await testService();
-  acme = (await service.key('acme')).secret;
-});
-afterAll(() => service.close());
-
-const resolve = (payload: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': acme }) =>
+const resolve = (payload: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': service.secret }) =>
   service.request({ method: 'POST', url: '/v1/embed/resolve', headers, payload });
 
 describe('resolve by code', () => {
   it('answers the cell a lookup of the code gives, as a resolve of its centre does', async () => {
     const byCode = json(await resolve({ code: 'US-550M-RQ5L' }));
-    const lookup = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': acme } }));
+    const lookup = json(await service.request({ url: '/v1/loc/lookup/US-550M-RQ5L', headers: { 'x-api-key': service.secret } }));
     expect(byCode).toMatchObject({ success: true, loc_code: 'US-550M-RQ5L', country_code: 'US', cell: lookup.cell, saved: false });
     const location = lookup.location as { latitude: number; longitude: number; address: string };
     expect(byCode).toMatchObject({ latitude: location.latitude, longitude: location.longitude, address: location.address });
@@ -36,12 +29,12 @@ describe('resolve by code', () => {
   it('saves with save: true, and generate then finds the cell existing', async () => {
     const cell = encode(41.8902, 12.4922);
     expect(json(await resolve({ code: cell.loc_code, save: true })).saved).toBe(true);
-    const generated = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': acme }, payload: { latitude: cell.latitude, longitude: cell.longitude } });
+    const generated = await service.request({ method: 'POST', url: '/v1/loc/generate', headers: { 'x-api-key': service.secret }, payload: { latitude: cell.latitude, longitude: cell.longitude } });
     expect(json(generated)).toMatchObject({ loc_code: cell.loc_code, is_existing: true });
   });
 
   it('takes a session token, as a click does', async () => {
-    const session = json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': acme }, payload: { origin: 'https://shop.example' } }));
+    const session = json(await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example' } }));
     const response = await resolve({ code: 'US-550M-RQ5L', save: true }, { authorization: `Bearer ${session.session_token as string}` });
     expect(json(response)).toMatchObject({ loc_code: 'US-550M-RQ5L', address: 'near Sausalito, United States', saved: true });
   });

@@ -6,17 +6,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, testService, type TestService } from '../../../test/support/service.ts';
+import { fileService, json, testService, type TestService } from '../../../test/support/service.ts';
 import { FAR_M } from '../suggest.ts';
 
-let service: TestService;
-let acme: string;
-
-beforeAll(async () => {
-  service = await testService();
-  acme = (await service.key('acme')).secret;
-});
-afterAll(() => service.close());
+const service = fileService();
 
 interface Result {
   name?: string;
@@ -40,7 +33,7 @@ interface Answer {
 
 const ask = (s: TestService, query: Record<string, string>, headers: Record<string, string>) =>
   s.request({ url: `/v1/loc/search?${new URLSearchParams(query)}`, headers });
-const answer = async (query: Record<string, string>, headers: Record<string, string> = { 'x-api-key': acme }, s = service) => {
+const answer = async (query: Record<string, string>, headers: Record<string, string> = { 'x-api-key': service.secret }, s: TestService = service) => {
   const response = await ask(s, query, headers);
   expect(response.statusCode, response.body).toBe(200);
   return json<Answer & { success: true }>(response);
@@ -152,7 +145,7 @@ describe('codes', () => {
 
 describe('a session', () => {
   it('has its area applied: codes suggested within it, places in it first, each result saying whether it is in it', async () => {
-    const bearer = await session(service, acme, { countries: ['US'] });
+    const bearer = await session(service, service.secret, { countries: ['US'] });
     // Seen from Paris, France, the Paris of the United States comes first: it is in the area.
     const paris = await answer({ q: 'paris', focus: '48.85,2.35' }, bearer);
     expect(paris.results[0]).toMatchObject({ name: 'Paris', country_code: 'US', in_area: true });
@@ -163,7 +156,7 @@ describe('a session', () => {
     const code = await answer({ q: EIFFEL }, bearer);
     expect(code.results[0]).toMatchObject({ loc_code: EIFFEL, match: 'exact', in_area: false });
     expect(code.results.slice(1).every((r) => r.country_code === 'US')).toBe(true);
-    const boxed = await session(service, acme, { bounds: { south: 48, west: 2, north: 49, east: 3 } });
+    const boxed = await session(service, service.secret, { bounds: { south: 48, west: 2, north: 49, east: 3 } });
     expect((await answer({ q: '48.5, 2.5' }, boxed)).results[0]).toMatchObject({ in_area: true });
     expect((await answer({ q: '45.5, 2.5' }, boxed)).results[0]).toMatchObject({ in_area: false });
     expect((await answer({ q: '45.5, 2.5' })).results[0].in_area).toBeUndefined();
@@ -204,7 +197,7 @@ describe('a session', () => {
 
 describe('refusals', () => {
   const refused = async (query: Record<string, string>, field: string) => {
-    const response = await ask(service, query, { 'x-api-key': acme });
+    const response = await ask(service, query, { 'x-api-key': service.secret });
     expect(response.statusCode, JSON.stringify(query)).toBe(422);
     expect(json(response), JSON.stringify(query)).toMatchObject({ success: false, code: 'validation_error', field });
   };
@@ -222,7 +215,7 @@ describe('refusals', () => {
 
   it('never a 500 for odd text', async () => {
     for (const q of ['%', '\u0000', '🇫🇷', '(', '[a-z]+', 'https://', 'geo:', '-', "''", '°', 'N', 'FR-', 'a'.repeat(2048), '1 '.repeat(500)]) {
-      const response = await ask(service, { q }, { 'x-api-key': acme });
+      const response = await ask(service, { q }, { 'x-api-key': service.secret });
       expect(response.statusCode, q).toBe(200);
     }
   });
@@ -257,7 +250,8 @@ describe('the geocoder’s forward search', () => {
   afterAll(() => new Promise<void>((resolve) => geocoder.close(() => resolve())));
 
   it('is asked on forward=1 only, its places after the offline ones, a place both know listed once', async () => {
-    const s = await testService({ LOC_GEOCODER_URL: url, LOC_GEOCODER_SEARCH: 'on', LOC_GEOCODER_TIMEOUT_MS: '300' });
+    // The default timeout: this geocoder answers at once, and a loaded machine must not turn it into a slow one.
+    const s = await testService({ LOC_GEOCODER_URL: url, LOC_GEOCODER_SEARCH: 'on' });
     try {
       const { secret } = await s.key('acme');
       asked.length = 0;

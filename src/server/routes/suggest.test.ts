@@ -3,19 +3,12 @@
  * focus and countries that rank and filter, its refusals, its budgets, and the share of typos it
  * catches (test/support/typo-catch.ts, whose figures docs/api.md quotes).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { measureTypoCatch } from '../../../test/support/typo-catch.ts';
-import { json, testService, type TestService } from '../../../test/support/service.ts';
+import { fileService, json } from '../../../test/support/service.ts';
 import { FAR_M, SUGGESTIONS_MAX, parseCountries } from '../suggest.ts';
 
-let service: TestService;
-let acme: string;
-
-beforeAll(async () => {
-  service = await testService();
-  acme = (await service.key('acme')).secret;
-});
-afterAll(() => service.close());
+const service = fileService();
 
 interface Cell {
   loc_code: string;
@@ -31,7 +24,7 @@ interface Answer {
   suggestions: Cell[];
 }
 
-const ask = (query: Record<string, string>, headers: Record<string, string> = { 'x-api-key': acme }) =>
+const ask = (query: Record<string, string>, headers: Record<string, string> = { 'x-api-key': service.secret }) =>
   service.request({ url: `/v1/loc/suggest?${new URLSearchParams(query)}`, headers });
 const answer = async (query: Record<string, string>) => {
   const response = await ask(query);
@@ -130,7 +123,7 @@ describe('refusals', () => {
     await refused({}, 422, 'validation_error', 'input');
     await refused({ input: 'x'.repeat(65) }, 422, 'validation_error', 'input');
     await refused({ input: EIFFEL, near: '1,2' }, 422, 'validation_error', 'near');
-    const twice = await service.request({ url: '/v1/loc/suggest?input=FR-0RMB-CLY0&input=FR-0RMB-CLY1', headers: { 'x-api-key': acme } });
+    const twice = await service.request({ url: '/v1/loc/suggest?input=FR-0RMB-CLY0&input=FR-0RMB-CLY1', headers: { 'x-api-key': service.secret } });
     expect(json(twice)).toMatchObject({ code: 'validation_error', field: 'input' });
   });
 
@@ -145,7 +138,7 @@ describe('refusals', () => {
 describe('budgets', () => {
   it('takes a session token, drawing from the session’s budget, not from the key’s server calls', async () => {
     const session = json<{ session_token: string }>(
-      await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': acme }, payload: { origin: 'https://shop.example' } }),
+      await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': service.secret }, payload: { origin: 'https://shop.example' } }),
     ).session_token;
     const bearer = { authorization: `Bearer ${session}` };
     const first = await ask({ input: 'MC-O000-X2VW' }, bearer);

@@ -19,7 +19,7 @@ import { registerUserCommands } from './user-commands.ts';
 export type { CliIo } from './cli-io.ts';
 
 /** The program of one run, writing through `io`; its subcommands inherit the output set here. */
-export function buildProgram(io: CliIo): LocProgram {
+function buildProgram(io: CliIo): LocProgram {
   const program = new LocProgram(io)
     .description('loc: location codes for 3 m cells, the API service and its operator tools')
     .exitOverride()

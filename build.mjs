@@ -92,7 +92,7 @@ const browser = {
 
 await Promise.all([
   build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
-  build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...node, entryPoints: ['src/cli/bin.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
   build({ ...node, entryPoints: ['src/tiles/tile-worker.ts'], outfile: `${out}/tile-worker.js` }),
   promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/address/build-places.ts', `${out}/places.bin`]),
   build({

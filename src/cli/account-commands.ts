@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Account } from '../store/store.ts';
+import { ioOf } from './cli-io.ts';
 import { isoDate, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 /** Account names are typed on command lines: letters, digits, `.`, `_`, `-`, 1 to 64 characters. */
@@ -30,12 +31,13 @@ export function registerAccountCommands(program: Command): Command {
     .option('--partner', 'make it a partner (may create embed sessions)', false)
     .option('--json', 'print the account as JSON')
     .action(async (options: { name: string; partner: boolean; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       // The one command that may create the database: the first setup, before the server first starts.
       await withStore(command, async (store) => {
         const account = await store.createAccount({ name: options.name, partner: options.partner, createdAt: Date.now() });
         await recordCliChange(store, { accountId: account.id, action: 'account.create', target: account.name, details: { partner: account.partner } });
-        if (options.json) printJson(account);
-        else process.stdout.write(`Created account ${describe(account)}.\n`);
+        if (options.json) printJson(io, account);
+        else io.stdout(`Created account ${describe(account)}.\n`);
       }, { create: true });
     });
 
@@ -44,10 +46,11 @@ export function registerAccountCommands(program: Command): Command {
     .description('list accounts')
     .option('--json', 'print the accounts as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const list = await store.listAccounts();
-        if (options.json) printJson(list);
-        else printTable(['NAME', 'ID', 'PARTNER', 'CREATED (UTC)'], list.map((a) => [a.name, a.id, a.partner ? 'yes' : 'no', isoDate(a.createdAt)]));
+        if (options.json) printJson(io, list);
+        else printTable(io, ['NAME', 'ID', 'PARTNER', 'CREATED (UTC)'], list.map((a) => [a.name, a.id, a.partner ? 'yes' : 'no', isoDate(a.createdAt)]));
       });
     });
 
@@ -60,12 +63,13 @@ export function registerAccountCommands(program: Command): Command {
     .option('--json', 'print the account afterwards as JSON')
     .action(async (name: string, options: { on?: boolean; off?: boolean; json?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const before = await requireAccount(store, name);
         const account = (await store.setPartner(name, options.on === true))!;
         if (before.partner !== account.partner) await recordCliChange(store, { accountId: account.id, action: account.partner ? 'account.partner_on' : 'account.partner_off', target: account.name });
-        if (options.json) printJson(account);
-        else process.stdout.write(`Account ${describe(account)}.\n`);
+        if (options.json) printJson(io, account);
+        else io.stdout(`Account ${describe(account)}.\n`);
       });
     });
   return accounts;

@@ -1,5 +1,5 @@
 /**
- * `loc keys usage` and `loc audit` through the built CLI (dist/cli.js) on SQLite: the figures a real
+ * `loc keys usage` and `loc audit`, run in-process (test/support/cli.ts) on SQLite: the figures a real
  * server tallied (closed first, which adds what it holds), and the audit entries the CLI's own
  * changes append — who, from where, what — newest first, by account, page by page.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLoc, type CommandResult } from '../../test/support/loc-process.ts';
+import { runCli, type CommandResult } from '../../test/support/cli.ts';
 import { issueKey } from '../auth/keys.ts';
 import { HOUR_MS } from '../limits/budgets.ts';
 import { buildApp } from '../server/app.ts';
@@ -17,7 +17,7 @@ import type { ApiKey } from '../store/store.ts';
 
 let dataDir: string;
 let key: ApiKey;
-const loc = (...args: string[]): Promise<CommandResult> => runLoc({ LOC_DATA_DIR: dataDir }, ...args);
+const loc = (...args: string[]): Promise<CommandResult> => runCli({ LOC_DATA_DIR: dataDir }, ...args);
 const parsed = <T>(result: CommandResult): T => {
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);

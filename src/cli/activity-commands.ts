@@ -10,6 +10,7 @@ import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageReport, type UsageReport } fro
 import { printable } from '../printable.ts';
 import type { AuditEntry } from '../store/audit-store.ts';
 import { REFUSAL_REASONS, TRAFFIC_KINDS } from '../store/usage-store.ts';
+import { ioOf, type CliIo } from './cli-io.ts';
 import { OperatorError, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 /** How many audit entries one `loc audit` prints unless told. */
@@ -24,9 +25,10 @@ function days(text: string): number {
 const KIND_NAMES = { server: 'server calls', embed: 'embed traffic' } as const;
 const REASON_HEADERS = { limit: 'LIMIT', origin: 'ORIGIN', ip: 'IP', inactive: 'DISABLED' } as const;
 
-function printUsage(report: UsageReport, hourly: boolean): void {
-  process.stdout.write(`API key ${report.keyId}: usage from ${isoDate(report.from)} to ${isoDate(report.to)} UTC (hourly figures are kept ${MAX_USAGE_DAYS} days).\n`);
+function printUsage(io: CliIo, report: UsageReport, hourly: boolean): void {
+  io.stdout(`API key ${report.keyId}: usage from ${isoDate(report.from)} to ${isoDate(report.to)} UTC (hourly figures are kept ${MAX_USAGE_DAYS} days).\n`);
   printTable(
+    io,
     ['TRAFFIC', 'COUNTED', 'REFUSED', ...REFUSAL_REASONS.map((reason) => REASON_HEADERS[reason])],
     TRAFFIC_KINDS.map((kind) => {
       const { used, refused } = report.totals[kind];
@@ -34,7 +36,7 @@ function printUsage(report: UsageReport, hourly: boolean): void {
     }),
   );
   const use = report.lastUse;
-  process.stdout.write(use === null ? 'Last used: never.\n' : `Last used: ${isoDate(use.at)} UTC${use.origin === null ? '' : ` from ${printable(use.origin)}`}, IP ${use.ip}.\n`);
+  io.stdout(use === null ? 'Last used: never.\n' : `Last used: ${isoDate(use.at)} UTC${use.origin === null ? '' : ` from ${printable(use.origin)}`}, IP ${use.ip}.\n`);
   // Hours with traffic, or the days: a week of hours is 168 lines, most of them empty.
   const rows = new Map<number, { server: number; embed: number; refused: number }>();
   for (const hour of report.hours) {
@@ -47,6 +49,7 @@ function printUsage(report: UsageReport, hourly: boolean): void {
   }
   const shown = [...rows].filter(([, row]) => !hourly || row.server + row.embed + row.refused > 0);
   printTable(
+    io,
     [hourly ? 'HOUR (UTC)' : 'DAY (UTC)', 'SERVER', 'EMBED', 'REFUSED'],
     shown.map(([at, row]) => [hourly ? isoDate(at).slice(0, 16) : isoDate(at).slice(0, 10), String(row.server), String(row.embed), String(row.refused)]),
   );
@@ -63,12 +66,13 @@ export function registerActivityCommands(program: Command, keys: Command): void 
     .option('--hourly', 'one line per hour with traffic, instead of one per day')
     .option('--json', 'print the figures as JSON, every hour included')
     .action(async (id: string, options: { days: number; hourly?: boolean; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const key = await store.getKey(id);
         if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
         const report = await usageReport(store, key, { now: Date.now(), days: options.days });
-        if (options.json) printJson({ ...report, keptDays: MAX_USAGE_DAYS });
-        else printUsage(report, options.hourly === true);
+        if (options.json) printJson(io, { ...report, keptDays: MAX_USAGE_DAYS });
+        else printUsage(io, report, options.hourly === true);
       });
     });
 
@@ -80,16 +84,18 @@ export function registerActivityCommands(program: Command, keys: Command): void 
     .option('--before <seq>', 'only entries older than this one (the next page: the last SEQ shown)', positiveInteger)
     .option('--json', 'print the entries as JSON')
     .action(async (options: { account?: string; limit: number; before?: number; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const account = options.account === undefined ? null : await requireAccount(store, options.account);
         const entries = await store.audit.listAudit({ accountId: account?.id ?? null, before: options.before, limit: options.limit });
         const names = new Map((await store.listAccounts()).map((each) => [each.id, each.name]));
         const shown = entries.map((entry) => ({ ...entry, account: names.get(entry.accountId) ?? entry.accountId }));
         if (options.json) {
-          printJson(shown);
+          printJson(io, shown);
           return;
         }
         printTable(
+          io,
           ['SEQ', 'WHEN (UTC)', 'ACCOUNT', 'WHO', 'WHERE', 'WHAT'],
           shown.map((entry) => [String(entry.seq), isoDate(entry.at), entry.account, printable(entry.actor), printable(where(entry)), printable(describeChange(entry))]),
         );

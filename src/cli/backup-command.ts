@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { urlWithoutPassword } from '../store/database-url.ts';
 import type { StoreSettings } from '../store/open-store.ts';
 import { StoreUnavailable, canBackUp } from '../store/store.ts';
+import { ioOf } from './cli-io.ts';
 import { OperatorError, withStore } from './operator-io.ts';
 
 /** The refusal on PostgreSQL, with a pg_dump line to copy: quoted for the shell, without the password. */
@@ -113,7 +114,7 @@ export function registerBackupCommand(program: Command): void {
           removePartial();
           process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
         }
-        process.stdout.write(`Backed up the database to ${target}.\n`);
+        ioOf(command).stdout(`Backed up the database to ${target}.\n`);
       }, { refuse: useOwnTools });
     });
 }

@@ -1,18 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+/**
+ * `loc encode` and `loc decode`, run in-process (test/support/cli.ts): one JSON object on stdout, or
+ * one on stderr with exit 1 for bad input and exit 2 for a usage mistake.
+ */
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../test/support/cli.ts';
 
-const run = async (...args: string[]) => {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['dist/cli.js', ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-};
+const run = (...args: string[]) => runCli({}, ...args);
 
-describe('loc encode / loc decode (built CLI)', () => {
+describe('loc encode / loc decode', () => {
   it('encodes a point, negative coordinates included, to one JSON object', async () => {
     const { code, stdout } = await run('encode', '-33.8568', '151.2153');
     expect(code).toBe(0);

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { decode, encode, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
+import { ioOf, setExitCode } from './cli-io.ts';
 
 /** Commander's own usage errors, as the JSON a script expects from these two commands. */
 const JSON_USAGE_ERRORS = {
@@ -23,14 +24,14 @@ export function registerCodeCommands(program: Command): void {
     .description('print the code of the 3 m cell that holds a point')
     .argument('<lat>', 'latitude in degrees, -90 to 90')
     .argument('<lng>', 'longitude in degrees, -180 to 180')
-    .action((lat: string, lng: string) => run(() => encode(parseNumber(lat, 'lat'), parseNumber(lng, 'lng'))));
+    .action((lat: string, lng: string, _options: unknown, command: Command) => run(command, () => encode(parseNumber(lat, 'lat'), parseNumber(lng, 'lng'))));
 
   program
     .command('decode')
     .configureOutput(JSON_USAGE_ERRORS)
     .description('print the cell of a code (case, spaces and hyphens are forgiven)')
     .argument('<code>', 'a code like FR-0RMB-CLY0')
-    .action((code: string) => run(() => decode(code)));
+    .action((code: string, _options: unknown, command: Command) => run(command, () => decode(code)));
 }
 
 /**
@@ -45,12 +46,13 @@ function parseNumber(text: string, field: string): number {
   return Number(text);
 }
 
-function run(work: () => LocatedCell): void {
+function run(command: Command, work: () => LocatedCell): void {
+  const io = ioOf(command);
   try {
-    process.stdout.write(`${JSON.stringify(work())}\n`);
+    io.stdout(`${JSON.stringify(work())}\n`);
   } catch (error) {
     if (!(error instanceof LocError)) throw error;
-    process.stderr.write(`${JSON.stringify({ code: error.code, message: error.message })}\n`);
-    process.exitCode = 1;
+    io.stderr(`${JSON.stringify({ code: error.code, message: error.message })}\n`);
+    setExitCode(command, 1);
   }
 }

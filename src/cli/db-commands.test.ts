@@ -1,5 +1,5 @@
 /**
- * `loc db migrate` and `loc db copy-from-sqlite`, through the built CLI (dist/cli.js): the schema
+ * `loc db migrate` and `loc db copy-from-sqlite`, run in-process (test/support/cli.ts): the schema
  * version before and after on either engine, and the move of a SQLite data directory into PostgreSQL,
  * after which a server on PostgreSQL accepts the keys and finds the locations made on SQLite.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runLoc } from '../../test/support/loc-process.ts';
+import { runCli } from '../../test/support/cli.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { EIFFEL, fillSqliteData } from '../../test/support/sqlite-data.ts';
 import { loadConfig } from '../server/config.ts';
@@ -50,17 +50,16 @@ async function accountsIn(url: string): Promise<number> {
 describe('loc db --help', () => {
   it('works on each command', async () => {
     for (const words of [['db'], ['db', 'migrate'], ['db', 'copy-from-sqlite']]) {
-      expect(await runLoc({}, ...words, '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining(`Usage: loc ${words.join(' ')}`) });
+      expect(await runCli({}, ...words, '--help')).toMatchObject({ code: 0, stdout: expect.stringContaining(`Usage: loc ${words.join(' ')}`) });
     }
   });
 });
 
 describe('loc db migrate', () => {
-  // Six commands in a row, each a process of its own: past the default 20 s on a loaded machine.
-  it('on SQLite: creates a new database, migrates an older one, and says when there is nothing to do', { timeout: 60_000 }, async () => {
+  it('on SQLite: creates a new database, migrates an older one, and says when there is nothing to do', async () => {
     const dir = join(scratch(), 'new');
-    expect(await runLoc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${MIGRATIONS.length}: created loc's tables in ${dir}\n`, stderr: '' });
-    expect(await runLoc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema ${MIGRATIONS.length}: up to date, ${dir}\n`, stderr: '' });
+    expect(await runCli({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${MIGRATIONS.length}: created loc's tables in ${dir}\n`, stderr: '' });
+    expect(await runCli({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema ${MIGRATIONS.length}: up to date, ${dir}\n`, stderr: '' });
 
     // A database as an older loc left it: its migrations applied, but not the last one.
     for (const json of [false, true]) {
@@ -69,7 +68,7 @@ describe('loc db migrate', () => {
       for (const migration of MIGRATIONS.slice(0, -1)) db.exec(migration);
       db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
       db.close();
-      const migrated = await runLoc({ LOC_DATA_DIR: old }, 'db', 'migrate', ...(json ? ['--json'] : []));
+      const migrated = await runCli({ LOC_DATA_DIR: old }, 'db', 'migrate', ...(json ? ['--json'] : []));
       expect(migrated).toMatchObject({ code: 0, stderr: '' });
       if (json) expect(JSON.parse(migrated.stdout)).toEqual({ database: old, before: MIGRATIONS.length - 1, after: MIGRATIONS.length, latest: MIGRATIONS.length });
       else expect(migrated.stdout).toBe(`schema ${MIGRATIONS.length - 1} → ${MIGRATIONS.length}: migrated ${old}\n`);
@@ -78,21 +77,21 @@ describe('loc db migrate', () => {
 
   it('on SQLite: refuses a database of a newer loc, as every command does, and leaves it as it is', async () => {
     const dir = scratch();
-    expect((await runLoc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).code).toBe(0);
+    expect((await runCli({ LOC_DATA_DIR: dir }, 'db', 'migrate')).code).toBe(0);
     const db = new Database(join(dir, DATABASE_FILE));
     db.pragma('user_version = 99');
     db.close();
-    expect(await runLoc({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toMatchObject({
+    expect(await runCli({ LOC_DATA_DIR: dir }, 'db', 'migrate')).toMatchObject({
       code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^error: cannot open the database in ${dir}: the database has schema version 99, newer than this loc knows`)),
     });
   });
 
-  it('on PostgreSQL: creates loc\'s tables in a new database, then says it is up to date; the operator commands then work', { timeout: 60_000 }, async () => {
+  it('on PostgreSQL: creates loc\'s tables in a new database, then says it is up to date; the operator commands then work', async () => {
     const { url } = await database();
     const env = { LOC_DATA_DIR: scratch(), LOC_DATABASE_URL: url };
-    expect(await runLoc(env, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${SCHEMA_VERSION}: created loc's tables in ${url}\n`, stderr: '' });
-    expect(await runLoc(env, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema ${SCHEMA_VERSION}: up to date, ${url}\n`, stderr: '' });
-    expect(await runLoc(env, 'accounts', 'list')).toEqual({ code: 0, stdout: '(none)\n', stderr: '' });
+    expect(await runCli(env, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema none → ${SCHEMA_VERSION}: created loc's tables in ${url}\n`, stderr: '' });
+    expect(await runCli(env, 'db', 'migrate')).toEqual({ code: 0, stdout: `schema ${SCHEMA_VERSION}: up to date, ${url}\n`, stderr: '' });
+    expect(await runCli(env, 'accounts', 'list')).toEqual({ code: 0, stdout: '(none)\n', stderr: '' });
     expect(readdirSync(env.LOC_DATA_DIR)).toEqual([]);
   });
 });
@@ -102,7 +101,7 @@ describe('loc db copy-from-sqlite', () => {
     const dir = scratch();
     const data = await fillSqliteData(dir);
     const { url } = await database();
-    const copied = await runLoc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir);
+    const copied = await runCli({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir);
     expect(copied).toEqual({
       code: 0, stderr: '',
       stdout: `Copied ${join(dir, DATABASE_FILE)} into ${url}, in one transaction:\n` +
@@ -126,7 +125,7 @@ describe('loc db copy-from-sqlite', () => {
     }
 
     // Once is the rule: a second copy finds the accounts there and refuses, writing nothing.
-    expect(await runLoc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir)).toEqual({
+    expect(await runCli({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir)).toEqual({
       code: 1, stdout: '',
       stderr: `error: the PostgreSQL database ${url} already holds 2 accounts: the copy is for an empty database, a new one or one only loc db migrate has run on\n`,
     });
@@ -137,24 +136,26 @@ describe('loc db copy-from-sqlite', () => {
     const { url } = await database();
     const dir = scratch();
     await fillSqliteData(dir);
-    expect(await runLoc({}, 'db', 'copy-from-sqlite', dir)).toEqual({
+    expect(await runCli({}, 'db', 'copy-from-sqlite', dir)).toEqual({
       code: 1, stdout: '', stderr: `error: LOC_DATABASE_URL is not set: set it to the PostgreSQL database to copy ${dir} into\n`,
     });
     const empty = scratch();
-    expect(await runLoc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', empty)).toEqual({
+    expect(await runCli({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', empty)).toEqual({
       code: 1, stdout: '', stderr: `error: there is no loc database in ${empty} (the directory has no loc.db): give the data directory of the SQLite server\n`,
     });
     const db = new Database(join(dir, DATABASE_FILE));
     db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
     db.close();
-    expect(await runLoc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir)).toEqual({
+    expect(await runCli({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', dir)).toEqual({
       code: 1, stdout: '',
       stderr: `error: the SQLite database in ${dir} has schema version ${MIGRATIONS.length - 1}, and this loc copies version ${MIGRATIONS.length}: run loc db migrate with LOC_DATA_DIR=${dir} first\n`,
     });
-    // A server still running on DIR (this test process stands in for it): what it writes after the copy would be lost.
-    writeFileSync(join(empty, 'server.pid'), String(process.pid));
-    expect(await runLoc({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', empty)).toEqual({
-      code: 1, stdout: '', stderr: `error: a loc server (pid ${process.pid}) is running on ${empty}: stop it first, so that nothing is written there after the copy\n`,
+    // A server still running on DIR (another live process, this one's parent, stands in for it; the
+    // command runs in this process, whose own pid in the file would be a lock left by itself):
+    // what it writes after the copy would be lost.
+    writeFileSync(join(empty, 'server.pid'), String(process.ppid));
+    expect(await runCli({ LOC_DATABASE_URL: url }, 'db', 'copy-from-sqlite', empty)).toEqual({
+      code: 1, stdout: '', stderr: `error: a loc server (pid ${process.ppid}) is running on ${empty}: stop it first, so that nothing is written there after the copy\n`,
     });
     expect(await accountsIn(url)).toBe(0);
     expect(readdirSync(empty)).toEqual(['server.pid']);

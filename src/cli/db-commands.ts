@@ -11,6 +11,7 @@ import { runningServer } from '../server/server-lock.ts';
 import { openStore, storePlace } from '../store/open-store.ts';
 import { latestSchemaVersion, schemaVersion } from '../store/schema-version.ts';
 import { NoDatabase, StoreUnavailable } from '../store/store.ts';
+import { ioOf } from './cli-io.ts';
 import { fail, operatorSettings, printJson, reportStoreError } from './operator-io.ts';
 
 export function registerDbCommands(program: Command): void {
@@ -22,6 +23,7 @@ export function registerDbCommands(program: Command): void {
     .option('--json', 'print the versions before and after as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = operatorSettings(command);
+      const io = ioOf(command);
       try {
         // Read apart from the migration, which says nothing: another process may migrate in between,
         // and then this one reports the work as its own — the database is at `after` either way.
@@ -30,13 +32,13 @@ export function registerDbCommands(program: Command): void {
         const after = await schemaVersion(settings);
         const latest = latestSchemaVersion(settings);
         const place = storePlace(settings);
-        if (options.json) printJson({ database: place, before, after, latest });
-        else if (before === 0) process.stdout.write(`schema none → ${after}: created loc's tables in ${place}\n`);
-        else if (before < after) process.stdout.write(`schema ${before} → ${after}: migrated ${place}\n`);
-        else if (after > latest) process.stdout.write(`schema ${after}: newer than this loc's ${latest}, which still runs on it; nothing to do in ${place}\n`);
-        else process.stdout.write(`schema ${after}: up to date, ${place}\n`);
+        if (options.json) printJson(io, { database: place, before, after, latest });
+        else if (before === 0) io.stdout(`schema none → ${after}: created loc's tables in ${place}\n`);
+        else if (before < after) io.stdout(`schema ${before} → ${after}: migrated ${place}\n`);
+        else if (after > latest) io.stdout(`schema ${after}: newer than this loc's ${latest}, which still runs on it; nothing to do in ${place}\n`);
+        else io.stdout(`schema ${after}: up to date, ${place}\n`);
       } catch (error) {
-        if (!reportStoreError(error, settings, 'open')) throw error;
+        if (!reportStoreError(command, error, settings, 'open')) throw error;
       }
     });
 
@@ -48,29 +50,30 @@ export function registerDbCommands(program: Command): void {
     .action(async (dir: string, options: { json?: boolean }, command: Command) => {
       const settings = operatorSettings(command);
       if (!settings.databaseUrl) {
-        return fail(`${OPTIONS.databaseUrl.env} is not set: set it to the PostgreSQL database to copy ${resolve(dir)} into`);
+        return fail(command, `${OPTIONS.databaseUrl.env} is not set: set it to the PostgreSQL database to copy ${resolve(dir)} into`);
       }
       const source = resolve(dir);
       // What the server wrote after the copy would be left behind in SQLite, unseen.
       const pid = runningServer(source);
-      if (pid !== null) return fail(`a loc server (pid ${pid}) is running on ${source}: stop it first, so that nothing is written there after the copy`);
+      if (pid !== null) return fail(command, `a loc server (pid ${pid}) is running on ${source}: stop it first, so that nothing is written there after the copy`);
       // Loaded only here: the copy brings the PostgreSQL driver with it.
       const { CannotCopy, copySqliteToPostgres } = await import('../store/copy-sqlite-to-postgres.ts');
       let report;
       try {
         report = await copySqliteToPostgres(source, settings.databaseUrl);
       } catch (error) {
-        if (error instanceof CannotCopy) return fail(error.message);
-        if (error instanceof NoDatabase) return fail(`${error.message}: give the data directory of the SQLite server`);
-        if (error instanceof StoreUnavailable) return fail(`cannot use the database in ${storePlace(settings)}: ${error.message}; nothing was copied`);
+        if (error instanceof CannotCopy) return fail(command, error.message);
+        if (error instanceof NoDatabase) return fail(command, `${error.message}: give the data directory of the SQLite server`);
+        if (error instanceof StoreUnavailable) return fail(command, `cannot use the database in ${storePlace(settings)}: ${error.message}; nothing was copied`);
         throw error;
       }
+      const io = ioOf(command);
       if (options.json) {
-        printJson(report);
+        printJson(io, report);
         return;
       }
       const width = Math.max(...Object.keys(report.rows).map((table) => table.length));
-      process.stdout.write(`Copied ${report.from} into ${report.to}, in one transaction:\n`);
-      for (const [table, rows] of Object.entries(report.rows)) process.stdout.write(`  ${table.padEnd(width)}  ${rows}\n`);
+      io.stdout(`Copied ${report.from} into ${report.to}, in one transaction:\n`);
+      for (const [table, rows] of Object.entries(report.rows)) io.stdout(`  ${table.padEnd(width)}  ${rows}\n`);
     });
 }

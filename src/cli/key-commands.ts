@@ -12,6 +12,7 @@ import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
 import { keyDetails } from '../audit/audit-log.ts';
+import { ioOf, type CliIo } from './cli-io.ts';
 import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 function found(key: ApiKey | null, id: string): ApiKey {
@@ -20,9 +21,9 @@ function found(key: ApiKey | null, id: string): ApiKey {
 }
 
 /** Prints a key after a change: a summary line for people, the key's JSON for scripts. */
-function printKey(key: ApiKey, json: boolean | undefined): void {
-  if (json) printJson(key);
-  else process.stdout.write(`API key ${summary(key)}.\n`);
+function printKey(io: CliIo, key: ApiKey, json: boolean | undefined): void {
+  if (json) printJson(io, key);
+  else io.stdout(`API key ${summary(key)}.\n`);
 }
 
 const JSON_KEY = 'print the key afterwards as JSON';
@@ -31,11 +32,11 @@ const JSON_KEY = 'print the key afterwards as JSON';
  * Warns, on stderr, of each origin of `key` that the embed no longer accepts (stored under older
  * rules): sessions for it are refused, so it only needs removing.
  */
-function warnOfRefusedOrigins(key: ApiKey): void {
+function warnOfRefusedOrigins(io: CliIo, key: ApiKey): void {
   for (const origin of key.origins) {
     const problem = originProblem(origin);
     if (problem === null) continue;
-    process.stderr.write(
+    io.stderr(
       `warning: API key ${key.id} has the origin ${printable(origin)}, for which sessions are refused: an origin ${problem} ` +
         `Remove it with: loc keys origins remove ${key.id} ${printable(origin)}\n`,
     );
@@ -80,6 +81,7 @@ export function registerKeyCommands(program: Command): Command {
     .option('--test', 'a test key (loc_test_…): the same API and embed, its saves kept apart from live data (loc test-data wipe)')
     .option('--json', 'print the key and its secret as JSON')
     .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean } & Partial<KeyLimits>, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const { key, secret } = await issueKey(store, {
           accountId: (await requireAccount(store, options.account)).id, mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
@@ -88,11 +90,11 @@ export function registerKeyCommands(program: Command): Command {
         });
         await recordCliChange(store, { accountId: key.accountId, action: 'key.create', target: key.id, details: keyDetails(key) });
         if (options.json) {
-          printJson({ key, api_key: secret });
+          printJson(io, { key, api_key: secret });
           return;
         }
-        process.stdout.write(`Created API key ${summary(key)}.\n`);
-        process.stdout.write(`Secret (shown this once; only its hash is stored):\n${secret}\n`);
+        io.stdout(`Created API key ${summary(key)}.\n`);
+        io.stdout(`Secret (shown this once; only its hash is stored):\n${secret}\n`);
       });
     });
 
@@ -102,12 +104,14 @@ export function registerKeyCommands(program: Command): Command {
     .requiredOption('--account <name>', 'account name')
     .option('--json', 'print the keys as JSON')
     .action(async (options: { account: string; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const list = await store.listKeys((await requireAccount(store, options.account)).id);
-        if (options.json) printJson(list);
+        if (options.json) printJson(io, list);
         else {
           const limit = (value: number | null) => (value === null ? 'default' : String(value));
           printTable(
+            io,
             ['ID', 'MODE', 'STATUS', 'LABEL', 'ORIGINS', 'IP RANGES', 'HOURLY LIMIT', 'EMBED HOURLY', 'PER SESSION', 'CREATED (UTC)'],
             list.map((k) => [
               k.id, k.mode, k.status, k.label ?? '', k.origins.join(',') || '-', k.ipRanges.join(',') || 'any', limit(k.hourlyLimit),
@@ -115,7 +119,7 @@ export function registerKeyCommands(program: Command): Command {
             ]),
           );
         }
-        list.forEach(warnOfRefusedOrigins);
+        for (const key of list) warnOfRefusedOrigins(io, key);
       });
     });
 
@@ -127,15 +131,16 @@ export function registerKeyCommands(program: Command): Command {
     .argument('<key-id>', 'the key id, key_…')
     .option('--json', 'print the key as JSON')
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const key = found(await store.getKey(id), id);
-        if (options.json) printJson(key);
+        if (options.json) printJson(io, key);
         else {
           const account = await store.getAccount(key.accountId);
-          process.stdout.write(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
-          process.stdout.write(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
+          io.stdout(`API key ${summary(key)}; label: ${key.label === null ? 'none' : printable(key.label)}; created ${isoDate(key.createdAt)} UTC.\n`);
+          io.stdout(`Account: ${account === null ? key.accountId : `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`}.\n`);
         }
-        warnOfRefusedOrigins(key);
+        warnOfRefusedOrigins(io, key);
       });
     });
 
@@ -153,7 +158,7 @@ export function registerKeyCommands(program: Command): Command {
           const before = found(await store.getKey(id), id);
           const key = found(await store.setKeyStatus(id, status), id);
           if (before.status !== status) await recordCliChange(store, { accountId: key.accountId, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: key.id });
-          printKey(key, options.json);
+          printKey(ioOf(command), key, options.json);
         });
       });
   }
@@ -185,7 +190,7 @@ export function registerKeyCommands(program: Command): Command {
         // Each limit given, as set: a number, or null for the service's default.
         const details = Object.fromEntries(Object.entries(checked).filter(([, value]) => value !== undefined).map(([name, value]) => [KEY_LIMITS[name as keyof KeyLimits].field, value ?? null]));
         await recordCliChange(store, { accountId: key.accountId, action: 'key.set_limits', target: key.id, details });
-        printKey(key, options.json);
+        printKey(ioOf(command), key, options.json);
       });
     });
 
@@ -219,6 +224,7 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
       .argument(`<${value}>`, doc)
       .option('--json', JSON_KEY)
       .action(async (id: string, text: string, options: { json?: boolean }, command: Command) => {
+        const io = ioOf(command);
         await withStore(command, async (store) => {
           // What the audit log records of the change, once it has changed something.
           const record = (key: ApiKey, stored: string) =>
@@ -228,7 +234,7 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
             const before = found(await store.getKey(id), id);
             const key = found(await store.updateKeyList(id, list, { add: value }), id);
             if (!before[list].includes(value)) await record(key, value);
-            printKey(key, options.json);
+            printKey(io, key, options.json);
             return;
           }
           const values = found(await store.getKey(id), id)[list];
@@ -241,10 +247,10 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
           }
           const key = found(await store.updateKeyList(id, list, { remove: stored }), id);
           await record(key, stored);
-          printKey(key, options.json);
+          printKey(io, key, options.json);
           // No ranges is no restriction: the key is open to every address, which must not go unnoticed.
           if (list === 'ipRanges' && key.ipRanges.length === 0) {
-            process.stderr.write(`warning: API key ${id} has no IP ranges left and now accepts requests from any IP address.\n`);
+            io.stderr(`warning: API key ${id} has no IP ranges left and now accepts requests from any IP address.\n`);
           }
         });
       });

@@ -1,15 +1,17 @@
 /**
  * `loc mock` as integrators run it in CI: the built CLI as a child process. What only the mock does —
  * the key it prints, any test key for any page on this machine, live keys refused, nothing on disk,
- * offline tiles, and the failure switches by flag and by endpoint. What it shares with `loc serve`
- * is checked by the contract suite (test/contract/).
+ * offline tiles, and the failure switches by flag and by endpoint; the flags refused before it starts
+ * are checked in-process (test/support/cli.ts). What it shares with `loc serve` is checked by the
+ * contract suite (test/contract/).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { finished, freePort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
+import { runCli } from '../../test/support/cli.ts';
+import { freePort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
 
 const newKey = (): string => `loc_test_${randomBytes(32).toString('base64url')}`;
 
@@ -152,13 +154,12 @@ describe('the start', () => {
 
   it('refuses a live --key without printing it, and a bad --fail, exit 2', async () => {
     const live = `loc_${randomBytes(32).toString('base64url')}`;
-    const refused = spawnLoc(['mock', '--port', '0', '--key', live]);
-    expect(await finished(refused)).toBe(2);
-    expect(refused.output()).toBe(`error: --key must be a test key: loc_test_ and 31 to 91 letters, digits, "-" or "_", received a live key. (see --help)\n`);
-    const badFail = spawnLoc(['mock', '--port', '0', '--fail', 'teapot:3']);
-    expect(await finished(badFail)).toBe(2);
-    expect(badFail.output()).toBe(
-      'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
-    );
+    expect(await runCli({}, 'mock', '--port', '0', '--key', live)).toEqual({
+      code: 2, stdout: '', stderr: `error: --key must be a test key: loc_test_ and 31 to 91 letters, digits, "-" or "_", received a live key. (see --help)\n`,
+    });
+    expect(await runCli({}, 'mock', '--port', '0', '--fail', 'teapot:3')).toEqual({
+      code: 2, stdout: '',
+      stderr: 'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
+    });
   });
 });

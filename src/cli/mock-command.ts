@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { FAILURE_CODES, parseFailure, type Failure } from '../server/mock/failures.ts';
 import { MOCK_FAILURES_PATH } from '../server/plugins/mock-failures.ts';
 import { MemoryStore } from '../store/memory.ts';
+import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { collect } from './operator-io.ts';
 import { listenFlags, runService } from './serve-command.ts';
 
@@ -34,18 +35,19 @@ export function registerMockCommand(program: Command): void {
     .option('--key <key>', `the ${TEST_KEY_PREFIX} key to print (default: a new one; any ${TEST_KEY_PREFIX} key works)`)
     .option('--fail <CODE[:N]>', `answer the next N requests (default 1) with CODE: ${FAILURE_CODES.join(', ')}; repeatable`, collect, [])
     .action(async (options: MockOptions, command: Command) => {
+      const io = ioOf(command);
       let config: Config;
       let failures: Failure[];
       let key: string;
       try {
-        config = mockConfig(options);
+        config = mockConfig(options, io.env);
         failures = options.fail.map(parseFailure);
         key = options.key === undefined ? newApiKey('test') : testKey(options.key);
       } catch (error) {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
       }
-      await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) });
+      setExitCode(command, await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) }, io));
     });
 }
 
@@ -54,10 +56,10 @@ export function registerMockCommand(program: Command): void {
  * drawn offline, offline addresses and places only (no provider or geocoder is asked). LOC_DATA_DIR is
  * never read: the store is in memory.
  */
-function mockConfig(options: MockOptions): Config {
-  const env: Record<string, string | undefined> = { ...process.env, LOC_TILES: 'offline' };
-  if (!process.env.PORT?.trim()) env.PORT = String(MOCK_DEFAULT_PORT);
-  return { ...loadConfig(env, listenFlags(options)), geocoderUrl: null, geocoderSearch: false };
+function mockConfig(options: MockOptions, env: CliIo['env']): Config {
+  const mock: CliIo['env'] = { ...env, LOC_TILES: 'offline' };
+  if (!env.PORT?.trim()) mock.PORT = String(MOCK_DEFAULT_PORT);
+  return { ...loadConfig(mock, listenFlags(options)), geocoderUrl: null, geocoderSearch: false };
 }
 
 /** The `--key` given, when it is a test key; a live key is refused without being echoed. */

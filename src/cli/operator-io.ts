@@ -14,6 +14,7 @@ import { ConfigError, OPTIONS, misspelledSettings, type Config } from '../server
 import { printable } from '../printable.ts';
 import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
 import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
+import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 
 /**
  * Records in the audit log a change the command just made. Who is the system user who ran it, from
@@ -64,20 +65,20 @@ interface WithStoreOptions {
 export async function withStore(command: Command, work: (store: Store & Partial<BackupCapable>) => Promise<void>, { create = false, refuse }: WithStoreOptions = {}): Promise<void> {
   const settings = operatorSettings(command);
   const refusal = refuse?.(settings);
-  if (refusal !== undefined) return fail(refusal);
+  if (refusal !== undefined) return fail(command, refusal);
   let store: Store & Partial<BackupCapable>;
   try {
-    store = await openOperatorStore(settings, create);
+    store = await openOperatorStore(settings, create, ioOf(command));
   } catch (error) {
-    if (reportStoreError(error, settings, 'open')) return;
+    if (reportStoreError(command, error, settings, 'open')) return;
     throw error;
   }
   try {
     await work(store);
   } catch (error) {
     if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
-    if (error instanceof OperatorError || error instanceof StoreConflict) return fail(error.message);
-    if (reportStoreError(error, settings, 'use')) return;
+    if (error instanceof OperatorError || error instanceof StoreConflict) return fail(command, error.message);
+    if (reportStoreError(command, error, settings, 'use')) return;
     throw error;
   } finally {
     await store.close();
@@ -90,8 +91,9 @@ export async function withStore(command: Command, work: (store: Store & Partial<
  * LOC_DATABASE_URL that is no PostgreSQL URL is a usage mistake, exit 2.
  */
 export function operatorSettings(command: Command): StoreSettings {
-  for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
-  return configured(command, () => ({ dataDir: setting('dataDir'), databaseUrl: setting('databaseUrl') }));
+  const { env, stderr } = ioOf(command);
+  for (const warning of misspelledSettings(env)) stderr(`${warning}\n`);
+  return configured(command, () => ({ dataDir: setting(env, 'dataDir'), databaseUrl: setting(env, 'databaseUrl') }));
 }
 
 /**
@@ -100,9 +102,10 @@ export function operatorSettings(command: Command): StoreSettings {
  * fallback, which names this machine. A bad value is a usage mistake, exit 2.
  */
 export function operatorPublicUrl(command: Command): { url: string; warning: string | null } {
-  const url = configured(command, () => setting('publicUrl', { port: setting('port') }));
-  const { env } = OPTIONS.publicUrl;
-  return { url, warning: process.env[env]?.trim() ? null : `warning: ${env} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at` };
+  const { env } = ioOf(command);
+  const url = configured(command, () => setting(env, 'publicUrl', { port: setting(env, 'port') }));
+  const name = OPTIONS.publicUrl.env;
+  return { url, warning: env[name]?.trim() ? null : `warning: ${name} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at` };
 }
 
 /** What `read` makes of the environment; a bad setting is a usage mistake, said in one line, exit 2. */
@@ -115,32 +118,32 @@ function configured<T>(command: Command, read: () => T): T {
   }
 }
 
-/** One setting of the environment, resolved and checked as loadConfig does it, after the settings it depends on (`parsed`). */
-function setting<K extends 'dataDir' | 'databaseUrl' | 'port' | 'publicUrl'>(name: K, parsed: Partial<Config> = {}): Config[K] {
+/** One setting of `env`, resolved and checked as loadConfig does it, after the settings it depends on (`parsed`). */
+function setting<K extends 'dataDir' | 'databaseUrl' | 'port' | 'publicUrl'>(env: CliIo['env'], name: K, parsed: Partial<Config> = {}): Config[K] {
   const option = OPTIONS[name];
-  return option.parse(process.env[option.env]?.trim() || option.default, parsed, process.env, option.env);
+  return option.parse(env[option.env]?.trim() || option.default, parsed, env, option.env);
 }
 
 /**
  * Says in one line (exit 1) what is wrong with the store, for the errors that are the database's
  * or the configuration's rather than a bug; false for the others, which the caller throws.
  */
-export function reportStoreError(error: unknown, settings: StoreSettings, when: 'open' | 'use'): boolean {
+export function reportStoreError(command: Command, error: unknown, settings: StoreSettings, when: 'open' | 'use'): boolean {
   const place = storePlace(settings);
-  if (error instanceof NoDatabase) fail(`${error.message}; ${whereToLook(settings)}.`);
-  else if (error instanceof StoreUnavailable) fail(`cannot ${when} the database in ${place}: ${error.message}`);
+  if (error instanceof NoDatabase) fail(command, `${error.message}; ${whereToLook(settings, ioOf(command).env)}.`);
+  else if (error instanceof StoreUnavailable) fail(command, `cannot ${when} the database in ${place}: ${error.message}`);
   else return false;
   return true;
 }
 
-async function openOperatorStore(settings: StoreSettings, create: boolean): Promise<Store & Partial<BackupCapable>> {
+async function openOperatorStore(settings: StoreSettings, create: boolean, io: CliIo): Promise<Store & Partial<BackupCapable>> {
   try {
     return await openStore(settings, { create: false });
   } catch (error) {
     if (!(create && error instanceof NoDatabase)) throw error;
   }
   const store = await openStore(settings);
-  process.stderr.write(
+  io.stderr(
     settings.databaseUrl
       ? `note: created loc's tables in the database ${storePlace(settings)}. If the server uses another database, set ${OPTIONS.databaseUrl.env} to it instead.\n`
       : `note: created a new database in ${settings.dataDir}. If the server already has one, set ${OPTIONS.dataDir.env} to its data directory instead.\n`,
@@ -149,21 +152,21 @@ async function openOperatorStore(settings: StoreSettings, create: boolean): Prom
 }
 
 /** How to point the command at the server's database, said for the engine and for LOC_DATA_DIR set or not. */
-function whereToLook(settings: StoreSettings): string {
+function whereToLook(settings: StoreSettings, environment: CliIo['env']): string {
   if (settings.databaseUrl) {
     return `loc never ran on it: set ${OPTIONS.databaseUrl.env} to the server's database (loc accounts create or loc db migrate starts a new one)`;
   }
   const { env, default: fallback } = OPTIONS.dataDir;
-  const hint = process.env[env]?.trim()
+  const hint = environment[env]?.trim()
     ? `set ${env} to the server's data directory`
     : `${env} is not set, so ${fallback} was used: set it to the server's data directory`;
   return `${hint} (loc accounts create starts a new database)`;
 }
 
-/** Reports an error of the work: one line on stderr, exit code 1. */
-export function fail(message: string): void {
-  process.stderr.write(`error: ${message}\n`);
-  process.exitCode = 1;
+/** Reports an error of the work of `command`: one line on stderr, exit code 1. */
+export function fail(command: Command, message: string): void {
+  ioOf(command).stderr(`error: ${message}\n`);
+  setExitCode(command, 1);
 }
 
 /** For repeatable options: `--origin a --origin b`. */
@@ -179,20 +182,20 @@ export function positiveInteger(text: string): number {
   return Number(text);
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Rows as aligned columns under a header; `(none)` when there are no rows. */
-export function printTable(header: string[], table: string[][]): void {
+export function printTable(io: CliIo, header: string[], table: string[][]): void {
   if (table.length === 0) {
-    process.stdout.write('(none)\n');
+    io.stdout('(none)\n');
     return;
   }
   const rows = table.map((row) => row.map(printable));
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
-  process.stdout.write(`${[line(header), ...rows.map(line)].join('\n')}\n`);
+  io.stdout(`${[line(header), ...rows.map(line)].join('\n')}\n`);
 }
 
 export const isoDate = (time: number): string => new Date(time).toISOString().slice(0, 19).replace('T', ' ');

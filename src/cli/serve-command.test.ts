@@ -2,26 +2,32 @@
  * `loc serve` as an operator runs it: the built CLI as a child process on temporary data directories.
  * A start that cannot listen says why in one line; a signal during the start is not lost; one server
  * per data directory; the development key allows the origins of --dev-origin; offline tiles come from
- * the built tile worker. (`npm start`, the service beside the demo: demo/start.test.ts.)
+ * the built tile worker. The settings refused before anything starts are checked in-process
+ * (test/support/cli.ts), as are the operator commands run beside a server. (`npm start`, the service
+ * beside the demo: demo/start.test.ts.)
  */
 import Database from 'better-sqlite3';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite-files.ts';
 import { DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
-import { ROOT, childEnv, finished, leftBehind, occupyPort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
+import { runCli } from '../../test/support/cli.ts';
+import { finished, leftBehind, occupyPort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
 
 /** The port of the server's ready line. */
 const readyPort = async (server: Spawned): Promise<number> => Number(new URL((await server.ready()).url).port);
 
-const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) =>
-  spawnLoc(['serve', ...args], { env: { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env } });
+const serveEnv = (dataDir: string, env: Record<string, string>) => ({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_TILES: 'offline', ...env });
+
+const serve = (dataDir: string, args: string[], env: Record<string, string> = {}) => spawnLoc(['serve', ...args], { env: serveEnv(dataDir, env) });
+
+/** `loc serve` in-process, for a start refused before anything is opened or listened on. */
+const refusedServe = (dataDir: string, args: string[], env: Record<string, string> = {}) => runCli(serveEnv(dataDir, env), 'serve', ...args);
 
 let dataDir: string;
 beforeEach(() => {
@@ -39,7 +45,7 @@ describe('a start refused before it listens', () => {
   });
 
   it('on a database written by a newer loc (a downgrade, a restored backup): one line naming it, exit 1', async () => {
-    await finished(spawnLoc(['accounts', 'create', '--name', 'acme'], { env: { LOC_DATA_DIR: dataDir } }));
+    expect((await runCli({ LOC_DATA_DIR: dataDir }, 'accounts', 'create', '--name', 'acme')).code).toBe(0);
     const db = new Database(join(dataDir, DATABASE_FILE));
     db.pragma('user_version = 99');
     db.close();
@@ -59,18 +65,15 @@ describe('a start refused before it listens', () => {
       [[], { PORT: 'abc' }, 'error: PORT must be an integer from 0 to 65535, received "abc". (see --help)\n'],
     ];
     for (const [args, env, line] of cases) {
-      const started = serve(dataDir, args, env);
-      expect(await finished(started), args.join(' ')).toBe(2);
-      expect(started.output()).toBe(line);
+      expect(await refusedServe(dataDir, args, env), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: line });
     }
   });
 
   it('with LOC_WORKERS=2 on SQLite (no LOC_DATABASE_URL): one line saying what to use instead, exit 2, before the database is touched', async () => {
-    const started = serve(dataDir, ['--port', '0'], { LOC_WORKERS: '2' });
-    expect(await finished(started)).toBe(2);
-    expect(started.output()).toBe(
-      "error: LOC_WORKERS=2 starts 2 processes, but SQLite is one process's database: set LOC_DATABASE_URL to a PostgreSQL database they share, or set LOC_WORKERS=1. (see --help)\n",
-    );
+    expect(await refusedServe(dataDir, ['--port', '0'], { LOC_WORKERS: '2' })).toEqual({
+      code: 2, stdout: '',
+      stderr: "error: LOC_WORKERS=2 starts 2 processes, but SQLite is one process's database: set LOC_DATABASE_URL to a PostgreSQL database they share, or set LOC_WORKERS=1. (see --help)\n",
+    });
     expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
   });
 });
@@ -137,9 +140,7 @@ describe('loc serve --seed-dev --dev-origin', () => {
       [['--dev-origin', 'http://localhost:3000'], 'error: --dev-origin is used only with --seed-dev (see --help)\n'],
     ];
     for (const [args, line] of cases) {
-      const started = serve(dataDir, ['--port', '0', ...args]);
-      expect(await finished(started), args.join(' ')).toBe(2);
-      expect(started.output()).toBe(line);
+      expect(await refusedServe(dataDir, ['--port', '0', ...args]), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: line });
       expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
     }
   });
@@ -177,8 +178,7 @@ describe('one server per data directory', () => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
       // Operator commands are meant to run beside the server.
-      const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'accounts', 'create', '--name', 'acme'], { cwd: ROOT, env: childEnv({ LOC_DATA_DIR: dataDir }) });
-      expect(stdout).toMatch(/^Created account acme/);
+      expect(await runCli({ LOC_DATA_DIR: dataDir }, 'accounts', 'create', '--name', 'acme')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created account acme/) });
 
       first.child.kill('SIGTERM');
       expect(await finished(first)).toBe(0);

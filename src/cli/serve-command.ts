@@ -12,6 +12,7 @@ import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/server.ts';
 import { StartFailure } from '../server/start-failure.ts';
+import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { collect } from './operator-io.ts';
 
 interface ServeOptions {
@@ -30,10 +31,11 @@ export function registerServeCommand(program: Command): void {
     .option('--seed-dev', 'on an empty database, create a development partner account and key', false)
     .option('--dev-origin <origin>', `with --seed-dev: an origin the development key allows, repeatable (default ${DEFAULT_DEV_ORIGIN})`, collect, [])
     .action(async (options: ServeOptions, command: Command) => {
+      const io = ioOf(command);
       let config;
       let origins;
       try {
-        config = loadConfig(process.env, listenFlags(options));
+        config = loadConfig(io.env, listenFlags(options));
         if (options.devOrigin.length > 0 && !options.seedDev) throw new ConfigError('--dev-origin is used only with --seed-dev');
         // Checked before the database is opened: a bad one would otherwise stop the seed half done.
         origins = devOrigins(options.devOrigin);
@@ -42,12 +44,11 @@ export function registerServeCommand(program: Command): void {
         throw error;
       }
       const start = { seedDevelopment: options.seedDev, devOrigins: origins };
-      if (config.workers === 1) return runService(config, start);
+      if (config.workers === 1) return setExitCode(command, await runService(config, start, io));
       // LOC_WORKERS > 1: this process is the cluster's primary, or one of the workers it forked.
-      if (!isClusterWorker()) return runService(config, start, 'primary');
+      if (!isClusterWorker()) return setExitCode(command, await runService(config, start, io, 'primary'));
       const worker = joinCluster(config);
-      await runService(worker.config, { worker: worker.number, banner: false }, worker);
-      worker.exit();
+      worker.exit(await runService(worker.config, { worker: worker.number, banner: false }, io, worker));
     });
 }
 
@@ -60,37 +61,38 @@ export function listenFlags(options: { port?: string; host?: string }): Paramete
 }
 
 /**
- * Runs the service until a signal has closed it, its banner and logs on stdout. A start that cannot
- * go on is one line on stderr and exit code 1; anything else is a bug, thrown with its stack. In a
- * cluster (server/cluster.ts) the primary runs the workers instead of a server, and a worker leaves
- * the warnings and the reason its start failed to the primary, which says them once.
+ * Runs the service until a signal has closed it, its banner and logs on stdout (the log destination);
+ * resolves with the exit code. A start that cannot go on is one line on `io`'s stderr and exit code 1;
+ * anything else is a bug, thrown with its stack. In a cluster (server/cluster.ts) the primary runs the
+ * workers instead of a server, and a worker leaves the warnings and the reason its start failed to
+ * the primary, which says them once.
  */
-export async function runService(config: Config, options: StartOptions, role?: 'primary' | ClusterWorker): Promise<void> {
+export async function runService(config: Config, options: StartOptions, io: CliIo, role?: 'primary' | ClusterWorker): Promise<number> {
   // The service's own output goes through the log destination. What is written to Node's
   // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
   // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const worker = typeof role === 'object' ? role : undefined;
-  if (worker === undefined) for (const warning of misspelledSettings(process.env)) process.stderr.write(`${warning}\n`);
+  if (worker === undefined) for (const warning of misspelledSettings(io.env)) io.stderr(`${warning}\n`);
   const output = openLogDestination({ worker: role === 'primary' ? PRIMARY : worker?.number });
-  let failure: StartFailure | undefined;
+  let ended: number | StartFailure;
   try {
-    if (role === 'primary') process.exitCode = await runPrimary(config, options, output);
-    else await serve(config, options, output);
+    ended = role === 'primary' ? await runPrimary(config, options, output) : await serve(config, options, output);
   } catch (error) {
     if (!(error instanceof StartFailure)) throw error;
-    failure = error;
+    ended = error;
   } finally {
     await output.close();
   }
-  if (failure === undefined) return;
-  process.exitCode = 1;
-  if (worker !== undefined) return worker.reportFailure(failure.message);
+  if (typeof ended === 'number') return ended;
+  if (worker !== undefined) await worker.reportFailure(ended.message);
   // After the banner is out: the reason a start failed is the last line the operator sees.
-  process.stderr.write(`error: ${failure.message}\n`);
+  else io.stderr(`error: ${ended.message}\n`);
+  return 1;
 }
 
-async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<void> {
+/** Runs one server until a signal has closed it; resolves with the exit code. */
+async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<number> {
   const print = (line: string): void => output.write(`${line}\n`);
   const signals = shutdownOnSignal(config);
   let server: RunningServer;
@@ -100,5 +102,5 @@ async function serve(config: Config, options: StartOptions, output: LogDestinati
     signals.stop();
     throw error;
   }
-  process.exitCode = await signals.closeOn(server);
+  return signals.closeOn(server);
 }

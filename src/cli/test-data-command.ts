@@ -4,6 +4,7 @@
  * themselves stay.
  */
 import type { Command } from 'commander';
+import { ioOf } from './cli-io.ts';
 import { printJson, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 export function registerTestDataCommand(program: Command): void {
@@ -14,12 +15,13 @@ export function registerTestDataCommand(program: Command): void {
     .requiredOption('--account <name>', 'account name')
     .option('--json', 'print the count as JSON')
     .action(async (options: { account: string; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
         const wiped = await store.deleteTestLocations(account.id);
         await recordCliChange(store, { accountId: account.id, action: 'account.test_data_wipe', target: account.name, details: { locations: wiped } });
-        if (options.json) printJson({ account: account.name, wiped_locations: wiped });
-        else process.stdout.write(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);
+        if (options.json) printJson(io, { account: account.name, wiped_locations: wiped });
+        else io.stdout(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);
       });
     });
 }

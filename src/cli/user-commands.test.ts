@@ -1,14 +1,14 @@
 /**
- * `loc accounts invite` and `loc users …` through the built CLI (dist/cli.js), on SQLite and once on
+ * `loc accounts invite` and `loc users …`, run in-process (test/support/cli.ts), on SQLite and once on
  * PostgreSQL: the one-time links they print lead to the link page at the service's public URL, work
  * as the panel will use them and are stored as hashes only; the refusals are one line each. Commands
- * that do not depend on each other run at once: each is a process of its own, slow to start.
+ * that do not depend on each other run at once.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLoc, type CommandResult } from '../../test/support/loc-process.ts';
+import { runCli, type CommandResult } from '../../test/support/cli.ts';
 import { createTestDatabase, stopPostgres } from '../../test/support/postgres.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { LINK_PATH } from '../panel/invitations.ts';
@@ -27,8 +27,8 @@ async function linkIn(store: Store, url: string) {
 
 let dataDir: string;
 /** `loc …` on the SQLite database of `dataDir`, with the public URL set. */
-const loc = (...args: string[]): Promise<CommandResult> => runLoc({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: PUBLIC_URL }, ...args);
-/** The database of `dataDir`, opened for the length of `work` only: the CLI's processes write it between. */
+const loc = (...args: string[]): Promise<CommandResult> => runCli({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: PUBLIC_URL }, ...args);
+/** The database of `dataDir`, opened for the length of `work` only: the CLI's runs write it between. */
 async function inSqlite<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const store = openSqliteStore(dataDir, { create: false });
   try {
@@ -58,7 +58,7 @@ describe('on sqlite', () => {
     const [json, text, local] = await Promise.all([
       loc('accounts', 'invite', '--account', 'acme', '--email', ' Ada@Example.COM ', '--json'),
       loc('accounts', 'invite', '--account', 'globex', '--email', 'bob@globex.example', '--operator'),
-      runLoc({ LOC_DATA_DIR: dataDir, PORT: '9000' }, 'accounts', 'invite', '--account', 'acme', '--email', 'carol@example.com'),
+      runCli({ LOC_DATA_DIR: dataDir, PORT: '9000' }, 'accounts', 'invite', '--account', 'acme', '--email', 'carol@example.com'),
     ]);
     expect(json).toMatchObject({ code: 0, stderr: '' });
     const invited = JSON.parse(json.stdout) as { user: Record<string, unknown>; link: { url: string; expires_at: string } };
@@ -97,11 +97,11 @@ describe('on sqlite', () => {
       loc('accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
       loc('accounts', 'invite', '--account', 'globex', '--email', 'ADA@example.com'),
       loc('accounts', 'invite', '--account', 'acme', '--email', 'dave at example.com'),
-      runLoc({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: 'ftp://loc.example' }, 'accounts', 'invite', '--account', 'acme', '--email', 'dave@example.com'),
+      runCli({ LOC_DATA_DIR: dataDir, LOC_PUBLIC_URL: 'ftp://loc.example' }, 'accounts', 'invite', '--account', 'acme', '--email', 'dave@example.com'),
       loc('users', 'recover', '--email', 'dave@example.com'),
       loc('users', 'list', '--account', 'nobody'),
       // The warning that LOC_PUBLIC_URL is not set comes with a link only.
-      runLoc({ LOC_DATA_DIR: dataDir }, 'accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
+      runCli({ LOC_DATA_DIR: dataDir }, 'accounts', 'invite', '--account', 'nobody', '--email', 'dave@example.com'),
     ]);
     expect(results).toEqual([
       { code: 1, stdout: '', stderr: 'error: No account is named "nobody"; see loc accounts list.\n' },
@@ -187,10 +187,10 @@ describe('on postgres', () => {
       await seeded.createAccount({ name: 'acme', partner: true, createdAt: 1 });
       await seeded.close();
       const env = { LOC_DATA_DIR: join(dataDir, 'unused'), LOC_DATABASE_URL: database.url, LOC_PUBLIC_URL: PUBLIC_URL };
-      const invited = await runLoc(env, 'accounts', 'invite', '--account', 'acme', '--email', 'Ada@Example.com', '--operator', '--json');
+      const invited = await runCli(env, 'accounts', 'invite', '--account', 'acme', '--email', 'Ada@Example.com', '--operator', '--json');
       expect(invited).toMatchObject({ code: 0, stderr: '' });
       const { link } = JSON.parse(invited.stdout) as { link: { url: string } };
-      const listed = await runLoc(env, 'users', 'list', '--json');
+      const listed = await runCli(env, 'users', 'list', '--json');
       expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ email: 'ada@example.com', account: 'acme', operator: true, status: 'invited' })]);
       const store = await openPostgresStore(database.url, { create: false });
       try {

@@ -9,6 +9,7 @@ import { LocError } from '../errors.ts';
 import { inviteUser, issueLink, normalizeEmail, type IssuedLink } from '../panel/invitations.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
+import { ioOf, type CliIo } from './cli-io.ts';
 import { OperatorError, isoDate, operatorPublicUrl, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
@@ -33,14 +34,14 @@ const describe = (user: User, account: Account): string =>
   `${user.email} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
 
 /** Prints a link made for `user`: a line for people, or `{ user, link }` for scripts; `warning` on stderr. */
-function printLink(user: User, account: Account, link: IssuedLink, warning: string | null, json: boolean | undefined, what: string): void {
-  if (warning !== null) process.stderr.write(`${warning}\n`);
+function printLink(io: CliIo, user: User, account: Account, link: IssuedLink, warning: string | null, json: boolean | undefined, what: string): void {
+  if (warning !== null) io.stderr(`${warning}\n`);
   if (json) {
-    printJson({ user: shown(user, account), link: { url: link.url, expires_at: new Date(link.expiresAt).toISOString() } });
+    printJson(io, { user: shown(user, account), link: { url: link.url, expires_at: new Date(link.expiresAt).toISOString() } });
     return;
   }
-  process.stdout.write(`${what} ${describe(user, account)}.\n`);
-  process.stdout.write(`One-time link, until ${isoDate(link.expiresAt)} UTC (shown this once; only its hash is stored):\n${link.url}\n`);
+  io.stdout(`${what} ${describe(user, account)}.\n`);
+  io.stdout(`One-time link, until ${isoDate(link.expiresAt)} UTC (shown this once; only its hash is stored):\n${link.url}\n`);
 }
 
 async function requireUser(store: Store, email: string): Promise<User> {
@@ -64,7 +65,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         const account = await requireAccount(store, options.account);
         const { user, link } = await inviteUser(store, { accountId: account.id, email: options.email, operator: options.operator }, Date.now(), publicUrl.url);
         await recordCliChange(store, { accountId: account.id, action: 'user.invite', target: user.email, details: { operator: user.operator } });
-        printLink(user, account, link, publicUrl.warning, options.json, 'Invited');
+        printLink(ioOf(command), user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });
 
@@ -76,12 +77,14 @@ export function registerUserCommands(program: Command, accounts: Command): void 
     .option('--account <name>', 'only the users of this account')
     .option('--json', 'print the users as JSON')
     .action(async (options: { account?: string; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const accounts = options.account === undefined ? await store.listAccounts() : [await requireAccount(store, options.account)];
         const list = (await Promise.all(accounts.map(async (account) => (await store.panel.listUsers(account.id)).map((user) => shown(user, account))))).flat();
-        if (options.json) printJson(list);
+        if (options.json) printJson(io, list);
         else {
           printTable(
+            io,
             ['EMAIL', 'ACCOUNT', 'OPERATOR', 'STATUS', 'CREATED (UTC)'],
             list.map((user) => [user.email, user.account, user.operator ? 'yes' : 'no', user.status, isoDate(user.createdAt)]),
           );
@@ -100,7 +103,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         const user = await requireUser(store, options.email);
         const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl.url);
         await recordCliChange(store, { accountId: user.accountId, action: 'user.recover', target: user.email });
-        printLink(user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
+        printLink(ioOf(command), user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
       });
     });
 
@@ -110,13 +113,14 @@ export function registerUserCommands(program: Command, accounts: Command): void 
     .requiredOption('--email <address>', "the user's address", emailArgument)
     .option('--json', 'print the removed user as JSON')
     .action(async (options: { email: string; json?: boolean }, command: Command) => {
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const user = await requireUser(store, options.email);
         const account = (await store.getAccount(user.accountId))!;
         await store.panel.removeUser(user.id);
         await recordCliChange(store, { accountId: account.id, action: 'user.remove', target: user.email });
-        if (options.json) printJson(shown(user, account));
-        else process.stdout.write(`Removed user ${describe(user, account)}.\n`);
+        if (options.json) printJson(io, shown(user, account));
+        else io.stdout(`Removed user ${describe(user, account)}.\n`);
       });
     });
 
@@ -129,13 +133,14 @@ export function registerUserCommands(program: Command, accounts: Command): void 
     .option('--json', 'print the user afterwards as JSON')
     .action(async (email: string, options: { on?: boolean; off?: boolean; json?: boolean }, command: Command) => {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
+      const io = ioOf(command);
       await withStore(command, async (store) => {
         const before = await requireUser(store, email);
         const user = (await store.panel.setOperator(email, options.on === true))!;
         if (before.operator !== user.operator) await recordCliChange(store, { accountId: user.accountId, action: user.operator ? 'user.operator_on' : 'user.operator_off', target: user.email });
         const account = (await store.getAccount(user.accountId))!;
-        if (options.json) printJson(shown(user, account));
-        else process.stdout.write(`User ${describe(user, account)}.\n`);
+        if (options.json) printJson(io, shown(user, account));
+        else io.stdout(`User ${describe(user, account)}.\n`);
       });
     });
 }

@@ -65,8 +65,8 @@ export interface ClusterWorker {
   config: Config;
   /** Tells the primary why the start failed: it prints the line, once for every worker. */
   reportFailure(message: string): Promise<void>;
-  /** Ends the process with its exit code once the service closed: the channel to the primary would keep it alive. */
-  exit(): never;
+  /** Ends the process with `code` once the service closed: the channel to the primary would keep it alive. */
+  exit(code: number): never;
 }
 
 /**
@@ -98,7 +98,7 @@ export function joinCluster(config: Config): ClusterWorker {
         const failed: StartFailed = { startFailure: message };
         process.send!(failed, undefined, undefined, () => resolve());
       }),
-    exit: () => process.exit(),
+    exit: (code) => process.exit(code),
   };
 }
 

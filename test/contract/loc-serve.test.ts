@@ -1,13 +1,14 @@
 /**
  * The contract suite against `loc serve`, set up as an operator and an integrator would: a data
- * directory of its own, a partner account and a test key made with the operator CLI for the page's
- * origin, then the built service as a child process.
+ * directory of its own, a partner account and a test key made with the operator CLI (run in-process,
+ * test/support/cli.ts) for the page's origin, then the built service as a child process.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { finished, spawnLoc, type Spawned } from '../support/loc-process.ts';
+import { runCli } from '../support/cli.ts';
+import { spawnLoc, type Spawned } from '../support/loc-process.ts';
 import { contractSuite, type ContractTarget } from './contract-suite.ts';
 
 const ORIGIN = 'http://localhost:3000';
@@ -18,9 +19,9 @@ let target: ContractTarget;
 
 /** Runs an operator command on the data directory; its stdout, once it exited 0. */
 async function operator(args: string[]): Promise<string> {
-  const command = spawnLoc(args, { env: { LOC_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] });
-  expect(await finished(command)).toBe(0);
-  return command.output();
+  const { code, stdout } = await runCli({ LOC_DATA_DIR: dataDir }, ...args);
+  expect(code).toBe(0);
+  return stdout;
 }
 
 beforeAll(async () => {

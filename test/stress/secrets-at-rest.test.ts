@@ -6,11 +6,11 @@
  * secret: not whole, not without its `loc_` prefix. As a control, the database does hold each key's
  * SHA-256, and the logs do hold the requests (with `[redacted]` where a secret was).
  */
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey } from '../../src/auth/secrets.ts';
+import { runCli } from '../support/cli.ts';
 import { SpawnedServer, dispose, ensureBuilt, seedDataDir } from './harness.ts';
 import { rawRequest } from './raw-http.ts';
 
@@ -102,7 +102,7 @@ describe('secrets at rest', () => {
   it('neither does the database once the server stopped, nor a backup of it', async () => {
     expect((await server.stop()).code).toBe(0);
     const backup = join(dataDir, 'backup.db');
-    execFileSync(process.execPath, ['dist/cli.js', 'backup', backup], { env: { ...process.env, LOC_DATA_DIR: dataDir }, stdio: 'ignore' });
+    expect((await runCli({ LOC_DATA_DIR: dataDir }, 'backup', backup)).code).toBe(0);
     const bytes = Buffer.concat([...dataFiles().values()]);
     for (const key of keys) expect(bytes.includes(hashSecret(key))).toBe(true);
     for (const needle of needles()) expect(bytes.includes(needle), `a secret at rest: ${needle.slice(0, 8)}…`).toBe(false);

@@ -181,13 +181,28 @@ export interface CommandResult {
 
 const execute = promisify(execFile);
 
-/** Runs the built `loc` to its end with `env` over childEnv (no loc setting of this shell's), for the operator commands' suites. */
-export async function runLoc(env: Record<string, string>, ...args: string[]): Promise<CommandResult> {
+export interface RunOptions {
+  /** Added to childEnv (no loc setting of this shell's). */
+  env?: Record<string, string>;
+  /** Default: the repository. */
+  cwd?: string;
+  /** Ends the process with SIGTERM after this many milliseconds; its code is then null. */
+  timeout?: number;
+}
+
+/** Runs `command` with `args` to its end: its exit code and what it printed. */
+export async function runProcess(command: string, args: string[], { env = {}, cwd = ROOT, timeout }: RunOptions = {}): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await execute(process.execPath, ['dist/cli.js', ...args], { cwd: ROOT, env: childEnv(env) });
+    const { stdout, stderr } = await execute(command, args, { cwd, env: childEnv(env), timeout });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as CommandResult;
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+/**
+ * Runs the built `loc` to its end with `env` over childEnv, as a process of its own: for what only
+ * one shows (src/cli/cli-process.test.ts). The other suites run it in-process (cli.ts).
+ */
+export const runLoc = (env: Record<string, string>, ...args: string[]): Promise<CommandResult> => runProcess(process.execPath, ['dist/cli.js', ...args], { env });

@@ -19,6 +19,7 @@ import panelAssets from './assets.ts';
 import { errorPage } from './pages/errors.ts';
 import { Redirect, signedIn } from './access.ts';
 import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
+import { passwordsPlugin, type PasswordCost } from './password-hasher.ts';
 import accountRoutes from './routes/accounts.ts';
 import auditRoutes from './routes/audit.ts';
 import keyRoutes from './routes/keys.ts';
@@ -60,8 +61,14 @@ function panelHeaders(reply: FastifyReply, ownOrigin: string): void {
   });
 }
 
-export default async function panelPlugin(app: FastifyInstance): Promise<void> {
+export interface PanelOptions {
+  /** The cost of the users' password hashes (password-hasher.ts); default the service's. */
+  passwordCost?: PasswordCost;
+}
+
+export default async function panelPlugin(app: FastifyInstance, options: PanelOptions): Promise<void> {
   const ownOrigin = new URL(app.config.publicUrl).origin;
+  await app.register(passwordsPlugin, { cost: options.passwordCost });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   app.decorateRequest('signedIn', null);

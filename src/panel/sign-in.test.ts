@@ -1,15 +1,19 @@
 /**
  * Signing in to the partner panel against the real server and a real SQLite database: invitations and
  * recovery links, password sign-in and its throttle, sessions and their cookie, CSRF, re-authentication,
- * the panel's isolating headers.
+ * the panel's isolating headers, the hashing gate and the rehash at sign-in.
+ *
+ * Password hashes are of the tests' low cost (testService's), but for the gate and the rehash, tested
+ * at the service's cost on a service of their own.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { issueLink } from './invitations.ts';
+import { LINK_LIFETIME_MS, inviteUser, issueLink } from './invitations.ts';
 import { PASSWORD, csrfOf, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
-import { testService, type TestService } from '../../test/support/service.ts';
-import { HASHES_AT_ONCE, HASHES_WAITING } from './passwords.ts';
+import { TEST_PASSWORD_COST, freshService, testService, type TestService } from '../../test/support/service.ts';
+import { HASHES_AT_ONCE, HASHES_WAITING } from './hash-gate.ts';
+import { PASSWORD_COST, passwordHasher } from './password-hasher.ts';
 import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
 import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
 
@@ -31,7 +35,8 @@ describe('invitation and sign-in', () => {
     expect(client.page).toContain('ada@example.com');
     const user = await service.app.store.panel.findUserByEmail('ada@example.com');
     expect(user?.activatedAt).toBe(service.clock.now());
-    expect(user?.passwordHash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+    // Of the app's cost: here the tests' (TEST_PASSWORD_COST); the service's is tested below.
+    expect(user?.passwordHash).toMatch(/^\$scrypt\$ln=4,r=8,p=1\$/);
     expect(user?.accountId).toBe(account.id);
 
     const link = await issueLink(service.app.store, user!, 'invite', service.clock.now(), service.config.publicUrl);
@@ -46,7 +51,6 @@ describe('invitation and sign-in', () => {
 
   it('refuses a short password on the link page, saying the rule, and keeps the link open', async () => {
     const account = await service.account('acme');
-    const { inviteUser } = await import('./invitations.ts');
     const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'bo@example.com' }, service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const client = panelClient(service);
@@ -60,7 +64,6 @@ describe('invitation and sign-in', () => {
 
   it('an expired link is refused', async () => {
     const account = await service.account('acme');
-    const { inviteUser, LINK_LIFETIME_MS } = await import('./invitations.ts');
     const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
     service.clock.advance(LINK_LIFETIME_MS.invite + 1);
     expect((await panelClient(service).get(new URL(link.url).pathname + new URL(link.url).search)).statusCode).toBe(410);
@@ -97,6 +100,8 @@ describe('invitation and sign-in', () => {
   });
 
   it('hashes a few passwords at a time: a rush beyond the line waiting is answered 503 with Retry-After, never a 500', async () => {
+    // The service's cost: hashes that take as long as they do in production, and a gate of its own.
+    const service = await freshService({}, { passwordCost: PASSWORD_COST });
     const rush = HASHES_AT_ONCE + HASHES_WAITING + 3;
     const clients = await Promise.all(Array.from({ length: rush }, async () => {
       const client = panelClient(service);
@@ -113,6 +118,21 @@ describe('invitation and sign-in', () => {
       expect(answer.headers['retry-after']).toBe('5');
       expect(answer.body).toContain('Too many sign-ins at once');
     }
+  });
+
+  it('replaces a hash of a lower cost at the next sign-in by one of the configured cost, the service’s', async () => {
+    const service = await freshService({}, { passwordCost: PASSWORD_COST });
+    // A user whose password was hashed when the cost was lower.
+    const email = 'ada@example.com';
+    const { user } = await inviteUser(service.app.store, { accountId: (await service.account('acme')).id, email }, service.clock.now(), service.config.publicUrl);
+    await service.app.store.panel.setPassword(user.id, await passwordHasher(TEST_PASSWORD_COST).hash(PASSWORD), service.clock.now());
+    const signIn = () => panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD });
+    expect((await signIn()).statusCode).toBe(303);
+    const rehashed = (await service.app.store.panel.findUserByEmail(email))!.passwordHash;
+    expect(rehashed).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+    // The new hash is the same password's, and of the configured cost it is kept.
+    expect((await signIn()).statusCode).toBe(303);
+    expect((await service.app.store.panel.findUserByEmail(email))!.passwordHash).toBe(rehashed);
   });
 
   it('throttles password attempts per address before hashing, with Retry-After, and a right password is refused too', async () => {

@@ -37,6 +37,7 @@ import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
+import type { PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 import { VERSION } from './version.ts';
 import { declareChallenges } from './www-authenticate.ts';
@@ -72,6 +73,11 @@ export interface AppOptions {
    * failure switches answer error paths on demand (plugins/mock-failures.ts), beginning with `failures`.
    */
   mock?: { failures?: readonly Failure[] };
+  /**
+   * The cost of the panel's password hashes; default the service's (panel/password-hasher.ts). Tests
+   * lower it where hashing is not what they test. Never a setting: no operator can weaken the hashes.
+   */
+  passwordCost?: PasswordCost;
   /** This process's number among a cluster's workers (1..N, cluster.ts), on each of its log lines; absent in a service of one process. */
   worker?: number;
 }
@@ -197,7 +203,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(searchRoutes);
   await app.register(embedRoutes);
   // The partner panel; `loc mock` has no users to sign in.
-  if (!options.mock) await app.register(panelPlugin);
+  if (!options.mock) await app.register(panelPlugin, { passwordCost: options.passwordCost });
   await app.register(shareRoutes);
   await app.ready();
   return app;

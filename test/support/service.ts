@@ -3,14 +3,22 @@
  * test moves, and helpers to make accounts and keys. Used by the server's *.test.ts files.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey, type KeyRequest } from '../../src/auth/keys.ts';
 import type { Account, ApiKey } from '../../src/store/store.ts';
+import type { PasswordCost } from '../../src/panel/password-hasher.ts';
 import { buildApp, type AppOptions } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
+
+/**
+ * The cost of the panel's password hashes in tests: a small fraction of a millisecond where the
+ * service's takes a few hundred (panel/password-hasher.ts). Tests of the hashing itself pass
+ * PASSWORD_COST.
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { ln: 4, r: 8, p: 1 };
 
 /** 2030-01-01T00:10:00Z: ten minutes into an hour, so rate-limit windows have a known reset. */
 export const T0 = Date.UTC(2030, 0, 1, 0, 10);
@@ -39,11 +47,13 @@ export interface TestService {
   close: () => Promise<void>;
 }
 
-export async function testService(env: Record<string, string> = {}, options: Pick<AppOptions, 'logStream' | 'requestTimeoutMs'> = {}): Promise<TestService> {
+export type TestServiceOptions = Pick<AppOptions, 'logStream' | 'requestTimeoutMs' | 'passwordCost'>;
+
+export async function testService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-test-'));
   const config = loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example', ...env });
   const clock = testClock();
-  const app = await buildApp(config, { ...options, now: clock.now });
+  const app = await buildApp(config, { passwordCost: TEST_PASSWORD_COST, ...options, now: clock.now });
 
   const account = async (name: string, partner = true): Promise<Account> =>
     (await app.store.findAccount(name)) ?? app.store.createAccount({ name, partner, createdAt: clock.now() });
@@ -64,6 +74,17 @@ export async function testService(env: Record<string, string> = {}, options: Pic
   };
 }
 
+/**
+ * A service of the test's own, closed when the test ends: for a test that moves the clock, spends a
+ * throttle of the one client address tests have, fills the hashing gate or closes the app. Other tests
+ * share one service per file, apart by their names.
+ */
+export async function freshService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const service = await testService(env, options);
+  onTestFinished(() => service.close());
+  return service;
+}
+
 /** The parsed JSON body of a response. */
 export function json<T = Record<string, unknown>>(response: { body: string }): T {
   return JSON.parse(response.body) as T;
@@ -80,7 +101,7 @@ export interface FileService extends TestService {
  * would copy: made in the file's `beforeAll`, closed in its `afterAll`. Call it at the top of the
  * file; its members are there from the first hook on. Tests that share it make names of their own.
  */
-export function fileService(env: Record<string, string> = {}, options: Pick<AppOptions, 'logStream' | 'requestTimeoutMs'> = {}): FileService {
+export function fileService(env: Record<string, string> = {}, options: TestServiceOptions = {}): FileService {
   let made: { service: TestService; secret: string } | undefined;
   beforeAll(async () => {
     const service = await testService(env, options);

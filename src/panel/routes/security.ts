@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { securityPage } from '../pages/security.ts';
-import { checkNewPassword, hashPassword } from '../passwords.ts';
+import { checkNewPassword } from '../passwords.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
 import { formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
@@ -36,7 +36,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
       request.errorCode = error.code;
       return sendPage(reply, 422, await page(request, { passwordError: error.message }));
     }
-    await app.store.panel.setPassword(current.user.id, await hashPassword(password), now);
+    await app.store.panel.setPassword(current.user.id, await app.passwords.hash(password), now);
     await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
     await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.password_change', target: null });
     return reply.redirect(`${PATH}?done=password`, 303);

@@ -8,7 +8,7 @@ import { openLink } from '../invitations.ts';
 import { LocError } from '../../errors.ts';
 import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
-import { checkNewPassword, hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
+import { checkNewPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
 import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../access.ts';
 import { takeSignInAttempt } from '../throttle.ts';
@@ -43,12 +43,12 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     }
     const user = email === '' ? null : await app.store.panel.findUserByEmail(email);
     // The password is checked even for an unknown address (against a decoy): the time tells nothing.
-    const valid = await verifyPassword(password, user?.passwordHash ?? null);
+    const valid = await app.passwords.verify(password, user?.passwordHash ?? null);
     if (user === null || !valid) {
       request.errorCode = 'sign_in_failed';
       return sendPage(reply, 401, signInPage({ email, next, error: new LocError('sign_in_failed').message }));
     }
-    if (needsRehash(user.passwordHash!)) await app.store.panel.setPassword(user.id, await hashPassword(password), now);
+    if (app.passwords.needsRehash(user.passwordHash!)) await app.store.panel.setPassword(user.id, await app.passwords.hash(password), now);
     await startSession(app.store, request, reply, user, now, secure);
     return reply.redirect(next || homeOf(user), 303);
   });
@@ -83,7 +83,7 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
       request.errorCode = error.code;
       return sendPage(reply, 422, linkPage({ token, ...link, error: error.message }));
     }
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await app.passwords.hash(password);
     const now = app.now();
     // Used up only now, atomically: of two submissions of one link, one sets the password.
     const used = await app.store.panel.useLink(hashSecret(token), now);
@@ -109,7 +109,7 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
       request.errorCode = 'sign_in_throttled';
       return sendPage(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
     }
-    if (!(await verifyPassword(formField(request, 'password'), current.user.passwordHash))) {
+    if (!(await app.passwords.verify(formField(request, 'password'), current.user.passwordHash))) {
       request.errorCode = 'sign_in_failed';
       return sendPage(reply, 401, reauthenticatePage(current, { next, error: 'The password is wrong.' }));
     }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
-import { gate } from './passwords.ts';
+import { gate } from './hash-gate.ts';
 
 /** A piece of work that runs until the test ends it. */
 function pending() {

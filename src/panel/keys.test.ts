@@ -2,20 +2,20 @@
  * Keys in the partner panel against the real server and a real SQLite database: create (shown once,
  * then usable against the API), live and test apart, origins and ranges, disable and enable, rotation
  * with the new key's first request, and one account never reaching another's keys.
+ *
+ * One service for the file, each test with accounts of its own (newUser); a test that reads the logs,
+ * closes the app or moves the clock has a service of its own.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PASSWORD, panelClient, signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
-import { testService, type TestService } from '../../test/support/service.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PASSWORD, newPerson, newUser, panelClient, signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
+import { fileService, freshService, type TestService } from '../../test/support/service.ts';
 import type { Account } from '../store/store.ts';
 
+const file = fileService();
+/** The test's service: the file's, unless the test makes its own. */
 let service: TestService;
-let lines: string[];
-beforeEach(async () => {
-  lines = [];
-  service = await testService({ LOC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
-});
-afterEach(async () => {
-  await service.close();
+beforeEach(() => {
+  service = file;
 });
 
 const keysPath = (account: Account, rest = '') => `/panel/accounts/${account.id}/keys${rest}`;
@@ -32,6 +32,8 @@ async function createKey(client: PanelClient, account: Account, fields: Record<s
 
 describe('creating a key', () => {
   it('shows the key once, and the key works against the API; no later page, log line or row holds it', async () => {
+    const lines: string[] = [];
+    service = await freshService({ LOC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
     const client = await signedUpUser(service, 'acme', 'ada@example.com');
     const account = (await service.app.store.findAccount('acme'))!;
     const secret = await createKey(client, account, { label: 'checkout', mode: 'live', origins: 'https://shop.example\nhttp://localhost:3000', ip_ranges: '', hourly_limit: '500' });
@@ -52,8 +54,7 @@ describe('creating a key', () => {
   });
 
   it('lists live and test keys apart', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
-    const account = (await service.app.store.findAccount('acme'))!;
+    const { client, account } = await newUser(service, 'ada');
     const test = await createKey(client, account, { label: 'ci', mode: 'test', origins: '' });
     expect(test).toMatch(/^loc_test_/);
     await createKey(client, account, { label: 'prod', mode: 'live', origins: '' });
@@ -66,8 +67,7 @@ describe('creating a key', () => {
   });
 
   it('refuses a bad origin, range or limit, naming it, keeping what was typed, and creates nothing', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
-    const account = (await service.app.store.findAccount('acme'))!;
+    const { client, account } = await newUser(service, 'ada');
     await client.get(keysPath(account, '/new'));
     for (const [fields, words] of [
       [{ label: 'x', origins: 'http://shop.example' }, 'https'],
@@ -85,8 +85,7 @@ describe('creating a key', () => {
 
 describe('changing a key', () => {
   it('adds and removes origins and ranges, disables (the API then refuses the key) and enables', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
-    const account = (await service.app.store.findAccount('acme'))!;
+    const { client, account } = await newUser(service, 'ada');
     const secret = await createKey(client, account, { label: 'shop', origins: 'https://shop.example' });
     const [key] = await service.app.store.listKeys(account.id);
     const path = keysPath(account, `/${key.id}`);
@@ -112,6 +111,7 @@ describe('changing a key', () => {
   });
 
   it('rotation: a replacement with the same settings, its first request seen, then the old key disabled', async () => {
+    service = await freshService();
     const client = await signedUpUser(service, 'acme', 'ada@example.com');
     const account = (await service.app.store.findAccount('acme'))!;
     const oldSecret = await createKey(client, account, { label: 'shop', origins: 'https://shop.example', ip_ranges: '', hourly_limit: '700' });
@@ -144,12 +144,10 @@ describe('changing a key', () => {
 
 describe('accounts apart', () => {
   it('a user of one account reaches no key of another by id, nor its pages; an operator reaches every account', async () => {
-    const ada = await signedUpUser(service, 'acme', 'ada@example.com');
-    const acme = (await service.app.store.findAccount('acme'))!;
+    const { client: ada, email: adaEmail, account: acme } = await newUser(service, 'acme');
     await createKey(ada, acme, { label: 'acme key' });
     const [acmeKey] = await service.app.store.listKeys(acme.id);
-    const bo = await signedUpUser(service, 'bolt', 'bo@example.com');
-    const bolt = (await service.app.store.findAccount('bolt'))!;
+    const { client: bo, account: bolt } = await newUser(service, 'bolt');
 
     for (const path of [keysPath(acme), keysPath(acme, `/${acmeKey.id}`), keysPath(bolt, `/${acmeKey.id}`), `/panel/accounts/${acme.id}/team`, '/panel/accounts']) {
       const response = await bo.get(path);
@@ -161,12 +159,12 @@ describe('accounts apart', () => {
       expect((await bo.submit(path, { origin: 'https://evil.example' })).statusCode, path).toBe(404);
     }
     expect(await service.app.store.getKey(acmeKey.id)).toMatchObject({ status: 'active', origins: [] });
-    const adaId = (await service.app.store.panel.findUserByEmail('ada@example.com'))!.id;
+    const adaId = (await service.app.store.panel.findUserByEmail(adaEmail))!.id;
     for (const accountId of [bolt.id, acme.id]) expect((await bo.submit(`/panel/accounts/${accountId}/team/remove`, { user: adaId })).statusCode).toBe(404);
     expect(await service.app.store.panel.getUser(adaId)).not.toBeNull();
 
-    const operator = await signedUpUser(service, 'loc-ops', 'ops@example.com', { operator: true });
-    expect((await operator.get('/panel/accounts')).body).toContain('acme');
+    const { client: operator } = await newUser(service, 'ops', { operator: true });
+    expect((await operator.get('/panel/accounts')).body).toContain(acme.name);
     expect((await operator.get(keysPath(acme))).body).toContain('acme key');
     await operator.submit('/panel/accounts/partner', { account: bolt.id, partner: 'off' });
     expect((await service.app.store.getAccount(bolt.id))?.partner).toBe(false);
@@ -175,32 +173,32 @@ describe('accounts apart', () => {
 
 describe('the team', () => {
   it('a user invites another to the account with a link shown once; an address already in use is refused', async () => {
-    const ada = await signedUpUser(service, 'acme', 'ada@example.com');
-    const acme = (await service.app.store.findAccount('acme'))!;
+    const { client: ada, email: adaEmail, account: acme } = await newUser(service, 'acme');
+    const cyEmail = newPerson('cy').email;
     await ada.get(`/panel/accounts/${acme.id}/team`);
-    const invited = await ada.submit(`/panel/accounts/${acme.id}/team`, { email: 'cy@example.com' });
+    const invited = await ada.submit(`/panel/accounts/${acme.id}/team`, { email: cyEmail });
     expect(invited.statusCode).toBe(201);
     const url = /id="invite-link" readonly value="([^"]+)"/.exec(invited.body)![1].replaceAll('&amp;', '&');
     const cy = panelClient(service);
     await cy.get(new URL(url).pathname + new URL(url).search);
-    expect(cy.page).toContain('acme');
+    expect(cy.page).toContain(acme.name);
     expect((await cy.submit('/panel/link', { token: new URL(url).searchParams.get('token')!, password: PASSWORD })).headers.location).toBe(`/panel/accounts/${acme.id}/keys`);
     await ada.get(`/panel/accounts/${acme.id}/team`);
-    const again = await ada.submit(`/panel/accounts/${acme.id}/team`, { email: 'CY@example.com' });
+    const again = await ada.submit(`/panel/accounts/${acme.id}/team`, { email: cyEmail.toUpperCase() });
     expect(again.statusCode).toBe(422);
     expect(again.body).toContain('already has a user');
 
     // Cy leaves: removed by Ada, signed out at once, and no way back in; nobody removes themselves.
-    const cyUser = (await service.app.store.panel.findUserByEmail('cy@example.com'))!;
-    const adaUser = (await service.app.store.panel.findUserByEmail('ada@example.com'))!;
+    const cyUser = (await service.app.store.panel.findUserByEmail(cyEmail))!;
+    const adaUser = (await service.app.store.panel.findUserByEmail(adaEmail))!;
     expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).statusCode).toBe(200);
     await ada.get(`/panel/accounts/${acme.id}/team`);
     expect((await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: adaUser.id })).statusCode).toBe(404);
     const removed = await ada.submit(`/panel/accounts/${acme.id}/team/remove`, { user: cyUser.id });
     expect(removed.headers.location).toBe(`/panel/accounts/${acme.id}/team?done=removed`);
     expect((await cy.get(`/panel/accounts/${acme.id}/keys`)).headers.location).toBe(`/panel/sign-in?next=${encodeURIComponent(`/panel/accounts/${acme.id}/keys`)}`);
-    expect((await panelClient(service).submit('/panel/sign-in', { email: 'cy@example.com', password: PASSWORD })).statusCode).toBe(401);
+    expect((await panelClient(service).submit('/panel/sign-in', { email: cyEmail, password: PASSWORD })).statusCode).toBe(401);
     expect((await ada.get(`/panel/accounts/${acme.id}/team?done=removed`)).body).toContain('The person is removed');
-    expect(ada.page).not.toContain('cy@example.com');
+    expect(ada.page).not.toContain(cyEmail);
   });
 });

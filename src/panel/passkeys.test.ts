@@ -4,12 +4,16 @@
  * re-authenticating and adding a passkey — and every refusal: a challenge answered twice or too late,
  * another origin, another user's passkey, an unknown one, a request without the CSRF header, a
  * malformed answer, and more sign-in challenges than one address may ask for.
+ *
+ * One service for the file, each test with users of its own (newPerson); a test that moves the clock or
+ * spends the client address's challenges has a service of its own.
  */
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SoftwareAuthenticator, type Tampering } from '../../test/support/authenticator.ts';
-import { json, testService, type TestService } from '../../test/support/service.ts';
+import { newPerson } from '../../test/support/panel-client.ts';
+import { fileService, freshService, json, type TestService } from '../../test/support/service.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { inviteUser, issueLink } from './invitations.ts';
 import { CHALLENGE_LIFETIME_MS, passkeyName } from './passkeys.ts';
@@ -20,14 +24,18 @@ import type { User } from '../store/panel-store.ts';
 const ORIGIN = 'https://loc.example';
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 
+const file = fileService();
+/** The test's service, the file's unless the test makes its own, and the account its users join. */
 let service: TestService;
 let accountId: string;
 
-beforeEach(async () => {
-  service = await testService();
-  accountId = (await service.account('acme')).id;
-});
-afterEach(() => service.close());
+async function use(on: TestService): Promise<void> {
+  service = on;
+  accountId = (await on.account('acme')).id;
+}
+beforeEach(() => use(file));
+/** A service of the test's own. */
+const ownService = async (): Promise<void> => use(await freshService());
 
 /** A signed-in browser: its session cookie. */
 interface Browser {
@@ -63,9 +71,9 @@ const tokenOf = (url: string): string => new URL(url).searchParams.get('token')!
 const creationOptions = async (path: string, body: unknown, browser?: Browser) => json<PublicKeyCredentialCreationOptionsJSON>(await post(path, body, browser));
 const requestOptions = async (path: string, browser?: Browser) => json<PublicKeyCredentialRequestOptionsJSON>(await post(path, {}, browser));
 
-/** Invites `email` and joins through the link with a new passkey on `authenticator`: the signed-in browser. */
-async function join(email: string, authenticator: SoftwareAuthenticator): Promise<{ browser: Browser; user: User; token: string; response: LightMyRequestResponse }> {
-  const { user, link } = await inviteUser(service.app.store, { accountId, email }, service.clock.now(), ORIGIN);
+/** Invites a new person (newPerson's `label`) and joins through the link with a new passkey on `authenticator`: the signed-in browser. */
+async function join(label: string, authenticator: SoftwareAuthenticator): Promise<{ browser: Browser; user: User; token: string; response: LightMyRequestResponse }> {
+  const { user, link } = await inviteUser(service.app.store, { accountId, email: newPerson(label).email }, service.clock.now(), ORIGIN);
   const token = tokenOf(link.url);
   const response = await post('link', { token, credential: authenticator.register(await creationOptions('link/options', { token })) });
   return { browser: sessionOf(response), user, token, response };
@@ -78,7 +86,7 @@ async function signIn(authenticator: SoftwareAuthenticator, tampering: Tampering
 describe('joining by a link with a passkey', () => {
   it('creates the passkey, activates the user, signs them in and uses the link up', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    const { user, response, browser, token } = await join('ada@example.com', authenticator);
+    const { user, response, browser, token } = await join('ada', authenticator);
     expect(response.statusCode).toBe(200);
     expect(json(response)).toEqual({ redirect: `/panel/accounts/${accountId}/keys` });
     expect((await service.app.store.panel.getUser(user.id))!.activatedAt).toBe(service.clock.now());
@@ -94,7 +102,7 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses the link once used: a second answer neither adds a passkey nor signs in', async () => {
-    const { user, link } = await inviteUser(service.app.store, { accountId, email: 'ada@example.com' }, service.clock.now(), ORIGIN);
+    const { user, link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     const token = tokenOf(link.url);
     const [first, second] = [new SoftwareAuthenticator(ORIGIN), new SoftwareAuthenticator(ORIGIN)];
     const firstOptions = await creationOptions('link/options', { token });
@@ -109,7 +117,7 @@ describe('joining by a link with a passkey', () => {
 
   it('on a recovery link, signs out every browser the user had', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    const { user, browser: before } = await join('ada@example.com', authenticator);
+    const { user, browser: before } = await join('ada', authenticator);
     const recovery = await issueLink(service.app.store, user, 'recovery', service.clock.now(), ORIGIN);
     const token = tokenOf(recovery.url);
     const replacement = new SoftwareAuthenticator(ORIGIN);
@@ -122,7 +130,7 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses a registration from another origin', async () => {
-    const { link } = await inviteUser(service.app.store, { accountId, email: 'ada@example.com' }, service.clock.now(), ORIGIN);
+    const { link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     const token = tokenOf(link.url);
     const credential = new SoftwareAuthenticator(ORIGIN).register(await creationOptions('link/options', { token }), { origin: 'https://evil.example' });
     const response = await post('link', { token, credential });
@@ -133,8 +141,8 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses an answer to another user’s registration options', async () => {
-    const ada = await inviteUser(service.app.store, { accountId, email: 'ada@example.com' }, service.clock.now(), ORIGIN);
-    const bob = await inviteUser(service.app.store, { accountId, email: 'bob@example.com' }, service.clock.now(), ORIGIN);
+    const ada = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
+    const bob = await inviteUser(service.app.store, { accountId, email: newPerson('bob').email }, service.clock.now(), ORIGIN);
     const adaOptions = await creationOptions('link/options', { token: tokenOf(ada.link.url) });
     const response = await post('link', { token: tokenOf(bob.link.url), credential: new SoftwareAuthenticator(ORIGIN).register(adaOptions) });
     expect(response.statusCode).toBe(422);
@@ -144,8 +152,9 @@ describe('joining by a link with a passkey', () => {
 
 describe('signing in with a passkey', () => {
   it('signs the passkey’s user in without an e-mail address and records the passkey’s use', async () => {
+    await ownService();
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    const { user } = await join('ada@example.com', authenticator);
+    const { user } = await join('ada', authenticator);
     service.clock.advance(60_000);
     const options = await requestOptions('sign-in/options');
     expect(options).toMatchObject({ rpId: 'loc.example', userVerification: 'required' });
@@ -160,7 +169,7 @@ describe('signing in with a passkey', () => {
 
   it('refuses a challenge answered twice', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    await join('ada@example.com', authenticator);
+    await join('ada', authenticator);
     const credential = authenticator.authenticate(await requestOptions('sign-in/options'));
     expect((await post('sign-in', { credential })).statusCode).toBe(200);
     const replay = await post('sign-in', { credential });
@@ -169,8 +178,9 @@ describe('signing in with a passkey', () => {
   });
 
   it('refuses a challenge answered after five minutes', async () => {
+    await ownService();
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    await join('ada@example.com', authenticator);
+    await join('ada', authenticator);
     const credential = authenticator.authenticate(await requestOptions('sign-in/options'));
     service.clock.advance(CHALLENGE_LIFETIME_MS + 1);
     const late = await post('sign-in', { credential });
@@ -180,7 +190,7 @@ describe('signing in with a passkey', () => {
 
   it('refuses an answer from another origin', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    await join('ada@example.com', authenticator);
+    await join('ada', authenticator);
     const response = await signIn(authenticator, { origin: 'https://loc.example.evil.example' });
     expect(response.statusCode).toBe(401);
     expect(json(response)).toMatchObject({ code: 'sign_in_failed', message: expect.stringContaining('origin "https://loc.example.evil.example"') });
@@ -190,7 +200,7 @@ describe('signing in with a passkey', () => {
   it('refuses a passkey the panel does not know', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
     // Made for the panel, never sent to it.
-    const { link } = await inviteUser(service.app.store, { accountId, email: 'ada@example.com' }, service.clock.now(), ORIGIN);
+    const { link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     authenticator.register(await creationOptions('link/options', { token: tokenOf(link.url) }));
     const response = await signIn(authenticator);
     expect(response.statusCode).toBe(401);
@@ -199,7 +209,7 @@ describe('signing in with a passkey', () => {
 
   it('refuses an answer that is not a credential, naming the field, before any challenge is taken', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    await join('ada@example.com', authenticator);
+    await join('ada', authenticator);
     const credential = authenticator.authenticate(await requestOptions('sign-in/options'));
     const malformed = await post('sign-in', { credential: { ...credential, type: 'password' } });
     expect(malformed.statusCode).toBe(422);
@@ -209,6 +219,7 @@ describe('signing in with a passkey', () => {
   });
 
   it('gives a client address as many sign-in challenges per window as password attempts, then says when to retry', async () => {
+    await ownService();
     for (let attempt = 0; attempt < SIGN_IN_ATTEMPTS_PER_IP; attempt += 1) expect((await post('sign-in/options', {})).statusCode).toBe(200);
     const refused = await post('sign-in/options', {});
     expect(refused.statusCode).toBe(429);
@@ -227,7 +238,7 @@ describe('signing in with a passkey', () => {
 
 describe('adding a passkey and re-authenticating with one', () => {
   it('refuses a signed-in request without the CSRF header', async () => {
-    const { browser } = await join('ada@example.com', new SoftwareAuthenticator(ORIGIN));
+    const { browser } = await join('ada', new SoftwareAuthenticator(ORIGIN));
     for (const path of ['add/options', 'reauthenticate/options']) {
       const response = await post(path, {}, browser, { [CSRF_HEADER]: '' });
       expect(response.statusCode).toBe(403);
@@ -236,8 +247,9 @@ describe('adding a passkey and re-authenticating with one', () => {
   });
 
   it('asks for a recent authentication, in JSON, then adds the passkey once the user confirms with one', async () => {
+    await ownService();
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    const { browser, user } = await join('ada@example.com', authenticator);
+    const { browser, user } = await join('ada', authenticator);
     service.clock.advance(REAUTH_WINDOW_MS);
     const stale = await post('add/options', {}, browser);
     expect(stale.statusCode).toBe(401);
@@ -259,10 +271,11 @@ describe('adding a passkey and re-authenticating with one', () => {
   });
 
   it('refuses another user’s passkey for a re-authentication', async () => {
+    await ownService();
     const adaKeys = new SoftwareAuthenticator(ORIGIN);
     const bobKeys = new SoftwareAuthenticator(ORIGIN);
-    const { browser: ada } = await join('ada@example.com', adaKeys);
-    await join('bob@example.com', bobKeys);
+    const { browser: ada } = await join('ada', adaKeys);
+    await join('bob', bobKeys);
     service.clock.advance(REAUTH_WINDOW_MS);
     const options = await requestOptions('reauthenticate/options', ada);
     const response = await post('reauthenticate', { credential: bobKeys.authenticate(options, { credential: bobKeys.credentials[0] }) }, ada);
@@ -273,7 +286,7 @@ describe('adding a passkey and re-authenticating with one', () => {
 
   it('refuses a sign-in challenge answered as a re-authentication', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
-    const { browser } = await join('ada@example.com', authenticator);
+    const { browser } = await join('ada', authenticator);
     const credential = authenticator.authenticate(await requestOptions('sign-in/options'));
     const response = await post('reauthenticate', { credential }, browser);
     expect(response.statusCode).toBe(401);

@@ -3,37 +3,39 @@
  * recovery links, password sign-in and its throttle, sessions and their cookie, CSRF, re-authentication,
  * the panel's isolating headers, the hashing gate and the rehash at sign-in.
  *
- * Password hashes are of the tests' low cost (testService's), but for the gate and the rehash, tested
- * at the service's cost on a service of their own.
+ * One service for the file, each test with people of its own (newPerson, newUser), hashing at the
+ * tests' low cost; a test that moves the clock, spends a throttle, fills the hashing gate or closes
+ * the app has a service of its own (freshService), and the gate and the rehash are tested at the
+ * service's cost.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LINK_LIFETIME_MS, inviteUser, issueLink } from './invitations.ts';
-import { PASSWORD, csrfOf, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
-import { TEST_PASSWORD_COST, freshService, testService, type TestService } from '../../test/support/service.ts';
+import { PASSWORD, csrfOf, newPerson, newUser, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
+import { TEST_PASSWORD_COST, fileService, freshService, type TestService } from '../../test/support/service.ts';
 import { HASHES_AT_ONCE, HASHES_WAITING } from './hash-gate.ts';
 import { PASSWORD_COST, passwordHasher } from './password-hasher.ts';
 import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
 import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
 
+const file = fileService();
+/** The test's service: the file's, unless the test makes its own. */
 let service: TestService;
-beforeEach(async () => {
-  service = await testService();
-});
-afterEach(async () => {
-  await service.close();
+beforeEach(() => {
+  service = file;
 });
 
 const keysPath = (accountId: string) => `/panel/accounts/${accountId}/keys`;
 
 describe('invitation and sign-in', () => {
   it('an invitation link sets a password, signs the user in, and works once', async () => {
-    const account = await service.account('acme');
-    const client = await signedUpUser(service, 'acme', 'Ada@Example.com');
+    const ada = newPerson('ada');
+    const account = await service.account(ada.account);
+    const client = await signedUpUser(service, ada.account, ada.email.replace('ada', 'Ada').replace('example', 'Example'));
     expect(client.page).toContain('<h1>API keys</h1>');
-    expect(client.page).toContain('ada@example.com');
-    const user = await service.app.store.panel.findUserByEmail('ada@example.com');
+    expect(client.page).toContain(ada.email);
+    const user = await service.app.store.panel.findUserByEmail(ada.email);
     expect(user?.activatedAt).toBe(service.clock.now());
     // Of the app's cost: here the tests' (TEST_PASSWORD_COST); the service's is tested below.
     expect(user?.passwordHash).toMatch(/^\$scrypt\$ln=4,r=8,p=1\$/);
@@ -50,8 +52,9 @@ describe('invitation and sign-in', () => {
   });
 
   it('refuses a short password on the link page, saying the rule, and keeps the link open', async () => {
-    const account = await service.account('acme');
-    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'bo@example.com' }, service.clock.now(), service.config.publicUrl);
+    const bo = newPerson('bo');
+    const account = await service.account(bo.account);
+    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: bo.email }, service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const client = panelClient(service);
     await client.get(`/panel/link?token=${token}`);
@@ -63,6 +66,7 @@ describe('invitation and sign-in', () => {
   });
 
   it('an expired link is refused', async () => {
+    service = await freshService();
     const account = await service.account('acme');
     const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
     service.clock.advance(LINK_LIFETIME_MS.invite + 1);
@@ -70,38 +74,37 @@ describe('invitation and sign-in', () => {
   });
 
   it('signs in with the right password only, and says the same for an unknown address', async () => {
-    const account = await service.account('acme');
-    await signedUpUser(service, 'acme', 'ada@example.com');
+    const { email, account } = await newUser(service, 'ada');
     const client = panelClient(service);
     await client.get('/panel/sign-in');
-    const wrong = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: 'not the password at all' });
-    const unknown = await client.submit('/panel/sign-in', { email: 'nobody@example.com', password: 'not the password at all' });
+    const wrong = await client.submit('/panel/sign-in', { email, password: 'not the password at all' });
+    const unknown = await client.submit('/panel/sign-in', { email: newPerson('nobody').email, password: 'not the password at all' });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.body).toContain('The e-mail address or the password is wrong.');
     expect(unknown.body).toContain('The e-mail address or the password is wrong.');
     expect(client.cookie).toBeUndefined();
-    const right = await client.submit('/panel/sign-in', { email: 'ADA@example.com ', password: PASSWORD });
+    const right = await client.submit('/panel/sign-in', { email: `${email.toUpperCase()} `, password: PASSWORD });
     expect(right.statusCode).toBe(303);
     expect(right.headers.location).toBe(keysPath(account.id));
     expect(client.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('a page opened signed out leads to sign-in, then back to that page; never to another site', async () => {
-    await signedUpUser(service, 'acme', 'ada@example.com');
+    const { email } = await newUser(service, 'ada');
     const client = panelClient(service);
     const bounced = await client.get('/panel/security');
     expect(bounced.headers.location).toBe('/panel/sign-in?next=%2Fpanel%2Fsecurity');
     await client.get(bounced.headers.location as string);
     expect(client.page).toContain('name="next" value="/panel/security"');
-    expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: '/panel/security' })).headers.location).toBe('/panel/security');
-    const elsewhere = await panelClient(service).submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD, next: 'https://evil.example/panel/' });
+    expect((await client.submit('/panel/sign-in', { email, password: PASSWORD, next: '/panel/security' })).headers.location).toBe('/panel/security');
+    const elsewhere = await panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD, next: 'https://evil.example/panel/' });
     expect(elsewhere.headers.location).toMatch(/^\/panel\/accounts\//);
   });
 
   it('hashes a few passwords at a time: a rush beyond the line waiting is answered 503 with Retry-After, never a 500', async () => {
     // The service's cost: hashes that take as long as they do in production, and a gate of its own.
-    const service = await freshService({}, { passwordCost: PASSWORD_COST });
+    service = await freshService({}, { passwordCost: PASSWORD_COST });
     const rush = HASHES_AT_ONCE + HASHES_WAITING + 3;
     const clients = await Promise.all(Array.from({ length: rush }, async () => {
       const client = panelClient(service);
@@ -121,7 +124,7 @@ describe('invitation and sign-in', () => {
   });
 
   it('replaces a hash of a lower cost at the next sign-in by one of the configured cost, the service’s', async () => {
-    const service = await freshService({}, { passwordCost: PASSWORD_COST });
+    service = await freshService({}, { passwordCost: PASSWORD_COST });
     // A user whose password was hashed when the cost was lower.
     const email = 'ada@example.com';
     const { user } = await inviteUser(service.app.store, { accountId: (await service.account('acme')).id, email }, service.clock.now(), service.config.publicUrl);
@@ -136,6 +139,7 @@ describe('invitation and sign-in', () => {
   });
 
   it('throttles password attempts per address before hashing, with Retry-After, and a right password is refused too', async () => {
+    service = await freshService();
     await signedUpUser(service, 'acme', 'ada@example.com');
     const client = panelClient(service);
     for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_EMAIL; i++) {
@@ -154,20 +158,20 @@ describe('invitation and sign-in', () => {
 
 describe('the session and its cookie', () => {
   it('is HttpOnly, SameSite=Strict, scoped to /panel and Secure on an https public URL', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const { client, email } = await newUser(service, 'ada');
     await client.get('/panel/sign-in');
-    const response = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
+    const response = await client.submit('/panel/sign-in', { email, password: PASSWORD });
     const cookie = (response.cookies as Record<string, unknown>[]).find((c) => c.name === 'loc_panel')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/panel', secure: true, maxAge: SESSION_LIFETIME_MS / 1000 });
   });
 
   it('a token planted before sign-in is replaced at sign-in and never signs anyone in (session fixation)', async () => {
-    await signedUpUser(service, 'acme', 'ada@example.com');
+    const { email } = await newUser(service, 'ada');
     const planted = 'A'.repeat(43);
     const victim = panelClient(service);
     victim.cookie = planted;
     await victim.get('/panel/sign-in');
-    expect((await victim.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(303);
+    expect((await victim.submit('/panel/sign-in', { email, password: PASSWORD })).statusCode).toBe(303);
     expect(victim.cookie).not.toBe(planted);
     const attacker = panelClient(service);
     attacker.cookie = planted;
@@ -175,6 +179,7 @@ describe('the session and its cookie', () => {
   });
 
   it('ends after its lifetime, at sign-out, and everywhere when asked', async () => {
+    service = await freshService();
     const first = await signedUpUser(service, 'acme', 'ada@example.com');
     const second = panelClient(service);
     await second.get('/panel/sign-in');
@@ -199,8 +204,8 @@ describe('the session and its cookie', () => {
   });
 
   it('a recovery link sets a new password and signs the user out everywhere else', async () => {
-    const old = await signedUpUser(service, 'acme', 'ada@example.com');
-    const user = (await service.app.store.panel.findUserByEmail('ada@example.com'))!;
+    const { client: old, email } = await newUser(service, 'ada');
+    const user = (await service.app.store.panel.findUserByEmail(email))!;
     const link = await issueLink(service.app.store, user, 'recovery', service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const fresh = panelClient(service);
@@ -209,14 +214,14 @@ describe('the session and its cookie', () => {
     expect((await old.get('/panel/security')).statusCode).toBe(303);
     expect((await fresh.get('/panel/security')).statusCode).toBe(200);
     const signIn = panelClient(service);
-    expect((await signIn.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(401);
+    expect((await signIn.submit('/panel/sign-in', { email, password: PASSWORD })).statusCode).toBe(401);
   });
 });
 
 describe('cross-site requests and framing', () => {
   it('refuses a change without the CSRF token, with another session’s token, or from another origin', async () => {
-    const ada = await signedUpUser(service, 'acme', 'ada@example.com');
-    const bo = await signedUpUser(service, 'bolt', 'bo@example.com');
+    const { client: ada } = await newUser(service, 'ada');
+    const { client: bo, email: boEmail } = await newUser(service, 'bo');
     await ada.get('/panel/security');
     expect((await ada.submit('/panel/security/sign-out-everywhere', { csrf: '' })).statusCode).toBe(403);
     expect((await ada.submit('/panel/security/sign-out-everywhere', { csrf: csrfOf(bo.page) })).statusCode).toBe(403);
@@ -224,12 +229,12 @@ describe('cross-site requests and framing', () => {
     expect(crossSite.statusCode).toBe(403);
     expect(crossSite.body).toContain('did not come from this panel');
     // Sign-in itself cannot be forged from another site either (login CSRF).
-    expect((await panelClient(service).submit('/panel/sign-in', { email: 'bo@example.com', password: PASSWORD }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await panelClient(service).submit('/panel/sign-in', { email: boEmail, password: PASSWORD }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     expect((await ada.submit('/panel/security/sign-out-everywhere')).statusCode).toBe(303);
   });
 
   it('a page fetched by script is shown signed in only when the script holds the CSRF token', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const { client } = await newUser(service, 'ada');
     const cookie = `loc_panel=${client.cookie}`;
     const fetched = (headers: Record<string, string>) => service.request({ method: 'GET', url: '/panel/security', headers: { cookie, 'sec-fetch-site': 'same-origin', ...headers } });
     const byScript = await fetched({ 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' });
@@ -241,7 +246,7 @@ describe('cross-site requests and framing', () => {
   });
 
   it('every panel answer forbids framing, isolates its browsing context and is never cached', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const { client } = await newUser(service, 'ada');
     for (const path of ['/panel/sign-in', '/panel/security', '/panel/nothing-here', '/panel/assets/panel.css']) {
       const response = await client.get(path);
       expect(response.headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
@@ -260,6 +265,7 @@ describe('cross-site requests and framing', () => {
 
 describe('re-authentication', () => {
   it('a change more than REAUTH_WINDOW_MS after sign-in sends the user to confirm, then back', async () => {
+    service = await freshService();
     const client = await signedUpUser(service, 'acme', 'ada@example.com');
     const account = (await service.app.store.findAccount('acme'))!;
     service.clock.advance(REAUTH_WINDOW_MS);
@@ -277,7 +283,7 @@ describe('re-authentication', () => {
   });
 
   it('never sends the user anywhere but the panel afterwards', async () => {
-    const client = await signedUpUser(service, 'acme', 'ada@example.com');
+    const { client } = await newUser(service, 'ada');
     await client.get('/panel/reauthenticate?next=https://evil.example/');
     const response = await client.submit('/panel/reauthenticate', { next: '//evil.example/panel/', password: PASSWORD });
     expect(response.headers.location).toMatch(/^\/panel\/accounts\//);
@@ -286,6 +292,7 @@ describe('re-authentication', () => {
 
 describe('secrets at rest', () => {
   it('the database holds neither the password nor the session token in clear', async () => {
+    service = await freshService();
     const client = await signedUpUser(service, 'acme', 'ada@example.com');
     await service.app.close();
     const files = readdirSync(service.dataDir).filter((name) => statSync(join(service.dataDir, name)).isFile());
@@ -293,7 +300,5 @@ describe('secrets at rest', () => {
     expect(bytes).toContain('ada@example.com');
     expect(bytes).not.toContain(PASSWORD);
     expect(bytes).not.toContain(client.cookie);
-    rmSync(service.dataDir, { recursive: true, force: true });
-    service = await testService();
   });
 });

@@ -4,18 +4,20 @@
  * the hourly limit — appear on its page once the meter has added them up; the period is chosen with
  * ?days= (clamped, never an error); the keys list shows the last 24 hours; another account never
  * sees the figures.
+ *
+ * One service for the file, each test with accounts of its own (newUser); the test that moves the
+ * clock has a service of its own.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
-import { json, testService, type TestService } from '../../test/support/service.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newUser, signedUpUser } from '../../test/support/panel-client.ts';
+import { fileService, freshService, json, type TestService } from '../../test/support/service.ts';
 import type { Account, ApiKey } from '../store/store.ts';
 
+const file = fileService();
+/** The test's service: the file's, unless the test makes its own. */
 let service: TestService;
-beforeEach(async () => {
-  service = await testService();
-});
-afterEach(async () => {
-  await service.close();
+beforeEach(() => {
+  service = file;
 });
 
 const ORIGIN = 'https://shop.example';
@@ -36,15 +38,10 @@ const refusals = (html: string, reason: string, kind: 'server' | 'embed') => {
   return figure(row, `data-kind="${kind}"`);
 };
 
-async function acme(): Promise<{ ada: PanelClient; account: Account }> {
-  const ada = await signedUpUser(service, 'acme', 'ada@example.com');
-  return { ada, account: (await service.app.store.findAccount('acme'))! };
-}
-
 describe('a key’s usage on its page', () => {
   it('counts server calls and embed traffic apart, and refusals by reason, with what to do', async () => {
-    const { ada, account } = await acme();
-    const { key, secret } = await service.key('acme', { origins: [ORIGIN], hourlyLimit: 6 });
+    const { client: ada, account } = await newUser(service, 'acme');
+    const { key, secret } = await service.key(account.name, { origins: [ORIGIN], hourlyLimit: 6 });
     const path = keyPath(account, key);
     expect(figure((await ada.get(path)).body, 'data-usage-total-server')).toBe('0');
 
@@ -90,6 +87,8 @@ describe('a key’s usage on its page', () => {
   });
 
   it('shows the last 24 hours, 7 days or 35 days; other values are clamped to the nearest, never an error', async () => {
+    // Its own service: it moves the clock.
+    service = await freshService();
     const { key, secret } = await service.key('acme', { origins: [ORIGIN] });
     for (let i = 0; i < 4; i++) await search(secret);
     await service.app.usage.flush();
@@ -97,7 +96,8 @@ describe('a key’s usage on its page', () => {
     await search(secret);
     await service.app.usage.flush();
     // Signed in after the clock moved: a panel session lasts 12 hours.
-    const { ada, account } = await acme();
+    const ada = await signedUpUser(service, 'acme', 'ada@example.com');
+    const account = (await service.app.store.findAccount('acme'))!;
     const current = (html: string) => /<a href="[^"]*\?days=(\d+)#usage" aria-current="true">/.exec(html)?.[1];
 
     for (const [days, chosen, total] of [['1', '1', '1'], ['7', '7', '5'], ['35', '35', '5'], ['3', '1', '1'], ['20', '7', '5'], ['1000', '35', '5'], ['abc', '7', '5'], ['-1', '7', '5'], ['', '7', '5']]) {
@@ -113,9 +113,9 @@ describe('a key’s usage on its page', () => {
   });
 
   it('lists each key’s requests of the last 24 hours', async () => {
-    const { ada, account } = await acme();
-    const busy = await service.key('acme', { origins: [ORIGIN], label: 'busy' });
-    await service.key('acme', { origins: [ORIGIN], label: 'idle' });
+    const { client: ada, account } = await newUser(service, 'acme');
+    const busy = await service.key(account.name, { origins: [ORIGIN], label: 'busy' });
+    await service.key(account.name, { origins: [ORIGIN], label: 'idle' });
     for (let i = 0; i < 3; i++) await search(busy.secret);
     await search(busy.secret, { origin: 'https://evil.example' });
     await service.app.usage.flush();
@@ -125,12 +125,11 @@ describe('a key’s usage on its page', () => {
   });
 
   it('another account’s key answers 404, figures and all', async () => {
-    const { account } = await acme();
-    const { key, secret } = await service.key('acme', { origins: [ORIGIN], label: 'acme key' });
+    const { account } = await newUser(service, 'acme');
+    const { key, secret } = await service.key(account.name, { origins: [ORIGIN], label: 'acme key' });
     await search(secret);
     await service.app.usage.flush();
-    const bo = await signedUpUser(service, 'bolt', 'bo@example.com');
-    const bolt = (await service.app.store.findAccount('bolt'))!;
+    const { client: bo, account: bolt } = await newUser(service, 'bolt');
     for (const path of [keyPath(account, key), keyPath(account, key, '?days=35'), keyPath(bolt, key), keyPath(bolt, key, '?days=1')]) {
       const response = await bo.get(path);
       expect(response.statusCode, path).toBe(404);

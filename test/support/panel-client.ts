@@ -6,6 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { inviteUser } from '../../src/panel/invitations.ts';
+import type { Account } from '../../src/store/store.ts';
 import type { TestService } from './service.ts';
 
 export interface PanelClient {
@@ -75,4 +76,19 @@ export async function signedUpUser(service: TestService, accountName: string, em
   if (done.statusCode !== 303) throw new Error(`sign-up of ${email} answered ${done.statusCode}: ${done.body.slice(0, 300)}`);
   await client.get(done.headers.location as string);
   return client;
+}
+
+let people = 0;
+
+/** A new e-mail address and account name (`ada-7@example.com`, `ada-7`): tests sharing a service never meet. */
+export function newPerson(label: string): { email: string; account: string } {
+  people += 1;
+  return { email: `${label}-${people}@example.com`, account: `${label}-${people}` };
+}
+
+/** A new person of a new partner account (newPerson's), signed up and signed in (signedUpUser). */
+export async function newUser(service: TestService, label: string, options: { operator?: boolean } = {}): Promise<{ client: PanelClient; email: string; account: Account }> {
+  const person = newPerson(label);
+  const client = await signedUpUser(service, person.account, person.email, options);
+  return { client, email: person.email, account: (await service.app.store.findAccount(person.account))! };
 }

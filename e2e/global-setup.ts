@@ -1,8 +1,8 @@
 /**
  * Playwright's global setup: builds dist/ when it is missing, then starts what every test shares —
- * the built loc service with offline tiles on a fresh data directory, an API key made with the
- * operator CLI for the suite's two registered origins (its own page and the demo), the demo
- * integrator, and the suite's integrator page. Tests find them in `LOC_E2E` (stack.ts); the function
+ * the built loc service with offline tiles and short usage intervals on a fresh data directory, an
+ * API key made with the operator CLI for the suite's two registered origins (its own page and the
+ * demo), the demo integrator, and the suite's integrator page. Tests find them in `LOC_E2E` (stack.ts); the function
  * returned stops them all and removes the data directory.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     removeDataDir(dataDir);
   };
   try {
-    const service = await startService(dataDir);
+    // Short intervals: the usage figures reach the store and an open panel page within a second,
+    // where the defaults (10 s, 3 s) would have the specs wait.
+    const service = await startService(dataDir, { LOC_USAGE_FLUSH_MS: '500', LOC_PANEL_REFRESH_MS: '500' });
     running.push(service);
     const pages = await startPages(service.url);
     running.push(pages);

@@ -3,10 +3,19 @@
  * seconds the page is fetched again and each live element takes the content of its namesake in the
  * fresh copy, until it holds a success notice — then there is nothing left to wait for. The element
  * is an `aria-live` region, so the change is read out as it appears.
+ *
+ * How often is the service's setting (LOC_PANEL_REFRESH_MS), which the page carries in its body's
+ * `data-refresh-ms`: the panel's CSP allows no inline script to hand it over otherwise.
  */
 import { csrfHeader } from './csrf.ts';
 
-const INTERVAL_MS = 3_000;
+/** The interval when the page does not say: the setting's default. */
+const DEFAULT_INTERVAL_MS = 3_000;
+
+function intervalOf(root: ParentNode): number {
+  const interval = Number(root.querySelector('[data-refresh-ms]')?.getAttribute('data-refresh-ms'));
+  return Number.isFinite(interval) && interval > 0 ? interval : DEFAULT_INTERVAL_MS;
+}
 
 const settled = (element: Element): boolean => element.querySelector('.notice.success') !== null;
 
@@ -21,7 +30,7 @@ async function freshPage(): Promise<Document | 'signed-out' | null> {
   }
 }
 
-function poll(elements: HTMLElement[]): void {
+function poll(elements: HTMLElement[], intervalMs: number): void {
   const waiting = elements.filter((element) => !settled(element));
   if (waiting.length === 0) return;
   setTimeout(async () => {
@@ -35,10 +44,10 @@ function poll(elements: HTMLElement[]): void {
         if (fresh !== null && fresh.innerHTML !== element.innerHTML) element.innerHTML = fresh.innerHTML;
       }
     }
-    poll(waiting);
-  }, INTERVAL_MS);
+    poll(waiting, intervalMs);
+  }, intervalMs);
 }
 
 export function startLiveUpdates(root: ParentNode): void {
-  poll([...root.querySelectorAll<HTMLElement>('[data-live][id]')]);
+  poll([...root.querySelectorAll<HTMLElement>('[data-live][id]')], intervalOf(root));
 }

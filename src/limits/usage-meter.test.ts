@@ -1,7 +1,7 @@
 /**
  * The usage meter on a real SQLite store: tallies stay in memory until a batch, batches add up, a
- * batch the store refused is added with the next one, closing adds what is left, and hours past the
- * retention are deleted.
+ * batch the store refused is added with the next one, closing adds what is left, a batch is made every
+ * interval configured, and hours past the retention are deleted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,8 @@ describe('usage meter', () => {
   let store: Store;
   let now = T0;
   const errors: unknown[] = [];
-  const meterOn = (on: Store) => usageMeter(on, { now: () => now, onError: (error) => errors.push(error) });
+  // An hour between batches of the timer: these tests make theirs (flush) but one.
+  const meterOn = (on: Store, flushEveryMs = HOUR_MS) => usageMeter(on, { now: () => now, onError: (error) => errors.push(error), flushEveryMs });
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'loc-usage-'));
@@ -78,6 +79,14 @@ describe('usage meter', () => {
     meter.counted('key_a', 'server', T0);
     await meter.close();
     expect(await store.usage.usageOf('key_a', 0)).toEqual([{ keyId: 'key_a', kind: 'server', hour: hourOf(T0), used: 2, refused: none }]);
+  });
+
+  it('adds the tallies to the store by itself every flushEveryMs', async () => {
+    const meter = meterOn(store, 100);
+    meter.counted('key_a', 'server', T0);
+    await expect.poll(() => store.usage.usageOf('key_a', 0), { interval: 20, timeout: 5_000 }).toEqual([{ keyId: 'key_a', kind: 'server', hour: hourOf(T0), used: 1, refused: none }]);
+    await meter.close();
+    expect(errors).toEqual([]);
   });
 
   it('deletes the hours older than the retention, at start and when swept', async () => {

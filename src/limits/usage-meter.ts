@@ -1,7 +1,7 @@
 /**
  * A key's usage as it happens (store/usage-store.ts), without a write per request: each request the
  * limits count or refuse is tallied here by key, kind and clock hour, and the tallies are added to the
- * store in one batch every FLUSH_EVERY_MS, and when the server closes. Rows add up, so every process
+ * store in one batch every `flushEveryMs` (LOC_USAGE_FLUSH_MS), and when the server closes. Rows add up, so every process
  * of a fleet tallies its own requests and the store holds the fleet's sum, on either engine and with
  * either shared counter engine.
  *
@@ -14,9 +14,6 @@ import type { Store } from '../store/store.ts';
 import type { RefusalReason, TrafficKind, UsageHour } from '../store/usage-store.ts';
 import { HOUR_MS } from './budgets.ts';
 import { USAGE_KEPT_MS } from './usage-report.ts';
-
-/** How often tallies are added to the store: traffic shows in the panel within this (and a page's refresh). */
-export const FLUSH_EVERY_MS = 10_000;
 
 /** How often hours past the retention are deleted. */
 const SWEEP_EVERY_MS = HOUR_MS;
@@ -32,7 +29,7 @@ export interface UsageMeter {
   counted(keyId: string, kind: TrafficKind, now: number): void;
   /** A request of `keyId` refused for `reason` at `now`. */
   refused(keyId: string, kind: TrafficKind, reason: RefusalReason, now: number): void;
-  /** Adds what is tallied now to the store (tests; the timer does it every FLUSH_EVERY_MS). */
+  /** Adds what is tallied now to the store (tests; the timer does it every `flushEveryMs`). */
   flush(): Promise<void>;
   /** Deletes the hours older than the retention (the timer does it hourly). */
   sweep(): Promise<void>;
@@ -40,7 +37,14 @@ export interface UsageMeter {
   close(): Promise<void>;
 }
 
-export function usageMeter(store: Store, { now, onError }: { now: () => number; onError: (error: unknown) => void }): UsageMeter {
+export interface UsageMeterOptions {
+  now: () => number;
+  onError: (error: unknown) => void;
+  /** How often tallies are added to the store: traffic shows in the panel within this (and a page's refresh). */
+  flushEveryMs: number;
+}
+
+export function usageMeter(store: Store, { now, onError, flushEveryMs }: UsageMeterOptions): UsageMeter {
   let pending = new Map<string, UsageHour>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -84,7 +88,7 @@ export function usageMeter(store: Store, { now, onError }: { now: () => number; 
     await store.usage.deleteUsageBefore(now() - USAGE_KEPT_MS).then(() => undefined, onError);
   };
 
-  const flusher = setInterval(() => void flush(), FLUSH_EVERY_MS).unref();
+  const flusher = setInterval(() => void flush(), flushEveryMs).unref();
   // At start too: a service restarted more often than hourly still keeps its retention.
   void sweep();
   const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();

@@ -124,7 +124,8 @@ describe('changing a key', () => {
     expect(replacement).toMatchObject({ label: 'shop', origins: ['https://shop.example'], hourlyLimit: 700 });
 
     const rotation = keysPath(account, `/${old.id}/rotation`);
-    expect((await client.get(rotation)).body).toContain('No request with the new key yet');
+    expect((await client.get(rotation)).body).toContain('No request with the new key yet. Deploy it where the old key is used; this page updates by itself every 3 seconds (or reload it).');
+    expect(client.page).toContain('<body data-refresh-ms="3000">');
     // Disabling before the new key is used needs a deliberate tick.
     expect((await client.submit(`${rotation}/finish`)).statusCode).toBe(422);
 

@@ -79,11 +79,25 @@ describe('a key’s usage on its page', () => {
     expect(page).toContain('<th scope="row"><time datetime="2030-01-01T00:00:00.000Z">2030-01-01 00:00 UTC</time></th><td>6</td><td>2</td><td>6</td>');
     expect(page).toContain('add its origin');
     expect(page).toContain('Hourly figures are kept 35 days');
+    // How the figures arrive, in the service's default intervals; the page script refreshes as often.
+    expect(page).toContain('Figures arrive within about 13 seconds: the service adds them up every 10 seconds (the last use every 2 seconds), and this part of the page updates by itself every 3 seconds, or reload it.');
+    expect(page).toContain('<body data-refresh-ms="3000">');
     // The last use is the key's fact, shown once.
     expect(page.match(/Last used/g)).toHaveLength(1);
     expect(figure(page, 'id="key-last-use"')).toContain('2030-01-01 00:10 UTC');
     // No inline style anywhere: the CSP forbids it.
     expect(page).not.toMatch(/\sstyle=/);
+  });
+
+  it('adds the figures up as often as LOC_USAGE_FLUSH_MS says, and quotes it and LOC_PANEL_REFRESH_MS, which the page script follows', async () => {
+    service = await freshService({ LOC_USAGE_FLUSH_MS: '100', LOC_PANEL_REFRESH_MS: '1500' });
+    const { client: ada, account } = await newUser(service, 'acme');
+    const { key, secret } = await service.key(account.name, { origins: [ORIGIN] });
+    expect((await search(secret)).statusCode).toBe(200);
+    // No flush here: the meter's own timer adds the figure up.
+    await expect.poll(async () => figure((await ada.get(keyPath(account, key))).body, 'data-usage-total-server'), { interval: 50, timeout: 5_000 }).toBe('1');
+    expect(ada.page).toContain('Figures arrive within about 1.6 seconds: the service adds them up every 0.1 seconds (the last use every 2 seconds), and this part of the page updates by itself every 1.5 seconds, or reload it.');
+    expect(ada.page).toContain('<body data-refresh-ms="1500">');
   });
 
   it('shows the last 24 hours, 7 days or 35 days; other values are clamped to the nearest, never an error', async () => {

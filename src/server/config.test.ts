@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       defaultHourlyLimit: 1000,
       defaultEmbedHourlyLimit: 10000,
       defaultSessionLimit: 500,
+      usageFlushMs: 10000,
+      panelRefreshMs: 3000,
       geocoderUrl: null,
       geocoderTimeoutMs: 1500,
       geocoderSearch: false,
@@ -76,6 +78,11 @@ describe('loadConfig', () => {
     [{ LOC_REDIS_URL: 'http://cache:6379' }, 'LOC_REDIS_URL must be a redis:// or rediss:// URL with a host, received "http://cache:6379/".'],
     [{ LOC_REDIS_URL: 'redis://:s3cret@cache:6379/x' }, 'LOC_REDIS_URL must be a redis:// URL whose path, if any, is a database number (/0), received "redis://:***@cache:6379/x".'],
     [{ LOC_SHUTDOWN_TIMEOUT_MS: '-1' }, 'LOC_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, received "-1".'],
+    [{ LOC_USAGE_FLUSH_MS: '10s' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "10s".'],
+    [{ LOC_USAGE_FLUSH_MS: '50' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "50".'],
+    [{ LOC_USAGE_FLUSH_MS: '3600000' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "3600000".'],
+    [{ LOC_PANEL_REFRESH_MS: '100' }, 'LOC_PANEL_REFRESH_MS must be an integer from 250 to 60000, received "100".'],
+    [{ LOC_PANEL_REFRESH_MS: '60001' }, 'LOC_PANEL_REFRESH_MS must be an integer from 250 to 60000, received "60001".'],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
@@ -88,6 +95,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...shared, LOC_WORKERS: 'auto' }).workers).toBe(availableParallelism());
     // One process on SQLite is what auto means on a single core; the refusal is for more than one.
     expect(loadConfig({ LOC_WORKERS: '1' }).workers).toBe(1);
+  });
+
+  it('reads the intervals of the usage figures: how often they are added up and an open panel page refreshes', () => {
+    expect(loadConfig({ LOC_USAGE_FLUSH_MS: '500', LOC_PANEL_REFRESH_MS: '500' })).toMatchObject({ usageFlushMs: 500, panelRefreshMs: 500 });
   });
 
   it('treats an empty variable as unset', () => {

@@ -31,6 +31,10 @@ export interface Config {
   defaultHourlyLimit: number;
   defaultEmbedHourlyLimit: number;
   defaultSessionLimit: number;
+  /** How often each process adds its usage tallies to the store (limits/usage-meter.ts). */
+  usageFlushMs: number;
+  /** How often an open panel page fetches its live parts again (panel-app/live.ts). */
+  panelRefreshMs: number;
   geocoderUrl: string | null;
   geocoderTimeoutMs: number;
   /** Whether the search box's Enter also asks the geocoder's forward search (only with `geocoderUrl`). */
@@ -106,6 +110,16 @@ export const OPTIONS: Options = {
   defaultSessionLimit: {
     env: 'LOC_DEFAULT_SESSION_LIMIT', default: '500', doc: 'Calls one embed session may make over its whole life, for a key without its own `--session-limit`.',
     parse: (t, _, __, name) => integer(name, t!, 1, MAX_LIMIT),
+  },
+  usageFlushMs: {
+    env: 'LOC_USAGE_FLUSH_MS', default: '10000',
+    doc: 'How often each process adds its usage tallies to the store, in one write: traffic shows in the panel within this and a page’s refresh, and a process that dies loses at most this long’s tallies.',
+    parse: (t, _, __, name) => integer(name, t!, 100, 60_000),
+  },
+  panelRefreshMs: {
+    env: 'LOC_PANEL_REFRESH_MS', default: '3000',
+    doc: 'How often an open panel page refreshes its live parts (a key’s usage and last use, a rotation’s first request); each refresh is one request for the page.',
+    parse: (t, _, __, name) => integer(name, t!, 250, 60_000),
   },
   geocoderUrl: {
     env: 'LOC_GEOCODER_URL', default: null, doc: 'Base URL of a Nominatim-compatible reverse geocoder for street addresses. Default: offline addresses only.',

@@ -9,7 +9,7 @@ import type { Account, ApiKey } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
 import { DONE_MESSAGES, lastUse, statusText } from './keys.ts';
 import { usageSection } from './usage.ts';
-import { accountPath, buttonForm, csrfField, escapeHtml, notice, panelPage, textInput, time } from './layout.ts';
+import { accountPath, buttonForm, csrfField, escapeHtml, notice, panelPage, seconds, textInput, time, type LiveIntervals } from './layout.ts';
 
 const keyPath = (account: Account, key: ApiKey, rest = ''): string => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
 
@@ -38,6 +38,8 @@ export interface KeyPageOptions {
   rotation: Rotation | undefined;
   /** The key's usage over the `days` chosen (pages/usage.ts). */
   usage: { report: UsageReport; days: number };
+  /** How often the live figures change and the page fetches them (the service's settings). */
+  intervals: LiveIntervals;
   done?: string;
   /** A refused addition: the list, the value given and why. */
   refused?: { list: 'origins' | 'ip-ranges'; input: string; message: string };
@@ -58,6 +60,7 @@ export function keyPage(options: KeyPageOptions): string {
     signedIn,
     account,
     current: 'keys',
+    refreshMs: options.intervals.panelRefreshMs,
     body: `${done ? notice('success', done) : ''}
 ${options.refused ? notice('error', escapeHtml(options.refused.message)) : ''}
 <dl class="facts">
@@ -70,7 +73,7 @@ ${options.refused ? notice('error', escapeHtml(options.refused.message)) : ''}
 </dl>
 ${listSection({ signedIn, account, key, list: 'origins', values: key.origins, error: refusedIn('origins')?.message ?? null, input: refusedIn('origins')?.input ?? '' })}
 ${listSection({ signedIn, account, key, list: 'ip-ranges', values: key.ipRanges, error: refusedIn('ip-ranges')?.message ?? null, input: refusedIn('ip-ranges')?.input ?? '' })}
-${usageSection({ path: keyPath(account, key), ...options.usage })}
+${usageSection({ path: keyPath(account, key), ...options.usage, intervals: options.intervals })}
 <h2 id="rotation">Rotation</h2>
 ${rotation}
 <h2 id="status">Status</h2>
@@ -79,14 +82,14 @@ ${status}
   });
 }
 
-export function rotationPage(options: { signedIn: SignedIn; account: Account; oldKey: ApiKey; newKey: ApiKey; rotation: Rotation; uses: Map<string, KeyUse> }): string {
+export function rotationPage(options: { signedIn: SignedIn; account: Account; oldKey: ApiKey; newKey: ApiKey; rotation: Rotation; uses: Map<string, KeyUse>; intervals: LiveIntervals }): string {
   const { signedIn, account, oldKey, newKey, rotation } = options;
   const newUse = options.uses.get(newKey.id);
   const arrived = newUse !== undefined && newUse.at >= rotation.startedAt;
   const finished = rotation.finishedAt !== null;
   const verify = arrived
     ? notice('success', `The new key is in use: last request ${lastUse(newUse)}.`)
-    : `<p class="muted">No request with the new key yet. Deploy it where the old key is used; this page updates by itself (or reload it).</p>`;
+    : `<p class="muted">No request with the new key yet. Deploy it where the old key is used; this page updates by itself every ${seconds(options.intervals.panelRefreshMs)} (or reload it).</p>`;
   const finish = finished
     ? notice('success', `Done: the old key was disabled ${time(rotation.finishedAt)}.`)
     : `<p>The old key was last used ${lastUse(options.uses.get(oldKey.id))}. ${arrived ? 'Once your traffic has moved to the new key, disable the old one.' : 'Disabling it before the new key is in use would stop your integration.'}</p>
@@ -100,6 +103,7 @@ ${arrived ? '' : '<div class="field"><label><input type="checkbox" name="confirm
     signedIn,
     account,
     current: 'keys',
+    refreshMs: options.intervals.panelRefreshMs,
     // Steps 2 and 3 change together when the first request arrives (the confirmation box goes): the
     // whole list is the live region the page script refreshes.
     body: `<ol class="steps" id="rotation-steps" aria-live="polite" data-live>

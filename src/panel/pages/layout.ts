@@ -5,6 +5,7 @@
  * adds passkeys, copy buttons and live updates where the browser runs it.
  */
 import { escapeHtml } from '../../escape-html.ts';
+import type { Config } from '../../server/config.ts';
 import type { Account } from '../../store/store.ts';
 import { CSRF_FIELD, PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
 
@@ -22,7 +23,12 @@ export interface PanelPageOptions {
   account?: Account | null;
   /** Which navigation entry is the current page. */
   current?: 'keys' | 'team' | 'audit' | 'security' | 'accounts';
+  /** For a page with live parts: how often the page script fetches them again (`data-refresh-ms`). */
+  refreshMs?: number;
 }
+
+/** The configured intervals that the live parts of a page depend on, and that its text quotes. */
+export type LiveIntervals = Pick<Config, 'usageFlushMs' | 'panelRefreshMs'>;
 
 /** The path of a page of `account` (`/panel/accounts/<id>/keys`, …). */
 export const accountPath = (accountId: string, rest = ''): string => `${PANEL_PATH}/accounts/${encodeURIComponent(accountId)}${rest}`;
@@ -53,7 +59,7 @@ export function panelPage(options: PanelPageOptions): string {
 <link rel="stylesheet" href="${ASSETS_PATH}/panel.css">
 <script type="module" src="${ASSETS_PATH}/panel.js"></script>
 </head>
-<body>
+<body${options.refreshMs === undefined ? '' : ` data-refresh-ms="${options.refreshMs}"`}>
 <a class="skip" href="#main">Skip to content</a>
 <header>
 <p class="brand"><a href="${PANEL_PATH}">loc partner panel</a></p>
@@ -101,6 +107,12 @@ ${options.error ? `<p class="error" id="${id}-error">${escapeHtml(options.error)
  */
 export const scrollingTable = (label: string, table: string): string =>
   `<div class="table-scroll" role="region" aria-label="${escapeHtml(label)}" tabindex="0">${table}</div>`;
+
+/** A duration for people, in seconds to the tenth: `3 seconds`, `0.5 seconds`, `1 second`. */
+export function seconds(ms: number): string {
+  const value = Math.round(ms / 100) / 10;
+  return `${value} second${value === 1 ? '' : 's'}`;
+}
 
 /** A time for people: UTC, to the minute, with the machine-readable value for script and tests. */
 export function time(at: number | null, never = 'never'): string {

@@ -12,10 +12,9 @@
  */
 import { FLUSH_EVERY_MS as LAST_USE_EVERY_MS } from '../../auth/key-uses.ts';
 import { HOUR_MS } from '../../limits/budgets.ts';
-import { FLUSH_EVERY_MS } from '../../limits/usage-meter.ts';
 import { DEFAULT_USAGE_DAYS, USAGE_KEPT_MS, type ReportHour, type UsageReport } from '../../limits/usage-report.ts';
 import { REFUSAL_REASONS, type RefusalReason, type TrafficKind } from '../../store/usage-store.ts';
-import { escapeHtml, scrollingTable, time } from './layout.ts';
+import { escapeHtml, scrollingTable, seconds, time, type LiveIntervals } from './layout.ts';
 
 /** The periods a person can choose: a day, a week, and all that is kept. */
 export const USAGE_DAY_CHOICES = [1, 7, 35] as const;
@@ -136,8 +135,13 @@ function totalsTable(report: UsageReport): string {
 ${reasons.join('\n')}</tbody></table>`);
 }
 
+/** How the figures arrive: the configured intervals, in words. */
+function arrival({ usageFlushMs, panelRefreshMs }: LiveIntervals): string {
+  return `Figures arrive within about ${seconds(usageFlushMs + panelRefreshMs)}: the service adds them up every ${seconds(usageFlushMs)} (the last use every ${seconds(LAST_USE_EVERY_MS)}), and this part of the page updates by itself every ${seconds(panelRefreshMs)}, or reload it.`;
+}
+
 /** The usage section of a key's page (`path`: the key page's own path, for the period links). */
-export function usageSection(options: { path: string; report: UsageReport; days: number }): string {
+export function usageSection(options: { path: string; report: UsageReport; days: number; intervals: LiveIntervals }): string {
   const { report, days, path } = options;
   const { server, embed, refused } = sums(report);
   const choices = USAGE_DAY_CHOICES.map((choice) => `<li><a href="${escapeHtml(`${path}?days=${choice}#usage`)}"${choice === days ? ' aria-current="true"' : ''}>${choice === 1 ? 'Last 24 hours' : `Last ${choice} days`}</a></li>`).join('');
@@ -148,5 +152,5 @@ export function usageSection(options: { path: string; report: UsageReport; days:
 <details class="usage-table"><summary>Show as a table</summary><div id="usage-table" data-live>${figuresTable(report, days)}</div></details>
 <h3 id="refusals">Totals and refusals</h3>
 <div id="usage-totals" data-live>${totalsTable(report)}</div>
-<p class="muted">Server calls are made with the key itself; embed traffic is its sessions’ (your visitors’ browsers). Refused requests are those turned away before they were served: the limit, an origin or address not allowed, the key disabled. Figures arrive within a minute (the service adds them up every ${FLUSH_EVERY_MS / 1000} seconds; the last use every ${LAST_USE_EVERY_MS / 1000} seconds) and this part of the page updates by itself, or reload it. Hourly figures are kept ${USAGE_KEPT_MS / DAY_MS} days.</p>`;
+<p class="muted">Server calls are made with the key itself; embed traffic is its sessions’ (your visitors’ browsers). Refused requests are those turned away before they were served: the limit, an origin or address not allowed, the key disabled. ${arrival(options.intervals)} Hourly figures are kept ${USAGE_KEPT_MS / DAY_MS} days.</p>`;
 }

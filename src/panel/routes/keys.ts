@@ -47,7 +47,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     const days = usageDays((request.query as Record<string, unknown> | undefined)?.days);
     const [rotations, report] = await Promise.all([app.store.panel.listRotations(account.id), usageReport(app.store, key, { now: app.now(), days })]);
     const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
-    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: report.lastUse ?? undefined, rotation, usage: { report, days }, ...extra }));
+    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: report.lastUse ?? undefined, rotation, usage: { report, days }, intervals: app.config, ...extra }));
   }
 
   app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
@@ -159,7 +159,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     const { account, key } = await context(request);
     const { rotation, newKey } = await rotationOf(account, key!);
     const uses = new Map((await app.store.panel.keyUses(account.id)).map((use) => [use.keyId, use]));
-    return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses }));
+    return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses, intervals: app.config }));
   });
 
   app.post<{ Params: Params }>(`${base}/:keyId/rotation/finish`, user, async (request, reply) => {

@@ -85,7 +85,11 @@ export default fp<RateLimitOptions>(
     }));
     if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
     app.decorate('counters', counters);
-    const usage = usageMeter(app.store, { now: app.now, onError: (error) => app.log.warn({ err: error }, 'could not add the keys’ usage to the store') });
+    const usage = usageMeter(app.store, {
+      now: app.now,
+      onError: (error) => app.log.warn({ err: error }, 'could not add the keys’ usage to the store'),
+      flushEveryMs: app.config.usageFlushMs,
+    });
     app.decorate('usage', usage);
     // After the requests in flight: what they tallied is added before the store closes.
     app.addHook('onClose', () => usage.close());

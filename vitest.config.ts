@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'iframe-app/**/*.test.ts', 'demo/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
-    globalSetup: ['test/setup/build.ts'],
+    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
     reporters: ['default', './test/setup/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

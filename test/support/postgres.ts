@@ -156,7 +156,8 @@ export async function startRun(): Promise<{ provided: ProvidedPostgres; close: (
     const template = await run.migratedTemplate();
     return { provided: { adminUrl: run.server.adminUrl, run: run.id, template }, close: () => run.close() };
   } catch (error) {
-    await run.close();
+    // The template's failure is the one to report; ending the run is tidying up after it.
+    await run.close().catch(() => {});
     return { provided: { error: `the migrated template could not be made on ${run.server.adminUrl}: ${(error as Error).message}` }, close: async () => {} };
   }
 }
@@ -336,16 +337,21 @@ export async function startCluster({ settings = [] }: { settings?: string[] } = 
     throw new Error(stderr || (error as Error).message);
   }
   let running = true;
+  const stop = () => {
+    process.off('exit', stop);
+    try {
+      if (running) run(join(bin, 'pg_ctl'), haltArgs);
+    } finally {
+      running = false;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // Also when the process that started it ends without its teardown: vitest, interrupted (Ctrl-C),
+  // exits at once, and a cluster left running would hold its port and files until the next boot.
+  process.once('exit', stop);
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => {
-      try {
-        if (running) run(join(bin, 'pg_ctl'), haltArgs);
-      } finally {
-        running = false;
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    stop,
     halt: async () => {
       await runLater(join(bin, 'pg_ctl'), haltArgs);
       running = false;

@@ -17,7 +17,7 @@ const STRESS = 'test/stress/**/*.test.ts';
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/build.ts'],
+    globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts'],
     reporters: ['default', './test/setup/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
-import { openPostgresStore } from '../store/postgres.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { HOUR_MS } from './budgets.ts';
 import type { Budget } from './counters.ts';
@@ -37,8 +36,7 @@ interface Engine {
 }
 
 async function postgresEngine(): Promise<Engine> {
-  const database: TestDatabase = await createTestDatabase();
-  await (await openPostgresStore(database.url)).close();
+  const database: TestDatabase = await createTestDatabase({ migrated: true });
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   return {

@@ -27,7 +27,7 @@ afterAll(async () => {
 const secretOf = (html: string): string => /id="secret" readonly value="([^"]+)"/.exec(html)?.[1] ?? '';
 
 it('two servers on one PostgreSQL database serve one panel: sessions, keys, last uses and the throttle are shared', async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrated: true });
   const settings = { LOC_DATABASE_URL: db.url, LOC_LOG_LEVEL: 'warn' };
   servers = [await testService(settings), await testService(settings)];
   const [one, two] = servers;

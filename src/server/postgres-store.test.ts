@@ -23,7 +23,7 @@ const EIFFEL = { lat: 48.85837, lng: 2.29448 };
 let db: TestDatabase;
 let service: TestService;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrated: true });
   service = await testService({ LOC_DATABASE_URL: db.url });
 });
 afterAll(async () => {

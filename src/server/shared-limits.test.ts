@@ -27,7 +27,7 @@ let db: TestDatabase | undefined;
 let fleet: Fleet | undefined;
 
 async function twoServers(env: Record<string, string> = {}): Promise<Fleet> {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrated: true });
   const lines: string[] = [];
   const logStream = { write: (line: string) => void lines.push(line) };
   const settings = { LOC_DATABASE_URL: db.url, LOC_LOG_LEVEL: 'warn', ...env };
@@ -132,7 +132,7 @@ describe.each([
 
 describe('counters out of reach', () => {
   it('stop the start with one line that names Redis, without its password', async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: true });
     await expect(testService({ LOC_DATABASE_URL: db.url, LOC_REDIS_URL: 'redis://:s3cret@127.0.0.1:1' })).rejects.toThrow(
       expect.objectContaining({ name: 'StartFailure', message: expect.stringMatching(/^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1: /) }),
     );

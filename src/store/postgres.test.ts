@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL adapter against the store conformance suite, on a real PostgreSQL (test/support/
- * postgres.ts finds or starts one; each test gets a database of its own), bare and behind the request
- * cache as the server uses it; plus what only a networked engine has: several pools on one database,
- * migrations racing, a schema from a newer loc, a database out of reach.
+ * postgres.ts finds or starts one; each test gets a database of its own, migrated from the run's
+ * template where the migrations are not what it tests), bare and behind the request cache as the
+ * server uses it; plus what only a networked engine has: several pools on one database, migrations
+ * racing, a schema from a newer loc, a database out of reach.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
@@ -10,7 +11,7 @@ import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
 import { postgresFill } from '../../test/support/postgres-fill.ts';
-import { createTestDatabase, sql, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { createTestDatabase, sql, stopPostgres, type DatabaseOptions, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
 import { cachedStore } from './cached.ts';
 import { translatePostgresError } from './postgres-errors.ts';
@@ -23,7 +24,7 @@ afterAll(stopPostgres);
 
 // Two stores, two pools: the panel suite's races run across them as across two processes.
 const open = async (): Promise<OpenedStore> => {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: true });
   const store = await openPostgresStore(db.url);
   return {
     store, second: await openPostgresStore(db.url), settle: () => {}, fill: postgresFill(db.url), sql: async (text) => void (await sql(db.url, text)),
@@ -37,7 +38,7 @@ auditStoreConformance('postgres', open);
 
 // As the server uses it: behind the request cache (cached.ts), with another store writing beside it.
 storeConformance('postgres behind the request cache', async () => {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: true });
   let now = 0;
   const ttlMs = 1000;
   return {
@@ -63,7 +64,7 @@ describe('postgres store', () => {
     opened.push(store);
     return store;
   };
-  const fresh = async (options?: { icuLocale?: 'en' }) => {
+  const fresh = async (options?: DatabaseOptions) => {
     db = await createTestDatabase(options);
   };
   afterEach(async () => {
@@ -72,7 +73,7 @@ describe('postgres store', () => {
   });
 
   it('lets two stores, two pools, on one database agree, and loses no change when both edit one key at once', async () => {
-    await fresh();
+    await fresh({ migrated: true });
     const [one, two] = [await open(), await open()];
     const acme = await one.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     expect(await two.getAccount(acme.id)).toEqual(acme);
@@ -90,7 +91,7 @@ describe('postgres store', () => {
   });
 
   it('makes exactly one of two stores\' concurrent first saves of a cell win, and both read the winner', async () => {
-    await fresh();
+    await fresh({ migrated: true });
     const [one, two] = [await open(), await open()];
     const acme = await one.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     const spot = (i: number): SavedLocation => ({
@@ -156,7 +157,7 @@ describe('postgres store', () => {
   });
 
   it('refuses a TRUNCATE of the audit log, which keeps its entries', async () => {
-    await fresh();
+    await fresh({ migrated: true });
     const store = await open();
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     const entry = await store.audit.appendAudit({

@@ -62,7 +62,7 @@ export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 export interface SeedOptions {
   /** Default sqlite. */
   engine?: Engine;
-  /** With postgres: this database instead of a fresh one of the test server's (createTestDatabase). */
+  /** With postgres: this database instead of a fresh, migrated one of the test server's (createTestDatabase). */
   database?: TestDatabase;
 }
 
@@ -79,8 +79,8 @@ export interface Seeded {
 
 /**
  * A new temporary data directory holding the accounts and keys asked for, in order; with
- * `engine: 'postgres'`, a fresh database holding them (migrated by the store, as `loc serve` would), and
- * `env` naming it to the server.
+ * `engine: 'postgres'`, a fresh database holding them (cloned from the run's migrated template, or
+ * migrated by the store, as `loc serve` would, when given one), and `env` naming it to the server.
  */
 export async function seedDataDir(keys: KeySpec[], { engine = 'sqlite', database }: SeedOptions = {}): Promise<Seeded> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-stress-'));
@@ -92,7 +92,7 @@ export async function seedDataDir(keys: KeySpec[], { engine = 'sqlite', database
       await store.close();
     }
   }
-  const db = database ?? (await createTestDatabase());
+  const db = database ?? (await createTestDatabase({ migrated: true }));
   const store = await openPostgresStore(db.url);
   try {
     return { dataDir, keys: await seedStore(store, keys), engine, database: db, env: { LOC_DATABASE_URL: db.url } };

@@ -1,11 +1,14 @@
 /**
  * The finders of the test databases answer: the PostgreSQL one gives each caller a database of its
- * own, the Redis one a server that answers PING. A test that needs them fails rather than skips when
- * none can be found or started (the finders' own messages say what was tried).
+ * own, empty or migrated, and leaves nothing of a run on a server it found; the Redis one a server
+ * that answers PING. A test that needs them fails rather than skips when none can be found or started
+ * (the finders' own messages say what was tried).
  */
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, stopPostgres } from './postgres.ts';
+import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/postgres-migrations.ts';
+import { freePort } from './loc-process.ts';
+import { admin, createTestDatabase, postgresServer, sql, startRun, stopPostgres } from './postgres.ts';
 import { ping, redisServer, stopRedis } from './redis.ts';
 
 afterAll(async () => {
@@ -30,6 +33,41 @@ describe('test databases', () => {
     const gone = new pg.Client({ connectionString: one.url });
     await expect(gone.connect()).rejects.toMatchObject({ code: '3D000' });
     await gone.end().catch(() => {});
+  });
+
+  it('gives migrated databases, cloned at once from the run\'s template, which takes no connection', async () => {
+    const databases = await Promise.all(Array.from({ length: 3 }, () => createTestDatabase({ migrated: true })));
+    for (const { url } of databases) expect(await sql(url, 'SELECT version FROM loc_schema')).toEqual([{ version: SCHEMA_VERSION }]);
+    await Promise.all(databases.map((database) => database.dispose()));
+    const provided = inject('postgres');
+    if ('error' in provided) throw new Error(provided.error);
+    const template = new URL(provided.adminUrl);
+    template.pathname = `/${provided.template}`;
+    await expect(sql(template.href, 'SELECT 1')).rejects.toMatchObject({ code: '55000' });
+  });
+
+  describe('a run', () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('ends on a server it found with nothing of its own left there: neither its template nor a database its tests left', async () => {
+      const { adminUrl } = await postgresServer();
+      vi.stubEnv('LOC_TEST_DATABASE_URL', adminUrl);
+      const { provided, close } = await startRun();
+      if ('error' in provided) throw new Error(provided.error);
+      expect(provided).toEqual({ adminUrl, run: expect.stringMatching(/^[0-9a-f]{8}$/), template: `loc_template_${provided.run}` });
+      await admin(adminUrl, `CREATE DATABASE loc_t_${provided.run}_left`);
+      const ours = () => sql(adminUrl, 'SELECT datname FROM pg_database WHERE strpos(datname, $1) > 0 ORDER BY datname', [provided.run]);
+      expect(await ours()).toEqual([{ datname: `loc_t_${provided.run}_left` }, { datname: provided.template }]);
+      await close();
+      expect(await ours()).toEqual([]);
+      expect(await sql(adminUrl, 'SELECT 1 AS up')).toEqual([{ up: 1 }]);
+    });
+
+    it('hands the test files why there is no PostgreSQL, rather than failing the run where no test needs one', async () => {
+      const closed = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+      vi.stubEnv('LOC_TEST_DATABASE_URL', closed);
+      expect((await startRun()).provided).toEqual({ error: expect.stringMatching(new RegExp(`^LOC_TEST_DATABASE_URL=${closed} cannot be used: .*ECONNREFUSED`)) });
+    });
   });
 
   it('finds a Redis that answers PING', async () => {

@@ -79,6 +79,12 @@ const serve = (args: string[] = [], env: Record<string, string> = {}, databaseUr
 /** The port of its ready line. */
 const readyPort = async (spawned: Spawned): Promise<number> => Number(new URL((await spawned.ready()).url).port);
 
+/**
+ * A wait on what the workers write or answer: they are other processes, which a machine running other
+ * test files beside this one may serve seconds late; vi.waitFor's own second is for code in this process.
+ */
+const FROM_WORKERS = { timeout: 10_000 };
+
 // Each start forks two whole services on a machine of two cores: seconds, not milliseconds.
 describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
   it('seeds once and prints the banner once; both workers answer, every line saying which; SIGTERM exits 0', async () => {
@@ -88,7 +94,7 @@ describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
     expect((await get(port, '/healthz')).status).toBe(200);
     const answered = await Promise.all(Array.from({ length: 12 }, () => get(port, '/healthz')));
     expect(answered.map(({ status }) => status)).toEqual(Array(12).fill(200));
-    await vi.waitFor(() => expect(lines(server!.output()).filter((line) => line.msg === 'request')).toHaveLength(13));
+    await vi.waitFor(() => expect(lines(server!.output()).filter((line) => line.msg === 'request')).toHaveLength(13), FROM_WORKERS);
 
     const output = server.output();
     expect(output.match(/^loc is listening on /gm)).toHaveLength(1);
@@ -142,11 +148,11 @@ describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
       socket.on('data', (chunk) => void (response += chunk));
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       socket.write(`POST /v1/loc/generate HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`);
-      await vi.waitFor(() => expect(response).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/));
+      await vi.waitFor(() => expect(response).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/), FROM_WORKERS);
       return { socket, closed, response: () => response };
     }));
     server.child.kill('SIGTERM');
-    await vi.waitFor(() => expect(lines(server!.output()).filter((line) => line.msg?.startsWith('shutting down: finishing')).map((line) => line.worker).sort()).toEqual([1, 2]));
+    await vi.waitFor(() => expect(lines(server!.output()).filter((line) => line.msg?.startsWith('shutting down: finishing')).map((line) => line.worker).sort()).toEqual([1, 2]), FROM_WORKERS);
     for (const { socket } of inFlight) socket.end(body.slice(10));
     for (const { closed, response } of inFlight) {
       await closed;

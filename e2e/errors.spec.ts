@@ -34,7 +34,7 @@ test('over the hourly limit of embed traffic: onError rate_limited, recoverable,
   // The limit counts per clock hour: a test that straddled the hour's end would start counting again.
   await expect.poll(() => HOUR_MS - (Date.now() % HOUR_MS), { timeout: 20_000 }).toBeGreaterThan(10_000);
   // The key itself may make one call an hour — the session — and its visitors one between them.
-  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-limited', origins: [stack.pages], hourlyLimit: 1, embedHourlyLimit: 1 });
+  const { apiKey } = createKey(stack.dataDir, { account: `e2e-limited-${randomUUID()}`, origins: [stack.pages], hourlyLimit: 1, embedHourlyLimit: 1 });
   await page.goto(stack.pages);
   // The frame page and the session check are not counted; the session is the key's, not its visitors'.
   const { id, frame } = await mountAndChoose(page, stack, apiKey);
@@ -52,7 +52,7 @@ test('over the hourly limit of embed traffic: onError rate_limited, recoverable,
 });
 
 test("a session that has used its requests: onError session_limit_reached, final for it; the key's own calls go on", async ({ page, stack }) => {
-  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-session-limited', origins: [stack.pages], sessionLimit: 1 });
+  const { apiKey } = createKey(stack.dataDir, { account: `e2e-session-limited-${randomUUID()}`, origins: [stack.pages], sessionLimit: 1 });
   await page.goto(stack.pages);
   const { id, frame } = await mountAndChoose(page, stack, apiKey);
   await frame.locator('#loc-map').click({ position: CENTRE });

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startPages } from './pages.ts';
-import { ROOT, createKey, freePort, newDataDir, removeDataDir, startDemo, startService, type Running } from './services.ts';
+import { ROOT, SHORT_INTERVALS, createKey, freePort, newDataDir, removeDataDir, startDemo, startService, type Running } from './services.ts';
 import { STACK_ENV, type Stack } from './stack.ts';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -19,9 +19,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     removeDataDir(dataDir);
   };
   try {
-    // Short intervals: the usage figures reach the store and an open panel page within a second,
-    // where the defaults (10 s, 3 s) would have the specs wait.
-    const service = await startService(dataDir, { LOC_USAGE_FLUSH_MS: '500', LOC_PANEL_REFRESH_MS: '500' });
+    const service = await startService(dataDir, SHORT_INTERVALS);
     running.push(service);
     const pages = await startPages(service.url);
     running.push(pages);

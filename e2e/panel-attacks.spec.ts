@@ -1,15 +1,16 @@
 /**
  * The partner panel under attack, in Chromium against the real service: a forged form from another
- * origin, a user of one account reaching another account's key by id, a session token planted before
- * sign-in, password guessing, the key looked for after its creation screen, and script in the embed
- * frame — same origin as the panel, inside a partner's page — trying to read a panel page.
+ * origin, a user of one account reaching another account's key by id, the key looked for after its
+ * creation screen, and script in the embed frame — same origin as the panel, inside a partner's
+ * page — trying to read a panel page. A session token planted before sign-in is the sign-up flow's
+ * (panel.spec.ts); password guessing is the server's throttle, tested in src/panel/sign-in.test.ts.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { mountReady } from './harness.ts';
-import { expect, test } from './fixtures.ts';
-import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signIn, signUp } from './panel.ts';
+import { expect } from './fixtures.ts';
+import { PASSWORD, callApi, createKeyInPanel, invite, newPerson, signUp, test } from './panel.ts';
 import { cli, newDataDir, removeDataDir, startService } from './services.ts';
 
 // Each test signs people up and in, and every password is hashed with scrypt: longer than the suite's default.
@@ -24,9 +25,8 @@ function keyStatus(dataDir: string, account: string, keyId: string): string {
 /** The id of the key whose page is open. */
 const openKeyId = (page: Page): string => /\/keys\/(key_[A-Za-z0-9_-]+)/.exec(page.url())![1];
 
-test('a form posted from another origin changes nothing, whether the cookie comes along (same site) or not', async ({ page, stack }) => {
-  const { email, account } = newPerson('csrf');
-  await signUp(page, invite(stack, account, email));
+test('a form posted from another origin changes nothing, whether the cookie comes along (same site) or not', async ({ partnerPage: page, partner, stack }) => {
+  const { account } = partner;
   await createKeyInPanel(page, { label: 'target', origins: 'https://shop.example' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -48,9 +48,7 @@ test('a form posted from another origin changes nothing, whether the cookie come
   }
 });
 
-test('a user of one account cannot reach another account’s key by its id', async ({ page, browser, stack }) => {
-  const owner = newPerson('owner');
-  await signUp(page, invite(stack, owner.account, owner.email));
+test('a user of one account cannot reach another account’s key by its id', async ({ partnerPage: page, browser, stack }) => {
   await createKeyInPanel(page, { label: 'owned' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();
@@ -67,49 +65,6 @@ test('a user of one account cannot reach another account’s key by its id', asy
     await expect(intruder.getByText('owned')).toHaveCount(0);
   }
   await context.close();
-});
-
-test('a session token planted before sign-in is replaced, and never signs the planter in', async ({ browser, stack }) => {
-  const { email, account } = newPerson('fixation');
-  const link = invite(stack, account, email);
-  const planted = 'P'.repeat(43);
-  const victimContext = await browser.newContext();
-  await victimContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
-  const victim = await victimContext.newPage();
-  await signUp(victim, link);
-  const cookie = (await victimContext.cookies(`${stack.service}/panel`)).find((c) => c.name === 'loc_panel')!;
-  expect(cookie.value).not.toBe(planted);
-  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/panel' });
-
-  const attackerContext = await browser.newContext();
-  await attackerContext.addCookies([{ name: 'loc_panel', value: planted, url: `${stack.service}/panel` }]);
-  const attacker = await attackerContext.newPage();
-  await attacker.goto(`${stack.service}/panel/security`);
-  await expect(attacker.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-  await Promise.all([victimContext.close(), attackerContext.close()]);
-});
-
-test('password guessing is stopped after 10 tries, even the right password then', async ({ page }) => {
-  // Each guess is hashed (a few hundred milliseconds of scrypt) before it is refused.
-  test.setTimeout(120_000);
-  // A service of its own: the guesses spend this address's sign-in budget, which the suite shares.
-  const dataDir = newDataDir();
-  const service = await startService(dataDir);
-  try {
-    const { email, account } = newPerson('guess');
-    await signUp(page, invite({ dataDir, service: service.url }, account, email));
-    await page.context().clearCookies();
-    for (let i = 0; i < 10; i++) {
-      await signIn(page, service.url, email, `wrong guess number ${i}`);
-      await expect(page.getByText('The e-mail address or the password is wrong.')).toBeVisible();
-    }
-    await signIn(page, service.url, email, PASSWORD);
-    await expect(page.getByText('Too many sign-in attempts')).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-  } finally {
-    await service.stop();
-    removeDataDir(dataDir);
-  }
 });
 
 test('a key is on its creation screen only: not on any later page, in the service’s log or in the database in clear', async ({ page }) => {
@@ -143,9 +98,7 @@ test('a key is on its creation screen only: not on any later page, in the servic
   }
 });
 
-test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ page, stack, newSession }) => {
-  const { email, account } = newPerson('isolation');
-  await signUp(page, invite(stack, account, email));
+test('script in the embed frame cannot read a panel page, frame it, or reach a panel window it opens', async ({ partnerPage: page, stack, newSession }) => {
   await createKeyInPanel(page, { label: 'guarded' });
   await page.getByRole('link', { name: /stored it/ }).click();
   const keyUrl = page.url();

@@ -12,11 +12,12 @@ import type { Page } from '@playwright/test';
 import { axeViolations } from './a11y.ts';
 import { expect, test } from './fixtures.ts';
 import { callApi, createKeyInPanel, invite, newPerson, signUp } from './panel.ts';
-import { cli, newDataDir, removeDataDir, startService, type RunningProcess } from './services.ts';
+import { SHORT_INTERVALS, cli, newDataDir, removeDataDir, startService, type RunningProcess } from './services.ts';
 import { createSession } from './stack.ts';
 
-// The meter adds figures up every 10 s and the page refreshes every 3 s: a figure may take most of a
-// minute in the worst case, and each test signs people up (scrypt) as well.
+// The service adds figures up and the page refreshes every 0.5 s, as the suite's (global-setup.ts)
+// does: a figure arrives within a second or two. At the defaults (10 s, 3 s) it may take most of a
+// minute, which stays the bound: a figure later than that is a bug at any interval.
 test.describe.configure({ timeout: 150_000 });
 const ARRIVAL = { timeout: 60_000 };
 const ORIGIN = 'https://shop.example';
@@ -26,7 +27,7 @@ let service: RunningProcess;
 let stack: { dataDir: string; service: string };
 test.beforeAll(async () => {
   dataDir = newDataDir();
-  service = await startService(dataDir);
+  service = await startService(dataDir, SHORT_INTERVALS);
   stack = { dataDir, service: service.url };
 });
 test.afterAll(async () => {

@@ -2,11 +2,13 @@
  * The partner panel's flows as a person goes through them in the browser, for the panel's specs: an
  * invitation made with the operator CLI (as an operator makes it), signing up through its link,
  * signing in, creating a key; and each e-mail address new per test, so tests share the stack's
- * database without meeting.
+ * database without meeting. A test that needs a signed-in partner rather than the sign-up itself
+ * takes `partnerPage`: one partner per worker, signed up once, whose session each test's page carries.
  */
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import type { Cookie, Page } from '@playwright/test';
+import { REAUTH_WINDOW_MS } from '../src/panel/panel-sessions.ts';
+import { expect, test as base } from './fixtures.ts';
 import { cli } from './services.ts';
 
 /** A password the panel accepts (15 characters and more). */
@@ -66,3 +68,42 @@ export async function callApi(service: string, secret: string, headers: Record<s
   const body = (await response.json()) as { code?: string };
   return { status: response.status, code: body.code };
 }
+
+/** The worker's partner: who they are, and the cookies of their session and when it began. */
+interface Partner {
+  email: string;
+  account: string;
+  cookies: Cookie[];
+  signedInAt: number;
+}
+
+/**
+ * The panel specs' `test`: the suite's, plus `partnerPage`, the test's page signed in as the
+ * worker's partner and on their keys. Their session is renewed (a sign-in) once half the
+ * re-authentication window has passed, so that changes never stop at a confirmation page.
+ */
+export const test = base.extend<{ partnerPage: Page }, { partner: Partner }>({
+  partner: [
+    async ({ browser, stack }, use) => {
+      const person = newPerson('partner');
+      const context = await browser.newContext();
+      await signUp(await context.newPage(), invite(stack, person.account, person.email));
+      const partner = { ...person, cookies: await context.cookies(), signedInAt: Date.now() };
+      await context.close();
+      await use(partner);
+    },
+    { scope: 'worker' },
+  ],
+  partnerPage: async ({ page, context, partner, stack }, use) => {
+    if (Date.now() - partner.signedInAt > REAUTH_WINDOW_MS / 2) {
+      await signIn(page, stack.service, partner.email);
+      await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+      Object.assign(partner, { cookies: await context.cookies(), signedInAt: Date.now() });
+    } else {
+      await context.addCookies(partner.cookies);
+      await page.goto(`${stack.service}/panel`);
+      await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+    }
+    await use(page);
+  },
+});

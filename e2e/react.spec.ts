@@ -6,6 +6,7 @@
  * frame; a visitor's confirmed click reaches the latest onSelect; unmounting leaves nothing behind.
  */
 import { build } from 'esbuild';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { encode } from '../src/code/index.ts';
@@ -50,7 +51,7 @@ test.beforeAll(async ({ stack }) => {
 
   const port = await freePort();
   origin = `http://localhost:${port}`;
-  const { apiKey } = createKey(stack.dataDir, { account: 'e2e-react', origins: [origin] });
+  const { apiKey } = createKey(stack.dataDir, { account: `e2e-react-${randomUUID()}`, origins: [origin] });
   server = createServer((request, response) => {
     const send = (type: string, body: string) => response.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
     if (request.url === SESSION_PATH && request.method === 'POST') {

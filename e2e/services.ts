@@ -50,6 +50,12 @@ async function runningOnce(name: string, spawned: Spawned, ready: () => Promise<
   }
 }
 
+/**
+ * Usage added up and an open panel page refreshed every 0.5 s, where the defaults (10 s, 3 s) would
+ * have a spec wait for its figures.
+ */
+export const SHORT_INTERVALS = { LOC_USAGE_FLUSH_MS: '500', LOC_PANEL_REFRESH_MS: '500' };
+
 /** A fresh data directory for one service; the caller removes it with `removeDataDir`. */
 export function newDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'loc-e2e-'));

@@ -150,12 +150,16 @@ describe('invitation and sign-in', () => {
     await signedUpUser(service, 'acme', 'ada@example.com');
     const client = panelClient(service);
     for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_EMAIL; i++) {
-      expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: `guess number ${i} of many` })).statusCode).toBe(401);
+      const guess = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: `guess number ${i} of many` });
+      expect(guess.statusCode).toBe(401);
+      expect(guess.body).toContain('The e-mail address or the password is wrong.');
     }
     const refused = await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body).toContain('Too many sign-in attempts');
+    expect(refused.body).toContain('<h1>Sign in</h1>');
+    expect(client.cookie).toBeUndefined();
     // Another address is not locked by it.
     expect((await client.submit('/panel/sign-in', { email: 'other@example.com', password: PASSWORD })).statusCode).toBe(401);
     service.clock.advance(Number(refused.headers['retry-after']) * 1000);
@@ -222,6 +226,7 @@ describe('the session and its cookie', () => {
     expect((await fresh.get('/panel/security')).statusCode).toBe(200);
     const signIn = panelClient(service);
     expect((await signIn.submit('/panel/sign-in', { email, password: PASSWORD })).statusCode).toBe(401);
+    expect((await signIn.submit('/panel/sign-in', { email, password: 'a brand new passphrase now' })).statusCode).toBe(303);
   });
 });
 

@@ -14,8 +14,6 @@ import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../acces
 import { takeSignInAttempt } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
 
-
-
 /** Where a user lands after signing in: their account's keys (an operator without one: all accounts). */
 export const homeOf = (user: User): string => accountPath(user.accountId, '/keys');
 

@@ -16,6 +16,8 @@
  *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
  *   of (store, limits, auth, audit, addresses, tiles, workers; the store the lowest of them) → the server →
  *   the CLI;
+ * - the store's ports import no engine, and an engine folder (src/store/memory, sqlite, postgres)
+ *   imports no other engine;
  * - no cycles.
  *
  * Tests are left out as importers: a test may reach anything it checks.
@@ -24,6 +26,8 @@ const TEST = '\\.test\\.ts$';
 const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers)/';
+/** The store's engines, a folder each. */
+const ENGINES = 'memory|sqlite|postgres';
 /** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
 const SERVER = '^src/(server|panel)/';
 const CLI = '^src/cli/';
@@ -72,6 +76,10 @@ module.exports = {
     forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),
     forbid('store-is-the-lowest-part', 'The store imports no other part: they are built on its port.',
       '^src/store/', '^src/(limits|auth|audit|address|tiles|workers)/'),
+    forbid('an-engine-imports-no-other-engine', 'An engine folder of the store holds all of that engine and imports only the ports and their shared helpers.',
+      `^src/store/(${ENGINES})/`, { path: `^src/store/(${ENGINES})/`, pathNot: '^src/store/$1/' }),
+    forbid('ports-import-no-engine', 'The store’s ports know no engine: the factory (open-store.ts) and the tools between engines choose them.',
+      '^src/store/(?!open-store|copy-sqlite-to-postgres|schema-version)[^/]+\\.ts$', `^src/store/(${ENGINES})/`),
     forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),
     {
       name: 'no-cycles',

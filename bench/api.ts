@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { issueKey } from '../src/auth/keys.ts';
 import { encode } from '../src/code/index.ts';
 import { READY_MESSAGE } from '../src/server/ready-line.ts';
-import { openSqliteStore } from '../src/store/sqlite.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.ts';
 import { spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 

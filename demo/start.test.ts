@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../src/store/sqlite-files.ts';
+import { DATABASE_FILE } from '../src/store/sqlite/sqlite-files.ts';
 import { finished, freePort, leftBehind, occupyPort, spawnProcess, type SpawnOptions } from '../test/support/loc-process.ts';
 
 /** The launcher's line once both listen. */

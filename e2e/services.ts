@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../src/store/sqlite-files.ts';
+import { DATABASE_FILE } from '../src/store/sqlite/sqlite-files.ts';
 import { ROOT, childEnv, freePort, spawnLoc, spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 
 export { ROOT, freePort };

@@ -1,7 +1,7 @@
 /** Issuing keys against a real (in-memory) SQLite store: what a key's label may hold. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocError } from '../errors.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import { KEY_LABEL_MAX, issueKey } from './keys.ts';
 
 const store = openSqliteStore(':memory:');

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.ts';
 import { ROOT, childEnv, runLoc, runProcess } from '../../test/support/loc-process.ts';
-import { DATABASE_FILE } from '../store/sqlite-files.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -14,9 +14,9 @@ import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/
 import { EIFFEL, fillSqliteData } from '../../test/support/sqlite-data.ts';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/server.ts';
-import { SCHEMA_VERSION } from '../store/postgres-migrations.ts';
-import { DATABASE_FILE } from '../store/sqlite-files.ts';
-import { MIGRATIONS } from '../store/sqlite-migrations.ts';
+import { SCHEMA_VERSION } from '../store/postgres/postgres-migrations.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
+import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
 
 const made: string[] = [];
 const databases: TestDatabase[] = [];

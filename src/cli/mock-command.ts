@@ -11,7 +11,7 @@ import { describeValue } from '../errors.ts';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { FAILURE_CODES, parseFailure, type Failure } from '../server/mock/failures.ts';
 import { MOCK_FAILURES_PATH } from '../server/plugins/mock-failures.ts';
-import { MemoryStore } from '../store/memory.ts';
+import { MemoryStore } from '../store/memory/memory.ts';
 import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { collect } from './operator-io.ts';
 import { listenFlags, runService } from './serve-command.ts';

@@ -12,8 +12,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../store/sqlite-migrations.ts';
-import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
 import { DEV_KEY_FILE } from '../server/dev-seed.ts';
 import { LOCK_FILE } from '../server/server-lock.ts';
 import { runCli } from '../../test/support/cli.ts';

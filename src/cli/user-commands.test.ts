@@ -12,8 +12,8 @@ import { runCli, type CommandResult } from '../../test/support/cli.ts';
 import { createTestDatabase, stopPostgres } from '../../test/support/postgres.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { LINK_PATH } from '../panel/invitations.ts';
-import { openPostgresStore } from '../store/postgres.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openPostgresStore } from '../store/postgres/postgres.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import type { Store } from '../store/store.ts';
 
 const PUBLIC_URL = 'https://loc.example';

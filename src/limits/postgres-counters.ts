@@ -14,8 +14,8 @@
  * beside this one during an upgrade.
  */
 import type pg from 'pg';
-import { translatePostgresError } from '../store/postgres-errors.ts';
-import { newPool } from '../store/postgres-pool.ts';
+import { translatePostgresError } from '../store/postgres/postgres-errors.ts';
+import { newPool } from '../store/postgres/postgres-pool.ts';
 import type { Budget } from './counters.ts';
 import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
 

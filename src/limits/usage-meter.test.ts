@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import type { UsageHour } from '../store/usage-store.ts';
 import { HOUR_MS } from './budgets.ts';

@@ -1,7 +1,7 @@
 /**
  * The service on PostgreSQL (LOC_DATABASE_URL): a partner's checkout end to end — a key, an embed
  * session, a confirmed point saved — lands in the PostgreSQL database, and nothing in SQLite's data
- * directory. The store itself is held to the conformance suite in src/store/postgres.test.ts.
+ * directory. The store itself is held to the conformance suite in src/store/postgres/postgres.test.ts.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, createTestDatabase, startCluster, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { freePort } from '../../test/support/loc-process.ts';
 import { json, testService, type TestService } from '../../test/support/service.ts';
-import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp } from './app.ts';
 import { startServer } from './server.ts';

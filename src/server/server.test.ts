@@ -9,7 +9,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../store/sqlite-files.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
 import { loadConfig } from './config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';

@@ -11,7 +11,7 @@ import { json, testService, type TestService } from '../../test/support/service.
 import { tcpProxy } from '../../test/support/tcp-proxy.ts';
 import { issueKey } from '../auth/keys.ts';
 import { HOUR_MS } from '../limits/budgets.ts';
-import { openPostgresStore } from '../store/postgres.ts';
+import { openPostgresStore } from '../store/postgres/postgres.ts';
 import { KEY_CACHE_MS } from './plugins/store.ts';
 
 const LIMIT = 40;

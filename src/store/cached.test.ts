@@ -10,8 +10,8 @@ import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
-import { DATABASE_FILE } from './sqlite-files.ts';
-import { openSqliteStore } from './sqlite.ts';
+import { DATABASE_FILE } from './sqlite/sqlite-files.ts';
+import { openSqliteStore } from './sqlite/sqlite.ts';
 import { sqliteFill } from '../../test/support/sqlite-fill.ts';
 import type { Store } from './store.ts';
 

@@ -17,12 +17,12 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { join } from 'node:path';
 import { redactUrl } from './database-url.ts';
-import { translatePostgresError } from './postgres-errors.ts';
-import { migrate } from './postgres-migrations.ts';
-import { newPool } from './postgres-pool.ts';
-import { translateSqliteError } from './sqlite-errors.ts';
-import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
-import { MIGRATIONS } from './sqlite-migrations.ts';
+import { translatePostgresError } from './postgres/postgres-errors.ts';
+import { migrate } from './postgres/postgres-migrations.ts';
+import { newPool } from './postgres/postgres-pool.ts';
+import { translateSqliteError } from './sqlite/sqlite-errors.ts';
+import { DATABASE_FILE, prepareDataDir } from './sqlite/sqlite-files.ts';
+import { MIGRATIONS } from './sqlite/sqlite-migrations.ts';
 import { NoDatabase, StoreUnavailable } from './store.ts';
 
 /**

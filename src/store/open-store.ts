@@ -4,7 +4,7 @@
  * database is named (LOC_DATABASE_URL), the store several processes can share (#19).
  */
 import { redactUrl } from './database-url.ts';
-import { openSqliteStore } from './sqlite.ts';
+import { openSqliteStore } from './sqlite/sqlite.ts';
 import type { BackupCapable, OpenStoreOptions, Store } from './store.ts';
 
 /** Where the store is: the settings an engine is opened with. */
@@ -25,7 +25,7 @@ export interface StoreSettings {
 export async function openStore(settings: StoreSettings, { create = true }: OpenStoreOptions = {}): Promise<Store & Partial<BackupCapable>> {
   if (settings.databaseUrl) {
     // Loaded only here, with the driver (postgres-pool.ts): a service on SQLite needs neither.
-    const { openPostgresStore } = await import('./postgres.ts');
+    const { openPostgresStore } = await import('./postgres/postgres.ts');
     return openPostgresStore(settings.databaseUrl, { create }, settings.databasePoolSize);
   }
   return openSqliteStore(settings.dataDir, { create });

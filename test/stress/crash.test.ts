@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
+import { DATABASE_FILE } from '../../src/store/sqlite/sqlite-files.ts';
 import { SpawnedServer, stormUntilKilled, dispose, ensureBuilt, scale, seedDataDir, type SeededKey } from './harness.ts';
 
 const CYCLES = scale(1, 3);

@@ -29,8 +29,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/auth/keys.ts';
-import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { DATABASE_FILE } from '../../src/store/sqlite/sqlite-files.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.ts';
 import { SpawnedServer, dispose, ensureBuilt, generate, healthStatus, limitFileSize, lookupStatus, post, seedDataDir } from './harness.ts';
 
 /** Mounts a tmpfs of `size` at `dir`; false when the machine does not let us. */

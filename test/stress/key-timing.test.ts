@@ -22,7 +22,7 @@ import { issueKey } from '../../src/auth/keys.ts';
 import { hashSecret, newApiKey } from '../../src/auth/secrets.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.ts';
 import type { Store } from '../../src/store/store.ts';
 import { scale } from './harness.ts';
 

@@ -23,9 +23,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/auth/keys.ts';
-import { newPool } from '../../src/store/postgres-pool.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-migrations.ts';
-import { PostgresStore } from '../../src/store/postgres.ts';
+import { newPool } from '../../src/store/postgres/postgres-pool.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres/postgres-migrations.ts';
+import { PostgresStore } from '../../src/store/postgres/postgres.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../support/postgres.ts';
 import { SpawnedServer, ensureBuilt, seedDataDir, seedStore, type SeededKey } from './harness.ts';
 

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/postgres-migrations.ts';
+import { SCHEMA_VERSION } from '../../src/store/postgres/postgres-migrations.ts';
 import { freePort } from './loc-process.ts';
 import { admin, createTestDatabase, postgresServer, sql, startRun, stopPostgres } from './postgres.ts';
 import { ping, redisServer, stopRedis } from './redis.ts';

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { READY_MESSAGE } from '../../src/server/ready-line.ts';
 import { LOCK_FILE } from '../../src/server/server-lock.ts';
-import { DATABASE_FILE } from '../../src/store/sqlite-files.ts';
+import { DATABASE_FILE } from '../../src/store/sqlite/sqlite-files.ts';
 
 /** The repository: the built CLI is dist/cli.js below it. */
 export const ROOT = resolve(import.meta.dirname, '../..');

@@ -10,7 +10,7 @@
  */
 import { issueKey } from '../../src/auth/keys.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
-import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.ts';
 import type { AuditEntry } from '../../src/store/audit-store.ts';
 import type { User } from '../../src/store/panel-store.ts';
 import type { ApiKey } from '../../src/store/store.ts';

@@ -5,7 +5,7 @@
  * the store's private one: capping it is the one way to do this in-process.
  */
 import type Database from 'better-sqlite3';
-import type { SqliteStore } from '../../src/store/sqlite.ts';
+import type { SqliteStore } from '../../src/store/sqlite/sqlite.ts';
 
 export function sqliteFill(store: SqliteStore): { begin: () => void; end: () => void } {
   const db = (store as unknown as { db: Database.Database }).db;

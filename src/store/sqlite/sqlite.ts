@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { newId } from './ids.ts';
+import { newId } from '../ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -23,7 +23,7 @@ import { account, key, location, type AccountRow, type KeyRow, type SessionRow }
 import {
   NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
   type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store,
-} from './store.ts';
+} from '../store.ts';
 
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };

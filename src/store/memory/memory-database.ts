@@ -3,10 +3,10 @@
  * share a database file, and the bytes they hold: at most `capacity`, estimated from each record's
  * JSON, beyond which writes are refused as a full disk refuses them.
  */
-import type { NewAuditEntry } from './audit-store.ts';
-import type { Challenge, KeyUse, NewLink, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
-import { StoreUnavailable, type Account, type ApiKey, type NewSession, type SavedLocation } from './store.ts';
-import type { UsageHour } from './usage-store.ts';
+import type { NewAuditEntry } from '../audit-store.ts';
+import type { Challenge, KeyUse, NewLink, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
+import { StoreUnavailable, type Account, type ApiKey, type NewSession, type SavedLocation } from '../store.ts';
+import type { UsageHour } from '../usage-store.ts';
 
 /** What a MemoryDatabase holds unless told otherwise: 64 MB, some 200 000 saved locations. */
 export const DEFAULT_MEMORY_CAPACITY = 64 * 1024 * 1024;

@@ -4,11 +4,11 @@
  * unit of work runs to its end before another starts, so what must be atomic across processes in
  * the other engines (using a link, taking a challenge) is here by itself.
  */
-import { newId } from './ids.ts';
+import { newId } from '../ids.ts';
 import { drop, put, type MemoryDatabase } from './memory-database.ts';
-import { latestUses, storedEmail } from './panel-input.ts';
-import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from './panel-store.ts';
-import { StoreConflict } from './store.ts';
+import { latestUses, storedEmail } from '../panel-input.ts';
+import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from '../panel-store.ts';
+import { StoreConflict } from '../store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;

@@ -2,10 +2,10 @@
  * The rows of loc's PostgreSQL tables as pg returns them (bigint already a Number, see postgres.ts),
  * the statements that read them, and the port's records made from them.
  */
-import type { AuditEntry } from './audit-store.ts';
-import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from './store.ts';
-import type { TrafficKind, UsageHour } from './usage-store.ts';
+import type { AuditEntry } from '../audit-store.ts';
+import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
+import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from '../store.ts';
+import type { TrafficKind, UsageHour } from '../usage-store.ts';
 
 export interface AccountRow { id: string; name: string; partner: boolean; created_at: number }
 export interface KeyRow {

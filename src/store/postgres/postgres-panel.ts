@@ -7,14 +7,14 @@
  * Look-ups by what a browser or an operator typed find nothing for a U+0000, without a query.
  */
 import type pg from 'pg';
-import { newId } from './ids.ts';
-import { latestUses, storedEmail } from './panel-input.ts';
-import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from './panel-store.ts';
+import { newId } from '../ids.ts';
+import { latestUses, storedEmail } from '../panel-input.ts';
+import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from '../panel-store.ts';
 import {
   challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, unstorable, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './postgres-rows.ts';
-import { StoreConflict } from './store.ts';
+import { StoreConflict } from '../store.ts';
 
 /** The PostgresStore's statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */
 type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) => Promise<pg.QueryResult<R>>;

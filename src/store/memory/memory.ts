@@ -10,13 +10,13 @@
  * must not grow without bound, and when full it refuses writes as a full disk does (StoreUnavailable
  * 'full'), still answering reads.
  */
-import type { AuditStore } from './audit-store.ts';
-import { newId } from './ids.ts';
+import type { AuditStore } from '../audit-store.ts';
+import { newId } from '../ids.ts';
 import { MemoryAuditStore } from './memory-audit.ts';
 import { MemoryDatabase, sizeOf } from './memory-database.ts';
 import { MemoryPanelStore } from './memory-panel.ts';
 import { MemoryUsageStore } from './memory-usage.ts';
-import type { PanelStore } from './panel-store.ts';
+import type { PanelStore } from '../panel-store.ts';
 import {
   StoreConflict,
   StoreUnavailable,
@@ -31,8 +31,8 @@ import {
   type NewSession,
   type SavedLocation,
   type Store,
-} from './store.ts';
-import type { UsageStore } from './usage-store.ts';
+} from '../store.ts';
+import type { UsageStore } from '../usage-store.ts';
 
 export { MemoryDatabase } from './memory-database.ts';
 

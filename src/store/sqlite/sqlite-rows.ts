@@ -2,10 +2,10 @@
  * The rows of loc's SQLite tables as better-sqlite3 returns them, and the port's records made from
  * them: SQLite's names and 0/1 booleans stay in the adapter.
  */
-import type { AuditEntry } from './audit-store.ts';
-import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from './panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from './store.ts';
-import type { TrafficKind, UsageHour } from './usage-store.ts';
+import type { AuditEntry } from '../audit-store.ts';
+import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
+import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from '../store.ts';
+import type { TrafficKind, UsageHour } from '../usage-store.ts';
 
 export interface AccountRow { id: string; name: string; partner: number; created_at: number }
 export interface KeyRow {

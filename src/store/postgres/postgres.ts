@@ -14,7 +14,7 @@
  *   `unreachable` among them: the server answers 503 with Retry-After, never a raw error.
  */
 import type pg from 'pg';
-import { newId } from './ids.ts';
+import { newId } from '../ids.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
 import { migrate } from './postgres-migrations.ts';
@@ -38,7 +38,7 @@ import {
   type OpenStoreOptions,
   type SavedLocation,
   type Store,
-} from './store.ts';
+} from '../store.ts';
 
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
 const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };

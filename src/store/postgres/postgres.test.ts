@@ -6,19 +6,19 @@
  * racing, a schema from a newer loc, a database out of reach.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
-import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
-import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
-import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
-import { postgresFill } from '../../test/support/postgres-fill.ts';
-import { createTestDatabase, sql, stopPostgres, type DatabaseOptions, type TestDatabase } from '../../test/support/postgres.ts';
-import { freePort } from '../../test/support/loc-process.ts';
-import { cachedStore } from './cached.ts';
+import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
+import { postgresFill } from '../../../test/support/postgres-fill.ts';
+import { createTestDatabase, sql, stopPostgres, type DatabaseOptions, type TestDatabase } from '../../../test/support/postgres.ts';
+import { freePort } from '../../../test/support/loc-process.ts';
+import { cachedStore } from '../cached.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './postgres-migrations.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
 import { openPostgresStore, PostgresStore } from './postgres.ts';
-import { NoDatabase, StoreUnavailable, type SavedLocation } from './store.ts';
+import { NoDatabase, StoreUnavailable, type SavedLocation } from '../store.ts';
 
 afterAll(stopPostgres);
 

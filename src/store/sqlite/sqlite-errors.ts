@@ -3,7 +3,7 @@
  * StoreUnavailable: the server answers them 503 and carries on.
  */
 import Database from 'better-sqlite3';
-import { StoreUnavailable, type UnavailableReason } from './store.ts';
+import { StoreUnavailable, type UnavailableReason } from '../store.ts';
 
 /** SQLite's result codes of a machine at fault; an extended code (`SQLITE_IOERR_WRITE`) counts as its primary one. */
 const UNAVAILABLE: Readonly<Record<string, UnavailableReason>> = {

@@ -4,7 +4,7 @@
  * edited, a change is a new entry.
  */
 import type Database from 'better-sqlite3';
-import { StoreUnavailable } from './store.ts';
+import { StoreUnavailable } from '../store.ts';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: accounts, keys, embed sessions, saved locations.

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { LocationRow } from './sqlite-rows.ts';
-import type { KeyMode } from './store.ts';
+import type { KeyMode } from '../store.ts';
 
 /** The table of the locations each mode of key saves. */
 export const LOCATION_TABLE: Record<KeyMode, string> = { live: 'locations', test: 'test_locations' };

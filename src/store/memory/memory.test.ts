@@ -1,11 +1,11 @@
 /** The in-memory adapter against the store conformance suites, plus what is its own: copies, capacity, closing. */
 import { describe, expect, it } from 'vitest';
-import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
-import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
-import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
-import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
+import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
 import { MemoryDatabase, MemoryStore } from './memory.ts';
-import { StoreUnavailable } from './store.ts';
+import { StoreUnavailable } from '../store.ts';
 
 const open = async (): Promise<OpenedStore> => {
   const db = new MemoryDatabase();

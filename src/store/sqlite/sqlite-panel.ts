@@ -5,14 +5,14 @@
  * challenge a DELETE … RETURNING — or one transaction, so the server and the operator CLI may race.
  */
 import type Database from 'better-sqlite3';
-import { newId } from './ids.ts';
-import { latestUses, storedEmail } from './panel-input.ts';
-import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from './panel-store.ts';
+import { newId } from '../ids.ts';
+import { latestUses, storedEmail } from '../panel-input.ts';
+import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from '../panel-store.ts';
 import {
   challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './sqlite-rows.ts';
-import { StoreConflict } from './store.ts';
+import { StoreConflict } from '../store.ts';
 
 /** The SqliteStore's unit of work: SQLite's errors of a machine at fault leave as StoreUnavailable. */
 type Run = <T>(work: () => T) => Promise<T>;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { NoDatabase, StoreUnavailable, type UnavailableReason } from './store.ts';
+import { NoDatabase, StoreUnavailable, type UnavailableReason } from '../store.ts';
 
 /** The database file inside the data directory. */
 export const DATABASE_FILE = 'loc.db';

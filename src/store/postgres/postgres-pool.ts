@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 
-export { redactUrl } from './database-url.ts';
+export { redactUrl } from '../database-url.ts';
 
 /** int8's type id: pg hands it over as a string by default, lest a value above 2^53 lose digits. */
 const INT8 = 20;

@@ -3,7 +3,7 @@
  * the port's StoreUnavailable, the way sqlite-errors.ts does it for SQLite: the server answers them
  * 503 with Retry-After and carries on, and the next query succeeds once the database does.
  */
-import { StoreUnavailable, type UnavailableReason } from './store.ts';
+import { StoreUnavailable, type UnavailableReason } from '../store.ts';
 
 /** SQLSTATEs of a database at fault (PostgreSQL's appendix A), each as the port names it. */
 const SQLSTATE: Readonly<Record<string, UnavailableReason>> = {

@@ -11,7 +11,7 @@
  * `compatible_from` is above its own version, not simply any newer one.
  */
 import type pg from 'pg';
-import { NoDatabase, StoreUnavailable } from './store.ts';
+import { NoDatabase, StoreUnavailable } from '../store.ts';
 
 export interface Migration {
   sql: string;

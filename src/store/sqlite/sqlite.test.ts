@@ -4,16 +4,16 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
-import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
-import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
-import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
-import { sqliteFill } from '../../test/support/sqlite-fill.ts';
+import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
+import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
+import { sqliteFill } from '../../../test/support/sqlite-fill.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 import { DATABASE_FILE } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { openSqliteStore, type SqliteStore } from './sqlite.ts';
-import { StoreUnavailable } from './store.ts';
+import { StoreUnavailable } from '../store.ts';
 
 /** Temporary directories made by this file, removed when it ends. */
 const made: string[] = [];

@@ -23,7 +23,7 @@
  * Tests are left out as importers: a test may reach anything it checks.
  */
 const TEST = '\\.test\\.ts$';
-const SHARED = '^src/(errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
+const SHARED = '^src/(durations|errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers)/';
 /** The store's engines, a folder each. */

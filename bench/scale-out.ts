@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmarks (#19), each in one run on this machine:
+ * Scale-out benchmarks, each in one run on this machine:
  *
  * - the same counted requests (lookups with a key) on SQLite × 1 process, PostgreSQL × 1,
  *   PostgreSQL × 2 workers and PostgreSQL + Redis × 2 workers: requests per second, loc's CPU per

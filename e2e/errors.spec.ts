@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Frame, Page } from '@playwright/test';
 import { encode } from '../src/code/index.ts';
+import { HOUR_MS } from '../src/durations.ts';
 import { expect, test } from './fixtures.ts';
 import { events, mapFrame, mount, waitForEvent, waitForEvents } from './harness.ts';
 import { cli, createKey } from './services.ts';
@@ -17,8 +18,6 @@ const HOME = encode(52.51628, 13.37770);
 const OPTIONS = { center: { lat: HOME.latitude, lng: HOME.longitude }, zoom: 19, confirm: false };
 /** The map's centre pixel (pages.ts: 800 × 400): the home cell's centre. */
 const CENTRE = { x: 400, y: 200 };
-
-const HOUR_MS = 3_600_000;
 
 /** Mounts a map with a new session of `apiKey` and chooses the home cell once: the session's first call. */
 async function mountAndChoose(page: Page, stack: Stack, apiKey: string): Promise<{ id: number; frame: Frame }> {

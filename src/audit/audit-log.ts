@@ -72,7 +72,7 @@ export function keyDetails(key: ApiKey): Record<string, AuditValue> {
 }
 
 /** A detail as words: a limit of null follows the service's default; another null or an empty list is none. */
-function describeValue(name: string, value: AuditValue): string {
+function detailInWords(name: string, value: AuditValue): string {
   if (value === null) return name.endsWith('_limit') ? 'default' : 'none';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return Array.isArray(value) ? value.join(', ') || 'none' : String(value);
@@ -84,6 +84,6 @@ function describeValue(name: string, value: AuditValue): string {
  */
 export function describeChange(entry: Pick<AuditEntry, 'action' | 'target' | 'details'>): string {
   const words = (AUDIT_ACTIONS as Record<string, string>)[entry.action] ?? entry.action;
-  const details = Object.entries(entry.details).map(([name, value]) => `${name.replace(/_/g, ' ')}: ${describeValue(name, value)}`);
+  const details = Object.entries(entry.details).map(([name, value]) => `${name.replace(/_/g, ' ')}: ${detailInWords(name, value)}`);
   return [words, entry.target ?? '', details.length > 0 ? `(${details.join('; ')})` : ''].filter((part) => part !== '').join(' ');
 }

@@ -1,14 +1,14 @@
 /**
  * When and from where each key was last used — what a partner rotating a key watches for — without a
  * database write per request: accepted requests note their key's use in memory, and the latest use of
- * each key is written in one batch every FLUSH_EVERY_MS, and when the server closes. A busy key costs
+ * each key is written in one batch every LAST_USE_WRITE_EVERY_MS, and when the server closes. A busy key costs
  * one write per interval however many requests it makes.
  */
 import type { KeyUse } from '../store/panel-store.ts';
 import type { Store } from '../store/store.ts';
 
 /** How often noted uses are written: a new key's first request shows in the panel within this. */
-export const FLUSH_EVERY_MS = 2_000;
+export const LAST_USE_WRITE_EVERY_MS = 2_000;
 
 export interface KeyUses {
   note(use: KeyUse): void;
@@ -27,7 +27,7 @@ export function keyUses(store: Store, onError: (error: unknown) => void): KeyUse
     // A failed write loses only these last-use times, which the next requests note again.
     await store.panel.recordKeyUses(batch).catch(onError);
   };
-  const timer = setInterval(() => void flush(), FLUSH_EVERY_MS).unref();
+  const timer = setInterval(() => void flush(), LAST_USE_WRITE_EVERY_MS).unref();
   return {
     note(use) {
       const previous = pending.get(use.keyId);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CommandResult } from '../../test/support/cli.ts';
 import { issueKey } from '../auth/keys.ts';
-import { HOUR_MS } from '../limits/budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import type { AuditEntry } from '../store/audit-store.ts';

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { describeChange } from '../audit/audit-log.ts';
-import { HOUR_MS } from '../limits/budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, usageReport, type UsageReport } from '../limits/usage-report.ts';
 import { printable } from '../printable.ts';
 import type { AuditEntry } from '../store/audit-store.ts';

@@ -15,10 +15,10 @@
  * hour boundary, which an hourly quota tolerates; in exchange a window is one count per key.
  */
 import type { ApiKey, EmbedSession } from '../store/store.ts';
-import { HOUR_MS, type TrafficKind } from '../store/usage-store.ts';
+import { HOUR_MS } from '../durations.ts';
+import type { TrafficKind } from '../store/usage-store.ts';
 import type { Budget, Window } from './counters.ts';
 
-export { HOUR_MS };
 
 /** Largest limit of any kind: a billion requests, beyond what one key could send in its window. */
 export const MAX_LIMIT = 1_000_000_000;

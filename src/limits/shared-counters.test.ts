@@ -10,7 +10,7 @@ import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
 import { StoreUnavailable } from '../store/store.ts';
-import { HOUR_MS } from './budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import type { Budget } from './counters.ts';
 import { postgresCounters } from './postgres-counters.ts';
 import { redisCounters } from './redis-counters.ts';

@@ -15,10 +15,11 @@
  * An engine that cannot be reached fails the request (StoreUnavailable: 503 with Retry-After): a
  * request is never let through uncounted.
  */
+import { HOUR_MS } from '../durations.ts';
 import type { Budget, Counters, Taken } from './counters.ts';
 
 /** How often ended windows are swept out of the engine and of this process. */
-const SWEEP_EVERY_MS = 3_600_000;
+const SWEEP_EVERY_MS = HOUR_MS;
 
 /** Most windows known here to be used up: beyond it, a refusal asks the engine again. */
 const MAX_SPENT = 100_000;

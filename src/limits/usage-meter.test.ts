@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import type { Store } from '../store/store.ts';
 import type { UsageHour } from '../store/usage-store.ts';
-import { HOUR_MS } from './budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import { usageMeter } from './usage-meter.ts';
 import { USAGE_KEPT_MS } from './usage-report.ts';
 

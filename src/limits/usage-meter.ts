@@ -12,7 +12,7 @@
  */
 import type { Store } from '../store/store.ts';
 import type { RefusalReason, TrafficKind, UsageHour } from '../store/usage-store.ts';
-import { HOUR_MS } from './budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import { USAGE_KEPT_MS } from './usage-report.ts';
 
 /** How often hours past the retention are deleted. */

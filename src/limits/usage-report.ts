@@ -6,16 +6,16 @@
 import type { KeyUse } from '../store/panel-store.ts';
 import type { Store } from '../store/store.ts';
 import { REFUSAL_REASONS, type RefusalReason, type TrafficKind } from '../store/usage-store.ts';
-import { HOUR_MS } from './budgets.ts';
+import { DAY_MS, HOUR_MS } from '../durations.ts';
 
 /** How long a key's hourly usage is kept: five weeks, so a month can be compared with the one before's last week. */
-export const USAGE_KEPT_MS = 35 * 24 * HOUR_MS;
+export const USAGE_KEPT_MS = 35 * DAY_MS;
 
 /** Days shown unless asked otherwise: a week, which shows a day's rhythm and a weekend. */
 export const DEFAULT_USAGE_DAYS = 7;
 
 /** Most days one report covers: all that is kept. */
-export const MAX_USAGE_DAYS = USAGE_KEPT_MS / (24 * HOUR_MS);
+export const MAX_USAGE_DAYS = USAGE_KEPT_MS / DAY_MS;
 
 export interface KindTotals {
   used: number;
@@ -48,7 +48,7 @@ const noRefusals = (): Record<RefusalReason, number> => ({ limit: 0, origin: 0, 
 
 export async function usageReport(store: Store, key: { id: string; accountId: string }, { now, days = DEFAULT_USAGE_DAYS }: { now: number; days?: number }): Promise<UsageReport> {
   const to = (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
-  const from = to - Math.min(Math.max(1, Math.floor(days)), MAX_USAGE_DAYS) * 24 * HOUR_MS;
+  const from = to - Math.min(Math.max(1, Math.floor(days)), MAX_USAGE_DAYS) * DAY_MS;
   const [stored, uses] = await Promise.all([store.usage.usageOf(key.id, from), store.panel.keyUses(key.accountId)]);
   const hours: ReportHour[] = [];
   for (let hour = from; hour < to; hour += HOUR_MS) hours.push({ hour, server: 0, embed: 0, refused: 0 });

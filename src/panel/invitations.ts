@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
+import { DAY_MS } from '../durations.ts';
 import { LocError, describeValue } from '../errors.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
@@ -16,8 +17,8 @@ export const LINK_PATH = '/panel/link';
 
 /** How long each kind of link works: an invitation a week (it travels by chat or mail), a recovery a day. */
 export const LINK_LIFETIME_MS: Readonly<Record<LinkPurpose, number>> = {
-  invite: 7 * 24 * 3_600_000,
-  recovery: 24 * 3_600_000,
+  invite: 7 * DAY_MS,
+  recovery: DAY_MS,
 };
 
 /** The longest address the mail standards allow (RFC 5321's path limit less its brackets). */

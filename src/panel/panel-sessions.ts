@@ -14,6 +14,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../auth/secrets.ts';
+import { HOUR_MS } from '../durations.ts';
 import type { PanelSession, User } from '../store/panel-store.ts';
 import type { Store } from '../store/store.ts';
 
@@ -22,7 +23,7 @@ export const PANEL_COOKIE = 'loc_panel';
 export const PANEL_PATH = '/panel';
 
 /** A sign-in lasts a working day, then the user signs in again, wherever they are. */
-export const SESSION_LIFETIME_MS = 12 * 3_600_000;
+export const SESSION_LIFETIME_MS = 12 * HOUR_MS;
 /**
  * Creating, rotating, disabling a key — every change to keys, users and partner status — needs a
  * proof of identity this recent: a browser left signed in cannot be used for them by the next person.

@@ -10,7 +10,7 @@ import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { json, testService, type TestService } from '../../test/support/service.ts';
 import { tcpProxy } from '../../test/support/tcp-proxy.ts';
 import { issueKey } from '../auth/keys.ts';
-import { HOUR_MS } from '../limits/budgets.ts';
+import { HOUR_MS } from '../durations.ts';
 import { openPostgresStore } from '../store/postgres/postgres.ts';
 import { KEY_CACHE_MS } from './plugins/store.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Opens the store the service is configured with: the one place that knows which engines exist.
  * SQLite in the data directory, the embedded engine that needs nothing installed, unless a PostgreSQL
- * database is named (LOC_DATABASE_URL), the store several processes can share (#19).
+ * database is named (LOC_DATABASE_URL), the store several processes can share.
  */
 import { redactUrl } from './database-url.ts';
 import { openSqliteStore } from './sqlite/sqlite.ts';

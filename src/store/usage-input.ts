@@ -5,7 +5,8 @@
  * (PostgreSQL's ON CONFLICT refuses it) — and sorted, so that two processes' batches take the rows
  * they share in the same order and never wait on each other crosswise.
  */
-import { HOUR_MS, REFUSAL_REASONS, TRAFFIC_KINDS, type UsageHour } from './usage-store.ts';
+import { HOUR_MS } from '../durations.ts';
+import { REFUSAL_REASONS, TRAFFIC_KINDS, type UsageHour } from './usage-store.ts';
 
 /** Where a row of key usage is kept: one per key, kind and hour. */
 export const usageKey = (row: Pick<UsageHour, 'keyId' | 'kind' | 'hour'>): string => `${row.keyId} ${row.kind} ${row.hour}`;

@@ -14,9 +14,6 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 export const TRAFFIC_KINDS = ['server', 'embed'] as const;
 export type TrafficKind = (typeof TRAFFIC_KINDS)[number];
 
-/** An hour in ms: usage is kept per clock hour (UTC), as the hourly limits count (limits/budgets.ts). */
-export const HOUR_MS = 3_600_000;
-
 /** One key's traffic of one kind in one clock hour. */
 export interface UsageHour {
   keyId: string;

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hashSecret, newApiKey } from '../../src/auth/secrets.ts';
+import { HOUR_MS } from '../../src/durations.ts';
 import type { PanelSession, Passkey, User } from '../../src/store/panel-store.ts';
 import { StoreConflict, type Account, type ApiKey } from '../../src/store/store.ts';
 import { openedPerTest, type OpenedStore } from './opened.ts';
 
 const T0 = Date.UTC(2030, 0, 1);
-const HOUR = 3_600_000;
 
 export function panelStoreConformance(adapter: string, open: () => Promise<OpenedStore>): void {
   describe(`panel store conformance: ${adapter}`, () => {
@@ -25,12 +25,12 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       sessionLimit: null, createdAt,
     });
     const link = (userId: string, hash: string, extra: { purpose?: 'invite' | 'recovery'; createdAt?: number; expiresAt?: number } = {}) =>
-      opened.second.panel.createLink({ userId, hash, purpose: 'invite', createdAt: T0, expiresAt: T0 + HOUR, ...extra });
+      opened.second.panel.createLink({ userId, hash, purpose: 'invite', createdAt: T0, expiresAt: T0 + HOUR_MS, ...extra });
     const passkeyOf = (userId: string, id: string, extra: Partial<Passkey> = {}): Passkey => ({
       id, userId, publicKey: 'pQECAyYgASFYIA', counter: 0, transports: ['internal', 'hybrid'], name: 'Chrome on Linux', createdAt: T0, lastUsedAt: null, ...extra,
     });
     const sessionOf = (userId: string, hash: string, extra: Partial<PanelSession> = {}): PanelSession => ({
-      hash, userId, createdAt: T0, expiresAt: T0 + HOUR, authenticatedAt: T0, ip: '203.0.113.7', userAgent: 'Mozilla/5.0', ...extra,
+      hash, userId, createdAt: T0, expiresAt: T0 + HOUR_MS, authenticatedAt: T0, ip: '203.0.113.7', userAgent: 'Mozilla/5.0', ...extra,
     });
 
     it('creates users, lower-cased, and finds them by id and by e-mail address in any case', async () => {
@@ -102,14 +102,14 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       const ada = await seededUser(acme.id, 'ada@example.com');
       const bob = await seededUser(acme.id, 'bob@example.com');
       await link(bob.id, 'hash-bob');
-      await opened.store.panel.createLink({ userId: ada.id, purpose: 'invite', hash: 'hash-1', createdAt: T0, expiresAt: T0 + HOUR });
-      await opened.store.panel.createLink({ userId: ada.id, purpose: 'recovery', hash: 'hash-2', createdAt: T0 + 1, expiresAt: T0 + HOUR });
+      await opened.store.panel.createLink({ userId: ada.id, purpose: 'invite', hash: 'hash-1', createdAt: T0, expiresAt: T0 + HOUR_MS });
+      await opened.store.panel.createLink({ userId: ada.id, purpose: 'recovery', hash: 'hash-2', createdAt: T0 + 1, expiresAt: T0 + HOUR_MS });
       expect(await opened.store.panel.findLink('hash-1', T0 + 2)).toBeNull();
       expect(await opened.store.panel.useLink('hash-1', T0 + 2)).toBeNull();
       expect(await opened.second.panel.findLink('hash-2', T0 + 2)).toEqual({ user: ada, purpose: 'recovery' });
       expect(await opened.store.panel.findLink('hash-bob', T0 + 2)).toMatchObject({ user: bob });
       expect(await opened.store.panel.useLink('hash-2', T0 + 3)).toMatchObject({ user: ada });
-      await opened.store.panel.createLink({ userId: ada.id, purpose: 'recovery', hash: 'hash-3', createdAt: T0 + 4, expiresAt: T0 + HOUR });
+      await opened.store.panel.createLink({ userId: ada.id, purpose: 'recovery', hash: 'hash-3', createdAt: T0 + 4, expiresAt: T0 + HOUR_MS });
       expect(await opened.second.panel.useLink('hash-3', T0 + 5)).toMatchObject({ user: ada, purpose: 'recovery' });
     });
 
@@ -117,7 +117,7 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       const acme = await account();
       const ada = await seededUser(acme.id, 'ada@example.com');
       const hashes = Array.from({ length: 8 }, (_, i) => `hash-${i}`);
-      await Promise.all(hashes.map((hash, i) => (i % 2 === 0 ? opened.store : opened.second).panel.createLink({ userId: ada.id, purpose: 'recovery', hash, createdAt: T0 + i, expiresAt: T0 + HOUR })));
+      await Promise.all(hashes.map((hash, i) => (i % 2 === 0 ? opened.store : opened.second).panel.createLink({ userId: ada.id, purpose: 'recovery', hash, createdAt: T0 + i, expiresAt: T0 + HOUR_MS })));
       const open = await Promise.all(hashes.map((hash) => opened.store.panel.findLink(hash, T0 + 10)));
       expect(open.filter((found) => found !== null)).toEqual([{ user: ada, purpose: 'recovery' }]);
     });
@@ -160,7 +160,7 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
         await opened.store.panel.addPasskey(passkeyOf(user.id, `cred-${tag}`));
         await opened.store.panel.createPanelSession(sessionOf(user.id, `session-${tag}`));
         await link(user.id, `link-${tag}`);
-        await opened.store.panel.createChallenge({ challenge: `challenge-${tag}`, purpose: 'register', userId: user.id, expiresAt: T0 + HOUR });
+        await opened.store.panel.createChallenge({ challenge: `challenge-${tag}`, purpose: 'register', userId: user.id, expiresAt: T0 + HOUR_MS });
       }
       expect(await opened.store.panel.removeUser(ada.id)).toBe(true);
       expect(await opened.second.panel.getUser(ada.id)).toBeNull();
@@ -200,7 +200,7 @@ export function panelStoreConformance(adapter: string, open: () => Promise<Opene
       await opened.store.panel.createPanelSession(sessionOf(ada.id, 's-ada-short', { createdAt: T0, expiresAt: T0 + 10 }));
       await opened.store.panel.createPanelSession(sessionOf(bob.id, 's-bob'));
       expect(await opened.second.panel.getPanelSession('s-ada', T0 + 5)).toEqual({ session: mine, user: ada });
-      expect(await opened.store.panel.getPanelSession('s-ada', T0 + HOUR)).toBeNull();
+      expect(await opened.store.panel.getPanelSession('s-ada', T0 + HOUR_MS)).toBeNull();
       expect(await opened.store.panel.getPanelSession('s-unknown', T0)).toBeNull();
       await opened.store.panel.reauthenticate('s-ada', T0 + 600);
       expect((await opened.second.panel.getPanelSession('s-ada', T0 + 700))?.session.authenticatedAt).toBe(T0 + 600);

@@ -1,5 +1,5 @@
 /**
- * kill -9 with two servers on one PostgreSQL (#19, scale-out.md §8 item 4): two built `loc serve`
+ * kill -9 with two servers on one PostgreSQL (scale-out.md §8 item 4): two built `loc serve`
  * processes on the same database, as behind a load balancer; 16 writers alternate between them,
  * issuing `generate` (with a label and an address) and `resolve` with `save: true` (with the key, and
  * with an embed session made through one server and used through both). Once at least 50 writes were

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL stopped and started again under load (#19, scale-out.md §8 item 4): a built `loc serve`
+ * PostgreSQL stopped and started again under load (scale-out.md §8 item 4): a built `loc serve`
  * on a throwaway cluster of this test's own (never the machine's PostgreSQL, which other suites
  * share), with a few clients doing lookups, generates and resolves that save, and health checks, as
  * fast as they can. PostgreSQL is then stopped at once (`pg_ctl -m immediate stop`: a crash, no

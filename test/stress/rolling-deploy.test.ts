@@ -1,5 +1,5 @@
 /**
- * A rolling deploy on one PostgreSQL (#19): while the fleet is upgraded one server at a time, servers
+ * A rolling deploy on one PostgreSQL: while the fleet is upgraded one server at a time, servers
  * one schema version apart run on the same database. CI cannot cheaply run an older build, so this
  * shows the mechanism (postgres-migrations.ts: `loc_schema.version` and `compatible_from`) with this
  * loc's build in both roles:

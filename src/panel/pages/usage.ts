@@ -10,8 +10,8 @@
  * chart and tables update silently, and the table sits inside its <details> so that refreshing it
  * does not close it.
  */
-import { FLUSH_EVERY_MS as LAST_USE_EVERY_MS } from '../../auth/key-uses.ts';
-import { HOUR_MS } from '../../limits/budgets.ts';
+import { LAST_USE_WRITE_EVERY_MS } from '../../auth/key-uses.ts';
+import { DAY_MS, HOUR_MS } from '../../durations.ts';
 import { DEFAULT_USAGE_DAYS, USAGE_KEPT_MS, type ReportHour, type UsageReport } from '../../limits/usage-report.ts';
 import { REFUSAL_REASONS, type RefusalReason, type TrafficKind } from '../../store/usage-store.ts';
 import { escapeHtml, scrollingTable, seconds, time, type LiveIntervals } from './layout.ts';
@@ -19,7 +19,6 @@ import { escapeHtml, scrollingTable, seconds, time, type LiveIntervals } from '.
 /** The periods a person can choose: a day, a week, and all that is kept. */
 export const USAGE_DAY_CHOICES = [1, 7, 35] as const;
 
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The days a `?days=` asks for, as one of the choices: the nearest one (3 → 1, 20 → 7, 1000 → 35), the
@@ -137,7 +136,7 @@ ${reasons.join('\n')}</tbody></table>`);
 
 /** How the figures arrive: the configured intervals, in words. */
 function arrival({ usageFlushMs, panelRefreshMs }: LiveIntervals): string {
-  return `Figures arrive within about ${seconds(usageFlushMs + panelRefreshMs)}: the service adds them up every ${seconds(usageFlushMs)} (the last use every ${seconds(LAST_USE_EVERY_MS)}), and this part of the page updates by itself every ${seconds(panelRefreshMs)}, or reload it.`;
+  return `Figures arrive within about ${seconds(usageFlushMs + panelRefreshMs)}: the service adds them up every ${seconds(usageFlushMs)} (the last use every ${seconds(LAST_USE_WRITE_EVERY_MS)}), and this part of the page updates by itself every ${seconds(panelRefreshMs)}, or reload it.`;
 }
 
 /** The usage section of a key's page (`path`: the key page's own path, for the period links). */

@@ -10,7 +10,7 @@ import { issueKey } from '../../auth/keys.ts';
 import { checkOrigin } from '../../auth/origin.ts';
 import { keyDetails } from '../../audit/audit-log.ts';
 import { LocError } from '../../errors.ts';
-import { HOUR_MS } from '../../limits/budgets.ts';
+import { HOUR_MS } from '../../durations.ts';
 import { usageReport } from '../../limits/usage-report.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';

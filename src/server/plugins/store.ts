@@ -4,6 +4,7 @@
  * closes the database when the app closes.
  */
 import fp from 'fastify-plugin';
+import { DAY_MS, HOUR_MS } from '../../durations.ts';
 import { cachedStore } from '../../store/cached.ts';
 import { openStore } from '../../store/open-store.ts';
 import type { Store } from '../../store/store.ts';
@@ -14,12 +15,10 @@ declare module 'fastify' {
   }
 }
 
-const HOUR_MS = 3_600_000;
-
 /**
  * How long a key or session read is reused: a change made with the CLI, or through another server on
  * the same database, reaches this server within this time. A disabled key or a removed origin is
- * refused everywhere within a second (#19); half of it leaves room for the request under way. It is
+ * refused everywhere within a second; half of it leaves room for the request under way. It is
  * also how long a server that has lost its database goes on answering from memory: no longer.
  */
 export const KEY_CACHE_MS = 500;
@@ -37,7 +36,7 @@ export default fp<StorePluginOptions>(
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
     // The panel's sessions, links and challenges go as soon as they expire: nobody is told why.
     const sweep = setInterval(() => {
-      store.deleteSessionsExpiredBefore(app.now() - 24 * HOUR_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+      store.deleteSessionsExpiredBefore(app.now() - DAY_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
       store.panel.sweep(app.now()).catch((error: unknown) => app.log.warn({ err: error }, 'panel sweep failed'));
     }, HOUR_MS).unref();
     app.addHook('onClose', async () => {

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL adapter of the store port, chosen by LOC_DATABASE_URL: the shared store that several
- * loc processes, on one machine or several, can use together (#19). It behaves as the SQLite adapter
+ * loc processes, on one machine or several, can use together. It behaves as the SQLite adapter
  * does, pinned by the same conformance suite; what differs between the engines is settled here:
  *
  * - every method is one statement, without a transaction, through a pool of connections; named

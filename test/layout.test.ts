@@ -1,15 +1,47 @@
 /**
  * The tree keeps the shape docs/architecture.md describes where a rule can be checked by reading it:
  * no shipped module grows past about 300 lines (a module that does, holds two concepts; split it by
- * concept, not by line count), and src/ holds only what ships, with unit tests beside their source.
- * The import boundaries are checked by dependency-cruiser (`npm run boundaries`).
+ * concept, not by line count), no function past 80 (one that does, does several things: name them),
+ * and src/ holds only what ships, with unit tests beside their source. The import boundaries are
+ * checked by dependency-cruiser (`npm run boundaries`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { functionSpans } from './support/function-length.ts';
 
 /** The most lines a shipped module may have. */
 const MAX_LINES = 300;
+/** The most lines a shipped function may span, from its first line to its last. */
+const MAX_FUNCTION_LINES = 80;
+
+/**
+ * The shipped functions longer than MAX_FUNCTION_LINES today, none of them a flat table (a command's
+ * option declarations, a catalogue: such a one may be listed and stay). Each is to be split by what
+ * it does, and leaves this list when it is: the test holds the list to exactly what is long, so a
+ * new long function fails it, and so does one listed that is short now.
+ */
+const NOT_YET_SPLIT = [
+  'iframe-app/search.ts: enableSearch',
+  'iframe-app/choice.ts: createChoice',
+  'src/panel/routes/keys.ts: keyRoutes',
+  'packages/loc-js/src/fake-loc.ts: fakeMount',
+  'demo/page/main.ts: playground',
+  'src/cli/key-commands.ts: registerKeyCommands',
+  'src/server/app.ts: buildApp',
+  'src/server/cluster.ts: runPrimary',
+  'src/code/tables/block-classes.ts: classify',
+  'src/panel/routes/sign-in.ts: signInRoutes',
+  'iframe-app/crosshair.ts: enableKeyboard',
+  'src/cli/user-commands.ts: registerUserCommands',
+  'iframe-app/lifecycle.ts: createLifecycle',
+  'iframe-app/panel.ts: createPanel',
+  'src/store/cached.ts: cachedStore',
+  'packages/loc-js/src/react.ts: forwardRef(…)',
+  'src/server/logs/log-destination.ts: openLogDestination',
+  'src/address/nearest-places.ts: nearestPlaces',
+  'iframe-app/expiry.ts: watchExpiry',
+];
 
 /** Every file under `dir`, as paths relative to the checkout. */
 function files(dir: string): string[] {
@@ -27,6 +59,13 @@ describe('layout', () => {
       .map((path) => ({ path, lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
       .filter(({ lines }) => lines > MAX_LINES);
     expect(long).toEqual([]);
+  });
+
+  it(`keeps every shipped function within ${MAX_FUNCTION_LINES} lines, but for those listed`, () => {
+    const long = shipped.flatMap((path) =>
+      functionSpans(path, readFileSync(path, 'utf8')).filter(({ lines }) => lines > MAX_FUNCTION_LINES).map(({ name }) => `${path}: ${name}`),
+    );
+    expect(long.sort()).toEqual([...NOT_YET_SPLIT].sort());
   });
 
   it('keeps test support, suites and benchmarks out of src/', () => {

@@ -4,8 +4,7 @@
  * entry. Details are kept as JSON text, so an entry reads back as the SQL engines give it back, and no
  * caller's object is ever shared.
  */
-import { auditPage, detailsText, noAccount } from '../audit-input.ts';
-import type { AuditEntry, AuditQuery, AuditStore, NewAuditEntry } from '../audit-store.ts';
+import { auditPage, detailsText, noAccount, type AuditEntry, type AuditQuery, type AuditStore, type NewAuditEntry } from '../audit-store.ts';
 import { put, type MemoryDatabase } from './memory-database.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */

@@ -35,7 +35,7 @@ export class MemoryDatabase {
   readonly rotations = new Map<string, Rotation>();
   /** By key id. */
   readonly keyUses = new Map<string, KeyUse>();
-  /** By `keyId kind hour` (usage-input.ts). */
+  /** By `keyId kind hour` (usage-store.ts). */
   readonly usage = new Map<string, UsageHour>();
   /** By seq; details as JSON text, as the SQL engines keep them. */
   readonly audit = new Map<string, Omit<NewAuditEntry, 'details'> & { seq: number; details: string }>();

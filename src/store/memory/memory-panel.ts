@@ -6,8 +6,7 @@
  */
 import { newId } from '../ids.ts';
 import { drop, put, type MemoryDatabase } from './memory-database.ts';
-import { latestUses, storedEmail } from '../panel-input.ts';
-import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from '../panel-store.ts';
+import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import { StoreConflict } from '../store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */

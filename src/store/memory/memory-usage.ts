@@ -5,8 +5,7 @@
  * lands all or nothing as the SQL engines' one transaction does.
  */
 import { sizeOf, type MemoryDatabase } from './memory-database.ts';
-import { copyUsage, mergedUsage, usageKey, usageOrder } from '../usage-input.ts';
-import { REFUSAL_REASONS, type UsageHour, type UsageStore } from '../usage-store.ts';
+import { copyUsage, mergedUsage, REFUSAL_REASONS, usageKey, usageOrder, type UsageHour, type UsageStore } from '../usage-store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;

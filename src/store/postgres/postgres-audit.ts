@@ -5,8 +5,7 @@
  * allows). Details are jsonb; the table's triggers (migration 4) refuse UPDATE, DELETE and TRUNCATE.
  */
 import type pg from 'pg';
-import { auditPage, detailsText, noAccount } from '../audit-input.ts';
-import type { AuditEntry, AuditQuery, AuditStore, NewAuditEntry } from '../audit-store.ts';
+import { auditPage, detailsText, noAccount, type AuditEntry, type AuditQuery, type AuditStore, type NewAuditEntry } from '../audit-store.ts';
 import { auditEntry, unstorable, type AuditRow } from './postgres-rows.ts';
 
 /** The PostgresStore's statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */

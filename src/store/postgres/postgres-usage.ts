@@ -6,9 +6,8 @@
  * never deadlock, and each adds to the row as the other committed it — none is lost.
  */
 import type pg from 'pg';
-import { mergedUsage } from '../usage-input.ts';
+import { mergedUsage, type UsageHour, type UsageStore } from '../usage-store.ts';
 import { unstorable, usageHour, type UsageRow } from './postgres-rows.ts';
-import type { UsageHour, UsageStore } from '../usage-store.ts';
 
 /** The PostgresStore's statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */
 type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) => Promise<pg.QueryResult<R>>;

@@ -4,8 +4,7 @@
  * reused, whichever process appends. The table's triggers (migration 6) refuse UPDATE and DELETE.
  */
 import type Database from 'better-sqlite3';
-import { auditPage, detailsText, noAccount } from '../audit-input.ts';
-import type { AuditEntry, AuditQuery, AuditStore, NewAuditEntry } from '../audit-store.ts';
+import { auditPage, detailsText, noAccount, type AuditEntry, type AuditQuery, type AuditStore, type NewAuditEntry } from '../audit-store.ts';
 import { auditEntry, type AuditRow } from './sqlite-rows.ts';
 
 /** The SqliteStore's unit of work: SQLite's errors of a machine at fault leave as StoreUnavailable. */

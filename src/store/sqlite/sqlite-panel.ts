@@ -6,8 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { newId } from '../ids.ts';
-import { latestUses, storedEmail } from '../panel-input.ts';
-import type { Challenge, KeyUse, LinkPurpose, NewLink, PanelSession, PanelStore, Passkey, Rotation, User } from '../panel-store.ts';
+import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
   challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,

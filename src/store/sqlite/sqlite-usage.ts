@@ -5,9 +5,8 @@
  * (a second server, the CLI) take the write lock in turn, and neither's counts are lost.
  */
 import type Database from 'better-sqlite3';
-import { mergedUsage } from '../usage-input.ts';
+import { mergedUsage, type UsageHour, type UsageStore } from '../usage-store.ts';
 import { usageHour, type UsageRow } from './sqlite-rows.ts';
-import type { UsageHour, UsageStore } from '../usage-store.ts';
 
 /** The SqliteStore's unit of work: SQLite's errors of a machine at fault leave as StoreUnavailable. */
 type Run = <T>(work: () => T) => Promise<T>;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { OPTIONS } from '../server/config.ts';
 import { runningServer } from '../server/server-lock.ts';
 import { openStore, storePlace } from '../store/open-store.ts';
-import { latestSchemaVersion, schemaVersion } from '../store/schema-version.ts';
+import { latestSchemaVersion, schemaVersion } from './schema-version.ts';
 import { NoDatabase, StoreUnavailable } from '../store/store.ts';
 import { ioOf } from './cli-io.ts';
 import { fail, operatorSettings, printJson, reportStoreError } from './operator-io.ts';
@@ -57,7 +57,7 @@ export function registerDbCommands(program: Command): void {
       const pid = runningServer(source);
       if (pid !== null) return fail(command, `a loc server (pid ${pid}) is running on ${source}: stop it first, so that nothing is written there after the copy`);
       // Loaded only here: the copy brings the PostgreSQL driver with it.
-      const { CannotCopy, copySqliteToPostgres } = await import('../store/copy-sqlite-to-postgres.ts');
+      const { CannotCopy, copySqliteToPostgres } = await import('./copy-sqlite-to-postgres.ts');
       let report;
       try {
         report = await copySqliteToPostgres(source, settings.databaseUrl);

@@ -6,13 +6,13 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoreSettings } from './open-store.ts';
-import { translatePostgresError } from './postgres/postgres-errors.ts';
-import { SCHEMA_VERSION as POSTGRES_VERSION } from './postgres/postgres-migrations.ts';
-import { newPool } from './postgres/postgres-pool.ts';
-import { translateSqliteError } from './sqlite/sqlite-errors.ts';
-import { DATABASE_FILE } from './sqlite/sqlite-files.ts';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from './sqlite/sqlite-migrations.ts';
+import type { StoreSettings } from '../store/open-store.ts';
+import { translatePostgresError } from '../store/postgres/postgres-errors.ts';
+import { SCHEMA_VERSION as POSTGRES_VERSION } from '../store/postgres/postgres-migrations.ts';
+import { newPool } from '../store/postgres/postgres-pool.ts';
+import { translateSqliteError } from '../store/sqlite/sqlite-errors.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
 
 /** The version this loc migrates the configured engine to. */
 export function latestSchemaVersion(settings: StoreSettings): number {

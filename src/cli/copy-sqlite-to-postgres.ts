@@ -16,14 +16,14 @@
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { join } from 'node:path';
-import { redactUrl } from './database-url.ts';
-import { translatePostgresError } from './postgres/postgres-errors.ts';
-import { migrate } from './postgres/postgres-migrations.ts';
-import { newPool } from './postgres/postgres-pool.ts';
-import { translateSqliteError } from './sqlite/sqlite-errors.ts';
-import { DATABASE_FILE, prepareDataDir } from './sqlite/sqlite-files.ts';
-import { MIGRATIONS } from './sqlite/sqlite-migrations.ts';
-import { NoDatabase, StoreUnavailable } from './store.ts';
+import { redactUrl } from '../store/database-url.ts';
+import { translatePostgresError } from '../store/postgres/postgres-errors.ts';
+import { migrate } from '../store/postgres/postgres-migrations.ts';
+import { newPool } from '../store/postgres/postgres-pool.ts';
+import { translateSqliteError } from '../store/sqlite/sqlite-errors.ts';
+import { DATABASE_FILE, prepareDataDir } from '../store/sqlite/sqlite-files.ts';
+import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
+import { NoDatabase, StoreUnavailable } from '../store/store.ts';
 
 /**
  * Why the copy cannot be made, said in one line. No row was written to PostgreSQL; loc's tables may

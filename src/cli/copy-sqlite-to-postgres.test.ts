@@ -13,11 +13,11 @@ import { hashSecret } from '../auth/secrets.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { fillSqliteData, PANEL, type SqliteData } from '../../test/support/sqlite-data.ts';
 import { CannotCopy, copySqliteToPostgres } from './copy-sqlite-to-postgres.ts';
-import { openPostgresStore } from './postgres/postgres.ts';
-import { DATABASE_FILE } from './sqlite/sqlite-files.ts';
-import { MIGRATIONS } from './sqlite/sqlite-migrations.ts';
-import { openSqliteStore } from './sqlite/sqlite.ts';
-import { NoDatabase, type Store } from './store.ts';
+import { openPostgresStore } from '../store/postgres/postgres.ts';
+import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
+import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
+import { NoDatabase, type Store } from '../store/store.ts';
 
 afterAll(stopPostgres);
 

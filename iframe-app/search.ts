@@ -23,6 +23,7 @@ import type { Choice } from './choice.ts';
 import type { Panel } from './panel.ts';
 import { t } from './i18n.ts';
 import { foundIn, formatDistance, pointFound, type Found } from './search-results.ts';
+import { searchList, type SearchList } from './search-list.ts';
 import type { View } from './view.ts';
 
 /** The pause in typing after which the text is searched, ms. */
@@ -45,212 +46,186 @@ export interface SearchOptions {
   search(): ((query: SearchQuery, signal: AbortSignal) => Promise<SearchAnswer>) | undefined;
 }
 
-export function enableSearch({ doc, map, view, choice, panel, search }: SearchOptions): void {
+/** The question under the box ("Show it?") and the visitor's answer to it. */
+interface Asker {
+  /** Shows `question` and resolves with the visitor's answer; focus goes to "Show it". */
+  confirm(question: string): Promise<boolean>;
+  /** Answers the open question, if any, `go` or not. */
+  answer(go: boolean): void;
+}
+
+function asker(doc: Document): Asker {
   const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
-  const box = $<HTMLElement>('loc-search');
-  const input = $<HTMLInputElement>('loc-search-input');
-  const list = $<HTMLUListElement>('loc-search-list');
-  const status = $<HTMLParagraphElement>('loc-search-status');
   const ask = $<HTMLElement>('loc-search-ask');
-  const askText = $<HTMLParagraphElement>('loc-search-ask-text');
   const yes = $<HTMLButtonElement>('loc-search-yes');
-  const no = $<HTMLButtonElement>('loc-search-no');
-  box.hidden = false;
-  doc.getElementById('loc')?.classList.add('loc--search');
-
-  let found: Found[] = [];
-  let active = -1;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let pending: AbortController | undefined;
   let answerAsked: (go: boolean) => void = () => {};
-
-  const setStatus = (text: string) => {
-    status.textContent = text;
-    status.hidden = text === '';
+  const asking: Asker = {
+    confirm(question) {
+      $<HTMLParagraphElement>('loc-search-ask-text').textContent = question;
+      ask.hidden = false;
+      yes.focus();
+      return new Promise((resolve) => {
+        answerAsked = (go) => {
+          answerAsked = () => {};
+          ask.hidden = true;
+          resolve(go);
+        };
+      });
+    },
+    answer: (go) => answerAsked(go),
   };
-
-  const setActive = (index: number) => {
-    active = index;
-    [...list.children].forEach((option, i) => option.setAttribute('aria-selected', String(i === index)));
-    if (index < 0) input.removeAttribute('aria-activedescendant');
-    else {
-      input.setAttribute('aria-activedescendant', list.children[index].id);
-      list.children[index].scrollIntoView?.({ block: 'nearest' });
-    }
-  };
-
-  const close = () => {
-    list.hidden = true;
-    input.setAttribute('aria-expanded', 'false');
-    setActive(-1);
-  };
-
-  /** Lists `next` under the box, with `text` over it, and says how many there are. */
-  const show = (next: Found[], text: string) => {
-    found = next;
-    list.replaceChildren(
-      ...next.map((item, i) => {
-        const option = doc.createElement('li');
-        option.id = `loc-search-option-${i}`;
-        option.setAttribute('role', 'option');
-        option.setAttribute('aria-selected', 'false');
-        option.className = 'loc-search-option';
-        const label = doc.createElement('span');
-        label.className = 'loc-search-label';
-        label.textContent = item.label;
-        const detail = doc.createElement('span');
-        detail.className = 'loc-search-detail';
-        detail.textContent = item.detail;
-        option.append(label, detail);
-        // Pressing would move focus out of the box before the click lands.
-        option.addEventListener('mousedown', (event) => event.preventDefault());
-        option.addEventListener('click', () => void pick(item));
-        return option;
-      }),
-    );
-    setStatus(text);
-    list.hidden = next.length === 0;
-    input.setAttribute('aria-expanded', String(next.length > 0));
-    setActive(-1);
-    panel.announce([text, next.length > 0 ? t('search.count', { count: next.length }) : ''].filter(Boolean).join(' '));
-  };
-
-  const cancel = () => {
-    clearTimeout(timer);
-    pending?.abort();
-  };
-
-  /** Asks the service about `q`; resolves with what it found, or undefined when it was dropped or failed (said). */
-  const run = async (q: string, forward: boolean): Promise<Found[] | undefined> => {
-    cancel();
-    const ask = search();
-    if (!ask) return undefined;
-    const controller = (pending = new AbortController());
-    const centre = map.getCenter().wrap();
-    try {
-      const answer = await ask({ q, focus: { lat: centre.lat, lng: centre.lng }, forward }, controller.signal);
-      if (controller.signal.aborted) return undefined;
-      const { found: next, status: text } = foundIn(answer, q);
-      show(next, text);
-      return next;
-    } catch (error) {
-      if (controller.signal.aborted || (error as Error)?.name === 'AbortError') return undefined;
-      close();
-      const spent = error instanceof EmbedFailure && error.code === 'session_limit_reached';
-      setStatus(t(spent ? 'search.spent' : 'search.failed'));
-      panel.announce(status.textContent!);
-      return undefined;
-    }
-  };
-
-  /** Shows `question` under the box and resolves with the visitor's answer; focus goes to "Show it". */
-  const confirmFirst = (question: string): Promise<boolean> => {
-    close();
-    askText.textContent = question;
-    ask.hidden = false;
-    yes.focus();
-    return new Promise((resolve) => {
-      answerAsked = (go) => {
-        answerAsked = () => {};
-        ask.hidden = true;
-        resolve(go);
-      };
-    });
-  };
-
-  const pick = async (item: Found): Promise<void> => {
-    cancel();
-    close();
-    const at: LatLng = { lat: item.lat, lng: item.lng };
-    if (item.kind === 'place') {
-      input.value = item.label;
-      view.setView(at, PLACE_ZOOM);
-      panel.announce(t('search.moved', { place: item.place! }));
-      return;
-    }
-    if (item.kind === 'code') {
-      input.value = item.code!;
-      // Outside the area the service would refuse to show the cell: the visitor may see where it is, no more.
-      if (item.inArea === false) {
-        if (!(await confirmFirst(t('search.askOutside', { code: item.code! })))) return input.focus();
-        view.setView(at, Math.max(map.getZoom(), CODE_ZOOM));
-        input.focus();
-        return panel.announce(t('search.shownOutside', { code: item.code! }));
-      }
-      if (item.distance !== undefined && item.distance > FAR_M && !(await confirmFirst(t('search.askFar', { code: item.code!, distance: formatDistance(item.distance) })))) {
-        return input.focus();
-      }
-    }
-    view.setView(at, Math.max(map.getZoom(), item.kind === 'code' ? CODE_ZOOM : POINT_ZOOM));
-    // The cell is previewed and the panel says how to confirm it: by Enter on the map, where it now is.
-    $<HTMLElement>('loc-map').focus({ preventScroll: true });
-    await choice.choose(item.kind === 'code' ? item.code! : at, item.kind === 'code');
-  };
-
-  const submit = async () => {
-    const q = input.value.trim();
-    if (q === '') return;
-    const point = parseCoordinates(q);
-    if (point !== null) return pick(pointFound(point));
-    const next = await run(q, true);
-    // A code named exactly, with no doubt about it, is what Enter asked for; anything else is listed.
-    if (next?.length === 1 && next[0].exact) await pick(next[0]);
-  };
-
-  input.addEventListener('input', () => {
-    cancel();
-    answerAsked(false);
-    const q = input.value.trim();
-    if (q.length < MIN_CHARS) {
-      setStatus('');
-      return close();
-    }
-    const point = parseCoordinates(q);
-    if (point !== null) return show([pointFound(point)], '');
-    timer = setTimeout(() => void run(q, false), DEBOUNCE_MS);
-  });
-
-  input.addEventListener('keydown', (event) => {
-    const open = !list.hidden;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        if (found.length === 0) return;
-        event.preventDefault();
-        if (!open) {
-          list.hidden = false;
-          input.setAttribute('aria-expanded', 'true');
-        }
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActive(active < 0 && step < 0 ? found.length - 1 : (active + step + found.length) % found.length);
-        return;
-      }
-      case 'Enter':
-        event.preventDefault();
-        if (open && active >= 0) void pick(found[active]);
-        else void submit();
-        return;
-      case 'Escape':
-        // Handled here: the map's Escape clears the chosen cell, the page's may close a dialog.
-        event.preventDefault();
-        event.stopPropagation();
-        if (open) return close();
-        cancel();
-        input.value = '';
-        found = [];
-        setStatus('');
-        return;
-      case 'Tab':
-        close();
-    }
-  });
-  input.addEventListener('blur', close);
-
-  yes.addEventListener('click', () => answerAsked(true));
-  no.addEventListener('click', () => answerAsked(false));
+  yes.addEventListener('click', () => asking.answer(true));
+  $<HTMLButtonElement>('loc-search-no').addEventListener('click', () => asking.answer(false));
   ask.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
     event.stopPropagation();
-    answerAsked(false);
+    asking.answer(false);
   });
+  return asking;
+}
+
+/** The box as the search's steps share it: its options, its parts, and the search waiting or under way. */
+interface SearchState extends SearchOptions {
+  input: HTMLInputElement;
+  list: SearchList;
+  asking: Asker;
+  timer?: ReturnType<typeof setTimeout>;
+  pending?: AbortController;
+}
+
+export function enableSearch(options: SearchOptions): void {
+  const { doc } = options;
+  const input = doc.getElementById('loc-search-input') as HTMLInputElement;
+  doc.getElementById('loc-search')!.hidden = false;
+  doc.getElementById('loc')?.classList.add('loc--search');
+  const elements = { doc, input, list: doc.getElementById('loc-search-list') as HTMLUListElement, status: doc.getElementById('loc-search-status') as HTMLParagraphElement };
+  const state: SearchState = { ...options, input, list: searchList(elements, options.panel, (item) => void pick(state, item)), asking: asker(doc) };
+
+  input.addEventListener('input', () => {
+    cancel(state);
+    state.asking.answer(false);
+    const q = input.value.trim();
+    if (q.length < MIN_CHARS) {
+      state.list.setStatus('');
+      return state.list.close();
+    }
+    const point = parseCoordinates(q);
+    if (point !== null) return state.list.show([pointFound(point)], '');
+    state.timer = setTimeout(() => void run(state, q, false), DEBOUNCE_MS);
+  });
+  input.addEventListener('keydown', (event) => onKey(event, state));
+  input.addEventListener('blur', () => state.list.close());
+}
+
+/** Drops the search waiting for a pause or under way. */
+function cancel(state: SearchState): void {
+  clearTimeout(state.timer);
+  state.pending?.abort();
+}
+
+/** Asks the service about `q`; resolves with what it found, or undefined when it was dropped or failed (said). */
+async function run(state: SearchState, q: string, forward: boolean): Promise<Found[] | undefined> {
+  cancel(state);
+  const ask = state.search();
+  if (!ask) return undefined;
+  const controller = (state.pending = new AbortController());
+  const centre = state.map.getCenter().wrap();
+  try {
+    const answer = await ask({ q, focus: { lat: centre.lat, lng: centre.lng }, forward }, controller.signal);
+    if (controller.signal.aborted) return undefined;
+    const { found: next, status: text } = foundIn(answer, q);
+    state.list.show(next, text);
+    return next;
+  } catch (error) {
+    if (controller.signal.aborted || (error as Error)?.name === 'AbortError') return undefined;
+    state.list.close();
+    const spent = error instanceof EmbedFailure && error.code === 'session_limit_reached';
+    const text = t(spent ? 'search.spent' : 'search.failed');
+    state.list.setStatus(text);
+    state.panel.announce(text);
+    return undefined;
+  }
+}
+
+function confirmFirst(state: SearchState, question: string): Promise<boolean> {
+  state.list.close();
+  return state.asking.confirm(question);
+}
+
+/** A code's cell is previewed unless it is outside the area or far and the visitor says no; resolves whether to preview it. */
+async function codeShown(state: SearchState, item: Found, at: LatLng): Promise<boolean> {
+  const { input, view, map, panel } = state;
+  input.value = item.code!;
+  // Outside the area the service would refuse to show the cell: the visitor may see where it is, no more.
+  if (item.inArea === false) {
+    const go = await confirmFirst(state, t('search.askOutside', { code: item.code! }));
+    if (go) view.setView(at, Math.max(map.getZoom(), CODE_ZOOM));
+    input.focus();
+    if (go) panel.announce(t('search.shownOutside', { code: item.code! }));
+    return false;
+  }
+  const far = item.distance !== undefined && item.distance > FAR_M;
+  if (far && !(await confirmFirst(state, t('search.askFar', { code: item.code!, distance: formatDistance(item.distance!) })))) {
+    input.focus();
+    return false;
+  }
+  return true;
+}
+
+async function pick(state: SearchState, item: Found): Promise<void> {
+  const { input, view, map, panel } = state;
+  cancel(state);
+  state.list.close();
+  const at: LatLng = { lat: item.lat, lng: item.lng };
+  if (item.kind === 'place') {
+    input.value = item.label;
+    view.setView(at, PLACE_ZOOM);
+    panel.announce(t('search.moved', { place: item.place! }));
+    return;
+  }
+  if (item.kind === 'code' && !(await codeShown(state, item, at))) return;
+  view.setView(at, Math.max(map.getZoom(), item.kind === 'code' ? CODE_ZOOM : POINT_ZOOM));
+  // The cell is previewed and the panel says how to confirm it: by Enter on the map, where it now is.
+  state.doc.getElementById('loc-map')!.focus({ preventScroll: true });
+  await state.choice.choose(item.kind === 'code' ? item.code! : at, item.kind === 'code');
+}
+
+async function submit(state: SearchState): Promise<void> {
+  const q = state.input.value.trim();
+  if (q === '') return;
+  const point = parseCoordinates(q);
+  if (point !== null) return pick(state, pointFound(point));
+  const next = await run(state, q, true);
+  // A code named exactly, with no doubt about it, is what Enter asked for; anything else is listed.
+  if (next?.length === 1 && next[0].exact) await pick(state, next[0]);
+}
+
+/** The box's keys: arrows through the list, Enter to choose or submit, Escape to close then empty it. */
+function onKey(event: KeyboardEvent, state: SearchState): void {
+  const { input, list } = state;
+  const open = list.open;
+  switch (event.key) {
+    case 'ArrowDown':
+    case 'ArrowUp':
+      if (list.found.length === 0) return;
+      event.preventDefault();
+      list.move(event.key === 'ArrowDown' ? 1 : -1);
+      return;
+    case 'Enter':
+      event.preventDefault();
+      if (open && list.active >= 0) void pick(state, list.found[list.active]);
+      else void submit(state);
+      return;
+    case 'Escape':
+      // Handled here: the map's Escape clears the chosen cell, the page's may close a dialog.
+      event.preventDefault();
+      event.stopPropagation();
+      if (open) return list.close();
+      cancel(state);
+      input.value = '';
+      list.clear();
+      return;
+    case 'Tab':
+      list.close();
+  }
 }

@@ -10,7 +10,7 @@ import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { recordChange, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
-import { ConfigError, OPTIONS, misspelledSettings, type Config } from '../server/config.ts';
+import { ConfigError, OPTIONS, loadSettings, misspelledSettings } from '../server/config.ts';
 import { printable } from '../printable.ts';
 import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
 import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
@@ -93,7 +93,7 @@ export async function withStore(command: Command, work: (store: Store & Partial<
 export function operatorSettings(command: Command): StoreSettings {
   const { env, stderr } = ioOf(command);
   for (const warning of misspelledSettings(env)) stderr(`${warning}\n`);
-  return configured(command, () => ({ dataDir: setting(env, 'dataDir'), databaseUrl: setting(env, 'databaseUrl') }));
+  return configured(command, () => loadSettings(env, ['dataDir', 'databaseUrl']));
 }
 
 /**
@@ -103,7 +103,7 @@ export function operatorSettings(command: Command): StoreSettings {
  */
 export function operatorPublicUrl(command: Command): { url: string; warning: string | null } {
   const { env } = ioOf(command);
-  const url = configured(command, () => setting(env, 'publicUrl', { port: setting(env, 'port') }));
+  const url = configured(command, () => loadSettings(env, ['port', 'publicUrl']).publicUrl);
   const name = OPTIONS.publicUrl.env;
   return { url, warning: env[name]?.trim() ? null : `warning: ${name} is not set, so the link names ${url}, as loc serve would; set it to the URL the service is reached at` };
 }
@@ -116,12 +116,6 @@ function configured<T>(command: Command, read: () => T): T {
     if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
     throw error;
   }
-}
-
-/** One setting of `env`, resolved and checked as loadConfig does it, after the settings it depends on (`parsed`). */
-function setting<K extends 'dataDir' | 'databaseUrl' | 'port' | 'publicUrl'>(env: CliIo['env'], name: K, parsed: Partial<Config> = {}): Config[K] {
-  const option = OPTIONS[name];
-  return option.parse(env[option.env]?.trim() || option.default, parsed, env, option.env);
 }
 
 /**

@@ -198,15 +198,25 @@ export interface Flag {
  * error: `--host ""` is a mistake, not a request for the default.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env, flags: Partial<Record<keyof Config, Flag>> = {}): Config {
+  return loadSettings(env, Object.keys(OPTIONS) as (keyof Config)[], flags);
+}
+
+/**
+ * The options `keys` alone, read as loadConfig reads them and in the order OPTIONS declares them, so
+ * that one may depend on another: for a command that needs a few settings, and must not refuse to
+ * run over a bad value of one it does not use.
+ */
+export function loadSettings<K extends keyof Config>(env: Record<string, string | undefined>, keys: readonly K[], flags: Partial<Record<keyof Config, Flag>> = {}): Pick<Config, K> {
   const parsed: Partial<Config> = {};
   for (const [key, option] of Object.entries(OPTIONS) as [keyof Config, Option<keyof Config>][]) {
+    if (!(keys as readonly (keyof Config)[]).includes(key)) continue;
     const flag = flags[key];
     if (flag !== undefined && flag.value.trim() === '') fail(flag.flag, 'given a value', flag.value);
     const raw = flag?.value ?? env[option.env];
     const text = raw === undefined || raw.trim() === '' ? option.default : raw.trim();
     (parsed as Record<string, unknown>)[key] = option.parse(text, parsed, env, flag?.flag ?? option.env);
   }
-  return parsed as Config;
+  return parsed as Pick<Config, K>;
 }
 
 /**

@@ -86,152 +86,170 @@ type Unchosen = Extract<PickOutcome, { state: 'failed' | 'refused' }>;
  */
 const dropped = (): LocAbortError => ({ name: 'AbortError', message: 'A later choice, clear() or the end of the map dropped this choice.' });
 
-export function createChoice({ selection, panel, chooser, cannotChoose, settled, onFailure, hush }: ChoiceOptions): Choice {
-  let pending: AbortController | undefined;
-  let preview: LocResolveResult | undefined;
+/** What the steps of a choice share: the options, the lookup under way and the cell previewed. */
+interface ChoiceState extends ChoiceOptions {
+  pending?: AbortController;
+  preview?: LocResolveResult;
+}
 
-  /** Every choice (click, Enter, Space, confirming, the page's) starts here: who may choose now, if anyone. */
-  const begin = (): Chooser | undefined => {
-    hush();
-    return chooser();
-  };
-
-  /**
-   * Looks `target` up, aborting the lookup under way. Rejects with an `EmbedFailure`, having cleared
-   * what was shown; with `SESSION_ENDED` (reported already); or with `dropped()` once aborted.
-   */
-  const lookUp = async (session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult> => {
-    pending?.abort();
-    const controller = (pending = new AbortController());
-    panel.message(null);
-    panel.busy();
-    // Dropped at once when aborted, whatever the lookup does meanwhile (a renewal under way, say): the
-    // page's select is answered then.
-    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(dropped())));
-    try {
-      const result = await Promise.race([session.resolve(target, save, controller.signal), aborted]);
-      if (controller.signal.aborted) throw dropped();
-      return result;
-    } catch (error) {
-      if (controller.signal.aborted || (error as Error)?.name === 'AbortError') throw dropped();
-      if (error === SESSION_ENDED) throw error;
-      preview = undefined;
-      selection.clear();
-      panel.hide();
-      throw error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error));
-    }
-  };
-
-  /** Nothing was chosen, and why: the map cannot choose now, or `error` dropped the lookup. */
-  const refused = (error?: unknown): Unchosen => ({
-    state: 'refused',
-    message: error === undefined || error === SESSION_ENDED ? cannotChoose().message : (error as LocAbortError).message,
-  });
-
-  /** The visitor's lookup: a failure is told (onFailure); a dropped lookup, or a session that ended, is not. */
-  const visitorLookUp = (session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult | Unchosen> =>
-    lookUp(session, target, save).catch((error: unknown) => {
-      if (!(error instanceof EmbedFailure)) return refused(error);
-      onFailure(error);
-      return { state: 'failed', error: error.toJSON() };
-    });
-
-  /** Shows a saved cell as chosen and hands it to the page; resolves once `onSelect` ran. */
-  const chosen = async (host: Chooser['host'], result: LocResolveResult, source: LocSelectSource): Promise<LocSelectResult> => {
-    preview = undefined;
-    selection.show(result.cell, [result.latitude, result.longitude], true);
-    panel.show(result, 'chosen');
-    const selected: LocSelectResult = { ...result, source };
-    await host.select(selected);
-    return selected;
-  };
-
-  const choose = async (target: Target, previewFirst = false): Promise<PickOutcome> => {
-    const by = begin();
-    if (!by) return refused();
-    const result = await visitorLookUp(by.session, target, !by.confirm && !previewFirst);
-    if ('state' in result) return result;
-    if (!by.confirm && !previewFirst) return { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
-    selection.show(result.cell, [result.latitude, result.longitude], false);
-    panel.show(result, 'preview');
-    preview = result;
-    void by.host.preview(result);
-    return { state: 'preview', result };
-  };
-
-  const confirm = async (): Promise<PickOutcome> => {
-    if (!preview) return { state: 'refused', message: 'There is no previewed cell to confirm.' };
-    const by = begin();
-    if (!by) return refused();
-    const result = await visitorLookUp(by.session, { lat: preview.latitude, lng: preview.longitude }, true);
-    return 'state' in result ? result : { state: 'chosen', result: await chosen(by.host, result, 'visitor') };
-  };
-
-  const reset = () => {
-    pending?.abort();
-    preview = undefined;
-    selection.clear();
-    panel.hide();
-  };
-
-  // Enter on the cell already previewed confirms it: the button is eight Tab stops away, behind the
-  // map's controls and attributions.
-  const inPreview = ({ lat, lng }: LatLng) =>
-    preview !== undefined && lat >= preview.cell.south && lat < preview.cell.north && lng >= preview.cell.west && lng < preview.cell.east;
-
+export function createChoice(options: ChoiceOptions): Choice {
+  const state: ChoiceState = { ...options };
+  const { panel, chooser, hush } = options;
   return {
-    choose,
+    choose: (target, previewFirst) => choose(state, target, previewFirst),
     chooseByKey(point) {
-      if (inPreview(point) && panel.confirm()) return;
-      void choose(point);
+      if (inPreview(state, point) && panel.confirm()) return;
+      void choose(state, point);
     },
-    confirm,
+    confirm: () => confirm(state),
     clear() {
       // Escape by keyboard: said, since nothing else a screen reader follows changes where focus is;
       // then the keys' pending announcement gives way. With nothing to clear, nothing is said or dropped.
       const shown = panel.isShown();
-      reset();
+      reset(state);
       if (shown) {
         hush();
         panel.announce(t('announce.cleared'));
         void chooser()?.host.clear();
       }
     },
-    async open(code) {
-      const by = begin();
-      if (!by) return undefined;
-      const result = await visitorLookUp(by.session, code, false);
-      if ('state' in result) return undefined;
-      selection.reveal([result.latitude, result.longitude]);
-      selection.show(result.cell, [result.latitude, result.longitude], true);
-      panel.show(result, 'chosen');
-      return result;
-    },
-    async select(target) {
-      // Checked again here, as every value that comes over the channel is: a code, or a point.
-      const checked: Target = typeof target === 'string' ? target : readLatLng(target, 'select: target');
-      // A loader queues what the page asks before the frame connected behind init: it waits here.
-      await settled;
-      const by = begin();
-      if (!by) throw cannotChoose();
-      let result: LocResolveResult;
-      try {
-        result = await lookUp(by.session, checked, true);
-      } catch (error) {
-        // The map stopped meanwhile (its session ended …): that is the answer, whatever the lookup did.
-        if (!chooser()) throw cannotChoose();
-        if (!(error instanceof EmbedFailure)) throw error;
-        // A failure that stops the map is the page's onError's too; the others answer this call alone.
-        if (!RECOVERABLE[error.code]) onFailure(error);
-        throw error.toJSON();
-      }
-      selection.reveal([result.latitude, result.longitude]);
-      return chosen(by.host, result, 'page');
-    },
+    open: (code) => open(state, code),
+    select: (target) => select(state, target),
     async clearByPage() {
-      await settled;
-      reset();
+      await options.settled;
+      reset(state);
     },
-    abort: () => pending?.abort(),
+    abort: () => state.pending?.abort(),
   };
+}
+
+/** Every choice (click, Enter, Space, confirming, the page's) starts here: who may choose now, if anyone. */
+function begin(state: ChoiceState): Chooser | undefined {
+  state.hush();
+  return state.chooser();
+}
+
+/**
+ * Looks `target` up, aborting the lookup under way. Rejects with an `EmbedFailure`, having cleared
+ * what was shown; with `SESSION_ENDED` (reported already); or with `dropped()` once aborted.
+ */
+async function lookUp(state: ChoiceState, session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult> {
+  state.pending?.abort();
+  const controller = (state.pending = new AbortController());
+  state.panel.message(null);
+  state.panel.busy();
+  // Dropped at once when aborted, whatever the lookup does meanwhile (a renewal under way, say): the
+  // page's select is answered then.
+  const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(dropped())));
+  try {
+    const result = await Promise.race([session.resolve(target, save, controller.signal), aborted]);
+    if (controller.signal.aborted) throw dropped();
+    return result;
+  } catch (error) {
+    if (controller.signal.aborted || (error as Error)?.name === 'AbortError') throw dropped();
+    if (error === SESSION_ENDED) throw error;
+    state.preview = undefined;
+    state.selection.clear();
+    state.panel.hide();
+    throw error instanceof EmbedFailure ? error : new EmbedFailure('internal_error', String(error));
+  }
+}
+
+/** Nothing was chosen, and why: the map cannot choose now, or `error` dropped the lookup. */
+function refused(state: ChoiceState, error?: unknown): Unchosen {
+  return {
+    state: 'refused',
+    message: error === undefined || error === SESSION_ENDED ? state.cannotChoose().message : (error as LocAbortError).message,
+  };
+}
+
+/** The visitor's lookup: a failure is told (onFailure); a dropped lookup, or a session that ended, is not. */
+function visitorLookUp(state: ChoiceState, session: Chooser['session'], target: Target, save: boolean): Promise<LocResolveResult | Unchosen> {
+  return lookUp(state, session, target, save).catch((error: unknown) => {
+    if (!(error instanceof EmbedFailure)) return refused(state, error);
+    state.onFailure(error);
+    return { state: 'failed', error: error.toJSON() };
+  });
+}
+
+/** Shows a saved cell as chosen and hands it to the page; resolves once `onSelect` ran. */
+async function chosen(state: ChoiceState, host: Chooser['host'], result: LocResolveResult, source: LocSelectSource): Promise<LocSelectResult> {
+  state.preview = undefined;
+  state.selection.show(result.cell, [result.latitude, result.longitude], true);
+  state.panel.show(result, 'chosen');
+  const selected: LocSelectResult = { ...result, source };
+  await host.select(selected);
+  return selected;
+}
+
+async function choose(state: ChoiceState, target: Target, previewFirst = false): Promise<PickOutcome> {
+  const by = begin(state);
+  if (!by) return refused(state);
+  const result = await visitorLookUp(state, by.session, target, !by.confirm && !previewFirst);
+  if ('state' in result) return result;
+  if (!by.confirm && !previewFirst) return { state: 'chosen', result: await chosen(state, by.host, result, 'visitor') };
+  state.selection.show(result.cell, [result.latitude, result.longitude], false);
+  state.panel.show(result, 'preview');
+  state.preview = result;
+  void by.host.preview(result);
+  return { state: 'preview', result };
+}
+
+async function confirm(state: ChoiceState): Promise<PickOutcome> {
+  const { preview } = state;
+  if (!preview) return { state: 'refused', message: 'There is no previewed cell to confirm.' };
+  const by = begin(state);
+  if (!by) return refused(state);
+  const result = await visitorLookUp(state, by.session, { lat: preview.latitude, lng: preview.longitude }, true);
+  return 'state' in result ? result : { state: 'chosen', result: await chosen(state, by.host, result, 'visitor') };
+}
+
+function reset(state: ChoiceState): void {
+  state.pending?.abort();
+  state.preview = undefined;
+  state.selection.clear();
+  state.panel.hide();
+}
+
+/**
+ * Whether the point is in the cell previewed: Enter there confirms it, as the button is eight Tab
+ * stops away, behind the map's controls and attributions.
+ */
+function inPreview({ preview }: ChoiceState, { lat, lng }: LatLng): boolean {
+  return preview !== undefined && lat >= preview.cell.south && lat < preview.cell.north && lng >= preview.cell.west && lng < preview.cell.east;
+}
+
+/** The value the page opens the map on: shown as chosen, without onSelect; undefined when it cannot be. */
+async function open(state: ChoiceState, code: string): Promise<LocResolveResult | undefined> {
+  const by = begin(state);
+  if (!by) return undefined;
+  const result = await visitorLookUp(state, by.session, code, false);
+  if ('state' in result) return undefined;
+  state.selection.reveal([result.latitude, result.longitude]);
+  state.selection.show(result.cell, [result.latitude, result.longitude], true);
+  state.panel.show(result, 'chosen');
+  return result;
+}
+
+/** The page's select: the cell chosen and brought into view, or the call rejected with why. */
+async function select(state: ChoiceState, target: unknown): Promise<LocSelectResult> {
+  // Checked again here, as every value that comes over the channel is: a code, or a point.
+  const checked: Target = typeof target === 'string' ? target : readLatLng(target, 'select: target');
+  // A loader queues what the page asks before the frame connected behind init: it waits here.
+  await state.settled;
+  const by = begin(state);
+  if (!by) throw state.cannotChoose();
+  let result: LocResolveResult;
+  try {
+    result = await lookUp(state, by.session, checked, true);
+  } catch (error) {
+    // The map stopped meanwhile (its session ended …): that is the answer, whatever the lookup did.
+    if (!state.chooser()) throw state.cannotChoose();
+    if (!(error instanceof EmbedFailure)) throw error;
+    // A failure that stops the map is the page's onError's too; the others answer this call alone.
+    if (!RECOVERABLE[error.code]) state.onFailure(error);
+    throw error.toJSON();
+  }
+  state.selection.reveal([result.latitude, result.longitude]);
+  return chosen(state, by.host, result, 'page');
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { issueKey } from '../src/auth/keys.ts';
 import { encode } from '../src/code/index.ts';
-import { READY_MESSAGE } from '../src/server/ready-line.ts';
+import { READY_MESSAGE } from '../src/server/process/ready-line.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.ts';
 import { spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 import { markdownTable, type BenchRow } from './report.ts';
@@ -40,7 +40,7 @@ const bodies = ${JSON.stringify(bodies)};
 app.get('/', async () => ({ success: true, hello: 'world' }));
 app.get('/same/:i', async (request, reply) => reply.type('application/json; charset=utf-8').send(bodies[Number(request.params.i)]));
 await app.listen({ port: 0, host: '127.0.0.1' });
-// The ready line loc serve writes (src/server/ready-line.ts), so that one wait serves both.
+// The ready line loc serve writes (src/server/process/ready-line.ts), so that one wait serves both.
 const url = 'http://127.0.0.1:' + app.server.address().port;
 console.log(JSON.stringify({ msg: ${JSON.stringify(READY_MESSAGE)}, url, publicUrl: url }));
 `;

@@ -27,7 +27,7 @@ const NOT_YET_SPLIT = [
   'demo/page/main.ts: playground',
   'src/cli/key-commands.ts: registerKeyCommands',
   'src/server/app.ts: buildApp',
-  'src/server/cluster.ts: runPrimary',
+  'src/server/process/cluster.ts: runPrimary',
   'src/code/tables/block-classes.ts: classify',
   'src/panel/routes/sign-in.ts: signInRoutes',
   'iframe-app/crosshair.ts: enableKeyboard',

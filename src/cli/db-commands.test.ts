@@ -13,7 +13,7 @@ import { runCli } from '../../test/support/cli.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { EIFFEL, fillSqliteData } from '../../test/support/sqlite-data.ts';
 import { loadConfig } from '../server/config.ts';
-import { startServer } from '../server/server.ts';
+import { startServer } from '../server/process/server.ts';
 import { SCHEMA_VERSION } from '../store/postgres/postgres-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
 import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { OPTIONS } from '../server/config.ts';
-import { runningServer } from '../server/server-lock.ts';
+import { runningServer } from '../server/process/server-lock.ts';
 import { openStore, storePlace } from '../store/open-store.ts';
 import { latestSchemaVersion, schemaVersion } from './schema-version.ts';
 import { NoDatabase, StoreUnavailable } from '../store/store.ts';

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../store/sqlite/sqlite-migrations.ts';
 import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
-import { DEV_KEY_FILE } from '../server/dev-seed.ts';
-import { LOCK_FILE } from '../server/server-lock.ts';
+import { DEV_KEY_FILE } from '../server/process/dev-seed.ts';
+import { LOCK_FILE } from '../server/process/server-lock.ts';
 import { runCli } from '../../test/support/cli.ts';
 import { finished, leftBehind, occupyPort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
 

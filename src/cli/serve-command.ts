@@ -6,12 +6,12 @@
  * a primary and its workers (server/cluster.ts), each process running this command.
  */
 import type { Command } from 'commander';
-import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/cluster.ts';
+import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/process/cluster.ts';
 import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
-import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/dev-seed.ts';
+import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/process/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
-import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/server.ts';
-import { StartFailure } from '../server/start-failure.ts';
+import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/process/server.ts';
+import { StartFailure } from '../server/process/start-failure.ts';
 import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { collect } from './operator-io.ts';
 

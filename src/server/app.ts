@@ -10,7 +10,7 @@ import type { Counters } from '../limits/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import type { Failure } from './mock/failures.ts';
-import { hoistNamedSchemas } from './openapi-components.ts';
+import { hoistNamedSchemas } from './http/openapi-components.ts';
 import { REDACTED, redactLine, redactUrl } from './logs/redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './logs/request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
@@ -40,7 +40,7 @@ import suggestRoutes from './routes/suggest.ts';
 import type { PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 import { VERSION } from './version.ts';
-import { declareChallenges } from './www-authenticate.ts';
+import { declareChallenges } from './http/www-authenticate.ts';
 
 /** Largest request body accepted: coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;

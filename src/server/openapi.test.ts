@@ -8,8 +8,8 @@ import { validate } from '@readme/openapi-parser';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
-import { SCHEMAS_PATH, inlineSchemaRefs } from './openapi-components.ts';
-import { ANY_ROUTE_ERRORS } from './responses.ts';
+import { SCHEMAS_PATH, inlineSchemaRefs } from './http/openapi-components.ts';
+import { ANY_ROUTE_ERRORS } from './http/responses.ts';
 import { json, testService, type TestService } from '../../test/support/service.ts';
 
 interface Schema {

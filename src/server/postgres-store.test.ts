@@ -14,7 +14,7 @@ import { json, testService, type TestService } from '../../test/support/service.
 import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
 import { StoreUnavailable } from '../store/store.ts';
 import { buildApp } from './app.ts';
-import { startServer } from './server.ts';
+import { startServer } from './process/server.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const ORIGIN = 'https://shop.example';

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { loadedPlaces } from '../address/offline.ts';
 import { loadConfig } from './config.ts';
-import { startServer } from './server.ts';
-import { StartFailure } from './start-failure.ts';
+import { startServer } from './process/server.ts';
+import { StartFailure } from './process/start-failure.ts';
 
 /** The file the server's start reads: the built one, unless a test names another. */
 const file = vi.hoisted(() => ({ path: undefined as string | undefined }));

@@ -1,7 +1,7 @@
 /**
  * `loc` as a child process, for the suites that run the built CLI as an operator would: spawn it, read
  * what it writes, wait until the server is ready, stop it. Ready means the banner's machine-readable
- * line (src/server/ready-line.ts): one JSON line whose `msg` is READY_MESSAGE, with the
+ * line (src/server/process/ready-line.ts): one JSON line whose `msg` is READY_MESSAGE, with the
  * address it listens on and its public URL — the one signal every suite waits for.
  */
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { READY_MESSAGE } from '../../src/server/ready-line.ts';
-import { LOCK_FILE } from '../../src/server/server-lock.ts';
+import { READY_MESSAGE } from '../../src/server/process/ready-line.ts';
+import { LOCK_FILE } from '../../src/server/process/server-lock.ts';
 import { DATABASE_FILE } from '../../src/store/sqlite/sqlite-files.ts';
 
 /** The repository: the built CLI is dist/cli.js below it. */

@@ -3,7 +3,7 @@
 /**
  * loadLoc in a page: jsdom runs no fetched script, so each test plays the script's part — it defines
  * LOC and fires `load`, or fires `error` — on the tag loadLoc put in the page. The real script in a
- * real browser is the integrator test's (test/integrator-package.test.ts).
+ * real browser is the integrator test's (test/integrator/integrator-package.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LocGlobal } from './embed.ts';

@@ -7,7 +7,7 @@
 import { ERROR_CATALOGUE } from '../../errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
 import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE, guidePath } from './guides.ts';
-import { inlineSchemaRefs } from '../openapi-components.ts';
+import { inlineSchemaRefs } from '../http/openapi-components.ts';
 
 interface Schema {
   /** The model's name in components/schemas, which a generated client names its type by. */

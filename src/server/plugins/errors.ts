@@ -10,9 +10,9 @@ import fp from 'fastify-plugin';
 import { ERROR_CATALOGUE, LocError, describeValue, type ErrorCode } from '../../errors.ts';
 import { printablePath, shortened } from '../../printable.ts';
 import { StoreUnavailable, type UnavailableReason } from '../../store/store.ts';
-import type { ErrorBody } from '../schemas.ts';
+import type { ErrorBody } from '../http/schemas.ts';
 import { logRequest } from '../logs/request-log.ts';
-import { wwwAuthenticate } from '../www-authenticate.ts';
+import { wwwAuthenticate } from '../http/www-authenticate.ts';
 import { requestIdHeader } from './request-id.ts';
 import { securityHeaders } from './security-headers.ts';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, type RawRequest } from '../../../test/stress/raw-http.ts';
 import { loadConfig } from '../config.ts';
-import { startServer, type RunningServer } from '../server.ts';
+import { startServer, type RunningServer } from '../process/server.ts';
 import { testService } from '../../../test/support/service.ts';
 import { parserError } from './protocol.ts';
 

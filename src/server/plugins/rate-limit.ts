@@ -21,7 +21,7 @@ import { openCounters } from '../../limits/open-counters.ts';
 import { usageMeter, type UsageMeter } from '../../limits/usage-meter.ts';
 import { StoreUnavailable } from '../../store/store.ts';
 import type { RefusalReason } from '../../store/usage-store.ts';
-import { StartFailure } from '../start-failure.ts';
+import { StartFailure } from '../process/start-failure.ts';
 
 /** Seconds until `budget`'s window ends, at least 1. */
 const resetSeconds = (budget: KeyBudget, now: number): number => Math.max(1, Math.ceil((budget.resetsAt - now) / 1000));

@@ -15,7 +15,7 @@ import { Type } from '@sinclair/typebox';
 import { bearerToken, isSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { contentSecurityPolicy, page } from '../pages/html.ts';
-import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
+import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
 import { sessionRefusal } from '../plugins/auth.ts';
 import { viewBounds } from '../session-area.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { locate, shareUrl } from '../locate.ts';
-import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
-import { ADDRESS_MAX, GenerateRequest, GenerateResult, LABEL_MAX } from '../schemas.ts';
+import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
+import { ADDRESS_MAX, GenerateRequest, GenerateResult, LABEL_MAX } from '../http/schemas.ts';
 import { cleanText } from '../../text-rules.ts';
 
 const generateRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -8,8 +8,8 @@ import { Type } from '@sinclair/typebox';
 import fresh from 'fresh';
 import { countryFlag, decode } from '../../code/index.ts';
 import { mapLinks, shareUrl } from '../locate.ts';
-import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../responses.ts';
-import { LookupParams, LookupResult } from '../schemas.ts';
+import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
+import { LookupParams, LookupResult } from '../http/schemas.ts';
 
 /** A client may reuse a lookup this long; the cell never changes, but the account's label may. */
 const MAX_AGE_S = 300;

@@ -7,8 +7,8 @@ import { LocError } from '../../errors.ts';
 import { ICON_SVG, contentSecurityPolicy } from '../pages/html.ts';
 import { docsPage, type OpenApiDocument } from '../pages/docs-page.ts';
 import { GUIDES, guidePath, guideText } from '../pages/guides.ts';
-import { NO_STORE, errorResponses, withHeaders } from '../responses.ts';
-import { Health } from '../schemas.ts';
+import { NO_STORE, errorResponses, withHeaders } from '../http/responses.ts';
+import { Health } from '../http/schemas.ts';
 import { VERSION } from '../version.ts';
 
 const DOCS_CSP = contentSecurityPolicy({});

@@ -18,8 +18,8 @@ import { languageOf } from '../../address/addresses.ts';
 import { LocError } from '../../errors.ts';
 import type { Config } from '../config.ts';
 import { locate, locateCode, shareUrl } from '../locate.ts';
-import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
-import { ResolveRequest, ResolveResult } from '../schemas.ts';
+import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
+import { ResolveRequest, ResolveResult } from '../http/schemas.ts';
 import { assertInArea } from '../session-area.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {

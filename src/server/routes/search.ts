@@ -7,8 +7,8 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PLACES_MAX } from '../../address/place-names.ts';
-import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
-import { SearchQuery, SearchResult } from '../search-schemas.ts';
+import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
+import { SearchQuery, SearchResult } from '../http/search-schemas.ts';
 import { search } from '../search.ts';
 import { parseCountries, parseFocus } from '../suggest.ts';
 

@@ -6,8 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkOrigin } from '../../auth/origin.ts';
 import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
-import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
-import { SessionRequest, SessionResult } from '../schemas.ts';
+import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
+import { SessionRequest, SessionResult } from '../http/schemas.ts';
 import { checkArea } from '../session-area.ts';
 
 /** Default session lifetime, seconds (a session may last 60 to 3600). */

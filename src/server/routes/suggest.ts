@@ -5,8 +5,8 @@
  * resolved or looked up.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../responses.ts';
-import { SuggestQuery, SuggestResult } from '../schemas.ts';
+import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
+import { SuggestQuery, SuggestResult } from '../http/schemas.ts';
 import { FAR_M, SUGGESTIONS_MAX, parseCountries, parseFocus, suggest } from '../suggest.ts';
 
 const suggestRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -8,8 +8,8 @@
  * so a response costs what it cost before.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_CATALOGUE, type HttpErrorCode } from '../errors.ts';
-import { AUTH_REFUSALS, type AuthMode } from './plugins/auth.ts';
+import { ERROR_CATALOGUE, type HttpErrorCode } from '../../errors.ts';
+import { AUTH_REFUSALS, type AuthMode } from '../plugins/auth.ts';
 import { ErrorBody } from './schemas.ts';
 
 const statusOf = (code: HttpErrorCode): number => ERROR_CATALOGUE[code].status;

@@ -9,12 +9,12 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../store/sqlite/sqlite-files.ts';
-import { loadConfig } from './config.ts';
+import { DATABASE_FILE } from '../../store/sqlite/sqlite-files.ts';
+import { loadConfig } from '../config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { LOCK_FILE } from './server-lock.ts';
-import { readyIn, spawnLoc } from '../../test/support/loc-process.ts';
+import { readyIn, spawnLoc } from '../../../test/support/loc-process.ts';
 
 /** A raw connection that collects everything the server sends, and says when the server closes it. */
 async function rawConnection(

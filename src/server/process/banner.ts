@@ -5,8 +5,8 @@
  * by the server itself, or by a cluster's primary once every worker listens (cluster.ts).
  */
 import { join } from 'node:path';
-import type { AppOptions } from './app.ts';
-import { defaultPublicUrl, OPTIONS, type Config } from './config.ts';
+import type { AppOptions } from '../app.ts';
+import { defaultPublicUrl, OPTIONS, type Config } from '../config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { readyLine } from './ready-line.ts';
 import { hostPort } from './start-failure.ts';

@@ -14,10 +14,10 @@
  */
 import type { Worker } from 'node:cluster';
 import { hostname } from 'node:os';
-import { openStore } from '../store/open-store.ts';
-import type { LogStream } from './app.ts';
+import { openStore } from '../../store/open-store.ts';
+import type { LogStream } from '../app.ts';
 import { bannerLines } from './banner.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { REPEATED_SIGNAL_MS, databaseFailure, withRealPort, type StartOptions } from './server.ts';
 import { StartFailure } from './start-failure.ts';

@@ -7,14 +7,14 @@
  */
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { loadPlaces } from '../address/offline.ts';
-import { PlacesFileError } from '../address/places-file.ts';
-import { storePlace } from '../store/open-store.ts';
-import { StoreUnavailable } from '../store/store.ts';
-import { buildApp, type AppOptions } from './app.ts';
+import { loadPlaces } from '../../address/offline.ts';
+import { PlacesFileError } from '../../address/places-file.ts';
+import { storePlace } from '../../store/open-store.ts';
+import { StoreUnavailable } from '../../store/store.ts';
+import { buildApp, type AppOptions } from '../app.ts';
 import { bannerLines, type BannerOptions } from './banner.ts';
-import { embedDir } from './embed/files.ts';
-import { defaultPublicUrl, type Config } from './config.ts';
+import { embedDir } from '../embed/files.ts';
+import { defaultPublicUrl, type Config } from '../config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';

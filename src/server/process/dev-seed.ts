@@ -6,11 +6,11 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { issueKey } from '../auth/keys.ts';
-import { checkOrigin, originProblem } from '../auth/origin.ts';
-import { hashSecret } from '../auth/secrets.ts';
-import type { Store } from '../store/store.ts';
-import { ConfigError, type Config } from './config.ts';
+import { issueKey } from '../../auth/keys.ts';
+import { checkOrigin, originProblem } from '../../auth/origin.ts';
+import { hashSecret } from '../../auth/secrets.ts';
+import type { Store } from '../../store/store.ts';
+import { ConfigError, type Config } from '../config.ts';
 
 export const DEV_ACCOUNT = 'development';
 /** The key file, inside the data directory. */

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { finished, occupyPort, spawnLoc, type Spawned } from '../../test/support/loc-process.ts';
-import { admin, createTestDatabase, startCluster, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
+import { finished, occupyPort, spawnLoc, type Spawned } from '../../../test/support/loc-process.ts';
+import { admin, createTestDatabase, startCluster, stopPostgres, type TestDatabase } from '../../../test/support/postgres.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 
 interface LogLine {

@@ -14,7 +14,7 @@
  * A route whose schema names no security takes the API key, as every `/v1` route does.
  */
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '../auth/secrets.ts';
+import { bearerToken } from '../../auth/secrets.ts';
 
 export const REALM = 'loc';
 

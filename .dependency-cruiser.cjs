@@ -16,6 +16,7 @@
  *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
  *   of (store, limits, auth, audit, addresses, tiles, workers; the store the lowest of them) → the server →
  *   the CLI;
+ * - the panel imports of the server only its HTTP contract (src/server/http/) and configuration;
  * - the store's ports import no engine, and an engine folder (src/store/memory, sqlite, postgres)
  *   imports no other engine;
  * - no cycles.
@@ -80,6 +81,8 @@ module.exports = {
       `^src/store/(${ENGINES})/`, { path: `^src/store/(${ENGINES})/`, pathNot: '^src/store/$1/' }),
     forbid('ports-import-no-engine', 'The store’s ports know no engine: the factory (open-store.ts) chooses one.',
       '^src/store/(?!open-store)[^/]+\\.ts$', `^src/store/(${ENGINES})/`),
+    forbid('panel-imports-the-http-contract-only', 'The panel is mounted by the server as the API’s plugins are: of the server it imports the HTTP contract and the configuration, no internals.',
+      '^src/panel/', { path: '^src/server/', pathNot: '^src/server/(http/|config\\.ts$)' }),
     forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),
     {
       name: 'no-cycles',

@@ -14,7 +14,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LocError } from '../errors.ts';
-import { errorBody, toLocError } from '../server/plugins/errors.ts';
+import { errorBody, toLocError } from '../server/http/error-body.ts';
 import panelAssets from './assets.ts';
 import { errorPage } from './pages/errors.ts';
 import { Redirect, signedIn } from './access.ts';

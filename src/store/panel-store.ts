@@ -5,7 +5,7 @@
  * conformance suite (`test/conformance/panel-store.ts`).
  *
  * Secrets are never stored: links and panel sessions are kept as the SHA-256 of their token
- * (auth/secrets.ts), passwords as a memory-hard hash (panel/passwords.ts). Times are milliseconds
+ * (auth/secrets.ts), passwords as a memory-hard hash (panel/password-hasher.ts). Times are milliseconds
  * since the epoch, given by the caller.
  */
 
@@ -18,7 +18,7 @@ export interface User {
   email: string;
   /** Operators see every account and may set partner status. Granted by the operator CLI only. */
   operator: boolean;
-  /** The password's hash (panel/passwords.ts), or null: no password yet, or passkeys only. */
+  /** The password's hash (panel/password-hasher.ts), or null: no password yet, or passkeys only. */
   passwordHash: string | null;
   createdAt: number;
   /** When the user first chose a credential; null while the invitation is still open. */

@@ -23,7 +23,7 @@ import { ERROR_CATALOGUE, LocError } from '../../errors.ts';
 import { offlineTiles } from '../../tiles/offline.ts';
 import type { StyleLayers } from '../../embed/frame-contract.ts';
 import { resolveStyles, type TileSettings } from '../../tiles/styles.ts';
-import { errorBody } from '../plugins/errors.ts';
+import { errorBody } from '../http/error-body.ts';
 import { EncodedFile } from './encodings.ts';
 import { embedDir } from './files.ts';
 import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';

@@ -17,7 +17,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { LocError, describeValue } from '../../errors.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../http/error-body.ts';
 import { newRequestId } from './request-id.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 

@@ -14,7 +14,7 @@
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
- *   of (store, limits, auth, audit, addresses, tiles, workers; the store the lowest of them) → the server →
+ *   of (store, limits, auth, audit, addresses, tiles, workers, cells, search; the store the lowest of them) → the server →
  *   the CLI;
  * - the panel imports of the server only its HTTP contract (src/server/http/) and configuration;
  * - the store's ports import no engine, and an engine folder (src/store/memory, sqlite, postgres)
@@ -26,7 +26,7 @@
 const TEST = '\\.test\\.ts$';
 const SHARED = '^src/(durations|errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
-const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers)/';
+const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers|cells|search/(?!coordinates\\.ts$))';
 /** The store's engines, a folder each. */
 const ENGINES = 'memory|sqlite|postgres';
 /** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
@@ -76,7 +76,7 @@ module.exports = {
     forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${SERVER}|${CLI}`),
     forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),
     forbid('store-is-the-lowest-part', 'The store imports no other part: they are built on its port.',
-      '^src/store/', '^src/(limits|auth|audit|address|tiles|workers)/'),
+      '^src/store/', PARTS.replace('store|', '')),
     forbid('an-engine-imports-no-other-engine', 'An engine folder of the store holds all of that engine and imports only the ports and their shared helpers.',
       `^src/store/(${ENGINES})/`, { path: `^src/store/(${ENGINES})/`, pathNot: '^src/store/$1/' }),
     forbid('ports-import-no-engine', 'The store’s ports know no engine: the factory (open-store.ts) chooses one.',

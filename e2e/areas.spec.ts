@@ -6,7 +6,7 @@
  */
 import { countriesViewBox, type Box } from '../src/code/country-bounds.ts';
 import { encode } from '../src/code/index.ts';
-import { boundsHold } from '../src/server/session-area.ts';
+import { boundsHold } from '../src/cells/session-area.ts';
 import { expect, test } from './fixtures.ts';
 import { events, mountReady, select, waitForEvent, waitForEvents } from './harness.ts';
 import { pointAt, type View } from './map-geometry.ts';

@@ -1,7 +1,7 @@
 /**
  * Typos of a typed code: what a visitor who reads a code off paper or a screen and types it may get
  * wrong, and the written codes the text could have been before that slip. Which of those exist, and
- * which are offered, is the service's business (server/suggest.ts); this module knows only the
+ * which are offered, is the service's business (search/suggest.ts); this module knows only the
  * written form.
  *
  * A single wrong character nearly always spells another well-formed code, so a typo is undone by the
@@ -29,7 +29,7 @@ export interface Variant {
 
 /**
  * How far from where the visitor looks an existing code may lie before its variants within this
- * distance are listed beside it (server/suggest.ts), and before the map's search box asks the visitor
+ * distance are listed beside it (search/suggest.ts), and before the map's search box asks the visitor
  * whether to go there, metres. A typo in the cell's four characters moves it at most about 4 km, one
  * in the block's anywhere in the country: 50 km is beyond any slip of the cell part and within the
  * map a visitor is looking at.

@@ -43,7 +43,7 @@ export interface FrameConfig {
    * The box the map keeps the view in (west greater than east crosses the antimeridian), when the
    * session has an area: its `bounds` (of `POST /v1/embed/sessions`); the box of its `countries`' borders,
    * padded by half a degree, when it has only countries; where the two overlap when it has both
-   * (src/server/session-area.ts, `viewBounds`). Absent when the session has no area, or countries so
+   * (src/cells/session-area.ts, `viewBounds`). Absent when the session has no area, or countries so
    * far apart that their box would be most of the world. The countries themselves are not sent: the
    * service judges them at each choice, and the frame tells a refusal as any other.
    */

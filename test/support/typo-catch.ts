@@ -6,7 +6,7 @@
  */
 import { encode } from '../../src/code/index.ts';
 import { LOOK_ALIKE_GROUPS, readTyped } from '../../src/code/typos.ts';
-import { FAR_M, suggest, type Focus } from '../../src/server/suggest.ts';
+import { FAR_M, suggest, type Focus } from '../../src/search/suggest.ts';
 import { seededRandom } from './seeded-random.ts';
 
 /** Farthest the focus lies from the original code, metres: the visitor's map shows about where the place is. */

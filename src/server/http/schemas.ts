@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { TYPO_KINDS } from '../../code/typos.ts';
-import { SUGGESTIONS_MAX } from '../suggest.ts';
+import { SUGGESTIONS_MAX } from '../../search/suggest.ts';
 
 /** Length limits of the free texts a client may attach to a location (docs/api.md). */
 export const ADDRESS_MAX = 300;

@@ -7,7 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { PLACES_MAX } from '../../address/place-names.ts';
 import { TYPO_KINDS } from '../../code/typos.ts';
 import { Latitude, Longitude, Success, SuggestQuery, suggestedFields } from './schemas.ts';
-import { SUGGESTIONS_MAX } from '../suggest.ts';
+import { SUGGESTIONS_MAX } from '../../search/suggest.ts';
 
 /**
  * A field without its `examples`: inside the union of `results`, the document generator leaves them

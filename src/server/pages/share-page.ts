@@ -13,7 +13,7 @@ import { printable, shortened } from '../../printable.ts';
 import type { TileLayerConfig } from '../../embed/frame-contract.ts';
 import { layerOrigins } from '../../tiles/styles.ts';
 import { PAGE_PADDING_X_PX, contentSecurityPolicy, escapeHtml, page } from './html.ts';
-import { mapLinks } from '../locate.ts';
+import { mapLinks } from '../../cells/locate.ts';
 import { MAP_HEIGHT_PX, MAP_MAX_WIDTH_PX, MAX_MERCATOR_LATITUDE, mapLayout, type MapTile } from './share-map.ts';
 
 /**

@@ -17,7 +17,7 @@ import { LocError } from '../../errors.ts';
 import { contentSecurityPolicy, page } from '../pages/html.ts';
 import { NO_STORE, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
 import { sessionRefusal } from '../plugins/auth.ts';
-import { viewBounds } from '../session-area.ts';
+import { viewBounds } from '../../cells/session-area.ts';
 
 const SidParams = Type.Object(
   { sid: Type.String({ maxLength: 64, description: 'The session id: the part of `session_token` before the dot.' }) },

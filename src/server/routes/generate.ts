@@ -4,7 +4,7 @@
  * the stored location with `is_existing: true`, also when they race.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { locate, shareUrl } from '../locate.ts';
+import { locate, shareUrl } from '../../cells/locate.ts';
 import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
 import { ADDRESS_MAX, GenerateRequest, GenerateResult, LABEL_MAX } from '../http/schemas.ts';
 import { cleanText } from '../../text-rules.ts';

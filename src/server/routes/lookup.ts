@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import fresh from 'fresh';
 import { countryFlag, decode } from '../../code/index.ts';
-import { mapLinks, shareUrl } from '../locate.ts';
+import { mapLinks, shareUrl } from '../../cells/locate.ts';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
 import { LookupParams, LookupResult } from '../http/schemas.ts';
 

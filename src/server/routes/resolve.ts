@@ -17,10 +17,10 @@ import type { LocatedCell } from '../../code/index.ts';
 import { languageOf } from '../../address/addresses.ts';
 import { LocError } from '../../errors.ts';
 import type { Config } from '../config.ts';
-import { locate, locateCode, shareUrl } from '../locate.ts';
+import { locate, locateCode, shareUrl } from '../../cells/locate.ts';
 import { BODY_ERRORS, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
 import { ResolveRequest, ResolveResult } from '../http/schemas.ts';
-import { assertInArea } from '../session-area.ts';
+import { assertInArea } from '../../cells/session-area.ts';
 
 const resolveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/embed/resolve', {

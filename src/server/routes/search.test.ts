@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileService, json, testService, type TestService } from '../../../test/support/service.ts';
-import { FAR_M } from '../suggest.ts';
+import { FAR_M } from '../../search/suggest.ts';
 
 const service = fileService();
 

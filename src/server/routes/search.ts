@@ -1,6 +1,6 @@
 /**
  * `GET /v1/loc/search`: what a visitor typed into the map's search box — a place name, coordinates or
- * a code — read and answered (server/search.ts). Callable with an API key or an embed session token; a
+ * a code — read and answered (search/search.ts). Callable with an API key or an embed session token; a
  * session's area applies by itself. A session's searches draw from a search allowance of their own,
  * not from the session's budget of calls (limits/budgets.ts): typing must not use up the lookups the
  * visitor needs to choose.
@@ -9,8 +9,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PLACES_MAX } from '../../address/place-names.ts';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
 import { SearchQuery, SearchResult } from '../http/search-schemas.ts';
-import { search } from '../search.ts';
-import { parseCountries, parseFocus } from '../suggest.ts';
+import { search } from '../../search/search.ts';
+import { parseCountries, parseFocus } from '../../search/suggest.ts';
 
 const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/search', {

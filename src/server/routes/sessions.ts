@@ -8,7 +8,7 @@ import { hashSecret, newSessionToken } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { BODY_ERRORS, NO_STORE, RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
 import { SessionRequest, SessionResult } from '../http/schemas.ts';
-import { checkArea } from '../session-area.ts';
+import { checkArea } from '../../cells/session-area.ts';
 
 /** Default session lifetime, seconds (a session may last 60 to 3600). */
 export const DEFAULT_TTL_S = 900;

@@ -9,7 +9,7 @@ import fresh from 'fresh';
 import { createHash } from 'node:crypto';
 import { countryName, decode, normalizeCode, type LocatedCell } from '../../code/index.ts';
 import { LocError } from '../../errors.ts';
-import { shareUrl } from '../locate.ts';
+import { shareUrl } from '../../cells/locate.ts';
 import { NOT_FOUND_PAGE_CSP, notFoundPage, sharePage, sharePageCsp } from '../pages/share-page.ts';
 
 const shareRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureTypoCatch } from '../../../test/support/typo-catch.ts';
 import { fileService, json } from '../../../test/support/service.ts';
-import { FAR_M, SUGGESTIONS_MAX, parseCountries } from '../suggest.ts';
+import { FAR_M, SUGGESTIONS_MAX, parseCountries } from '../../search/suggest.ts';
 
 const service = fileService();
 

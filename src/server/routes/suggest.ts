@@ -1,13 +1,13 @@
 /**
  * `GET /v1/loc/suggest`: a code as a visitor typed it, and the codes they may have meant
- * (server/suggest.ts). Callable with an API key or an embed session token, and counted as resolve is.
+ * (search/suggest.ts). Callable with an API key or an embed session token, and counted as resolve is.
  * No address is computed: a list of candidates stays as cheap as decoding them; the chosen one is
  * resolved or looked up.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders } from '../http/responses.ts';
 import { SuggestQuery, SuggestResult } from '../http/schemas.ts';
-import { FAR_M, SUGGESTIONS_MAX, parseCountries, parseFocus, suggest } from '../suggest.ts';
+import { FAR_M, SUGGESTIONS_MAX, parseCountries, parseFocus, suggest } from '../../search/suggest.ts';
 
 const suggestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/loc/suggest', {

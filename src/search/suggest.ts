@@ -11,8 +11,7 @@ import { haverSin, distanceOfH, RAD } from '../address/haversine.ts';
 import { decode, supportedCountries, type LocatedCell } from '../code/index.ts';
 import { CODE_LENGTH, FAR_M, TYPO_KINDS, asCode, readTyped, variantsOf, type TypoKind } from '../code/typos.ts';
 import { LocError, describeValue } from '../errors.ts';
-import type { Config } from './config.ts';
-import { servedCountries } from './locate.ts';
+import { servedCountries, type Served } from '../cells/locate.ts';
 
 /** Most variants one answer lists. */
 export const SUGGESTIONS_MAX = 5;
@@ -53,7 +52,7 @@ export interface SuggestAnswer {
 }
 
 /** The suggestions for `request`; 400 `invalid_code` when the input cannot be a code, nor one slip away from one. */
-export function suggest(config: Pick<Config, 'supportedCountries'>, { input, focus, countries }: SuggestRequest): SuggestAnswer {
+export function suggest(config: Pick<Served, 'supportedCountries'>, { input, focus, countries }: SuggestRequest): SuggestAnswer {
   const chars = readTyped(input);
   if (chars === null || Math.abs(chars.length - CODE_LENGTH) > 1) {
     throw new LocError(
@@ -127,7 +126,7 @@ export function parseFocus(text: string): Focus {
  * `countries` as sent, ISO alpha-2 codes separated by commas; 422 `validation_error` naming `countries`
  * for one this service hands no codes out in (as a session's area is checked: session-area.ts).
  */
-export function parseCountries(config: Pick<Config, 'supportedCountries'>, text: string): ReadonlySet<string> {
+export function parseCountries(config: Pick<Served, 'supportedCountries'>, text: string): ReadonlySet<string> {
   const { countries: known, served } = servedCountries(config);
   const out = new Set<string>();
   for (const part of text.split(',')) {

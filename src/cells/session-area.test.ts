@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileService, json, testService, type TestService } from '../../test/support/service.ts';
 import { countriesViewBox } from '../code/country-bounds.ts';
 import { supportedCountries } from '../code/index.ts';
-import { ISO_3166_1_CODES } from './http/schemas.ts';
+import { ISO_3166_1_CODES } from '../server/http/schemas.ts';
 import { boundsHold, viewBounds } from './session-area.ts';
 
 const service = fileService();

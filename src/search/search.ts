@@ -1,6 +1,6 @@
 /**
  * Search: what a visitor typed into the map's search box, read as the one thing it can be — a
- * coordinate pair (search/coordinates.ts), a loc code (server/suggest.ts, typos and all), or the
+ * coordinate pair (search/coordinates.ts), a loc code (suggest.ts, typos and all), or the
  * start of a place's name (address/place-names.ts, and the geocoder's forward search when the
  * operator turned it on and the visitor pressed Enter). Nothing is chosen here: the answer lists, the
  * visitor picks.
@@ -15,10 +15,10 @@ import { PLACES_MAX, searchPlaces } from '../address/place-names.ts';
 import { countryName } from '../code/index.ts';
 import { CODE_LENGTH, readTyped } from '../code/typos.ts';
 import { LocError } from '../errors.ts';
-import { parseCoordinates } from '../search/coordinates.ts';
+import { parseCoordinates } from './coordinates.ts';
 import type { Bounds } from '../store/store.ts';
-import type { Config } from './config.ts';
-import { boundsHold } from './session-area.ts';
+import type { Served } from '../cells/locate.ts';
+import { boundsHold } from '../cells/session-area.ts';
 import { suggest, type Focus, type SuggestedCell, type Suggestion } from './suggest.ts';
 
 export type SearchKind = 'code' | 'coordinates' | 'places';
@@ -90,7 +90,7 @@ function writtenAsCode(q: string): boolean {
 }
 
 export interface SearchDeps {
-  config: Pick<Config, 'supportedCountries'>;
+  config: Pick<Served, 'supportedCountries'>;
   forwardGeocoder: ForwardGeocoder | null;
 }
 

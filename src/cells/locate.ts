@@ -4,10 +4,15 @@
  */
 import { decode, encode, supportedCountries, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
-import type { Config } from './config.ts';
+
+/** The operator's settings cells are handed out by: the countries served (null: all the codes cover), and the service's public URL. */
+export interface Served {
+  supportedCountries: ReadonlySet<string> | null;
+  publicUrl: string;
+}
 
 /** The cell of a point; `unsupported_location` outside the covered or the configured countries. */
-export function locate(config: Config, lat: number, lng: number): LocatedCell {
+export function locate(config: Pick<Served, 'supportedCountries'>, lat: number, lng: number): LocatedCell {
   return handedOut(config, encode(lat, lng));
 }
 
@@ -16,7 +21,7 @@ export function locate(config: Config, lat: number, lng: number): LocatedCell {
  * lookup, and, unlike a lookup, `unsupported_location` where `locate` refuses the centre — choosing a
  * cell hands its code out again.
  */
-export function locateCode(config: Config, code: string): LocatedCell {
+export function locateCode(config: Pick<Served, 'supportedCountries'>, code: string): LocatedCell {
   return handedOut(config, decode(code));
 }
 
@@ -24,12 +29,12 @@ export function locateCode(config: Config, code: string): LocatedCell {
  * The countries this service hands codes out in: LOC_SUPPORTED_COUNTRIES, else every country the codes
  * cover. What a session's area or a suggestion may name; `served` says it in a message.
  */
-export function servedCountries(config: Pick<Config, 'supportedCountries'>): { countries: ReadonlySet<string>; served: string } {
+export function servedCountries(config: Pick<Served, 'supportedCountries'>): { countries: ReadonlySet<string>; served: string } {
   if (config.supportedCountries === null) return { countries: new Set(supportedCountries()), served: 'a country the codes cover' };
   return { countries: config.supportedCountries, served: `one of LOC_SUPPORTED_COUNTRIES: ${[...config.supportedCountries].join(', ')}` };
 }
 
-function handedOut(config: Config, cell: LocatedCell): LocatedCell {
+function handedOut(config: Pick<Served, 'supportedCountries'>, cell: LocatedCell): LocatedCell {
   if (config.supportedCountries !== null && !config.supportedCountries.has(cell.country_code)) {
     throw new LocError('unsupported_location', `Codes are not handed out in ${cell.country_code} by this service.`);
   }
@@ -37,7 +42,7 @@ function handedOut(config: Config, cell: LocatedCell): LocatedCell {
 }
 
 /** The public page of a code. */
-export function shareUrl(config: Config, code: string): string {
+export function shareUrl(config: Pick<Served, 'publicUrl'>, code: string): string {
   return `${config.publicUrl}/${code}`;
 }
 

@@ -10,8 +10,7 @@ import { arcWidth, countriesViewBox } from '../code/country-bounds.ts';
 import { countryName, type LocatedCell } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import type { Bounds, EmbedSession } from '../store/store.ts';
-import type { Config } from './config.ts';
-import { servedCountries } from './locate.ts';
+import { servedCountries, type Served } from './locate.ts';
 
 export interface SessionArea {
   countries: string[] | null;
@@ -23,7 +22,7 @@ export interface SessionArea {
  * service does not hand codes out in, a box whose south is not below its north, or whose west equals
  * its east (an empty box, or the whole world: either way not what was meant).
  */
-export function checkArea(config: Config, area: Partial<SessionArea>): SessionArea {
+export function checkArea(config: Pick<Served, 'supportedCountries'>, area: Partial<SessionArea>): SessionArea {
   const { countries = null, bounds = null } = area;
   if (countries !== null) {
     const { countries: supported, served } = servedCountries(config);

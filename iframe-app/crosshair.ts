@@ -43,17 +43,22 @@ export interface Keyboard {
   hush(): void;
 }
 
-export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
-  const container = map.getContainer();
-  // Keys act in the order pressed. A cell step may have to wait for the grid table (the first press
-  // at zoom 18 can come before it arrives), and whatever follows — more steps, Enter — waits for it.
-  let queue: Promise<unknown> = Promise.resolve();
-  const inTurn = (action: () => unknown): void => {
-    queue = queue.then(action).catch(() => undefined);
-  };
+/** What a burst of keys did, said once. */
+interface BurstAnnouncer {
+  /** Drops what the burst did, unsaid. */
+  hush(): void;
+  /** The map moved `size` units of `unit` in `direction` ([east, north]). */
+  moved(unit: StepUnit, direction: [number, number], size: number): void;
+  /** A zoom is about to be asked for: the burst knows where it started. */
+  zooming(): void;
+}
 
-  // One announcement per burst, not one per key: each step would cut off the one before, and a screen
-  // reader would be saying "moved 1 cell north" while the visitor is three cells further on.
+/**
+ * One announcement per burst, not one per key: each step would cut off the one before, and a screen
+ * reader would be saying "moved 1 cell north" while the visitor is three cells further on. The burst
+ * is said ANNOUNCE_AFTER_MS after its last key, as its net movement and zoom.
+ */
+function burstAnnouncer(map: L.Map, announce: (text: string) => void): BurstAnnouncer {
   let move: Movement | undefined;
   let zoomFrom: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -68,21 +73,36 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
       const zoom = zoomFrom === undefined ? undefined : { from: zoomFrom, to: map.getZoom(), max: map.getMaxZoom() };
       const text = burstAnnouncement({ move, zoom });
       hush();
-      options.announce(text);
+      announce(text);
     }, ANNOUNCE_AFTER_MS);
   };
-  const moved = (unit: StepUnit, [east, north]: [number, number], size: number) => {
-    // Cells and screen steps do not add up: a burst that changed from one to the other counts anew.
-    if (move?.unit !== unit) move = { unit, east: 0, north: 0 };
-    move.east += east * size;
-    move.north += north * size;
-    later();
+  return {
+    hush,
+    moved(unit, [east, north], size) {
+      // Cells and screen steps do not add up: a burst that changed from one to the other counts anew.
+      if (move?.unit !== unit) move = { unit, east: 0, north: 0 };
+      move.east += east * size;
+      move.north += north * size;
+      later();
+    },
+    zooming() {
+      zoomFrom ??= map.getZoom();
+      later();
+    },
   };
-  // Called before the zoom is asked for, so that the burst knows where it started.
-  const zooming = () => {
-    zoomFrom ??= map.getZoom();
-    later();
+}
+
+export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
+  const container = map.getContainer();
+  // Keys act in the order pressed. A cell step may have to wait for the grid table (the first press
+  // at zoom 18 can come before it arrives), and whatever follows — more steps, Enter — waits for it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = (action: () => unknown): void => {
+    queue = queue.then(action).catch(() => undefined);
   };
+
+  const burst = burstAnnouncer(map, options.announce);
+  const { moved, zooming } = burst;
 
   const screenStep = (direction: [number, number], shift: boolean): void => {
     const step = shift ? 4 * PAN_STEP : PAN_STEP;
@@ -137,5 +157,5 @@ export function enableKeyboard(map: L.Map, options: KeyboardOptions): Keyboard {
     }
     event.preventDefault();
   });
-  return { hush };
+  return { hush: burst.hush };
 }

@@ -5,12 +5,13 @@
 import swagger from '@fastify/swagger';
 import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
 import type { Counters } from '../limits/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import type { Failure } from './mock/failures.ts';
-import { hoistNamedSchemas } from './http/openapi-components.ts';
+import { openApiOptions } from './http/openapi-document.ts';
 import { REDACTED, redactLine, redactUrl } from './logs/redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './logs/request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
@@ -31,16 +32,13 @@ import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
 import searchRoutes from './routes/search.ts';
-import requestIdPlugin, { declareRequestId, newRequestId } from './plugins/request-id.ts';
+import requestIdPlugin, { newRequestId } from './plugins/request-id.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
-import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from './pages/guides.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
 import type { PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
-import { VERSION } from './version.ts';
-import { declareChallenges } from './http/www-authenticate.ts';
 
 /** Largest request body accepted: coordinates and two short texts fit many times. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -98,9 +96,10 @@ function loggerOptions(config: Config, stream: LogStream | undefined, worker: nu
   };
 }
 
-export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+/** Fastify's options for the service: its logger, limits, timeouts, proxies and schema checks. */
+function serverOptions(config: Config, options: AppOptions): FastifyHttpOptions<Server> {
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const app = Fastify({
+  return {
     logger: loggerOptions(config, options.logStream, options.worker),
     // Fastify's two lines per request are replaced by one (the onResponse hook below).
     logController: new LogController({ disableRequestLogging: true }),
@@ -128,7 +127,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return503OnClosing: false,
     // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  };
+}
+
+/** The API's routes, in the order /openapi.json lists them. */
+const API_ROUTES = [metaRoutes, sessionRoutes, resolveRoutes, generateRoutes, lookupRoutes, suggestRoutes, searchRoutes, embedRoutes];
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(config, options)).withTypeProvider<TypeBoxTypeProvider>();
   // A client may half-close its side once its request is sent (HTTP/1.0-style tools, some proxies).
   // By default Node then aborts the request and ends the connection, and a handler still waiting —
   // on the reverse geocoder, say — loses its answer; with this, Node sends the answer, then ends.
@@ -153,55 +159,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authPlugin);
   await app.register(rateLimitPlugin, { counters: options.counters });
   if (options.mock) await app.register(mockFailuresPlugin, { failures: options.mock.failures });
-  await app.register(swagger, {
-    // The titled schemas become named models under components/schemas (openapi-components.ts), every
-    // 401 declares its WWW-Authenticate (www-authenticate.ts), and every response Request-Id
-    // (plugins/request-id.ts).
-    transformObject: (document) =>
-      ('openapiObject' in document ? declareRequestId(declareChallenges(hoistNamedSchemas(document.openapiObject))) : document.swaggerObject),
-    openapi: {
-      info: {
-        title: 'loc API',
-        version: VERSION,
-        description:
-          'Location codes for 3 m × 3 m cells. Send your API key in `x-api-key`; POST bodies are JSON. ' +
-          'Every response to a request whose key or session was accepted carries `RateLimit-Limit`, `RateLimit-Remaining` ' +
-          'and `RateLimit-Reset`; a refused key or session has no limit to report. Each error response is one status, and its ' +
-          '`code` is an enum of the codes the operation answers with that status; each response lists the headers it carries.',
-      },
-      servers: [{ url: config.publicUrl }],
-      // The map picker is files and a script, not operations: the guide and the types say how to use it.
-      externalDocs: {
-        description: `The embed guide: the map picker in a page with LOC.mount or loadLoc (npm package ${INTEGRATOR_PACKAGE}). Its TypeScript declarations: ${config.publicUrl}${EMBED_TYPES_PATH}`,
-        url: `${config.publicUrl}${EMBED_GUIDE_PATH}`,
-      },
-      // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
-      tags: [
-        { name: 'codes', description: 'Save a point as a code, look a code up, suggest the codes a typed one may have meant, and search for places, coordinates and codes.' },
-        {
-          name: 'embed',
-          description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',
-          externalDocs: { description: 'The embed guide', url: `${config.publicUrl}${EMBED_GUIDE_PATH}` },
-        },
-        { name: 'health', description: 'Whether the service and its database work.' },
-      ],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-          sessionToken: { type: 'http', scheme: 'bearer', description: 'An embed session token, for the embed frame.' },
-        },
-      },
-    },
-  });
+  await app.register(swagger, openApiOptions(config.publicUrl));
   await app.register(embedAssets, { publicUrl: config.publicUrl, tiles: config.tiles, tileRendersPerSecond: config.tileRendersPerSecond, now: app.now });
-  await app.register(metaRoutes);
-  await app.register(sessionRoutes);
-  await app.register(resolveRoutes);
-  await app.register(generateRoutes);
-  await app.register(lookupRoutes);
-  await app.register(suggestRoutes);
-  await app.register(searchRoutes);
-  await app.register(embedRoutes);
+  for (const routes of API_ROUTES) await app.register(routes);
   // The partner panel; `loc mock` has no users to sign in.
   if (!options.mock) await app.register(panelPlugin, { passwordCost: options.passwordCost });
   await app.register(shareRoutes);

@@ -80,29 +80,8 @@ export function createPanel(doc: Document): Panel {
     confirmNow();
   });
 
-  const announce = (text: string) => {
-    // Clearing first makes a screen reader announce the same text twice in a row, too.
-    live.textContent = '';
-    setTimeout(() => (live.textContent = text), 50);
-  };
-
-  copy.addEventListener('click', async () => {
-    const text = code.textContent ?? '';
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch {
-      // Clipboard API refused (an older browser, or no clipboard-write permission): select the code
-      // so the visitor can copy it by hand.
-      const range = doc.createRange();
-      range.selectNodeContents(code);
-      doc.getSelection()?.removeAllRanges();
-      doc.getSelection()?.addRange(range);
-      return announce(t('announce.copyByHand', { code: text }));
-    }
-    copy.textContent = t('panel.copied');
-    setTimeout(() => (copy.textContent = t('panel.copy')), 1500);
-    announce(t('announce.copied', { code: text }));
-  });
+  const announce = liveAnnouncer(live);
+  enableCopy(doc, copy, code, announce);
 
   return {
     busy() {
@@ -144,4 +123,34 @@ export function createPanel(doc: Document): Panel {
     },
     confirm: confirmNow,
   };
+}
+
+/** Says `text` in the polite live region `live`. */
+function liveAnnouncer(live: HTMLElement): (text: string) => void {
+  return (text) => {
+    // Clearing first makes a screen reader announce the same text twice in a row, too.
+    live.textContent = '';
+    setTimeout(() => (live.textContent = text), 50);
+  };
+}
+
+/** The Copy button: the code to the clipboard, said; where the clipboard is refused, the code selected to copy by hand. */
+function enableCopy(doc: Document, copy: HTMLButtonElement, code: HTMLElement, announce: (text: string) => void): void {
+  copy.addEventListener('click', async () => {
+    const text = code.textContent ?? '';
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Clipboard API refused (an older browser, or no clipboard-write permission): select the code
+      // so the visitor can copy it by hand.
+      const range = doc.createRange();
+      range.selectNodeContents(code);
+      doc.getSelection()?.removeAllRanges();
+      doc.getSelection()?.addRange(range);
+      return announce(t('announce.copyByHand', { code: text }));
+    }
+    copy.textContent = t('panel.copied');
+    setTimeout(() => (copy.textContent = t('panel.copy')), 1500);
+    announce(t('announce.copied', { code: text }));
+  });
 }

@@ -31,7 +31,6 @@ const NOT_YET_SPLIT = [
   'src/panel/routes/sign-in.ts: signInRoutes',
   'src/cli/user-commands.ts: registerUserCommands',
   'iframe-app/lifecycle.ts: createLifecycle',
-  'iframe-app/panel.ts: createPanel',
   'src/store/cached.ts: cachedStore',
   'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/server/logs/log-destination.ts: openLogDestination',

@@ -71,96 +71,114 @@ function visitorMessage(failure: EmbedFailure): string | null {
   return failure.retryAfter ? t('error.retryAfter', { message, minutes: Math.max(1, Math.round(failure.retryAfter / 60)) }) : message;
 }
 
-export function createLifecycle({ config, skew, view, panel, root, onStop, open, invalidOptions = [] }: LifecycleOptions): Lifecycle {
-  let host: HostCallbacks | undefined;
-  let live: Live | undefined;
-  let stoppedBy: EmbedFailure | undefined;
-  let stopped = false;
+/** What the lifecycle's steps share: its options, the page's callbacks once it connected, the live session, and whether and why the map stopped. */
+interface LifecycleState extends LifecycleOptions {
+  host?: HostCallbacks;
+  live?: Live;
+  stoppedBy?: EmbedFailure;
+  stopped: boolean;
+  settle(): void;
+}
+
+export function createLifecycle(options: LifecycleOptions): Lifecycle {
   let settle!: () => void;
   const settled = new Promise<void>((resolve) => (settle = resolve));
-
-  const mark = (state: FrameState) => {
-    root.dataset.state = state;
-  };
-
-  const stop = (failure: EmbedFailure) => {
-    stopped = true;
-    stoppedBy = failure;
-    settle();
-    live?.session.stop();
-    onStop();
-    mark('stopped');
-    root.classList.add('loc--stopped');
-    panel.message(visitorMessage(failure));
-  };
-
-  const report = (failure: EmbedFailure) => {
-    if (stopped) return;
-    // An error without a visitor's message leaves the line as it is: the visitor did nothing wrong.
-    const text = visitorMessage(failure);
-    if (text !== null) panel.message(text);
-    void host?.error(failure.toJSON());
-    if (!RECOVERABLE[failure.code]) stop(failure);
-  };
-
-  const onExpired = (renewalError?: unknown) => {
-    if (stopped) return;
-    const why = renewalError === undefined ? '' : ` Renewing it through getSessionToken failed: ${(renewalError as Error)?.message ?? renewalError}`;
-    const failure = new EmbedFailure('session_expired', `The session has expired.${why}`);
-    void host?.error(failure.toJSON());
-    stop(failure);
-  };
-
+  const state: LifecycleState = { invalidOptions: [], ...options, stopped: false, settle: () => settle() };
   return {
-    init(init, callbacks) {
-      if (host) return;
-      host = callbacks;
-      // The frame gave up on a page that did not connect in time, and shows that it stopped; a page so
-      // busy that its connect came later still waits for onReady, and must hear that it never comes.
-      if (stopped) {
-        void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
-        return;
-      }
-      for (const failure of invalidOptions) report(failure);
-      if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
-        return report(new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
-      }
-      // Known when the page was written: said now, never after an onReady that would mislead.
-      if (config.refusal) return report(new EmbedFailure(config.refusal.code, config.refusal.message));
-      view.setStyle(init.style);
-      view.setView(init.center, init.zoom);
-      const session = startSession(config, {
-        token: init.token,
-        skew,
-        renew: init.renewable ? () => callbacks.renew() : undefined,
-        onExpired,
-      });
-      live = { session, confirm: init.confirm, host: callbacks };
-      // Checked before onReady: a mangled secret is reported now rather than on the visitor's first click.
-      const checked = session.verify().then((failure) => failure && report(failure));
-      // No time limit, unlike the tiles: onReady must say what the map opened on, and a failed lookup is reported before it.
-      const opened = init.value === undefined ? Promise.resolve(undefined) : open(init.value);
-      const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
-      void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest]), opened]).then(([, , value]) => {
-        // Asked, not just sent: settled, and the ready mark a test waits for, wait for the page to have heard it.
-        const heard = () => {
-          if (!stopped) mark('ready');
-          settle();
-        };
-        const info = { ...view.shown(), expiresAt: config.expiresAt, ...(value && { value }) };
-        if (!stopped) void Promise.resolve(callbacks.ready(info)).then(heard, heard);
-      });
-    },
-    live: () => (live && !stopped && !live.session.isOver() ? live : undefined),
-    report,
-    stop,
-    isStopped: () => stopped,
+    init: (init, callbacks) => initFrame(state, init, callbacks),
+    live: () => (state.live && !state.stopped && !state.live.session.isOver() ? state.live : undefined),
+    report: (failure) => report(state, failure),
+    stop: (failure) => stop(state, failure),
+    isStopped: () => state.stopped,
     settled,
     cannotChoose() {
-      if (stoppedBy) return stoppedBy.toJSON();
+      if (state.stoppedBy) return state.stoppedBy.toJSON();
       // Not stopped but past init, the session is over: its expiry is about to be reported.
-      const why = host ? new EmbedFailure('session_expired', 'The session has expired.') : new EmbedFailure('internal_error', 'The map has not been handed its session yet.');
+      const why = state.host ? new EmbedFailure('session_expired', 'The session has expired.') : new EmbedFailure('internal_error', 'The map has not been handed its session yet.');
       return why.toJSON();
     },
   };
+}
+
+function mark({ root }: LifecycleState, frameState: FrameState): void {
+  root.dataset.state = frameState;
+}
+
+function stop(state: LifecycleState, failure: EmbedFailure): void {
+  state.stopped = true;
+  state.stoppedBy = failure;
+  state.settle();
+  state.live?.session.stop();
+  state.onStop();
+  mark(state, 'stopped');
+  state.root.classList.add('loc--stopped');
+  state.panel.message(visitorMessage(failure));
+}
+
+function report(state: LifecycleState, failure: EmbedFailure): void {
+  if (state.stopped) return;
+  // An error without a visitor's message leaves the line as it is: the visitor did nothing wrong.
+  const text = visitorMessage(failure);
+  if (text !== null) state.panel.message(text);
+  void state.host?.error(failure.toJSON());
+  if (!RECOVERABLE[failure.code]) stop(state, failure);
+}
+
+function onExpired(state: LifecycleState, renewalError?: unknown): void {
+  if (state.stopped) return;
+  const why = renewalError === undefined ? '' : ` Renewing it through getSessionToken failed: ${(renewalError as Error)?.message ?? renewalError}`;
+  const failure = new EmbedFailure('session_expired', `The session has expired.${why}`);
+  void state.host?.error(failure.toJSON());
+  stop(state, failure);
+}
+
+/** The page connected: the map is set up as it asks, its session started, and onReady sent once the map can be used. */
+function initFrame(state: LifecycleState, init: Parameters<FrameApi['init']>[0], callbacks: HostCallbacks): void {
+  const { config, view } = state;
+  if (state.host) return;
+  state.host = callbacks;
+  // The frame gave up on a page that did not connect in time, and shows that it stopped; a page so
+  // busy that its connect came later still waits for onReady, and must hear that it never comes.
+  if (state.stopped) {
+    void callbacks.error(new EmbedFailure('load_timeout', 'The page connected to the map frame after its loadTimeout.').toJSON());
+    return;
+  }
+  for (const failure of state.invalidOptions ?? []) report(state, failure);
+  if (init.token.slice(0, init.token.indexOf('.')) !== config.sid) {
+    return report(state, new EmbedFailure('invalid_session', 'The session token is not the one this frame was opened for.'));
+  }
+  // Known when the page was written: said now, never after an onReady that would mislead.
+  if (config.refusal) return report(state, new EmbedFailure(config.refusal.code, config.refusal.message));
+  view.setStyle(init.style);
+  view.setView(init.center, init.zoom);
+  const session = startSession(config, {
+    token: init.token,
+    skew: state.skew,
+    renew: init.renewable ? () => callbacks.renew() : undefined,
+    onExpired: (renewalError) => onExpired(state, renewalError),
+  });
+  state.live = { session, confirm: init.confirm, host: callbacks };
+  readyWhenUsable(state, session, init.value, callbacks);
+}
+
+/**
+ * Sends onReady once the first tiles are drawn, the session checked (each at most READY_AT_LATEST_MS)
+ * and the page's value opened; the frame is marked ready and settled once the page has heard it.
+ */
+function readyWhenUsable(state: LifecycleState, session: Session, value: string | undefined, callbacks: HostCallbacks): void {
+  const { config, view } = state;
+  // Checked before onReady: a mangled secret is reported now rather than on the visitor's first click.
+  const checked = session.verify().then((failure) => failure && report(state, failure));
+  // No time limit, unlike the tiles: onReady must say what the map opened on, and a failed lookup is reported before it.
+  const opened = value === undefined ? Promise.resolve(undefined) : state.open(value);
+  const atLatest = new Promise<void>((resolve) => setTimeout(resolve, READY_AT_LATEST_MS));
+  void Promise.all([Promise.race([view.firstLoad, atLatest]), Promise.race([checked, atLatest]), opened]).then(([, , openedValue]) => {
+    // Asked, not just sent: settled, and the ready mark a test waits for, wait for the page to have heard it.
+    const heard = () => {
+      if (!state.stopped) mark(state, 'ready');
+      state.settle();
+    };
+    const info = { ...view.shown(), expiresAt: config.expiresAt, ...(openedValue && { value: openedValue }) };
+    if (!state.stopped) void Promise.resolve(callbacks.ready(info)).then(heard, heard);
+  });
 }

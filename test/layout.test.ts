@@ -30,7 +30,6 @@ const NOT_YET_SPLIT = [
   'src/code/tables/block-classes.ts: classify',
   'src/panel/routes/sign-in.ts: signInRoutes',
   'src/cli/user-commands.ts: registerUserCommands',
-  'iframe-app/lifecycle.ts: createLifecycle',
   'src/store/cached.ts: cachedStore',
   'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/server/logs/log-destination.ts: openLogDestination',

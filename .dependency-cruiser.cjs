@@ -14,7 +14,8 @@
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
- *   of (store, limits, auth, audit, addresses, tiles, workers, cells, search; the store the lowest of them) → the server →
+ *   of (store, limits, auth, audit, addresses, tiles, workers, cells, search; the store the lowest of them) →
+ *   the operations (what operators and partners change, for both fronts) → the server and its panel →
  *   the CLI;
  * - the panel imports of the server only its HTTP contract (src/server/http/) and configuration;
  * - the store's ports import no engine, and an engine folder (src/store/memory, sqlite, postgres)
@@ -29,6 +30,8 @@ const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers|cells|search/(?!coordinates\\.ts$))';
 /** The store's engines, a folder each. */
 const ENGINES = 'memory|sqlite|postgres';
+/** What operators and partners change — accounts, keys, users — written once for the CLI and the panel. */
+const OPERATIONS = '^src/operations/';
 /** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
 const SERVER = '^src/(server|panel)/';
 const CLI = '^src/cli/';
@@ -57,7 +60,7 @@ module.exports = {
       '^src/', '^(demo|test|bench|e2e)/'),
     forbid('browser-imports-no-node', 'Browser code runs in browsers: no Node module.', BROWSER, { dependencyTypes: ['core'] }),
     forbid('browser-imports-no-server', 'Browser code imports the contract, the codec and the catalogue, nothing of the service.',
-      BROWSER, `${PARTS}|${SERVER}|${CLI}`),
+      BROWSER, `${PARTS}|${OPERATIONS}|${SERVER}|${CLI}`),
     forbid('demo-is-an-integrator', 'Of loc the demo imports only the public types an integrator has (loc-embed.d.ts).',
       '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
@@ -72,9 +75,11 @@ module.exports = {
       LOC_JS, { path: '^src/', pathNot: `${LOC_JS_BUNDLES}|${LOC_JS_TYPES}` }),
     forbid('loc-js-reads-types-only', 'The public types and the catalogue reach loc-js as types: the catalogue’s messages stay out of its bundle.',
       LOC_JS, { path: LOC_JS_TYPES, dependencyTypesNot: ['type-only'] }),
-    forbid('shared-imports-nothing-above', 'The shared bottom layer imports no part above it.', SHARED, `${CONTRACT}|${PARTS}|${SERVER}|${CLI}`),
-    forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${SERVER}|${CLI}`),
-    forbid('parts-import-no-server', 'The parts of the service import neither the server nor the CLI.', PARTS, `${SERVER}|${CLI}`),
+    forbid('shared-imports-nothing-above', 'The shared bottom layer imports no part above it.', SHARED, `${CONTRACT}|${PARTS}|${OPERATIONS}|${SERVER}|${CLI}`),
+    forbid('contract-imports-no-service', 'The embed contract imports nothing of the service.', CONTRACT, `${PARTS}|${OPERATIONS}|${SERVER}|${CLI}`),
+    forbid('parts-import-no-server', 'The parts of the service import neither the operations, the server nor the CLI.', PARTS, `${OPERATIONS}|${SERVER}|${CLI}`),
+    forbid('operations-import-no-front', 'The operations sit below both fronts that call them: they import neither the server, its panel nor the CLI.',
+      OPERATIONS, `${SERVER}|${CLI}`),
     forbid('store-is-the-lowest-part', 'The store imports no other part: they are built on its port.',
       '^src/store/', PARTS.replace('store|', '')),
     forbid('an-engine-imports-no-other-engine', 'An engine folder of the store holds all of that engine and imports only the ports and their shared helpers.',

@@ -3,19 +3,20 @@
  * sessions; every account may resolve, generate and look up with its keys.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import { LocError } from '../errors.ts';
+import { checkAccountName, createAccount, setPartner } from '../operations/accounts.ts';
 import type { Account } from '../store/store.ts';
 import { ioOf } from './cli-io.ts';
-import { isoDate, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
-
-/** Account names are typed on command lines: letters, digits, `.`, `_`, `-`, 1 to 64 characters. */
-const ACCOUNT_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
+import { cliContext, noSuchAccount, isoDate, printJson, printTable, withStore } from './operator-io.ts';
 
 /** Checked as commander parses `--name`: a bad name is refused before a database is opened or created. */
 export function accountName(name: string): string {
-  if (!ACCOUNT_NAME.test(name)) {
-    throw new InvalidArgumentError('account name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.');
+  try {
+    return checkAccountName(name);
+  } catch (error) {
+    if (error instanceof LocError) throw new InvalidArgumentError(error.message);
+    throw error;
   }
-  return name;
 }
 
 const describe = (account: Account): string => `${account.name} (${account.id}), partner: ${account.partner ? 'yes' : 'no'}`;
@@ -34,8 +35,7 @@ export function registerAccountCommands(program: Command): Command {
       const io = ioOf(command);
       // The one command that may create the database: the first setup, before the server first starts.
       await withStore(command, async (store) => {
-        const account = await store.createAccount({ name: options.name, partner: options.partner, createdAt: Date.now() });
-        await recordCliChange(store, { accountId: account.id, action: 'account.create', target: account.name, details: { partner: account.partner } });
+        const account = await createAccount(cliContext(store), { name: options.name, partner: options.partner });
         if (options.json) printJson(io, account);
         else io.stdout(`Created account ${describe(account)}.\n`);
       }, { create: true });
@@ -65,9 +65,9 @@ export function registerAccountCommands(program: Command): Command {
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const before = await requireAccount(store, name);
-        const account = (await store.setPartner(name, options.on === true))!;
-        if (before.partner !== account.partner) await recordCliChange(store, { accountId: account.id, action: account.partner ? 'account.partner_on' : 'account.partner_off', target: account.name });
+        const updated = await setPartner(cliContext(store), name, options.on === true);
+        if (updated === null) throw noSuchAccount(name);
+        const account = updated.after;
         if (options.json) printJson(io, account);
         else io.stdout(`Account ${describe(account)}.\n`);
       });

@@ -5,17 +5,16 @@
  * `--json`, as `loc keys list --json` shows a key, for scripts.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { checkIpRange } from '../auth/ip-range.ts';
-import { KEY_LIMITS, checkLimits, issueKey } from '../auth/keys.ts';
-import { checkOrigin, originProblem } from '../auth/origin.ts';
+import { KEY_LIMITS } from '../auth/keys.ts';
+import { originProblem } from '../auth/origin.ts';
+import { addToKeyList, createKey, removeFromKeyList, setKeyLimits, setKeyStatus } from '../operations/keys.ts';
 import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
-import { keyDetails } from '../audit/audit-log.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
-import { OperatorError, collect, isoDate, positiveInteger, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
+import { OperatorError, cliContext, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
-function found(key: ApiKey | null, id: string): ApiKey {
+function found<T>(key: T | null, id: string): T {
   if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
   return key;
 }
@@ -83,12 +82,11 @@ export function registerKeyCommands(program: Command): Command {
     .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean } & Partial<KeyLimits>, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const { key, secret } = await issueKey(store, {
+        const { key, secret } = await createKey(cliContext(store), {
           accountId: (await requireAccount(store, options.account)).id, mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
           hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
-          label: options.label ?? null, createdAt: Date.now(),
+          label: options.label ?? null,
         });
-        await recordCliChange(store, { accountId: key.accountId, action: 'key.create', target: key.id, details: keyDetails(key) });
         if (options.json) {
           printJson(io, { key, api_key: secret });
           return;
@@ -155,10 +153,7 @@ export function registerKeyCommands(program: Command): Command {
       .option('--json', JSON_KEY)
       .action(async (id: string, options: { json?: boolean }, command: Command) => {
         await withStore(command, async (store) => {
-          const before = found(await store.getKey(id), id);
-          const key = found(await store.setKeyStatus(id, status), id);
-          if (before.status !== status) await recordCliChange(store, { accountId: key.accountId, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: key.id });
-          printKey(ioOf(command), key, options.json);
+          printKey(ioOf(command), found(await setKeyStatus(cliContext(store), id, status), id).after, options.json);
         });
       });
   }
@@ -185,17 +180,12 @@ export function registerKeyCommands(program: Command): Command {
         command.error('error: give a number of calls per hour, --default, --embed-hourly-limit or --session-limit', { exitCode: 2 });
       }
       await withStore(command, async (store) => {
-        const checked = checkLimits(limits);
-        const key = found(await store.setKeyLimits(id, checked), id);
-        // Each limit given, as set: a number, or null for the service's default.
-        const details = Object.fromEntries(Object.entries(checked).filter(([, value]) => value !== undefined).map(([name, value]) => [KEY_LIMITS[name as keyof KeyLimits].field, value ?? null]));
-        await recordCliChange(store, { accountId: key.accountId, action: 'key.set_limits', target: key.id, details });
-        printKey(ioOf(command), key, options.json);
+        printKey(ioOf(command), found(await setKeyLimits(cliContext(store), id, limits), id).after, options.json);
       });
     });
 
-  listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example', check: (value) => checkOrigin(value) });
-  listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range', check: (value) => checkIpRange(value) });
+  listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example' });
+  listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range' });
   return keys;
 }
 
@@ -208,13 +198,10 @@ interface ListCommands {
   /** One value, in messages. */
   noun: string;
   doc: string;
-  /** Validates a value and returns its stored (canonical) form. */
-  check: (value: string) => string;
 }
 
 /** `loc keys <name> add|remove KEY_ID VALUE` for one list of a key. */
-function listCommands(keys: Command, { name, list, value, noun, doc, check }: ListCommands): void {
-  const [auditName, detail] = list === 'origins' ? (['origin', 'origin'] as const) : (['ip', 'range'] as const);
+function listCommands(keys: Command, { name, list, value, noun, doc }: ListCommands): void {
   const group = keys.command(name).description(`add or remove ${name === 'ips' ? 'IP ranges' : 'allowed origins'} of a key`);
   for (const action of ['add', 'remove'] as const) {
     group
@@ -226,30 +213,16 @@ function listCommands(keys: Command, { name, list, value, noun, doc, check }: Li
       .action(async (id: string, text: string, options: { json?: boolean }, command: Command) => {
         const io = ioOf(command);
         await withStore(command, async (store) => {
-          // What the audit log records of the change, once it has changed something.
-          const record = (key: ApiKey, stored: string) =>
-            recordCliChange(store, { accountId: key.accountId, action: `key.${auditName}_${action}`, target: key.id, details: { [detail]: stored } });
-          if (action === 'add') {
-            const value = check(text);
-            const before = found(await store.getKey(id), id);
-            const key = found(await store.updateKeyList(id, list, { add: value }), id);
-            if (!before[list].includes(value)) await record(key, value);
-            printKey(io, key, options.json);
-            return;
-          }
-          const values = found(await store.getKey(id), id)[list];
-          // Removal takes the value as it was stored: as typed when it is there (even one stored under
-          // older rules, which would no longer pass the check), else in the canonical form the check gives.
-          const stored = values.includes(text) ? text : check(text);
+          const change = action === 'add' ? addToKeyList : removeFromKeyList;
+          const done = found(await change(cliContext(store), { keyId: id, list, value: text }), id);
+          const values = done.after[list];
           // A value that is not there is a mistake to report, not a success that changed nothing.
-          if (!values.includes(stored)) {
-            throw new OperatorError(`The ${noun} ${stored} is not on the API key ${id}; it has ${values.length === 0 ? 'none' : values.join(', ')}.`);
+          if (action === 'remove' && values.length === done.before[list].length) {
+            throw new OperatorError(`The ${noun} ${done.value} is not on the API key ${id}; it has ${values.length === 0 ? 'none' : values.join(', ')}.`);
           }
-          const key = found(await store.updateKeyList(id, list, { remove: stored }), id);
-          await record(key, stored);
-          printKey(io, key, options.json);
+          printKey(io, done.after, options.json);
           // No ranges is no restriction: the key is open to every address, which must not go unnoticed.
-          if (list === 'ipRanges' && key.ipRanges.length === 0) {
+          if (action === 'remove' && list === 'ipRanges' && values.length === 0) {
             io.stderr(`warning: API key ${id} has no IP ranges left and now accepts requests from any IP address.\n`);
           }
         });

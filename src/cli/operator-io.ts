@@ -8,20 +8,20 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
-import { recordChange, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
 import { ConfigError, OPTIONS, loadSettings, misspelledSettings } from '../server/config.ts';
+import type { ChangeContext } from '../operations/change-context.ts';
 import { printable } from '../printable.ts';
 import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
 import { NoDatabase, StoreConflict, StoreUnavailable, type Account, type BackupCapable, type Store } from '../store/store.ts';
 import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 
 /**
- * Records in the audit log a change the command just made. Who is the system user who ran it, from
- * the machine's host name: the CLI is trusted with the database's own credentials, so there is no
- * panel user to name. Dry runs and refused changes record nothing, as nothing changed.
+ * The context of a change the command makes (operations/): the store, and who — the system user who
+ * ran it, from the machine's host name, since the CLI is trusted with the database's own credentials
+ * and has no panel user to name.
  */
-export async function recordCliChange(store: Store, change: Change): Promise<void> {
+export function cliContext(store: Store): ChangeContext {
   let actor: string;
   try {
     actor = userInfo().username;
@@ -29,7 +29,7 @@ export async function recordCliChange(store: Store, change: Change): Promise<voi
     // A uid without a passwd entry (some containers): its number is who.
     actor = `uid ${process.getuid?.() ?? 'unknown'}`;
   }
-  await recordChange(store, { via: 'cli', actor, source: hostname() }, change, Date.now());
+  return { store, actor: { via: 'cli', actor, source: hostname() }, now: Date.now() };
 }
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
@@ -37,10 +37,13 @@ export class OperatorError extends Error {
   override readonly name = 'OperatorError';
 }
 
-/** The account named `name`, or an OperatorError that says none is and where to look. */
+/** The error of an account name that names none, saying where to look. */
+export const noSuchAccount = (name: string): OperatorError => new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+
+/** The account named `name`, or noSuchAccount. */
 export async function requireAccount(store: Store, name: string): Promise<Account> {
   const account = await store.findAccount(name);
-  if (account === null) throw new OperatorError(`No account is named ${JSON.stringify(name)}; see loc accounts list.`);
+  if (account === null) throw noSuchAccount(name);
   return account;
 }
 

@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { ioOf } from './cli-io.ts';
-import { printJson, recordCliChange, requireAccount, withStore } from './operator-io.ts';
+import { wipeTestData } from '../operations/accounts.ts';
+import { cliContext, printJson, requireAccount, withStore } from './operator-io.ts';
 
 export function registerTestDataCommand(program: Command): void {
   const testData = program.command('test-data').description("what an account's test keys saved (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)");
@@ -18,8 +19,7 @@ export function registerTestDataCommand(program: Command): void {
       const io = ioOf(command);
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
-        const wiped = await store.deleteTestLocations(account.id);
-        await recordCliChange(store, { accountId: account.id, action: 'account.test_data_wipe', target: account.name, details: { locations: wiped } });
+        const wiped = await wipeTestData(cliContext(store), account);
         if (options.json) printJson(io, { account: account.name, wiped_locations: wiped });
         else io.stdout(`Wiped ${wiped} test location${wiped === 1 ? '' : 's'} of ${account.name}; live data is untouched.\n`);
       });

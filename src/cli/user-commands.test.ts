@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CommandResult } from '../../test/support/cli.ts';
 import { createTestDatabase, stopPostgres } from '../../test/support/postgres.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import { LINK_PATH } from '../panel/invitations.ts';
+import { LINK_PATH } from '../auth/panel-links.ts';
 import { openPostgresStore } from '../store/postgres/postgres.ts';
 import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import type { Store } from '../store/store.ts';

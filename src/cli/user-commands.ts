@@ -6,11 +6,12 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
-import { inviteUser, issueLink, normalizeEmail, type IssuedLink } from '../panel/invitations.ts';
+import { normalizeEmail, type IssuedLink } from '../auth/panel-links.ts';
+import { inviteUser, recoverUser, removeUser, setOperator } from '../operations/users.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
-import { OperatorError, isoDate, operatorPublicUrl, printJson, printTable, recordCliChange, requireAccount, withStore } from './operator-io.ts';
+import { OperatorError, cliContext, isoDate, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
 function emailArgument(text: string): string {
@@ -44,9 +45,11 @@ function printLink(io: CliIo, user: User, account: Account, link: IssuedLink, wa
   io.stdout(`One-time link, until ${isoDate(link.expiresAt)} UTC (shown this once; only its hash is stored):\n${link.url}\n`);
 }
 
+const noSuchUser = (email: string): OperatorError => new OperatorError(`No user has the e-mail address ${JSON.stringify(email)}; see loc users list.`);
+
 async function requireUser(store: Store, email: string): Promise<User> {
   const user = await store.panel.findUserByEmail(email);
-  if (user === null) throw new OperatorError(`No user has the e-mail address ${JSON.stringify(email)}; see loc users list.`);
+  if (user === null) throw noSuchUser(email);
   return user;
 }
 
@@ -63,8 +66,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       const publicUrl = operatorPublicUrl(command);
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
-        const { user, link } = await inviteUser(store, { accountId: account.id, email: options.email, operator: options.operator }, Date.now(), publicUrl.url);
-        await recordCliChange(store, { accountId: account.id, action: 'user.invite', target: user.email, details: { operator: user.operator } });
+        const { user, link } = await inviteUser(cliContext(store), { accountId: account.id, email: options.email, operator: options.operator }, publicUrl.url);
         printLink(ioOf(command), user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });
@@ -101,8 +103,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       const publicUrl = operatorPublicUrl(command);
       await withStore(command, async (store) => {
         const user = await requireUser(store, options.email);
-        const link = await issueLink(store, user, 'recovery', Date.now(), publicUrl.url);
-        await recordCliChange(store, { accountId: user.accountId, action: 'user.recover', target: user.email });
+        const { link } = await recoverUser(cliContext(store), user, publicUrl.url);
         printLink(ioOf(command), user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
       });
     });
@@ -115,10 +116,10 @@ export function registerUserCommands(program: Command, accounts: Command): void 
     .action(async (options: { email: string; json?: boolean }, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const user = await requireUser(store, options.email);
+        const user = await removeUser(cliContext(store), (await requireUser(store, options.email)).id);
+        // Another removal of the same user, between the look-up and this one, took it.
+        if (user === null) throw noSuchUser(options.email);
         const account = (await store.getAccount(user.accountId))!;
-        await store.panel.removeUser(user.id);
-        await recordCliChange(store, { accountId: account.id, action: 'user.remove', target: user.email });
         if (options.json) printJson(io, shown(user, account));
         else io.stdout(`Removed user ${describe(user, account)}.\n`);
       });
@@ -135,9 +136,9 @@ export function registerUserCommands(program: Command, accounts: Command): void 
       if (options.on === options.off) command.error('error: give exactly one of --on or --off', { exitCode: 2 });
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const before = await requireUser(store, email);
-        const user = (await store.panel.setOperator(email, options.on === true))!;
-        if (before.operator !== user.operator) await recordCliChange(store, { accountId: user.accountId, action: user.operator ? 'user.operator_on' : 'user.operator_off', target: user.email });
+        const updated = await setOperator(cliContext(store), email, options.on === true);
+        if (updated === null) throw noSuchUser(email);
+        const user = updated.after;
         const account = (await store.getAccount(user.accountId))!;
         if (options.json) printJson(io, shown(user, account));
         else io.stdout(`User ${describe(user, account)}.\n`);

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordChange, type Actor, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
+import type { ChangeContext } from '../operations/change-context.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
 import type { Account } from '../store/store.ts';
 import { PANEL_PATH, recentlyAuthenticated, type SignedIn } from './panel-sessions.ts';
@@ -67,6 +68,9 @@ export function formField(request: FastifyRequest, name: string): string {
 
 /** Who makes a change in the panel, for the audit log: the user's address, from the client's IP. */
 export const panelActor = (request: FastifyRequest, email = signedIn(request).user.email): Actor => ({ via: 'panel', actor: email, source: request.ip });
+
+/** The context of a change the signed-in user makes through an operation (operations/). */
+export const panelContext = (app: FastifyInstance, request: FastifyRequest): ChangeContext => ({ store: app.store, actor: panelActor(request), now: app.now() });
 
 /** Records in the audit log a change the signed-in user just made (`email`: who, when no session is signed in yet). */
 export async function recordPanelChange(app: FastifyInstance, request: FastifyRequest, change: Change, email?: string): Promise<void> {

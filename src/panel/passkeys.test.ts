@@ -15,7 +15,7 @@ import { SoftwareAuthenticator, type Tampering } from '../../test/support/authen
 import { newPerson } from '../../test/support/panel-client.ts';
 import { fileService, freshService, json, type TestService } from '../../test/support/service.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import { inviteUser, issueLink } from './invitations.ts';
+import { createInvitedUser, issueLink } from '../auth/panel-links.ts';
 import { CHALLENGE_LIFETIME_MS, passkeyName } from './passkeys.ts';
 import { CSRF_HEADER, PANEL_COOKIE, REAUTH_WINDOW_MS, csrfToken } from './panel-sessions.ts';
 import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from './throttle.ts';
@@ -73,7 +73,7 @@ const requestOptions = async (path: string, browser?: Browser) => json<PublicKey
 
 /** Invites a new person (newPerson's `label`) and joins through the link with a new passkey on `authenticator`: the signed-in browser. */
 async function join(label: string, authenticator: SoftwareAuthenticator): Promise<{ browser: Browser; user: User; token: string; response: LightMyRequestResponse }> {
-  const { user, link } = await inviteUser(service.app.store, { accountId, email: newPerson(label).email }, service.clock.now(), ORIGIN);
+  const { user, link } = await createInvitedUser(service.app.store, { accountId, email: newPerson(label).email }, service.clock.now(), ORIGIN);
   const token = tokenOf(link.url);
   const response = await post('link', { token, credential: authenticator.register(await creationOptions('link/options', { token })) });
   return { browser: sessionOf(response), user, token, response };
@@ -102,7 +102,7 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses the link once used: a second answer neither adds a passkey nor signs in', async () => {
-    const { user, link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
+    const { user, link } = await createInvitedUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     const token = tokenOf(link.url);
     const [first, second] = [new SoftwareAuthenticator(ORIGIN), new SoftwareAuthenticator(ORIGIN)];
     const firstOptions = await creationOptions('link/options', { token });
@@ -130,7 +130,7 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses a registration from another origin', async () => {
-    const { link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
+    const { link } = await createInvitedUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     const token = tokenOf(link.url);
     const credential = new SoftwareAuthenticator(ORIGIN).register(await creationOptions('link/options', { token }), { origin: 'https://evil.example' });
     const response = await post('link', { token, credential });
@@ -141,8 +141,8 @@ describe('joining by a link with a passkey', () => {
   });
 
   it('refuses an answer to another user’s registration options', async () => {
-    const ada = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
-    const bob = await inviteUser(service.app.store, { accountId, email: newPerson('bob').email }, service.clock.now(), ORIGIN);
+    const ada = await createInvitedUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
+    const bob = await createInvitedUser(service.app.store, { accountId, email: newPerson('bob').email }, service.clock.now(), ORIGIN);
     const adaOptions = await creationOptions('link/options', { token: tokenOf(ada.link.url) });
     const response = await post('link', { token: tokenOf(bob.link.url), credential: new SoftwareAuthenticator(ORIGIN).register(adaOptions) });
     expect(response.statusCode).toBe(422);
@@ -200,7 +200,7 @@ describe('signing in with a passkey', () => {
   it('refuses a passkey the panel does not know', async () => {
     const authenticator = new SoftwareAuthenticator(ORIGIN);
     // Made for the panel, never sent to it.
-    const { link } = await inviteUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
+    const { link } = await createInvitedUser(service.app.store, { accountId, email: newPerson('ada').email }, service.clock.now(), ORIGIN);
     authenticator.register(await creationOptions('link/options', { token: tokenOf(link.url) }));
     const response = await signIn(authenticator);
     expect(response.statusCode).toBe(401);

@@ -11,7 +11,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINK_LIFETIME_MS, inviteUser, issueLink } from './invitations.ts';
+import { LINK_LIFETIME_MS, createInvitedUser, issueLink } from '../auth/panel-links.ts';
 import { PASSWORD, csrfOf, newPerson, newUser, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
 import { TEST_PASSWORD_COST, fileService, freshService, testService, type TestService } from '../../test/support/service.ts';
 import { HASHES_AT_ONCE, HASHES_WAITING } from './hash-gate.ts';
@@ -54,7 +54,7 @@ describe('invitation and sign-in', () => {
   it('refuses a short password on the link page, saying the rule, and keeps the link open', async () => {
     const bo = newPerson('bo');
     const account = await service.account(bo.account);
-    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: bo.email }, service.clock.now(), service.config.publicUrl);
+    const { link } = await createInvitedUser(service.app.store, { accountId: account.id, email: bo.email }, service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const client = panelClient(service);
     await client.get(`/panel/link?token=${token}`);
@@ -68,7 +68,7 @@ describe('invitation and sign-in', () => {
   it('an expired link is refused', async () => {
     service = await freshService();
     const account = await service.account('acme');
-    const { link } = await inviteUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
+    const { link } = await createInvitedUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
     service.clock.advance(LINK_LIFETIME_MS.invite + 1);
     expect((await panelClient(service).get(new URL(link.url).pathname + new URL(link.url).search)).statusCode).toBe(410);
   });
@@ -133,7 +133,7 @@ describe('invitation and sign-in', () => {
     it('replaces a hash of a lower cost at the next sign-in by one of the configured cost, the service’s', async () => {
       // A user whose password was hashed when the cost was lower.
       const email = 'ada@example.com';
-      const { user } = await inviteUser(service.app.store, { accountId: (await service.account('acme')).id, email }, service.clock.now(), service.config.publicUrl);
+      const { user } = await createInvitedUser(service.app.store, { accountId: (await service.account('acme')).id, email }, service.clock.now(), service.config.publicUrl);
       await service.app.store.panel.setPassword(user.id, await passwordHasher(TEST_PASSWORD_COST).hash(PASSWORD), service.clock.now());
       const signIn = () => panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD });
       expect((await signIn()).statusCode).toBe(303);

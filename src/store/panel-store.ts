@@ -8,6 +8,7 @@
  * (auth/secrets.ts), passwords as a memory-hard hash (panel/password-hasher.ts). Times are milliseconds
  * since the epoch, given by the caller.
  */
+import type { Updated } from './updated.ts';
 
 export interface User {
   /** Public id, `usr_…`. */
@@ -107,12 +108,13 @@ export interface PanelStore {
   /** The account's users, oldest first. */
   listUsers(accountId: string): Promise<User[]>;
   /** Null when no user has that address. */
-  setOperator(email: string, operator: boolean): Promise<User | null>;
+  setOperator(email: string, operator: boolean): Promise<Updated<User> | null>;
   /**
    * Removes the user and everything that signs them in — sessions, passkeys, open links, challenges —
-   * at once; false when no such user. What they changed stays (keys belong to the account).
+   * at once; returns the user as removed, or null when there was no such user (of concurrent removals,
+   * one gets the user). What they changed stays (keys belong to the account).
    */
-  removeUser(id: string): Promise<boolean>;
+  removeUser(id: string): Promise<User | null>;
   /** Sets the password hash (null removes it) and marks the user active; null when no such user. */
   setPassword(userId: string, passwordHash: string | null, now: number): Promise<User | null>;
 

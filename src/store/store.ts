@@ -10,6 +10,9 @@
 import type { AuditStore } from './audit-store.ts';
 import type { PanelStore } from './panel-store.ts';
 import type { UsageStore } from './usage-store.ts';
+import type { Updated } from './updated.ts';
+
+export type { Updated };
 
 export interface Account {
   /** Public id, `acct_…`. */
@@ -140,18 +143,19 @@ export interface Store {
   findAccount(name: string): Promise<Account | null>;
   getAccount(id: string): Promise<Account | null>;
   /** Null when no account has that name. */
-  setPartner(name: string, partner: boolean): Promise<Account | null>;
+  setPartner(name: string, partner: boolean): Promise<Updated<Account> | null>;
 
   createKey(input: NewKey): Promise<ApiKey>;
   getKey(id: string): Promise<ApiKey | null>;
   listKeys(accountId: string): Promise<ApiKey[]>;
   /** The key with this secret hash and its account, whatever the key's status. */
   findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
-  setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null>;
+  /** Null when no such key. */
+  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null>;
   /** Sets the limits given (a number, or null to follow the service's default), keeps the others; null when no such key. */
-  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null>;
+  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null>;
   /** Adds a value to a list of the key (no duplicates) or removes it; null when no such key. */
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null>;
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null>;
 
   createSession(input: NewSession): Promise<void>;
   getSession(sid: string): Promise<EmbedSession | null>;

@@ -48,10 +48,12 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       await expect(opened.store.createAccount({ name: 'acme', partner: false, createdAt: T0 })).rejects.toBeInstanceOf(StoreConflict);
     });
 
-    it('switches the partner flag', async () => {
-      await partner();
-      expect((await opened.store.setPartner('acme', false))?.partner).toBe(false);
+    it('switches the partner flag, giving the account before and after', async () => {
+      const acme = await partner();
+      expect(await opened.store.setPartner('acme', false)).toEqual({ before: acme, after: { ...acme, partner: false } });
       expect((await opened.store.findAccount('acme'))?.partner).toBe(false);
+      await opened.second.setPartner('acme', true);
+      expect(await opened.store.setPartner('acme', true)).toEqual({ before: acme, after: acme });
       expect(await opened.store.setPartner('nobody', true)).toBeNull();
     });
 
@@ -77,9 +79,13 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       const acme = await partner();
       const input = newKey(acme.id);
       const key = await opened.second.createKey(input);
-      expect((await opened.store.setKeyStatus(key.id, 'disabled'))?.status).toBe('disabled');
+      const disabled = { ...key, status: 'disabled' };
+      expect(await opened.store.setKeyStatus(key.id, 'disabled')).toEqual({ before: key, after: disabled });
       expect((await opened.store.findKeyByHash(input.hash))?.key.status).toBe('disabled');
-      expect((await opened.store.setKeyStatus(key.id, 'active'))?.status).toBe('active');
+      expect(await opened.store.setKeyStatus(key.id, 'active')).toEqual({ before: disabled, after: key });
+      // Before is what the write found, whoever wrote last: here the other store.
+      await opened.second.setKeyStatus(key.id, 'disabled');
+      expect(await opened.store.setKeyStatus(key.id, 'disabled')).toEqual({ before: disabled, after: disabled });
       expect(await opened.store.setKeyStatus('key_missing', 'active')).toBeNull();
     });
 
@@ -87,12 +93,14 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       const acme = await partner();
       const input = newKey(acme.id);
       const key = await opened.second.createKey(input);
-      expect(await opened.store.setKeyLimits(key.id, { hourlyLimit: 5000 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: null, sessionLimit: null });
+      expect(await opened.store.setKeyLimits(key.id, { hourlyLimit: 5000 })).toEqual({ before: key, after: { ...key, hourlyLimit: 5000 } });
       expect((await opened.store.findKeyByHash(input.hash))?.key.hourlyLimit).toBe(5000);
-      expect(await opened.store.setKeyLimits(key.id, { embedHourlyLimit: 90, sessionLimit: 3 })).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: 90, sessionLimit: 3 });
-      expect(await opened.store.setKeyLimits(key.id, { hourlyLimit: null, sessionLimit: null })).toMatchObject({ hourlyLimit: null, embedHourlyLimit: 90, sessionLimit: null });
+      expect((await opened.store.setKeyLimits(key.id, { embedHourlyLimit: 90, sessionLimit: 3 }))?.after).toMatchObject({ hourlyLimit: 5000, embedHourlyLimit: 90, sessionLimit: 3 });
+      expect(await opened.store.setKeyLimits(key.id, { hourlyLimit: null, sessionLimit: null })).toEqual({
+        before: { ...key, hourlyLimit: 5000, embedHourlyLimit: 90, sessionLimit: 3 }, after: { ...key, embedHourlyLimit: 90 },
+      });
       expect(await opened.store.getKey(key.id)).toMatchObject({ hourlyLimit: null, embedHourlyLimit: 90, sessionLimit: null });
-      expect(await opened.store.setKeyLimits(key.id, {})).toMatchObject({ embedHourlyLimit: 90 });
+      expect(await opened.store.setKeyLimits(key.id, {})).toEqual({ before: { ...key, embedHourlyLimit: 90 }, after: { ...key, embedHourlyLimit: 90 } });
       expect(await opened.store.setKeyLimits('key_missing', { hourlyLimit: 10 })).toBeNull();
     });
 
@@ -103,10 +111,16 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       await opened.store.updateKeyList(key.id, 'origins', { add: 'https://a.example' });
       await opened.store.updateKeyList(key.id, 'origins', { add: 'http://localhost:5173' });
       await opened.store.updateKeyList(key.id, 'ipRanges', { add: '2001:db8::/32' });
-      let after = await opened.store.updateKeyList(key.id, 'origins', { remove: 'https://a.example' });
-      expect(after?.origins).toEqual(['http://localhost:5173']);
-      after = await opened.store.updateKeyList(key.id, 'ipRanges', { remove: '10.0.0.0/8' });
-      expect(after?.ipRanges).toEqual(['2001:db8::/32']);
+      let updated = await opened.store.updateKeyList(key.id, 'origins', { remove: 'https://a.example' });
+      expect([updated?.before.origins, updated?.after.origins]).toEqual([['https://a.example', 'http://localhost:5173'], ['http://localhost:5173']]);
+      // Removing what the list does not hold changes nothing.
+      updated = await opened.store.updateKeyList(key.id, 'ipRanges', { remove: '10.0.0.0/8' });
+      expect([updated?.before.ipRanges, updated?.after.ipRanges]).toEqual([['2001:db8::/32'], ['2001:db8::/32']]);
+      // A value added by the other store is there before this one's add, which then changes nothing.
+      await opened.second.updateKeyList(key.id, 'origins', { add: 'https://b.example' });
+      updated = await opened.store.updateKeyList(key.id, 'origins', { add: 'https://b.example' });
+      expect(updated?.before).toEqual(updated?.after);
+      expect(updated?.after.origins).toEqual(['http://localhost:5173', 'https://b.example']);
       expect(await opened.store.updateKeyList('key_missing', 'origins', { add: 'https://a.example' })).toBeNull();
     });
 

@@ -5,7 +5,7 @@
  * tests; the real browser runs the same flows in e2e/panel*.spec.ts.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { inviteUser } from '../../src/panel/invitations.ts';
+import { createInvitedUser } from '../../src/auth/panel-links.ts';
 import type { Account } from '../../src/store/store.ts';
 import type { TestService } from './service.ts';
 
@@ -68,7 +68,7 @@ export const PASSWORD = 'correct horse battery staple';
  */
 export async function signedUpUser(service: TestService, accountName: string, email: string, options: { operator?: boolean } = {}): Promise<PanelClient> {
   const account = await service.account(accountName);
-  const { link } = await inviteUser(service.app.store, { accountId: account.id, email, operator: options.operator }, service.clock.now(), service.config.publicUrl);
+  const { link } = await createInvitedUser(service.app.store, { accountId: account.id, email, operator: options.operator }, service.clock.now(), service.config.publicUrl);
   const client = panelClient(service);
   const path = new URL(link.url).pathname + new URL(link.url).search;
   await client.get(path);

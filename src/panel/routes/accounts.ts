@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { accountsPage } from '../pages/accounts.ts';
 import { PANEL_PATH } from '../panel-sessions.ts';
-import { recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { setPartner } from '../../operations/accounts.ts';
+import { panelContext, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 const user = { config: { panel: 'user' as const } };
 
@@ -27,9 +28,7 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
     const body = (request.body ?? {}) as Record<string, unknown>;
     const account = await app.store.getAccount(String(body.account ?? ''));
     if (account === null) throw new LocError('not_found', 'There is no such account.');
-    const partner = body.partner === 'on';
-    await app.store.setPartner(account.name, partner);
-    if (account.partner !== partner) await recordPanelChange(app, request, { accountId: account.id, action: partner ? 'account.partner_on' : 'account.partner_off', target: account.name });
+    await setPartner(panelContext(app, request), account.name, body.partner === 'on');
     return reply.redirect(`${PANEL_PATH}/accounts?done=partner`, 303);
   });
 }

@@ -6,18 +6,18 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkIpRange } from '../../auth/ip-range.ts';
-import { issueKey } from '../../auth/keys.ts';
 import { checkOrigin } from '../../auth/origin.ts';
-import { keyDetails } from '../../audit/audit-log.ts';
 import { LocError } from '../../errors.ts';
 import { HOUR_MS } from '../../durations.ts';
 import { usageReport } from '../../limits/usage-report.ts';
+import { findRotation, finishRotation, rotateKey } from '../../operations/key-rotation.ts';
+import { addToKeyList, createKey, removeFromKeyList, setKeyStatus } from '../../operations/keys.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
 import { EMPTY_KEY, dayTotals, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
 import { accountPath } from '../pages/layout.ts';
 import { usageDays } from '../pages/usage.ts';
-import { accountOf, formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { accountOf, formField, panelContext, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string; keyId: string };
 const user = { config: { panel: 'user' as const } };
@@ -26,9 +26,9 @@ const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => li
 
 /** The two lists of a key as the panel's paths and forms name them. */
 const LISTS = {
-  origins: { list: 'origins', field: 'origin', check: checkOrigin, added: 'origin_added', removed: 'origin_removed', audit: 'origin' },
-  'ip-ranges': { list: 'ipRanges', field: 'ip_range', check: checkIpRange, added: 'range_added', removed: 'range_removed', audit: 'ip' },
-} as const satisfies Record<string, { list: KeyList; field: string; check: (input: unknown, field?: string) => string; added: string; removed: string; audit: string }>;
+  origins: { list: 'origins', field: 'origin', added: 'origin_added', removed: 'origin_removed' },
+  'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed' },
+} as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string }>;
 
 export default async function keyRoutes(app: FastifyInstance): Promise<void> {
   const base = '/panel/accounts/:accountId/keys';
@@ -66,8 +66,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: Params }>(base, user, async (request, reply) => {
     const { account } = await context(request);
-    const now = app.now();
-    requireRecentAuth(request, now, accountPath(account.id, '/keys/new'));
+    requireRecentAuth(request, app.now(), accountPath(account.id, '/keys/new'));
     const values: NewKeyValues = {
       ...EMPTY_KEY,
       label: formField(request, 'label'),
@@ -81,8 +80,7 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       if (Number.isNaN(limit)) throw new LocError('validation_error', `hourly limit must be a whole number, received ${JSON.stringify(values.hourlyLimit.slice(0, 20))}.`, 'hourly_limit');
       const origins = lines(values.origins).map((origin) => checkOrigin(origin, 'origins'));
       const ipRanges = lines(values.ipRanges).map((range) => checkIpRange(range, 'ip_ranges'));
-      const { key, secret } = await issueKey(app.store, { accountId: account.id, mode: values.mode, label: values.label.trim() || null, origins, ipRanges, hourlyLimit: limit, createdAt: now });
-      await recordPanelChange(app, request, { accountId: account.id, action: 'key.create', target: key.id, details: keyDetails(key) });
+      const { key, secret } = await createKey(panelContext(app, request), { accountId: account.id, mode: values.mode, label: values.label.trim() || null, origins, ipRanges, hourlyLimit: limit });
       return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key, secret }));
     } catch (error) {
       if (!(error instanceof LocError) || error.status !== 422) throw error;
@@ -96,29 +94,24 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     return renderKey(request, reply, 200, account, key!, { done: request.query.done });
   });
 
-  for (const [path, { list, field: name, check, added, removed, audit }] of Object.entries(LISTS)) {
+  for (const [path, { list, field, added, removed }] of Object.entries(LISTS)) {
     app.post<{ Params: Params }>(`${base}/:keyId/${path}`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      const input = formField(request, name).trim();
-      let value: string;
+      const input = formField(request, field).trim();
       try {
-        value = check(input, name);
+        await addToKeyList(panelContext(app, request), { keyId: key!.id, list, value: input, field });
       } catch (error) {
         if (!(error instanceof LocError)) throw error;
         request.errorCode = error.code;
         return renderKey(request, reply, 422, account, key!, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
       }
-      await app.store.updateKeyList(key!.id, list, { add: value });
-      if (!key![list].includes(value)) await recordPanelChange(app, request, { accountId: account.id, action: `key.${audit}_add`, target: key!.id, details: { [audit === 'ip' ? 'range' : 'origin']: value } });
       return reply.redirect(`${keyPath(account, key!)}?done=${added}#${path}`, 303);
     });
     app.post<{ Params: Params }>(`${base}/:keyId/${path}/remove`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      const value = formField(request, name);
-      await app.store.updateKeyList(key!.id, list, { remove: value });
-      if (key![list].includes(value)) await recordPanelChange(app, request, { accountId: account.id, action: `key.${audit}_remove`, target: key!.id, details: { [audit === 'ip' ? 'range' : 'origin']: value } });
+      await removeFromKeyList(panelContext(app, request), { keyId: key!.id, list, value: formField(request, field), field });
       return reply.redirect(`${keyPath(account, key!)}?done=${removed}#${path}`, 303);
     });
   }
@@ -127,54 +120,29 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     app.post<{ Params: Params }>(`${base}/:keyId/${status === 'disabled' ? 'disable' : 'enable'}`, user, async (request, reply) => {
       const { account, key } = await context(request);
       requireRecentAuth(request, app.now(), keyPath(account, key!));
-      await app.store.setKeyStatus(key!.id, status);
-      if (key!.status !== status) await recordPanelChange(app, request, { accountId: account.id, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: key!.id });
+      await setKeyStatus(panelContext(app, request), key!.id, status);
       return reply.redirect(`${keyPath(account, key!)}?done=${status === 'disabled' ? 'disabled' : 'enabled'}`, 303);
     });
   }
 
   app.post<{ Params: Params }>(`${base}/:keyId/rotate`, user, async (request, reply) => {
     const { account, key } = await context(request);
-    const now = app.now();
-    requireRecentAuth(request, now, keyPath(account, key!));
-    const old = key!;
-    if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
-    const { key: replacement, secret } = await issueKey(app.store, {
-      accountId: account.id, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,
-      hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: now,
-    });
-    await app.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.id, startedAt: now });
-    await recordPanelChange(app, request, { accountId: account.id, action: 'key.rotate', target: old.id, details: { replacement: replacement.id } });
-    return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: old }));
+    requireRecentAuth(request, app.now(), keyPath(account, key!));
+    const { key: replacement, secret } = await rotateKey(panelContext(app, request), key!);
+    return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: key! }));
   });
-
-  async function rotationOf(account: Account, key: ApiKey) {
-    const rotation = (await app.store.panel.listRotations(account.id)).find((candidate) => candidate.oldKeyId === key.id);
-    const newKey = rotation === undefined ? null : await app.store.getKey(rotation.newKeyId);
-    if (rotation === undefined || newKey === null) throw new LocError('not_found', 'This key has no rotation; start one from the key’s page.');
-    return { rotation, newKey };
-  }
 
   app.get<{ Params: Params }>(`${base}/:keyId/rotation`, user, async (request, reply) => {
     const { account, key } = await context(request);
-    const { rotation, newKey } = await rotationOf(account, key!);
+    const { rotation, newKey } = await findRotation(app.store, key!);
     const uses = new Map((await app.store.panel.keyUses(account.id)).map((use) => [use.keyId, use]));
     return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses, intervals: app.config }));
   });
 
   app.post<{ Params: Params }>(`${base}/:keyId/rotation/finish`, user, async (request, reply) => {
     const { account, key } = await context(request);
-    const now = app.now();
-    requireRecentAuth(request, now, keyPath(account, key!, '/rotation'));
-    const { rotation, newKey } = await rotationOf(account, key!);
-    const uses = await app.store.panel.keyUses(account.id);
-    const arrived = uses.some((use) => use.keyId === newKey.id && use.at >= rotation.startedAt);
-    if (!arrived && formField(request, 'confirm') !== 'yes') {
-      throw new LocError('validation_error', 'The new key has not been used yet: tick the box to disable the old key anyway.', 'confirm');
-    }
-    await app.store.setKeyStatus(key!.id, 'disabled');
-    await app.store.panel.finishRotation(key!.id, now);
-    if (key!.status !== 'disabled') await recordPanelChange(app, request, { accountId: account.id, action: 'key.disable', target: key!.id, details: { rotation: 'finished', replacement: newKey.id } });
+    requireRecentAuth(request, app.now(), keyPath(account, key!, '/rotation'));
+    await finishRotation(panelContext(app, request), key!, formField(request, 'confirm') === 'yes');
     return reply.redirect(`${accountPath(account.id, '/keys')}?done=rotated`, 303);
   });
 }

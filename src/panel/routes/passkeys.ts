@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { recordLinkUse, recordPanelChange, safeNext, signedIn } from '../access.ts';
-import { openLink } from '../invitations.ts';
+import { openLink } from '../../auth/panel-links.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
 import { takePasskeyStart } from '../throttle.ts';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
-import { openLink } from '../invitations.ts';
+import { openLink } from '../../auth/panel-links.ts';
 import { LocError } from '../../errors.ts';
 import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { LocError } from '../../errors.ts';
 import { StoreConflict } from '../../store/store.ts';
-import { inviteUser } from '../invitations.ts';
+import { inviteUser, removeUser } from '../../operations/users.ts';
 import { accountPath } from '../pages/layout.ts';
 import { teamPage } from '../pages/team.ts';
-import { accountOf, formField, recordPanelChange, requireRecentAuth, sendPage, signedIn } from '../access.ts';
+import { accountOf, formField, panelContext, requireRecentAuth, sendPage, signedIn } from '../access.ts';
 
 type Params = { accountId: string };
 
@@ -26,19 +26,16 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const id = formField(request, 'user');
     const user = id === current.user.id ? null : await app.store.panel.getUser(id);
     if (user === null || user.accountId !== account.id) throw new LocError('not_found', 'This account has no such user to remove (you cannot remove yourself).');
-    await app.store.panel.removeUser(user.id);
-    await recordPanelChange(app, request, { accountId: account.id, action: 'user.remove', target: user.email });
+    await removeUser(panelContext(app, request), user.id);
     return reply.redirect(`${accountPath(account.id, '/team')}?done=removed`, 303);
   });
 
   app.post<{ Params: Params }>(path, { config: { panel: 'user' } }, async (request, reply) => {
     const account = await accountOf(app, signedIn(request).user, request.params.accountId);
-    const now = app.now();
-    requireRecentAuth(request, now, accountPath(account.id, '/team'));
+    requireRecentAuth(request, app.now(), accountPath(account.id, '/team'));
     const email = formField(request, 'email');
     try {
-      const { user, link } = await inviteUser(app.store, { accountId: account.id, email }, now, app.config.publicUrl);
-      await recordPanelChange(app, request, { accountId: account.id, action: 'user.invite', target: user.email, details: { operator: user.operator } });
+      const { user, link } = await inviteUser(panelContext(app, request), { accountId: account.id, email }, app.config.publicUrl);
       const users = await app.store.panel.listUsers(account.id);
       return sendPage(reply, 201, teamPage({ signedIn: signedIn(request), account, users, invited: { email: user.email, ...link } }));
     } catch (error) {

@@ -50,7 +50,7 @@ export default fp(
 
     async function allowOrigin(key: ApiKey, origin: string): Promise<ApiKey> {
       if (key.origins.includes(origin)) return key;
-      return (await app.store.updateKeyList(key.id, 'origins', { add: origin })) ?? key;
+      return (await app.store.updateKeyList(key.id, 'origins', { add: origin }))?.after ?? key;
     }
 
     app.addHook('onRequest', async (request: FastifyRequest) => {

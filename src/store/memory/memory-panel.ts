@@ -7,7 +7,7 @@
 import { newId } from '../ids.ts';
 import { drop, put, type MemoryDatabase } from './memory-database.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
-import { StoreConflict } from '../store.ts';
+import { StoreConflict, type Updated } from '../store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;
@@ -31,16 +31,17 @@ export class MemoryPanelStore implements PanelStore {
     });
   }
 
-  removeUser(id: string): Promise<boolean> {
+  removeUser(id: string): Promise<User | null> {
     return this.run((db) => {
       const user = db.users.get(id);
-      if (user === undefined) return false;
+      if (user === undefined) return null;
       for (const [hash, session] of db.panelSessions) if (session.userId === id) drop(db, db.panelSessions, hash);
       for (const [key, passkey] of db.passkeys) if (passkey.userId === id) drop(db, db.passkeys, key);
       for (const [hash, link] of db.links) if (link.userId === id) drop(db, db.links, hash);
       for (const [challenge, held] of db.challenges) if (held.userId === id) drop(db, db.challenges, challenge);
       db.userIds.delete(user.email);
-      return drop(db, db.users, id);
+      drop(db, db.users, id);
+      return { ...user };
     });
   }
 
@@ -67,10 +68,10 @@ export class MemoryPanelStore implements PanelStore {
     );
   }
 
-  setOperator(email: string, operator: boolean): Promise<User | null> {
+  setOperator(email: string, operator: boolean): Promise<Updated<User> | null> {
     return this.run((db) => {
       const id = db.userIds.get(storedEmail(email));
-      return id === undefined ? null : changeUser(db, id, { operator });
+      return id === undefined ? null : { before: { ...db.users.get(id)! }, after: changeUser(db, id, { operator }) };
     });
   }
 

@@ -31,6 +31,7 @@ import {
   type NewSession,
   type SavedLocation,
   type Store,
+  type Updated,
 } from '../store.ts';
 import type { UsageStore } from '../usage-store.ts';
 
@@ -84,13 +85,14 @@ export class MemoryStore implements Store {
     });
   }
 
-  setPartner(name: string, partner: boolean): Promise<Account | null> {
+  setPartner(name: string, partner: boolean): Promise<Updated<Account> | null> {
     return this.run((db) => {
       const id = db.accountIds.get(name);
       if (id === undefined) return null;
       const account = db.accounts.get(id)!;
+      const before = { ...account };
       account.partner = partner;
-      return { ...account };
+      return { before, after: { ...account } };
     });
   }
 
@@ -132,17 +134,17 @@ export class MemoryStore implements Store {
     });
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
+  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
     return this.changeKey(id, (key) => (key.status = status));
   }
 
-  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null> {
+  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
     return this.changeKey(id, (key) => {
       for (const name of ['hourlyLimit', 'embedHourlyLimit', 'sessionLimit'] as const) if (limits[name] !== undefined) key[name] = limits[name];
     });
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
     return this.changeKey(id, (key, db) => {
       if ('add' in change) {
         if (key[list].includes(change.add)) return;
@@ -154,12 +156,13 @@ export class MemoryStore implements Store {
     });
   }
 
-  private changeKey(id: string, change: (key: ApiKey, db: MemoryDatabase) => void): Promise<ApiKey | null> {
+  private changeKey(id: string, change: (key: ApiKey, db: MemoryDatabase) => void): Promise<Updated<ApiKey> | null> {
     return this.run((db) => {
       const stored = db.keys.get(id);
       if (!stored) return null;
+      const before = copyKey(stored.key);
       change(stored.key, db);
-      return copyKey(stored.key);
+      return { before, after: copyKey(stored.key) };
     });
   }
 

@@ -10,10 +10,10 @@ import type pg from 'pg';
 import { newId } from '../ids.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
-  challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, unstorable, user,
+  challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, unstorable, updated, updateReturningBefore, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './postgres-rows.ts';
-import { StoreConflict } from '../store.ts';
+import { StoreConflict, type Updated } from '../store.ts';
 
 /** The PostgresStore's statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */
 type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
@@ -63,12 +63,12 @@ export class PostgresPanelStore implements PanelStore {
     return rows.map(user);
   }
 
-  async setOperator(email: string, operator: boolean): Promise<User | null> {
+  async setOperator(email: string, operator: boolean): Promise<Updated<User> | null> {
     if (unstorable(email)) return null;
-    const { rows: [row] } = await this.query<UserRow>(
-      'UPDATE users SET operator = $1 WHERE email = $2 RETURNING *', [operator, storedEmail(email)], 'panel-set-operator',
+    const { rows: [row] } = await this.query<UserRow & { before: UserRow }>(
+      updateReturningBefore('users', 'u', 'operator = $1', 'SELECT * FROM users WHERE email = $2', 'u.*'), [operator, storedEmail(email)], 'panel-set-operator',
     );
-    return row ? user(row) : null;
+    return updated(row, user);
   }
 
   async setPassword(userId: string, passwordHash: string | null, now: number): Promise<User | null> {
@@ -186,17 +186,17 @@ export class PostgresPanelStore implements PanelStore {
     await this.query('DELETE FROM panel_sessions WHERE hash = $1', [hash], 'panel-delete-session');
   }
 
-  async removeUser(id: string): Promise<boolean> {
-    if (unstorable(id)) return false;
+  async removeUser(id: string): Promise<User | null> {
+    if (unstorable(id)) return null;
     // One statement: everything that signs the user in goes with the user, or nothing does.
-    const { rowCount } = await this.query(
+    const { rows: [row] } = await this.query<UserRow>(
       'WITH sessions AS (DELETE FROM panel_sessions WHERE user_id = $1), passkeys AS (DELETE FROM passkeys WHERE user_id = $1), ' +
         'links AS (DELETE FROM panel_links WHERE user_id = $1), challenges AS (DELETE FROM webauthn_challenges WHERE user_id = $1) ' +
-        'DELETE FROM users WHERE id = $1',
+        'DELETE FROM users WHERE id = $1 RETURNING *',
       [id],
       'panel-remove-user',
     );
-    return (rowCount ?? 0) > 0;
+    return row ? user(row) : null;
   }
 
   async deleteUserSessions(userId: string, except?: string): Promise<number> {

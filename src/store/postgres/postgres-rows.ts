@@ -4,7 +4,7 @@
  */
 import type { AuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from '../store.ts';
+import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
 import type { TrafficKind, UsageHour } from '../usage-store.ts';
 
 export interface AccountRow { id: string; name: string; partner: boolean; created_at: number }
@@ -18,6 +18,22 @@ export interface SessionRow {
 }
 export interface LocationRow {
   account_id: string; code: string; latitude: number; longitude: number; address: string | null; label: string | null; created_at: number;
+}
+
+/**
+ * The statement that updates one row and returns it twice: as the update left it (`alias`'s columns)
+ * and, as `before`, the row it found, read and locked FOR UPDATE by the same statement, so no other
+ * process changes the row between the two. `found` is the SELECT of the row, its columns those of
+ * the table's record.
+ */
+export const updateReturningBefore = (table: string, alias: string, set: string, found: string, columns: string): string =>
+  `UPDATE ${table} ${alias} SET ${set} FROM (${found} FOR UPDATE) o WHERE ${alias}.id = o.id RETURNING ${columns}, to_jsonb(o) AS before`;
+
+/** A row of updateReturningBefore's statement as the port's Updated record; null when none matched. */
+export function updated<R, T>(row: (R & { before: R }) | undefined, record: (row: R) => T): Updated<T> | null {
+  if (row === undefined) return null;
+  const { before, ...after } = row;
+  return { before: record(before), after: record(after as R) };
 }
 
 export const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';

@@ -19,7 +19,8 @@ import { translatePostgresError } from './postgres-errors.ts';
 import { newPool, redactUrl } from './postgres-pool.ts';
 import { migrate } from './postgres-migrations.ts';
 import {
-  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, type AccountRow, type KeyRow, type LocationRow, type SessionRow,
+  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, updated, updateReturningBefore, type AccountRow, type KeyRow,
+  type LocationRow, type SessionRow,
 } from './postgres-rows.ts';
 import { PostgresAuditStore } from './postgres-audit.ts';
 import { PostgresPanelStore } from './postgres-panel.ts';
@@ -38,6 +39,7 @@ import {
   type OpenStoreOptions,
   type SavedLocation,
   type Store,
+  type Updated,
 } from '../store.ts';
 
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
@@ -116,10 +118,12 @@ export class PostgresStore implements Store {
     return row ? account(row) : null;
   }
 
-  async setPartner(name: string, partner: boolean): Promise<Account | null> {
+  async setPartner(name: string, partner: boolean): Promise<Updated<Account> | null> {
     if (unstorable(name)) return null;
-    const { rows: [row] } = await this.query<AccountRow>('UPDATE accounts SET partner = $1 WHERE name = $2 RETURNING *', [partner, name], 'set-partner');
-    return row ? account(row) : null;
+    const { rows: [row] } = await this.query<AccountRow & { before: AccountRow }>(
+      updateReturningBefore('accounts', 'a', 'partner = $1', 'SELECT * FROM accounts WHERE name = $2', 'a.*'), [partner, name], 'set-partner',
+    );
+    return updated(row, account);
   }
 
   async createKey(input: NewKey): Promise<ApiKey> {
@@ -161,34 +165,38 @@ export class PostgresStore implements Store {
     return { key: key(row), account: { id: row.account_id, name: row.a_name, partner: row.a_partner, createdAt: row.a_created_at } };
   }
 
-  async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
-    if (unstorable(id)) return null;
-    const { rows: [row] } = await this.query<KeyRow>(`UPDATE api_keys k SET status = $1 WHERE k.id = $2 RETURNING ${KEY_COLUMNS}`, [status, id], 'set-status');
-    return row ? key(row) : null;
+  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
+    return this.changeKey(id, 'status = $2', [status], 'set-status');
   }
 
-  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null> {
-    if (unstorable(id)) return null;
+  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
     const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
-    if (given.length === 0) return this.getKey(id);
+    if (given.length === 0) {
+      const found = await this.getKey(id);
+      return found && { before: found, after: found };
+    }
     // Column names from LIMIT_COLUMN only; the values are bound.
     const sets = given.map((name, i) => `${LIMIT_COLUMN[name]} = $${i + 2}`).join(', ');
-    const { rows: [row] } = await this.query<KeyRow>(`UPDATE api_keys k SET ${sets} WHERE k.id = $1 RETURNING ${KEY_COLUMNS}`, [id, ...given.map((name) => limits[name])]);
-    return row ? key(row) : null;
+    return this.changeKey(id, sets, given.map((name) => limits[name]));
   }
 
-  async updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
-    if (unstorable(id)) return null;
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
     const column = LIST_COLUMN[list];
-    // One statement: the row lock serialises two processes editing the same key, and PostgreSQL
-    // evaluates the new list again on the row as the other left it, so neither change is lost.
+    // One statement: the row lock serialises two processes editing the same key, and the new list is
+    // made from the row as the other left it, so neither change is lost.
     const [set, value] = 'add' in change
-      ? [`CASE WHEN $2 = ANY (${column}) THEN ${column} ELSE array_append(${column}, $2) END`, change.add]
-      : [`array_remove(${column}, $2)`, change.remove];
-    const { rows: [row] } = await this.query<KeyRow>(
-      `UPDATE api_keys k SET ${column} = ${set} WHERE k.id = $1 RETURNING ${KEY_COLUMNS}`, [id, value], `${'add' in change ? 'add' : 'remove'}-${column}`,
+      ? [`CASE WHEN $2 = ANY (k.${column}) THEN k.${column} ELSE array_append(k.${column}, $2) END`, change.add]
+      : [`array_remove(k.${column}, $2)`, change.remove];
+    return this.changeKey(id, `${column} = ${set}`, [value], `${'add' in change ? 'add' : 'remove'}-${column}`);
+  }
+
+  /** Sets `set` ($1 the key's id, `values` from $2) on the key; the key before and after. */
+  private async changeKey(id: string, set: string, values: unknown[], name?: string): Promise<Updated<ApiKey> | null> {
+    if (unstorable(id)) return null;
+    const { rows: [row] } = await this.query<KeyRow & { before: KeyRow }>(
+      updateReturningBefore('api_keys', 'k', set, `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, KEY_COLUMNS), [id, ...values], name,
     );
-    return row ? key(row) : null;
+    return updated(row, key);
   }
 
   async createSession(input: NewSession): Promise<void> {

@@ -8,10 +8,10 @@ import type Database from 'better-sqlite3';
 import { newId } from '../ids.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
-  challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
+  beforeAndAfter, challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './sqlite-rows.ts';
-import { StoreConflict } from '../store.ts';
+import { StoreConflict, type Updated } from '../store.ts';
 
 /** The SqliteStore's unit of work: SQLite's errors of a machine at fault leave as StoreUnavailable. */
 type Run = <T>(work: () => T) => Promise<T>;
@@ -32,13 +32,13 @@ export class SqlitePanelStore implements PanelStore {
   private readonly recordAll;
   private readonly removeAll;
 
-  constructor(db: Database.Database, private readonly run: Run) {
+  constructor(private readonly db: Database.Database, private readonly run: Run) {
     this.q = {
       insertUser: db.prepare('INSERT INTO users (id, account_id, email, operator, created_at) VALUES (?, ?, ?, ?, ?)'),
       userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
       userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
       usersOf: db.prepare<[string], UserRow>('SELECT * FROM users WHERE account_id = ? ORDER BY created_at, email'),
-      setOperator: db.prepare<[number, string], UserRow>('UPDATE users SET operator = ? WHERE email = ? RETURNING *'),
+      setOperator: db.prepare('UPDATE users SET operator = ? WHERE email = ?'),
       setPassword: db.prepare<[string | null, number, string], UserRow>(
         'UPDATE users SET password_hash = ?, activated_at = coalesce(activated_at, ?) WHERE id = ? RETURNING *',
       ),
@@ -100,7 +100,11 @@ export class SqlitePanelStore implements PanelStore {
     // Everything that signs the user in goes with the user, in one transaction.
     const removals = ['panel_sessions', 'passkeys', 'panel_links', 'webauthn_challenges', 'users'].map((table) =>
       db.prepare(`DELETE FROM ${table} WHERE ${table === 'users' ? 'id' : 'user_id'} = ?`));
-    this.removeAll = db.transaction((id: string) => removals.map((removal) => removal.run(id).changes).at(-1)! > 0);
+    this.removeAll = db.transaction((id: string): User | null => {
+      const row = this.q.userById.get(id);
+      for (const removal of removals) removal.run(id);
+      return row ? user(row) : null;
+    });
     this.recordAll = db.transaction((uses: KeyUse[]) => {
       for (const use of uses) this.q.recordUse.run(use.keyId, use.at, use.origin, use.ip);
     });
@@ -118,7 +122,7 @@ export class SqlitePanelStore implements PanelStore {
     });
   }
 
-  removeUser(id: string): Promise<boolean> {
+  removeUser(id: string): Promise<User | null> {
     return this.run(() => this.removeAll.immediate(id));
   }
 
@@ -140,11 +144,13 @@ export class SqlitePanelStore implements PanelStore {
     return this.run(() => this.q.usersOf.all(accountId).map(user));
   }
 
-  setOperator(email: string, operator: boolean): Promise<User | null> {
-    return this.run(() => {
-      const row = this.q.setOperator.get(operator ? 1 : 0, storedEmail(email));
+  setOperator(email: string, operator: boolean): Promise<Updated<User> | null> {
+    const stored = storedEmail(email);
+    const read = () => {
+      const row = this.q.userByEmail.get(stored);
       return row ? user(row) : null;
-    });
+    };
+    return this.run(() => beforeAndAfter(this.db, read, () => this.q.setOperator.run(operator ? 1 : 0, stored)));
   }
 
   setPassword(userId: string, passwordHash: string | null, now: number): Promise<User | null> {

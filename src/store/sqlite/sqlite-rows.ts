@@ -2,10 +2,25 @@
  * The rows of loc's SQLite tables as better-sqlite3 returns them, and the port's records made from
  * them: SQLite's names and 0/1 booleans stay in the adapter.
  */
+import type Database from 'better-sqlite3';
 import type { AuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation } from '../store.ts';
+import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
 import type { TrafficKind, UsageHour } from '../usage-store.ts';
+
+/**
+ * A row before and after `write`, read around it in one IMMEDIATE transaction: the write lock is taken
+ * first, so no other process (the CLI, another server's writer) changes the row between the reads.
+ * Null, and nothing written, when `read` finds no row.
+ */
+export function beforeAndAfter<T>(db: Database.Database, read: () => T | null, write: () => void): Updated<T> | null {
+  return db.transaction(() => {
+    const before = read();
+    if (before === null) return null;
+    write();
+    return { before, after: read()! };
+  }).immediate();
+}
 
 export interface AccountRow { id: string; name: string; partner: number; created_at: number }
 export interface KeyRow {

@@ -19,10 +19,10 @@ import { LOCATION_TABLE, locationStatements } from './sqlite-locations.ts';
 import { SqliteAuditStore } from './sqlite-audit.ts';
 import { SqlitePanelStore } from './sqlite-panel.ts';
 import { SqliteUsageStore } from './sqlite-usage.ts';
-import { account, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
+import { account, beforeAndAfter, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
   NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
-  type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store,
+  type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store, type Updated,
 } from '../store.ts';
 
 const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
@@ -151,9 +151,12 @@ export class SqliteStore implements Store, BackupCapable {
     });
   }
 
-  async setPartner(name: string, partner: boolean): Promise<Account | null> {
-    await this.run(() => this.q.setPartner.run(partner ? 1 : 0, name));
-    return this.findAccount(name);
+  setPartner(name: string, partner: boolean): Promise<Updated<Account> | null> {
+    const read = () => {
+      const row = this.q.accountByName.get(name);
+      return row ? account(row) : null;
+    };
+    return this.run(() => beforeAndAfter(this.db, read, () => this.q.setPartner.run(partner ? 1 : 0, name)));
   }
 
   createKey(input: NewKey): Promise<ApiKey> {
@@ -189,36 +192,39 @@ export class SqliteStore implements Store, BackupCapable {
     });
   }
 
-  async setKeyStatus(id: string, status: KeyStatus): Promise<ApiKey | null> {
-    await this.run(() => this.q.setStatus.run(status, id));
-    return this.getKey(id);
+  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
+    return this.changeKey(id, () => this.q.setStatus.run(status, id));
   }
 
-  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<ApiKey | null> {
+  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
     const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
-    if (given.length > 0) {
-      // Column names from LIMIT_COLUMN only; the values are bound.
-      const sets = given.map((name) => `${LIMIT_COLUMN[name]} = ?`).join(', ');
-      await this.run(() => this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...given.map((name) => limits[name]), id));
-    }
-    return this.getKey(id);
+    // Column names from LIMIT_COLUMN only; the values are bound.
+    const sets = given.map((name) => `${LIMIT_COLUMN[name]} = ?`).join(', ');
+    return this.changeKey(id, () => {
+      if (given.length > 0) this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...given.map((name) => limits[name]), id);
+    });
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<ApiKey | null> {
+  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
     const column = LIST_COLUMN[list];
-    // Read-modify-write inside an IMMEDIATE transaction: two CLI processes editing the same key
+    // Read-modify-write inside the IMMEDIATE transaction: two CLI processes editing the same key
     // serialise instead of losing one change.
-    const update = this.db.transaction((): ApiKey | null => {
-      const row = this.q.keyById.get(id);
-      if (!row) return null;
-      const values = key(row)[list];
+    return this.changeKey(id, () => {
+      const values = key(this.q.keyById.get(id)!)[list];
       const next = 'add' in change
         ? (values.includes(change.add) ? values : [...values, change.add])
         : values.filter((value) => value !== change.remove);
       this.db.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ?`).run(JSON.stringify(next), id);
-      return key(this.q.keyById.get(id)!);
     });
-    return this.run(() => update.immediate());
+  }
+
+  /** The key before and after `write`, which changes its row. */
+  private changeKey(id: string, write: () => void): Promise<Updated<ApiKey> | null> {
+    const read = () => {
+      const row = this.q.keyById.get(id);
+      return row ? key(row) : null;
+    };
+    return this.run(() => beforeAndAfter(this.db, read, write));
   }
 
   async createSession(input: NewSession): Promise<void> {

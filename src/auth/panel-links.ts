@@ -6,7 +6,7 @@
  * until it expires, and a newer link for the same user replaces it.
  */
 import { randomBytes } from 'node:crypto';
-import { hashSecret } from '../auth/secrets.ts';
+import { hashSecret } from './secrets.ts';
 import { DAY_MS } from '../durations.ts';
 import { LocError, describeValue } from '../errors.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
@@ -56,7 +56,7 @@ export async function issueLink(store: Store, user: User, purpose: LinkPurpose, 
  * user is refused (StoreConflict): one person, one account; an open invitation is renewed with
  * `issueLink` instead.
  */
-export async function inviteUser(
+export async function createInvitedUser(
   store: Store,
   input: { accountId: string; email: string; operator?: boolean },
   now: number,

@@ -1,0 +1,50 @@
+/**
+ * Rotating an API key as one guided change: a replacement with the old key's settings and a new
+ * secret, then — once the replacement is in use, or the caller confirms without — the old key
+ * disabled and the rotation finished.
+ */
+import { issueKey } from '../auth/keys.ts';
+import { LocError } from '../errors.ts';
+import type { Rotation } from '../store/panel-store.ts';
+import type { ApiKey, Store, Updated } from '../store/store.ts';
+import { audit, changed, type ChangeContext } from './change-context.ts';
+import type { IssuedKey } from './keys.ts';
+
+/** Starts rotating `old`, which must be active: its replacement, whose secret is shown this once. */
+export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<IssuedKey> {
+  if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
+  // One entry for the rotation, naming the replacement, rather than a key.create of its own.
+  const replacement = await issueKey(context.store, {
+    accountId: old.accountId, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,
+    hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: context.now,
+  });
+  await context.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.key.id, startedAt: context.now });
+  await audit(context, { accountId: old.accountId, action: 'key.rotate', target: old.id, details: { replacement: replacement.key.id } });
+  return replacement;
+}
+
+/** The latest rotation of `old` and its replacement; `not_found` when the key was never rotated. */
+export async function findRotation(store: Store, old: ApiKey): Promise<{ rotation: Rotation; newKey: ApiKey }> {
+  const rotation = (await store.panel.listRotations(old.accountId)).find((candidate) => candidate.oldKeyId === old.id);
+  const newKey = rotation === undefined ? null : await store.getKey(rotation.newKeyId);
+  if (rotation === undefined || newKey === null) throw new LocError('not_found', 'This key has no rotation; start one from the key’s page.');
+  return { rotation, newKey };
+}
+
+/**
+ * Finishes the rotation of `old`: disables it, once its replacement has been used since the rotation
+ * began or the caller `confirmed` that it may go without. The old key before and after.
+ */
+export async function finishRotation(context: ChangeContext, old: ApiKey, confirmed: boolean): Promise<Updated<ApiKey>> {
+  const { rotation, newKey } = await findRotation(context.store, old);
+  const uses = await context.store.panel.keyUses(old.accountId);
+  const arrived = uses.some((use) => use.keyId === newKey.id && use.at >= rotation.startedAt);
+  if (!arrived && !confirmed) throw new LocError('validation_error', 'The new key has not been used yet: tick the box to disable the old key anyway.', 'confirm');
+  const updated = await context.store.setKeyStatus(old.id, 'disabled');
+  if (updated === null) throw new LocError('not_found', 'This account has no such key.');
+  await context.store.panel.finishRotation(old.id, context.now);
+  if (changed(updated)) {
+    await audit(context, { accountId: old.accountId, action: 'key.disable', target: old.id, details: { rotation: 'finished', replacement: newKey.id } });
+  }
+  return updated;
+}

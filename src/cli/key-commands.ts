@@ -66,7 +66,18 @@ const orNull = (value: number | 'default' | undefined): number | null | undefine
 /** Registers `loc keys …`; returns the `keys` command, for the modules that add to it. */
 export function registerKeyCommands(program: Command): Command {
   const keys = program.command('keys').description('manage API keys (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
+  createCommand(keys);
+  listCommand(keys);
+  showCommand(keys);
+  statusCommands(keys);
+  setLimitCommand(keys);
+  listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example' });
+  listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range' });
+  return keys;
+}
 
+/** `loc keys create`: a new key, its secret printed once. */
+function createCommand(keys: Command): void {
   keys
     .command('create')
     .description('create an API key and print it once')
@@ -95,7 +106,10 @@ export function registerKeyCommands(program: Command): Command {
         io.stdout(`Secret (shown this once; only its hash is stored):\n${secret}\n`);
       });
     });
+}
 
+/** `loc keys list`: an account's keys, never their secrets. */
+function listCommand(keys: Command): void {
   keys
     .command('list')
     .description("list an account's keys (never their secrets)")
@@ -120,7 +134,10 @@ export function registerKeyCommands(program: Command): Command {
         for (const key of list) warnOfRefusedOrigins(io, key);
       });
     });
+}
 
+/** `loc keys show`: one key and its account. */
+function showCommand(keys: Command): void {
   // A log line names a key by its id only ("hourly limit reached", the request lines): this finds
   // its account and restrictions without knowing the account first.
   keys
@@ -141,7 +158,10 @@ export function registerKeyCommands(program: Command): Command {
         warnOfRefusedOrigins(io, key);
       });
     });
+}
 
+/** `loc keys disable|enable`. */
+function statusCommands(keys: Command): void {
   for (const [name, status, what] of [
     ['disable', 'disabled', 'refuse the key (and its embed sessions); a running server follows within a second'],
     ['enable', 'active', 'accept the key again; a running server follows within a second'],
@@ -157,7 +177,10 @@ export function registerKeyCommands(program: Command): Command {
         });
       });
   }
+}
 
+/** `loc keys set-limit`: a key's own limits, or the service's defaults again. */
+function setLimitCommand(keys: Command): void {
   keys
     .command('set-limit')
     .description("change a key's limits; a running server applies them within a second, to what it has counted already")
@@ -183,10 +206,6 @@ export function registerKeyCommands(program: Command): Command {
         printKey(ioOf(command), found(await setKeyLimits(cliContext(store), id, limits), id).after, options.json);
       });
     });
-
-  listCommands(keys, { name: 'origins', list: 'origins', value: 'origin', noun: 'origin', doc: 'an origin, e.g. https://shop.example' });
-  listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range' });
-  return keys;
 }
 
 interface ListCommands {

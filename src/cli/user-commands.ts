@@ -55,6 +55,16 @@ async function requireUser(store: Store, email: string): Promise<User> {
 
 /** `accounts` is the `loc accounts` command (account-commands.ts), which `invite` joins. */
 export function registerUserCommands(program: Command, accounts: Command): void {
+  inviteCommand(accounts);
+  const users = program.command('users').description('manage the people who sign in to the partner panel (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
+  listCommand(users);
+  recoverCommand(users);
+  removeCommand(users);
+  setOperatorCommand(users);
+}
+
+/** `loc accounts invite`: a new user of the account, and their one-time link. */
+function inviteCommand(accounts: Command): void {
   accounts
     .command('invite')
     .description("invite a person to the partner panel, to manage the account's keys: prints a one-time link to hand over (no mail is sent)")
@@ -70,9 +80,10 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         printLink(ioOf(command), user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });
+}
 
-  const users = program.command('users').description('manage the people who sign in to the partner panel (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
-
+/** `loc users list`: the panel's users, of every account or of one. */
+function listCommand(users: Command): void {
   users
     .command('list')
     .description("list the panel's users, of every account or of one")
@@ -93,7 +104,10 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         }
       });
     });
+}
 
+/** `loc users recover`: a one-time recovery link. */
+function recoverCommand(users: Command): void {
   users
     .command('recover')
     .description('print a one-time recovery link for a user who lost their password or passkey; using it ends their panel sessions')
@@ -107,7 +121,10 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         printLink(ioOf(command), user, (await store.getAccount(user.accountId))!, link, publicUrl.warning, options.json, 'Recovery for');
       });
     });
+}
 
+/** `loc users remove`. */
+function removeCommand(users: Command): void {
   users
     .command('remove')
     .description('remove a user: signed out everywhere, their passkeys and links gone; the keys stay the account\'s')
@@ -124,7 +141,10 @@ export function registerUserCommands(program: Command, accounts: Command): void 
         else io.stdout(`Removed user ${describe(user, account)}.\n`);
       });
     });
+}
 
+/** `loc users set-operator`: operator status, granted here alone. */
+function setOperatorCommand(users: Command): void {
   users
     .command('set-operator')
     .description("grant or take operator status (every account in the panel); counts from the user's next request")

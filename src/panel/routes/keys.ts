@@ -30,28 +30,48 @@ const LISTS = {
   'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed' },
 } as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string }>;
 
+const BASE = '/panel/accounts/:accountId/keys';
+
+/** The signed-in user's account of the path, and its key when the path names one; `not_found` for another account's key. */
+async function context(app: FastifyInstance, request: FastifyRequest<{ Params: Partial<Params> }>): Promise<{ account: Account; key: ApiKey | null }> {
+  const account = await accountOf(app, signedIn(request).user, request.params.accountId ?? '');
+  if (request.params.keyId === undefined) return { account, key: null };
+  const key = await app.store.getKey(request.params.keyId);
+  // Another account's key answers as an unknown one does.
+  if (key === null || key.accountId !== account.id) throw new LocError('not_found', 'This account has no such key.');
+  return { account, key };
+}
+
+/** The account and key of a path that names one. */
+async function keyContext(app: FastifyInstance, request: FastifyRequest<{ Params: Params }>): Promise<{ account: Account; key: ApiKey }> {
+  const { account, key } = await context(app, request);
+  return { account, key: key! };
+}
+
+const keyPath = (account: Account, key: ApiKey, rest = '') => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
+
+/** The key's page with its last use and the rotation under way; `extra` says what was just done or refused. */
+async function renderKey(
+  app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, status: number, account: Account, key: ApiKey, extra: Pick<KeyPageOptions, 'done' | 'refused'>,
+) {
+  const days = usageDays((request.query as Record<string, unknown> | undefined)?.days);
+  const [rotations, report] = await Promise.all([app.store.panel.listRotations(account.id), usageReport(app.store, key, { now: app.now(), days })]);
+  const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
+  return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: report.lastUse ?? undefined, rotation, usage: { report, days }, intervals: app.config, ...extra }));
+}
+
 export default async function keyRoutes(app: FastifyInstance): Promise<void> {
-  const base = '/panel/accounts/:accountId/keys';
+  listRoutes(app);
+  creationRoutes(app);
+  restrictionRoutes(app);
+  statusRoutes(app);
+  rotationRoutes(app);
+}
 
-  async function context(request: FastifyRequest<{ Params: Partial<Params> }>): Promise<{ account: Account; key: ApiKey | null }> {
-    const account = await accountOf(app, signedIn(request).user, request.params.accountId ?? '');
-    if (request.params.keyId === undefined) return { account, key: null };
-    const key = await app.store.getKey(request.params.keyId);
-    // Another account's key answers as an unknown one does.
-    if (key === null || key.accountId !== account.id) throw new LocError('not_found', 'This account has no such key.');
-    return { account, key };
-  }
-  const keyPath = (account: Account, key: ApiKey, rest = '') => accountPath(account.id, `/keys/${encodeURIComponent(key.id)}${rest}`);
-  /** The key's page with its last use and the rotation under way; `extra` says what was just done or refused. */
-  async function renderKey(request: FastifyRequest, reply: FastifyReply, status: number, account: Account, key: ApiKey, extra: Pick<KeyPageOptions, 'done' | 'refused'>) {
-    const days = usageDays((request.query as Record<string, unknown> | undefined)?.days);
-    const [rotations, report] = await Promise.all([app.store.panel.listRotations(account.id), usageReport(app.store, key, { now: app.now(), days })]);
-    const rotation = rotations.find((candidate) => candidate.oldKeyId === key.id && candidate.finishedAt === null);
-    return sendPage(reply, status, keyPage({ signedIn: signedIn(request), account, key, use: report.lastUse ?? undefined, rotation, usage: { report, days }, intervals: app.config, ...extra }));
-  }
-
-  app.get<{ Params: Params; Querystring: { done?: string } }>(base, user, async (request, reply) => {
-    const { account } = await context(request);
+/** The account's keys, and one key's page. */
+function listRoutes(app: FastifyInstance): void {
+  app.get<{ Params: Params; Querystring: { done?: string } }>(BASE, user, async (request, reply) => {
+    const { account } = await context(app, request);
     const [keys, uses, rotations] = await Promise.all([app.store.listKeys(account.id), app.store.panel.keyUses(account.id), app.store.panel.listRotations(account.id)]);
     // The last 24 clock hours, the current one included: one small read per key.
     const since = (Math.floor(app.now() / HOUR_MS) - 23) * HOUR_MS;
@@ -59,13 +79,21 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
     return sendPage(reply, 200, keysPage({ signedIn: signedIn(request), account, keys, uses, rotations, recent, done: request.query.done }));
   });
 
-  app.get<{ Params: Params }>(`${base}/new`, user, async (request, reply) => {
-    const { account } = await context(request);
+  app.get<{ Params: Params; Querystring: { done?: string } }>(`${BASE}/:keyId`, user, async (request, reply) => {
+    const { account, key } = await keyContext(app, request);
+    return renderKey(app, request, reply, 200, account, key, { done: request.query.done });
+  });
+}
+
+/** A new key: the form, and the key made, its secret shown once. */
+function creationRoutes(app: FastifyInstance): void {
+  app.get<{ Params: Params }>(`${BASE}/new`, user, async (request, reply) => {
+    const { account } = await context(app, request);
     return sendPage(reply, 200, newKeyPage({ signedIn: signedIn(request), account }));
   });
 
-  app.post<{ Params: Params }>(base, user, async (request, reply) => {
-    const { account } = await context(request);
+  app.post<{ Params: Params }>(BASE, user, async (request, reply) => {
+    const { account } = await context(app, request);
     requireRecentAuth(request, app.now(), accountPath(account.id, '/keys/new'));
     const values: NewKeyValues = {
       ...EMPTY_KEY,
@@ -88,61 +116,65 @@ export default async function keyRoutes(app: FastifyInstance): Promise<void> {
       return sendPage(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: { field: error.field, message: error.message } }));
     }
   });
+}
 
-  app.get<{ Params: Params; Querystring: { done?: string } }>(`${base}/:keyId`, user, async (request, reply) => {
-    const { account, key } = await context(request);
-    return renderKey(request, reply, 200, account, key!, { done: request.query.done });
-  });
-
+/** The key's allowed origins and IP ranges, added and removed. */
+function restrictionRoutes(app: FastifyInstance): void {
   for (const [path, { list, field, added, removed }] of Object.entries(LISTS)) {
-    app.post<{ Params: Params }>(`${base}/:keyId/${path}`, user, async (request, reply) => {
-      const { account, key } = await context(request);
-      requireRecentAuth(request, app.now(), keyPath(account, key!));
+    app.post<{ Params: Params }>(`${BASE}/:keyId/${path}`, user, async (request, reply) => {
+      const { account, key } = await keyContext(app, request);
+      requireRecentAuth(request, app.now(), keyPath(account, key));
       const input = formField(request, field).trim();
       try {
-        await addToKeyList(panelContext(app, request), { keyId: key!.id, list, value: input, field });
+        await addToKeyList(panelContext(app, request), { keyId: key.id, list, value: input, field });
       } catch (error) {
         if (!(error instanceof LocError)) throw error;
         request.errorCode = error.code;
-        return renderKey(request, reply, 422, account, key!, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
+        return renderKey(app, request, reply, 422, account, key, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
       }
-      return reply.redirect(`${keyPath(account, key!)}?done=${added}#${path}`, 303);
+      return reply.redirect(`${keyPath(account, key)}?done=${added}#${path}`, 303);
     });
-    app.post<{ Params: Params }>(`${base}/:keyId/${path}/remove`, user, async (request, reply) => {
-      const { account, key } = await context(request);
-      requireRecentAuth(request, app.now(), keyPath(account, key!));
-      await removeFromKeyList(panelContext(app, request), { keyId: key!.id, list, value: formField(request, field), field });
-      return reply.redirect(`${keyPath(account, key!)}?done=${removed}#${path}`, 303);
+    app.post<{ Params: Params }>(`${BASE}/:keyId/${path}/remove`, user, async (request, reply) => {
+      const { account, key } = await keyContext(app, request);
+      requireRecentAuth(request, app.now(), keyPath(account, key));
+      await removeFromKeyList(panelContext(app, request), { keyId: key.id, list, value: formField(request, field), field });
+      return reply.redirect(`${keyPath(account, key)}?done=${removed}#${path}`, 303);
     });
   }
+}
 
+/** Disabling and enabling a key. */
+function statusRoutes(app: FastifyInstance): void {
   for (const status of ['disabled', 'active'] as const) {
-    app.post<{ Params: Params }>(`${base}/:keyId/${status === 'disabled' ? 'disable' : 'enable'}`, user, async (request, reply) => {
-      const { account, key } = await context(request);
-      requireRecentAuth(request, app.now(), keyPath(account, key!));
-      await setKeyStatus(panelContext(app, request), key!.id, status);
-      return reply.redirect(`${keyPath(account, key!)}?done=${status === 'disabled' ? 'disabled' : 'enabled'}`, 303);
+    app.post<{ Params: Params }>(`${BASE}/:keyId/${status === 'disabled' ? 'disable' : 'enable'}`, user, async (request, reply) => {
+      const { account, key } = await keyContext(app, request);
+      requireRecentAuth(request, app.now(), keyPath(account, key));
+      await setKeyStatus(panelContext(app, request), key.id, status);
+      return reply.redirect(`${keyPath(account, key)}?done=${status === 'disabled' ? 'disabled' : 'enabled'}`, 303);
     });
   }
+}
 
-  app.post<{ Params: Params }>(`${base}/:keyId/rotate`, user, async (request, reply) => {
-    const { account, key } = await context(request);
-    requireRecentAuth(request, app.now(), keyPath(account, key!));
-    const { key: replacement, secret } = await rotateKey(panelContext(app, request), key!);
-    return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: key! }));
+/** Rotation as one guided flow: a replacement, its page, and the old key disabled once the new one is in use. */
+function rotationRoutes(app: FastifyInstance): void {
+  app.post<{ Params: Params }>(`${BASE}/:keyId/rotate`, user, async (request, reply) => {
+    const { account, key } = await keyContext(app, request);
+    requireRecentAuth(request, app.now(), keyPath(account, key));
+    const { key: replacement, secret } = await rotateKey(panelContext(app, request), key);
+    return sendPage(reply, 201, keyCreatedPage({ signedIn: signedIn(request), account, key: replacement, secret, replacing: key }));
   });
 
-  app.get<{ Params: Params }>(`${base}/:keyId/rotation`, user, async (request, reply) => {
-    const { account, key } = await context(request);
-    const { rotation, newKey } = await findRotation(app.store, key!);
+  app.get<{ Params: Params }>(`${BASE}/:keyId/rotation`, user, async (request, reply) => {
+    const { account, key } = await keyContext(app, request);
+    const { rotation, newKey } = await findRotation(app.store, key);
     const uses = new Map((await app.store.panel.keyUses(account.id)).map((use) => [use.keyId, use]));
-    return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key!, newKey, rotation, uses, intervals: app.config }));
+    return sendPage(reply, 200, rotationPage({ signedIn: signedIn(request), account, oldKey: key, newKey, rotation, uses, intervals: app.config }));
   });
 
-  app.post<{ Params: Params }>(`${base}/:keyId/rotation/finish`, user, async (request, reply) => {
-    const { account, key } = await context(request);
-    requireRecentAuth(request, app.now(), keyPath(account, key!, '/rotation'));
-    await finishRotation(panelContext(app, request), key!, formField(request, 'confirm') === 'yes');
+  app.post<{ Params: Params }>(`${BASE}/:keyId/rotation/finish`, user, async (request, reply) => {
+    const { account, key } = await keyContext(app, request);
+    requireRecentAuth(request, app.now(), keyPath(account, key, '/rotation'));
+    await finishRotation(panelContext(app, request), key, formField(request, 'confirm') === 'yes');
     return reply.redirect(`${accountPath(account.id, '/keys')}?done=rotated`, 303);
   });
 }

@@ -18,8 +18,8 @@
  *   the operations (what operators and partners change, for both fronts) → the server and its panel →
  *   the CLI;
  * - the panel imports of the server only its HTTP contract (src/server/http/) and configuration;
- * - the store's ports import no engine, and an engine folder (src/store/memory, sqlite, postgres)
- *   imports no other engine;
+ * - the ports of the store and of the counters import no engine, and an engine folder
+ *   (src/store/memory, sqlite, postgres, redis) imports no other engine;
  * - no cycles.
  *
  * Tests are left out as importers: a test may reach anything it checks.
@@ -28,8 +28,8 @@ const TEST = '\\.test\\.ts$';
 const SHARED = '^src/(durations|errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers|cells|search/(?!coordinates\\.ts$))';
-/** The store's engines, a folder each. */
-const ENGINES = 'memory|sqlite|postgres';
+/** The engines of the store and of the counters, a folder each (Redis counts, and stores nothing else). */
+const ENGINES = 'memory|sqlite|postgres|redis';
 /** What operators and partners change — accounts, keys, users — written once for the CLI and the panel. */
 const OPERATIONS = '^src/operations/';
 /** The server, and the partner panel it mounts (src/panel/: its routes, pages and sign-in). */
@@ -84,8 +84,8 @@ module.exports = {
       '^src/store/', PARTS.replace('store|', '')),
     forbid('an-engine-imports-no-other-engine', 'An engine folder of the store holds all of that engine and imports only the ports and their shared helpers.',
       `^src/store/(${ENGINES})/`, { path: `^src/store/(${ENGINES})/`, pathNot: '^src/store/$1/' }),
-    forbid('ports-import-no-engine', 'The store’s ports know no engine: the factory (open-store.ts) chooses one.',
-      '^src/store/(?!open-store)[^/]+\\.ts$', `^src/store/(${ENGINES})/`),
+    forbid('ports-import-no-engine', 'The store’s and the counters’ ports know no engine: the factories (open-store.ts, open-counters.ts) choose one.',
+      '^src/store/(?!open-(store|counters)\\.ts$)[^/]+\\.ts$', `^src/store/(${ENGINES})/`),
     forbid('panel-imports-the-http-contract-only', 'The panel is mounted by the server as the API’s plugins are: of the server it imports the HTTP contract and the configuration, no internals.',
       '^src/panel/', { path: '^src/server/', pathNot: '^src/server/(http/|config\\.ts$)' }),
     forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),

@@ -17,7 +17,7 @@
 import type { ApiKey, EmbedSession } from '../store/store.ts';
 import { HOUR_MS } from '../durations.ts';
 import type { TrafficKind } from '../store/usage-store.ts';
-import type { Budget, Window } from './counters.ts';
+import type { Budget, Window } from '../store/counters.ts';
 
 
 /** Largest limit of any kind: a billion requests, beyond what one key could send in its window. */

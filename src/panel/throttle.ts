@@ -2,7 +2,7 @@
  * Throttled password sign-ins. Every attempt with a password — right or wrong — draws from two
  * budgets of a quarter of an hour: one per e-mail address (guessing one user's password) and one per
  * client address (trying many users' passwords from one place). They are counted by the service's
- * counters (limits/counters.ts), so the whole fleet shares them when the counters are shared, and an
+ * counters (store/counters.ts), so the whole fleet shares them when the counters are shared, and an
  * attempt over budget is refused before any password is hashed: a flood costs the service nothing.
  *
  * A user whose address an attacker is flooding is locked out of password sign-in for at most a
@@ -10,7 +10,7 @@
  * sign-ins have a budget of their own per client address (`takePasskeyStart`).
  */
 import { hashSecret } from '../auth/secrets.ts';
-import type { Budget, Counters } from '../limits/counters.ts';
+import type { Budget, Counters } from '../store/counters.ts';
 
 /** The window of both budgets. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;

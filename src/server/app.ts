@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
-import type { Counters } from '../limits/counters.ts';
+import type { Counters } from '../store/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import type { Failure } from './mock/failures.ts';

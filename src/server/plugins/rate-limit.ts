@@ -16,8 +16,8 @@
 import fp from 'fastify-plugin';
 import { LocError, type ErrorCode } from '../../errors.ts';
 import { budgetsOf, isHourly, type Allowance, type KeyBudget } from '../../limits/budgets.ts';
-import type { Counters } from '../../limits/counters.ts';
-import { openCounters } from '../../limits/open-counters.ts';
+import type { Counters } from '../../store/counters.ts';
+import { openCounters } from '../../store/open-counters.ts';
 import { usageMeter, type UsageMeter } from '../../limits/usage-meter.ts';
 import { StoreUnavailable } from '../../store/store.ts';
 import type { RefusalReason } from '../../store/usage-store.ts';
@@ -61,7 +61,7 @@ const AUTH_REFUSALS: Partial<Record<ErrorCode, Exclude<RefusalReason, 'limit'>>>
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Where the requests are counted (limits/open-counters.ts): the health check asks it too. */
+    /** Where the requests are counted (store/open-counters.ts): the health check asks it too. */
     counters: Counters;
     /** Each key's usage, added to the store in batches (limits/usage-meter.ts). */
     usage: UsageMeter;
@@ -73,7 +73,7 @@ declare module 'fastify' {
 }
 
 export interface RateLimitOptions {
-  /** Where counts are kept, owned by the caller; default the configured counters (limits/open-counters.ts), closed with the app. */
+  /** Where counts are kept, owned by the caller; default the configured counters (store/open-counters.ts), closed with the app. */
   counters?: Counters;
 }
 

@@ -67,7 +67,7 @@ export async function startServer(requested: Config, options: StartOptions = {})
   let lock: ServerLock | undefined;
   try {
     // The lock guards SQLite's file, one process's database. A PostgreSQL database takes any number of
-    // servers: what they count is shared there (limits/postgres-counters.ts).
+    // servers: what they count is shared there (store/postgres/postgres-counters.ts).
     if (options.store === undefined && config.databaseUrl === null) lock = lockDataDir(config.dataDir);
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);

@@ -70,7 +70,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ALTER TABLE test_locations ADD FOREIGN KEY (account_id) REFERENCES accounts (id);
     `,
   },
-  // 2: the request counters every loc process shares (limits/postgres-counters.ts). Only added: a
+  // 2: the request counters every loc process shares (store/postgres/postgres-counters.ts). Only added: a
   // loc of schema 1 runs on, counting in its own process.
   {
     compatibleFrom: 1,

@@ -14,10 +14,10 @@
  * beside this one during an upgrade.
  */
 import type pg from 'pg';
-import { translatePostgresError } from '../store/postgres/postgres-errors.ts';
-import { newPool } from '../store/postgres/postgres-pool.ts';
-import type { Budget } from './counters.ts';
-import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
+import { translatePostgresError } from './postgres-errors.ts';
+import { newPool } from './postgres-pool.ts';
+import type { Budget } from '../counters.ts';
+import { sharedCounters, type CountEngine, type SharedCounters } from '../shared-counters.ts';
 
 /**
  * Connections the counters keep: each request holds one for a single short statement, and the rows

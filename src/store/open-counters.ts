@@ -4,7 +4,8 @@
  * process on it shares; else this process's memory, for the one server of a SQLite data directory.
  * The shared engines are loaded only when named, with their drivers.
  */
-import { memoryCounters, type Counters } from './counters.ts';
+import type { Counters } from './counters.ts';
+import { memoryCounters } from './memory/memory-counters.ts';
 
 export interface CounterSettings {
   databaseUrl: string | null;
@@ -13,11 +14,11 @@ export interface CounterSettings {
 
 export async function openCounters(settings: CounterSettings, now: () => number): Promise<Counters> {
   if (settings.redisUrl !== null) {
-    const { redisCounters } = await import('./redis-counters.ts');
+    const { redisCounters } = await import('./redis/redis-counters.ts');
     return redisCounters(settings.redisUrl, { now });
   }
   if (settings.databaseUrl !== null) {
-    const { postgresCounters } = await import('./postgres-counters.ts');
+    const { postgresCounters } = await import('./postgres/postgres-counters.ts');
     return postgresCounters(settings.databaseUrl, { now });
   }
   return memoryCounters();

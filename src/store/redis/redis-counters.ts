@@ -10,9 +10,9 @@
  * uncounted: commands are not queued for a reconnection, and each gets COMMAND_TIMEOUT_MS.
  */
 import type { Redis } from 'ioredis';
-import { redactUrl } from '../store/database-url.ts';
-import { StoreUnavailable, type UnavailableReason } from '../store/store.ts';
-import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
+import { redactUrl } from '../database-url.ts';
+import { StoreUnavailable, type UnavailableReason } from '../store.ts';
+import { sharedCounters, type CountEngine, type SharedCounters } from '../shared-counters.ts';
 
 /** How long a command may take before Redis counts as out of reach. */
 const COMMAND_TIMEOUT_MS = 2000;

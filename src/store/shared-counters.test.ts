@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
-import { StoreUnavailable } from '../store/store.ts';
+import { StoreUnavailable } from './store.ts';
 import { HOUR_MS } from '../durations.ts';
 import type { Budget } from './counters.ts';
-import { postgresCounters } from './postgres-counters.ts';
-import { redisCounters } from './redis-counters.ts';
+import { postgresCounters } from './postgres/postgres-counters.ts';
+import { redisCounters } from './redis/redis-counters.ts';
 import type { SharedCounters } from './shared-counters.ts';
 
 const NOW = 1_800_000_000_000;
@@ -188,7 +188,7 @@ describe('PostgreSQL sweep', () => {
       await counters.take([budget('session:old', 5, 'session', ended)], NOW - HOUR_MS);
       await counters.take([budget(`server:k:${hour - 1}`, 5, 'server', ended)], NOW - HOUR_MS);
       await counters.take([budget(`server:k:${hour}`, 5)], NOW);
-      const { postgresCountEngine } = await import('./postgres-counters.ts');
+      const { postgresCountEngine } = await import('./postgres/postgres-counters.ts');
       const pool = new pg.Pool({ connectionString: engine.url });
       await postgresCountEngine(pool).sweep(NOW);
       await pool.end();

@@ -1,6 +1,7 @@
 /** The in-process counters: all or nothing across budgets, windows by id, refusals free, old counts swept. */
 import { describe, expect, it } from 'vitest';
-import { memoryCounters, type Budget } from './counters.ts';
+import type { Budget } from '../counters.ts';
+import { memoryCounters } from './memory-counters.ts';
 
 const budget = (id: string, limit: number, resetsAt = 1_000_000): Budget => ({ id, limit, resetsAt, keyId: 'key_1', kind: 'server' });
 

@@ -1,0 +1,53 @@
+/**
+ * The counter port: every count the service keeps to enforce a limit — a key's server calls per hour,
+ * its embed traffic per hour, one session's calls over its life — goes through `take`, so that one
+ * engine holds them all. The embedded engine keeps the counts in this process (memory/), which is
+ * right for one server per data directory; the engines several processes share (postgres/, redis/,
+ * on shared-counters.ts) implement the same port: one atomic step per request, keyed by the
+ * budget's id, forgotten after its `resetsAt`. open-counters.ts chooses one.
+ */
+
+/** A count in its window: a budget without its limit. */
+export interface Window {
+  /**
+   * Names the count, unique across budgets and windows: a new window is a new id (`…:<hour>`), so an
+   * engine never resets a count, it only forgets those past their `resetsAt`.
+   */
+  id: string;
+  /** When the window ends, ms since the epoch: the count may be forgotten then. */
+  resetsAt: number;
+  /** The key the budget belongs to, and what it counts (budgets.ts): kept with a shared count. */
+  keyId: string;
+  kind: string;
+}
+
+/** One budget a request draws from. */
+export interface Budget extends Window {
+  /** Requests the budget allows in its window. */
+  limit: number;
+}
+
+export interface Taken {
+  /** Index in the budgets of the first one already used up; -1 when the request was counted. */
+  spent: number;
+  /**
+   * Requests each budget has left after this one. When refused, the spent budget's is 0 and the
+   * others' are as they were, or 0 where a shared engine refused without asking (shared-counters.ts).
+   */
+  remaining: number[];
+  /** When refused: whether this is the first refusal by the spent budget in its window, the moment it ran out. */
+  firstRefusal: boolean;
+}
+
+export interface Counters {
+  /**
+   * Counts one request against every budget, or against none when any is used up: a refused request
+   * costs nothing, so a limit raised within the window applies to what was served, and a request
+   * refused by one budget does not use up another.
+   */
+  take(budgets: readonly Budget[], now: number): Promise<Taken>;
+  /** Resolves when the engine answers (the health check); rejects with StoreUnavailable when not. The embedded engine always answers. */
+  ping?(): Promise<void>;
+  /** Lets go of the engine's connections. */
+  close?(): Promise<void>;
+}

@@ -56,6 +56,8 @@ interface Option<K extends keyof Config> {
   doc: string;
   /** `name` is what the value is called in errors: the variable, or the flag that overrode it. */
   parse: (text: string | null, parsed: Partial<Config>, env: Record<string, string | undefined>, name: string) => Config[K];
+  /** The variables besides `env` that `parse` reads, a family named by a pattern (the tile sources). */
+  family?: readonly string[];
 }
 
 type Options = { [K in keyof Config]: Option<K> };
@@ -145,6 +147,7 @@ export const OPTIONS: Options = {
   tiles: {
     env: 'LOC_TILES', default: 'online',
     doc: '`online`: map tiles from public providers (or the `LOC_TILES_<STYLE>_URL` overrides below); `offline`: the service draws its own, for tests and air-gapped sites.',
+    family: TILE_SOURCE_VARIABLES,
     parse: (t, _, env) => {
       try {
         return tileSettingsFromEnv({ ...env, LOC_TILES: t! });
@@ -226,7 +229,7 @@ export function loadSettings<K extends keyof Config>(env: Record<string, string 
  * variable near no setting is left alone: other tools (and the demo) may have theirs.
  */
 export function misspelledSettings(env: Record<string, string | undefined>): string[] {
-  const names = [...Object.values(OPTIONS).map((option) => option.env), ...TILE_SOURCE_VARIABLES];
+  const names = (Object.values(OPTIONS) as Option<keyof Config>[]).flatMap((option) => [option.env, ...(option.family ?? [])]);
   return Object.keys(env)
     .filter((name) => name.startsWith('LOC_') && !names.includes(name))
     .flatMap((name) => {

@@ -3,13 +3,13 @@
  * version and description, its server, the embed guide, the tags a client generator groups operations
  * by, and the two credentials. The titled schemas become named models under components/schemas
  * (openapi-components.ts), every 401 declares its WWW-Authenticate (www-authenticate.ts), and every
- * response Request-Id (plugins/request-id.ts).
+ * response Request-Id (request-id-header.ts).
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import { EMBED_GUIDE_PATH, EMBED_TYPES_PATH, INTEGRATOR_PACKAGE } from '../pages/guides.ts';
-import { declareRequestId } from '../plugins/request-id.ts';
 import { VERSION } from '../version.ts';
 import { hoistNamedSchemas } from './openapi-components.ts';
+import { declareRequestId } from './request-id-header.ts';
 import { declareChallenges } from './www-authenticate.ts';
 
 export function openApiOptions(publicUrl: string): SwaggerOptions {

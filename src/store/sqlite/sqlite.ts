@@ -15,11 +15,11 @@ import { newId } from '../ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
-import { LOCATION_TABLE, locationStatements } from './sqlite-locations.ts';
+import { SqliteLocations } from './sqlite-locations.ts';
 import { SqliteAuditStore } from './sqlite-audit.ts';
 import { SqlitePanelStore } from './sqlite-panel.ts';
 import { SqliteUsageStore } from './sqlite-usage.ts';
-import { account, beforeAndAfter, key, location, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
+import { account, beforeAndAfter, key, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
   NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
   type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store, type Updated,
@@ -73,11 +73,13 @@ export class SqliteStore implements Store, BackupCapable {
   readonly panel: SqlitePanelStore;
   readonly usage: SqliteUsageStore;
   readonly audit: SqliteAuditStore;
+  private readonly locations: SqliteLocations;
 
   constructor(private readonly db: Database.Database) {
     this.panel = new SqlitePanelStore(db, (work) => this.run(work));
     this.usage = new SqliteUsageStore(db, (work) => this.run(work));
     this.audit = new SqliteAuditStore(db, (work) => this.run(work));
+    this.locations = new SqliteLocations(db);
     this.q = {
       insertAccount: db.prepare('INSERT INTO accounts (id, name, partner, created_at) VALUES (?, ?, ?, ?)'),
       accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name'),
@@ -103,8 +105,6 @@ export class SqliteStore implements Store, BackupCapable {
           'JOIN accounts a ON a.id = k.account_id WHERE s.sid = ?',
       ),
       deleteSessions: db.prepare('DELETE FROM sessions WHERE expires_at < ?'),
-      locations: { live: locationStatements(db, LOCATION_TABLE.live), test: locationStatements(db, LOCATION_TABLE.test) },
-      deleteTestLocations: db.prepare(`DELETE FROM ${LOCATION_TABLE.test} WHERE account_id = ?`),
       ping: db.prepare('SELECT 1'),
     };
   }
@@ -251,27 +251,15 @@ export class SqliteStore implements Store, BackupCapable {
   }
 
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }> {
-    return this.run(() => {
-      const q = this.q.locations[input.mode];
-      // Two statements, each atomic on its own: the insert decides which save was first, and the fill
-      // can only add what is missing, so any interleaving of saves ends the same.
-      const { changes } = q.insert.run(input.accountId, input.code, input.latitude, input.longitude, input.address, input.label, input.createdAt);
-      if (changes === 0 && (input.address !== null || input.label !== null)) {
-        q.fill.run({ address: input.address, label: input.label, accountId: input.accountId, code: input.code });
-      }
-      return { location: location(q.get.get(input.accountId, input.code)!, input.mode), created: changes === 1 };
-    });
+    return this.run(() => this.locations.save(input));
   }
 
   findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null> {
-    return this.run(() => {
-      const row = this.q.locations[mode].get.get(accountId, code);
-      return row ? location(row, mode) : null;
-    });
+    return this.run(() => this.locations.find(accountId, mode, code));
   }
 
   deleteTestLocations(accountId: string): Promise<number> {
-    return this.run(() => this.q.deleteTestLocations.run(accountId).changes);
+    return this.run(() => this.locations.deleteTest(accountId));
   }
 
   /**

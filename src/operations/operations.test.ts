@@ -49,7 +49,7 @@ const keyPage = (key: ApiKey, rest = '') => `/panel/accounts/${key.accountId}/ke
 
 /** Two like keys of ada's account, one for each front, and what each front's operation left on its own. */
 async function onBothFronts(
-  options: { origins?: string[]; ipRanges?: string[] },
+  options: { origins?: readonly string[]; ipRanges?: readonly string[] },
   viaCli: (key: ApiKey) => Promise<void>,
   viaPanel: (key: ApiKey) => Promise<void>,
 ): Promise<{ cli: ApiKey; panel: ApiKey }> {
@@ -84,44 +84,21 @@ describe('a key, from the CLI and from the panel alike', () => {
     expect(await lastEntry(ada.account.id, disabled.cli.id)).toEqual({ ...(await lastEntry(ada.account.id, disabled.panel.id)), via: 'cli' });
   });
 
-  it('gains an origin', async () => {
-    const added = await onBothFronts(
-      {},
-      (key) => cli('keys', 'origins', 'add', key.id, 'https://twin.example'),
-      (key) => panel(ada.client, keyPage(key), keyPage(key, '/origins'), { origin: 'https://twin.example' }),
+  // Each list change: the key's settings, the value typed (an IP range in a form to make canonical), the
+  // list it leaves and the entry's detail.
+  it.each([
+    ['gains an origin', {}, ['origins', 'add'], '/origins', 'origin', 'https://twin.example', ['https://shop.example', 'https://twin.example'], 'key.origin_add', { origin: 'https://twin.example' }],
+    ['loses an origin', { origins: ['https://shop.example', 'https://old.example'] }, ['origins', 'remove'], '/origins/remove', 'origin', 'https://old.example', ['https://shop.example'], 'key.origin_remove', { origin: 'https://old.example' }],
+    ['gains an IP range, in its canonical form', {}, ['ips', 'add'], '/ip-ranges', 'ip_range', '198.51.100.7/24', ['198.51.100.0/24'], 'key.ip_add', { range: '198.51.100.0/24' }],
+    ['loses an IP range', { ipRanges: ['198.51.100.0/24', '203.0.113.0/24'] }, ['ips', 'remove'], '/ip-ranges/remove', 'ip_range', '203.0.113.0/24', ['198.51.100.0/24'], 'key.ip_remove', { range: '203.0.113.0/24' }],
+  ] as const)('%s', async (_, options: { origins?: readonly string[]; ipRanges?: readonly string[] }, command, path, field, value, list, action, details) => {
+    const changed = await onBothFronts(
+      options,
+      (key) => cli('keys', ...command, key.id, value),
+      (key) => panel(ada.client, keyPage(key), keyPage(key, path), { [field]: value }),
     );
-    expect(added.cli.origins).toEqual(['https://shop.example', 'https://twin.example']);
-    expect(await lastEntry(ada.account.id, added.cli.id)).toMatchObject({ action: 'key.origin_add', details: { origin: 'https://twin.example' } });
-  });
-
-  it('loses an origin', async () => {
-    const removed = await onBothFronts(
-      { origins: ['https://shop.example', 'https://old.example'] },
-      (key) => cli('keys', 'origins', 'remove', key.id, 'https://old.example'),
-      (key) => panel(ada.client, keyPage(key), keyPage(key, '/origins/remove'), { origin: 'https://old.example' }),
-    );
-    expect(removed.cli.origins).toEqual(['https://shop.example']);
-    expect((await lastEntry(ada.account.id, removed.cli.id)).action).toBe('key.origin_remove');
-  });
-
-  it('gains an IP range, in its canonical form', async () => {
-    const added = await onBothFronts(
-      {},
-      (key) => cli('keys', 'ips', 'add', key.id, '198.51.100.7/24'),
-      (key) => panel(ada.client, keyPage(key), keyPage(key, '/ip-ranges'), { ip_range: '198.51.100.7/24' }),
-    );
-    expect(added.cli.ipRanges).toEqual(['198.51.100.0/24']);
-    expect(await lastEntry(ada.account.id, added.cli.id)).toMatchObject({ action: 'key.ip_add', details: { range: '198.51.100.0/24' } });
-  });
-
-  it('loses an IP range', async () => {
-    const removed = await onBothFronts(
-      { ipRanges: ['198.51.100.0/24', '203.0.113.0/24'] },
-      (key) => cli('keys', 'ips', 'remove', key.id, '203.0.113.0/24'),
-      (key) => panel(ada.client, keyPage(key), keyPage(key, '/ip-ranges/remove'), { ip_range: '203.0.113.0/24' }),
-    );
-    expect(removed.cli.ipRanges).toEqual(['198.51.100.0/24']);
-    expect((await lastEntry(ada.account.id, removed.cli.id)).action).toBe('key.ip_remove');
+    expect(changed.cli[command[0] === 'origins' ? 'origins' : 'ipRanges']).toEqual(list);
+    expect(await lastEntry(ada.account.id, changed.cli.id)).toMatchObject({ action, details });
   });
 });
 

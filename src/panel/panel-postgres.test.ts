@@ -1,8 +1,9 @@
 /**
  * The partner panel on PostgreSQL, served by two servers sharing one database, as a fleet behind a
  * load balancer serves it: a sign-in made on one server holds on the other, a key made on one works
- * and is refused everywhere once disabled, a key's last use noted by one shows on the other, and the
- * sign-in throttle counts attempts across both.
+ * and is refused everywhere once disabled, a key's last use noted by one shows on the other, the
+ * sign-in throttle counts attempts across both, and a change made through one server after the other
+ * changed the same key is applied and audited, though the server making it still holds the key as it was.
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { PASSWORD, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
@@ -26,16 +27,21 @@ afterAll(async () => {
 
 const secretOf = (html: string): string => /id="secret" readonly value="([^"]+)"/.exec(html)?.[1] ?? '';
 
-it('two servers on one PostgreSQL database serve one panel: sessions, keys, last uses and the throttle are shared', async () => {
+/** Two servers on one new database, and one partner signed in on both: the same browser, its requests sent to either. */
+async function fleet() {
   db = await createTestDatabase({ migrated: true });
   const settings = { LOC_DATABASE_URL: db.url, LOC_LOG_LEVEL: 'warn' };
   servers = [await testService(settings), await testService(settings)];
   const [one, two] = servers;
-
   const onOne = await signedUpUser(one, 'acme', 'ada@example.com');
-  const account = (await one.app.store.findAccount('acme'))!;
   const onTwo = panelClient(two);
+  // The panel's session is in the database, so the cookie holds on either server.
   onTwo.cookie = onOne.cookie;
+  return { one, two, onOne, onTwo, account: (await one.app.store.findAccount('acme'))! };
+}
+
+it('two servers on one PostgreSQL database serve one panel: sessions, keys, last uses and the throttle are shared', async () => {
+  const { one, two, onOne, onTwo, account } = await fleet();
   const keys = `/panel/accounts/${account.id}/keys`;
   expect((await onTwo.get(keys)).statusCode).toBe(200);
 
@@ -60,4 +66,19 @@ it('two servers on one PostgreSQL database serve one panel: sessions, keys, last
     expect((await panelClient(server).submit('/panel/sign-in', { email: 'ada@example.com', password: `guess ${i} of a great many` })).statusCode).toBe(401);
   }
   expect((await guess.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(429);
+});
+
+it('applies and records a change to a key another server changed a moment before', async () => {
+  const { one, two, onOne, onTwo, account } = await fleet();
+  const { key } = await one.key('acme');
+  const page = `/panel/accounts/${account.id}/keys/${key.id}`;
+  // Server one reads the key (active) into its cache, which keeps it while the test's clock stands still.
+  expect((await onOne.get(page)).statusCode).toBe(200);
+  await onTwo.get(page);
+  expect((await onTwo.submit(`${page}/disable`)).statusCode).toBe(303);
+  expect((await onOne.submit(`${page}/enable`)).statusCode).toBe(303);
+
+  expect((await two.app.store.getKey(key.id))?.status).toBe('active');
+  const entries = await two.app.store.audit.listAudit({ accountId: account.id, limit: 10 });
+  expect(entries.filter((entry) => entry.target === key.id).map((entry) => entry.action)).toEqual(['key.enable', 'key.disable']);
 });

@@ -60,83 +60,110 @@ export interface Expiry {
 }
 
 export function watchExpiry(options: ExpiryOptions): Expiry {
-  let skew = options.skew;
-  const now = () => Date.now() + skew;
-  let expiresAt = options.expiresAt;
-  let issuedAt = now();
-  let expired = false;
-  let renewing: Promise<boolean> | undefined;
-  let renewalError: unknown;
-  let expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  let renewTimer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new SessionExpiry(options);
+  expiry.schedule();
+  return expiry;
+}
 
-  const expire = () => {
-    if (expired) return;
-    expired = true;
-    clearTimeout(renewTimer);
-    clearTimeout(expiryTimer);
-    options.onExpired(renewalError);
-  };
+/** The expiry of one session and of the sessions that renew it, on the service's clock. */
+class SessionExpiry implements Expiry {
+  private skew: number;
+  private expiresAt: number;
+  private issuedAt: number;
+  private expired = false;
+  private renewing: Promise<boolean> | undefined;
+  private renewalError: unknown;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private renewTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const schedule = () => {
-    clearTimeout(expiryTimer);
-    clearTimeout(renewTimer);
-    const left = expiresAt - now();
-    if (left <= 0) return expire();
+  constructor(private readonly options: ExpiryOptions) {
+    this.skew = options.skew;
+    this.expiresAt = options.expiresAt;
+    this.issuedAt = this.now();
+  }
+
+  private now(): number {
+    return Date.now() + this.skew;
+  }
+
+  private expire(): void {
+    if (this.expired) return;
+    this.expired = true;
+    this.stop();
+    this.options.onExpired(this.renewalError);
+  }
+
+  /** Sets the timers of the end and of the renewal before it, from the time left now. */
+  schedule(): void {
+    this.stop();
+    const left = this.expiresAt - this.now();
+    if (left <= 0) return this.expire();
     // A renewal still under way at the end decides it: a clock that jumped (a fast-forwarded fake clock,
     // a machine waking) can bring the end before the renewal's answer.
-    expiryTimer = setTimeout(() => (renewing ? void renewing.then((renewed) => renewed || expire()) : expire()), left);
-    if (options.renew) renewTimer = setTimeout(() => void renew(), Math.max(0, left - lead()));
-  };
+    this.expiryTimer = setTimeout(() => (this.renewing ? void this.renewing.then((renewed) => renewed || this.expire()) : this.expire()), left);
+    if (this.options.renew) this.renewTimer = setTimeout(() => void this.renew(), Math.max(0, left - this.lead()));
+  }
 
-  const lead = () => Math.min(RENEW_LEAD_MS, (expiresAt - issuedAt) / 4);
+  /** How long before the end to renew: a minute, or a quarter of a short session's life. */
+  private lead(): number {
+    return Math.min(RENEW_LEAD_MS, (this.expiresAt - this.issuedAt) / 4);
+  }
 
-  const renew = (): Promise<boolean> => {
-    if (!options.renew || expired) return Promise.resolve(false);
-    renewing ??= options
+  /** Renews the session, once at a time: every caller meanwhile shares the one renewal's outcome. */
+  private renew(): Promise<boolean> {
+    if (!this.options.renew || this.expired) return Promise.resolve(false);
+    this.renewing ??= this.options
       .renew()
-      .then((next) => {
-        renewalError = undefined;
-        if (Number.isFinite(next.serviceNow)) skew = next.serviceNow - Date.now();
-        expiresAt = next.expiresAt;
-        issuedAt = now();
-        schedule();
-        return true;
-      })
-      .catch((error: unknown) => {
-        renewalError = error;
-        const left = expiresAt - now();
-        if (left > 0) renewTimer = setTimeout(() => void renew(), Math.min(RENEW_RETRY_MS, left));
-        return false;
-      })
+      .then((next) => this.renewed(next))
+      .catch((error: unknown) => this.renewalFailed(error))
       .finally(() => {
-        renewing = undefined;
+        this.renewing = undefined;
       });
-    return renewing;
-  };
+    return this.renewing;
+  }
 
-  schedule();
-  return {
-    isExpired() {
-      // As at the expiry timer: a renewal under way decides the end, and until it has, the session goes on.
-      if (!expired && !renewing && now() >= expiresAt) expire();
-      return expired;
-    },
-    async renewNow() {
-      if (await renew()) return true;
-      expire();
-      return false;
-    },
-    replace: renew,
-    async advance(ms = expiresAt - now()) {
-      if (expired) return;
-      skew += Math.max(0, ms);
-      schedule();
-      if (!expired && expiresAt - now() <= lead()) await renew();
-    },
-    stop() {
-      clearTimeout(expiryTimer);
-      clearTimeout(renewTimer);
-    },
-  };
+  private renewed(next: Renewal): boolean {
+    this.renewalError = undefined;
+    if (Number.isFinite(next.serviceNow)) this.skew = next.serviceNow - Date.now();
+    this.expiresAt = next.expiresAt;
+    this.issuedAt = this.now();
+    this.schedule();
+    return true;
+  }
+
+  /** Tries again in a few seconds while the session lasts; its end reports the error. */
+  private renewalFailed(error: unknown): boolean {
+    this.renewalError = error;
+    const left = this.expiresAt - this.now();
+    if (left > 0) this.renewTimer = setTimeout(() => void this.renew(), Math.min(RENEW_RETRY_MS, left));
+    return false;
+  }
+
+  isExpired(): boolean {
+    // As at the expiry timer: a renewal under way decides the end, and until it has, the session goes on.
+    if (!this.expired && !this.renewing && this.now() >= this.expiresAt) this.expire();
+    return this.expired;
+  }
+
+  async renewNow(): Promise<boolean> {
+    if (await this.renew()) return true;
+    this.expire();
+    return false;
+  }
+
+  replace(): Promise<boolean> {
+    return this.renew();
+  }
+
+  async advance(ms = this.expiresAt - this.now()): Promise<void> {
+    if (this.expired) return;
+    this.skew += Math.max(0, ms);
+    this.schedule();
+    if (!this.expired && this.expiresAt - this.now() <= this.lead()) await this.renew();
+  }
+
+  stop(): void {
+    clearTimeout(this.expiryTimer);
+    clearTimeout(this.renewTimer);
+  }
 }

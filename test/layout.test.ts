@@ -31,7 +31,6 @@ const NOT_YET_SPLIT = [
   'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/server/logs/log-destination.ts: openLogDestination',
   'src/address/nearest-places.ts: nearestPlaces',
-  'iframe-app/expiry.ts: watchExpiry',
 ];
 
 /** Every file under `dir`, as paths relative to the checkout. */

@@ -87,10 +87,23 @@ function logged(
   };
 }
 
-function playground(compare: () => LocHandle[]): void {
-  const form = $<HTMLFormElement>('controls');
-  const fields = form.elements as HTMLFormControlsCollection & Record<string, HTMLInputElement>;
-  const values = () => ({
+type Fields = HTMLFormControlsCollection & Record<string, HTMLInputElement>;
+
+/** What the playground holds between events: its options, its map, and the sessions it asked for. */
+interface Playground {
+  options: SnippetOptions;
+  handle?: LocHandle;
+  token: string;
+  /** The area of the last session asked for: a new one is asked for only when the form's differs. */
+  askedArea: SessionArea | undefined;
+  /** Counts the sessions asked for: only the last one asked for is mounted. */
+  asked: number;
+  useLastCode: HTMLButtonElement;
+}
+
+/** The form's controls as text and ticks, as readControls reads them. */
+function controlValues(fields: Fields) {
+  return {
     height: fields.height.value,
     lat: fields.lat.value,
     lng: fields.lng.value,
@@ -114,95 +127,97 @@ function playground(compare: () => LocHandle[]): void {
     colorText: fields.colorTextOn.checked ? fields.colorText.value : '',
     fontFamily: fields.fontFamily.value,
     borderRadius: fields.borderRadius.value,
+  };
+}
+
+/** The playground's options before the form is read: what its controls show when the page opens. */
+const PLAYGROUND_START: SnippetOptions = {
+  apiUrl: document.body.dataset.apiUrl ?? '',
+  height: '420px',
+  ...START_VIEW,
+  style: 'streets',
+  confirm: true,
+  renew: false,
+  search: true,
+  theme: 'light',
+  variables: {},
+};
+
+/** Mounts the playground's map with its options and session, in place of the one before. */
+function mountPlayground(state: Playground): void {
+  const { options } = state;
+  state.handle = LOC.mount('#playground-map', {
+    sessionToken: state.token,
+    height: options.height,
+    center: options.center,
+    zoom: options.zoom,
+    style: options.style,
+    confirm: options.confirm,
+    title: options.title ?? TITLES.playground,
+    search: options.search,
+    ...(options.value === undefined ? {} : { value: options.value }),
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
+    ...(appearanceOf(options) ? { appearance: appearanceOf(options) } : {}),
+    // A renewed session keeps the area: the next one is asked for with it too.
+    ...(options.renew ? { getSessionToken: () => createSession(state.options.area).then((s) => (state.token = s.session_token)) } : {}),
+    ...logged('playground', (error) => {
+      if (error.code === 'session_expired') void startPlayground(state, state.options.area);
+    }),
+    onSelect: (result) => {
+      log('playground', 'onSelect', result);
+      // What "Use the last chosen code" fills in: the value an edit page would open on.
+      state.useLastCode.dataset.code = result.loc_code;
+      state.useLastCode.disabled = false;
+    },
   });
-  let options: SnippetOptions = readControls(values(), {
-    apiUrl: document.body.dataset.apiUrl ?? '',
-    height: '420px',
-    ...START_VIEW,
-    style: 'streets',
-    confirm: true,
-    renew: false,
-    search: true,
-    theme: 'light',
-    variables: {},
-  }).options;
-  let handle: LocHandle | undefined;
-  let token = '';
-  /** The area of the last session asked for: a new one is asked for only when the form's differs. */
-  let askedArea = options.area;
-  /** Counts the sessions asked for: only the last one asked for is mounted. */
-  let asked = 0;
-  const useLastCode = $<HTMLButtonElement>('use-last-code');
+}
 
-  const mount = () => {
-    handle = LOC.mount('#playground-map', {
-      sessionToken: token,
-      height: options.height,
-      center: options.center,
-      zoom: options.zoom,
-      style: options.style,
-      confirm: options.confirm,
-      title: options.title ?? TITLES.playground,
-      search: options.search,
-      ...(options.value === undefined ? {} : { value: options.value }),
-      ...(options.locale === undefined ? {} : { locale: options.locale }),
-      ...(appearanceOf(options) ? { appearance: appearanceOf(options) } : {}),
-      // A renewed session keeps the area: the next one is asked for with it too.
-      ...(options.renew ? { getSessionToken: () => createSession(options.area).then((s) => (token = s.session_token)) } : {}),
-      ...logged('playground', (error) => {
-        if (error.code === 'session_expired') void start(options.area);
-      }),
-      onSelect: (result) => {
-        log('playground', 'onSelect', result);
-        // What "Use the last chosen code" fills in: the value an edit page would open on.
-        useLastCode.dataset.code = result.loc_code;
-        useLastCode.disabled = false;
-      },
-    });
-  };
-  /**
-   * A session of `area` from this site's server, then a mount with it. The area is the options' once
-   * the service took it; one it refused (422) is the page's problem, and the map keeps its session.
-   */
-  const start = async (area: SessionArea | undefined) => {
-    const mine = ++asked;
-    try {
-      const session = await createSession(area);
-      if (mine !== asked) return;
-      token = session.session_token;
-      options = { ...options, area };
-      $('snippet').textContent = integratorSnippet(options);
-      showProblem('playground', null);
-      mount();
-    } catch (error) {
-      if (mine !== asked) return;
-      showProblem('playground', `Cannot create a session for the playground: ${(error as Error).message}`);
-    }
-  };
+/**
+ * A session of `area` from this site's server, then a mount with it. The area is the options' once
+ * the service took it; one it refused (422) is the page's problem, and the map keeps its session.
+ */
+async function startPlayground(state: Playground, area: SessionArea | undefined): Promise<void> {
+  const mine = ++state.asked;
+  try {
+    const session = await createSession(area);
+    if (mine !== state.asked) return;
+    state.token = session.session_token;
+    state.options = { ...state.options, area };
+    $('snippet').textContent = integratorSnippet(state.options);
+    showProblem('playground', null);
+    mountPlayground(state);
+  } catch (error) {
+    if (mine !== state.asked) return;
+    showProblem('playground', `Cannot create a session for the playground: ${(error as Error).message}`);
+  }
+}
 
-  const update = () => {
-    const read = readControls(values(), options);
-    (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
-    showControlProblems(form, $('control-problems'), read.problems);
-    // The area is the service's to judge: it joins the options once a session of it is made (start).
-    const area = read.options.area;
-    const changes = changesOf(options, { ...read.options, area: options.area });
-    options = { ...read.options, area: options.area };
-    $('snippet').textContent = integratorSnippet(options);
-    if (!sameArea(area, askedArea)) {
-      askedArea = area;
-      return void start(area);
-    }
-    if (!handle) return;
-    if (changes.remount) return mount();
-    if (changes.style) handle.setStyle(options.style);
-    if (changes.view) {
-      handle.setView(options.center, options.zoom);
-      for (const other of compare()) other.setView(options.center, options.zoom);
-    }
-  };
-  // A blank title field stands for the demo's own name of the map, which it shows.
-  fields.title.placeholder = TITLES.playground;
+/** Applies the form to the map: a new session for a new area, else a remount, or the style or view changed in place. */
+function applyControls(state: Playground, form: HTMLFormElement, fields: Fields, compare: () => LocHandle[]): void {
+  const read = readControls(controlValues(fields), state.options);
+  (fields.zoomValue as unknown as HTMLOutputElement).value = fields.zoom.value;
+  showControlProblems(form, $('control-problems'), read.problems);
+  // The area is the service's to judge: it joins the options once a session of it is made (startPlayground).
+  const area = read.options.area;
+  const changes = changesOf(state.options, { ...read.options, area: state.options.area });
+  state.options = { ...read.options, area: state.options.area };
+  $('snippet').textContent = integratorSnippet(state.options);
+  if (!sameArea(area, state.askedArea)) {
+    state.askedArea = area;
+    return void startPlayground(state, area);
+  }
+  const { handle, options } = state;
+  if (!handle) return;
+  if (changes.remount) return mountPlayground(state);
+  if (changes.style) handle.setStyle(options.style);
+  if (changes.view) {
+    handle.setView(options.center, options.zoom);
+    for (const other of compare()) other.setView(options.center, options.zoom);
+  }
+}
+
+/** The form's controls: each applies as it is typed, or once typed or picked; the last code button fills in the value. */
+function watchControls(form: HTMLFormElement, fields: Fields, useLastCode: HTMLButtonElement, apply: () => void): void {
   // Fields marked data-apply="change" (a code, the area, the font, the radius, the colours) apply once
   // typed or picked, not at each keystroke or drag of the picker: a half-typed code or length would be
   // refused, each area is a new session, and each of the others a remount.
@@ -211,16 +226,27 @@ function playground(compare: () => LocHandle[]): void {
     // Picking a colour sets it: its box ticks itself (untick it for the theme's colour again).
     const target = event.target as HTMLInputElement;
     if (target.type === 'color') fields[`${target.name}On`].checked = true;
-    if (!appliesOnChange(event)) update();
+    if (!appliesOnChange(event)) apply();
   });
-  form.addEventListener('change', (event) => appliesOnChange(event) && update());
+  form.addEventListener('change', (event) => appliesOnChange(event) && apply());
   form.addEventListener('submit', (event) => event.preventDefault());
   useLastCode.addEventListener('click', () => {
     fields.value.value = useLastCode.dataset.code ?? '';
-    update();
+    apply();
   });
-  $('snippet').textContent = integratorSnippet(options);
-  void start(options.area);
+}
+
+/** The playground: a form of mount options, the map they make, and the snippet that makes it; `compare` are the maps that follow its view. */
+function playground(compare: () => LocHandle[]): void {
+  const form = $<HTMLFormElement>('controls');
+  const fields = form.elements as Fields;
+  const options = readControls(controlValues(fields), PLAYGROUND_START).options;
+  const state: Playground = { options, token: '', askedArea: options.area, asked: 0, useLastCode: $<HTMLButtonElement>('use-last-code') };
+  // A blank title field stands for the demo's own name of the map, which it shows.
+  fields.title.placeholder = TITLES.playground;
+  watchControls(form, fields, state.useLastCode, () => applyControls(state, form, fields, compare));
+  $('snippet').textContent = integratorSnippet(state.options);
+  void startPlayground(state, state.options.area);
 }
 
 /** Mounts one map per entry, each with a session of its own from this site's server; resolves with their handles. */

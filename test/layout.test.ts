@@ -28,7 +28,6 @@ const NOT_YET_SPLIT = [
   'src/store/cached.ts: cachedStore',
   'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/server/logs/log-destination.ts: openLogDestination',
-  'src/address/nearest-places.ts: nearestPlaces',
 ];
 
 /** Every file under `dir`, as paths relative to the checkout. */

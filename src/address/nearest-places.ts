@@ -106,14 +106,7 @@ export function nearestPlaces(own: CountryPlaces, lat: number, lng: number, foun
     const to = bandStart[band - firstBand + 1];
     if (from === to) continue;
     const bandCosCos = cosLat * cosAtLeast(band * BAND_DEG - BAND_EDGE, (band + 1) * BAND_DEG + BAND_EDGE);
-    // The first place at or east of the point's longitude; places west of it wrap round to the end.
-    let low = from;
-    let high = to;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (bandLngs[mid] < lng) low = mid + 1;
-      else high = mid;
-    }
+    const low = firstAtOrEast(bandLngs, from, to, lng);
     // Two walks from the point's longitude: east over the places at most 180° east of it, round the
     // antimeridian if need be, and west over the others; the nearer of the two steps first, so the
     // first places kept are near ones. Once the nearer is beyond the bound, so is all the rest.
@@ -156,6 +149,23 @@ export function nearestPlaces(own: CountryPlaces, lat: number, lng: number, foun
       }
     }
   }
+  return candidatesOf(keptH, kept);
+}
+
+/** The first place of a band at or east of `lng`, by binary search (`to` when none is: places west of it wrap round to the end). */
+function firstAtOrEast(bandLngs: Float64Array, from: number, to: number, lng: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (bandLngs[mid] < lng) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** How many of the `kept` nearest are candidates (within H_NEAR, at most CANDIDATES); -1 when the edge of the candidates is a tie. */
+function candidatesOf(keptH: Float64Array, kept: number): number {
   let candidates = 0;
   while (candidates < kept && candidates < CANDIDATES && keptH[candidates] <= H_NEAR) candidates++;
   if (candidates > 0 && candidates < kept && keptH[candidates] - keptH[candidates - 1] <= TIE_MARGIN) return -1;

@@ -14,18 +14,19 @@ import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
 import { OperatorError, cliContext, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
-function found<T>(key: T | null, id: string): T {
+/** The key, or the error of a key id that names none. */
+export function found<T>(key: T | null, id: string): T {
   if (key === null) throw new OperatorError(`No API key has the id ${JSON.stringify(id)}; see loc keys list --account NAME.`);
   return key;
 }
 
 /** Prints a key after a change: a summary line for people, the key's JSON for scripts. */
-function printKey(io: CliIo, key: ApiKey, json: boolean | undefined): void {
+export function printKey(io: CliIo, key: ApiKey, json: boolean | undefined): void {
   if (json) printJson(io, key);
   else io.stdout(`API key ${summary(key)}.\n`);
 }
 
-const JSON_KEY = 'print the key afterwards as JSON';
+export const JSON_KEY = 'print the key afterwards as JSON';
 
 /**
  * Warns, on stderr, of each origin of `key` that the embed no longer accepts (stored under older
@@ -42,7 +43,8 @@ function warnOfRefusedOrigins(io: CliIo, key: ApiKey): void {
   }
 }
 
-const summary = (key: ApiKey): string =>
+/** A key in one line: id, mode, status, origins, ranges and limits. */
+export const summary = (key: ApiKey): string =>
   `${key.id} (${key.mode === 'test' ? 'test, ' : ''}${key.status}) origins: ${key.origins.join(', ') || 'none'}; IP ranges: ${key.ipRanges.join(', ') || 'any'}; ` +
   (Object.entries(KEY_LIMITS) as [keyof KeyLimits, (typeof KEY_LIMITS)[keyof KeyLimits]][])
     .map(([name, { words, setting }]) => `${words}: ${key[name] ?? `the default (${OPTIONS[setting].env})`}`)

@@ -12,6 +12,7 @@ import { registerCodeCommands } from './code-commands.ts';
 import { registerDbCommands } from './db-commands.ts';
 import { registerKeyCommands } from './key-commands.ts';
 import { registerMockCommand } from './mock-command.ts';
+import { registerRotationCommands } from './rotation-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTestDataCommand } from './test-data-command.ts';
 import { registerUserCommands } from './user-commands.ts';
@@ -33,6 +34,7 @@ function buildProgram(io: CliIo): LocProgram {
   registerMockCommand(program);
   const accounts = registerAccountCommands(program);
   const keys = registerKeyCommands(program);
+  registerRotationCommands(keys);
   registerUserCommands(program, accounts);
   registerActivityCommands(program, keys);
   registerTestDataCommand(program);

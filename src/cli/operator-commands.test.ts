@@ -417,6 +417,44 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
   });
 
+  describe('loc keys rotate and finish-rotation', () => {
+    const create = async (): Promise<{ key: { id: string }; api_key: string }> =>
+      JSON.parse((await loc('keys', 'create', '--account', 'acme', '--origin', 'https://shop.example', '--json')).stdout);
+
+    it('replaces a key without downtime: both work until the rotation is finished, once the replacement was used or with --force', async () => {
+      const old = await create();
+      const rotated = await loc('keys', 'rotate', old.key.id);
+      expect(rotated).toMatchObject({ code: 0, stderr: '' });
+      expect(rotated.stdout).toMatch(new RegExp(`^Rotating API key ${old.key.id}: its replacement is key_\\S+ \\(active\\) origins: https://shop\\.example;`));
+      expect(rotated.stdout).toContain(`finish with: loc keys finish-rotation ${old.key.id}\n`);
+      const replacement = /\n(loc_[\w-]{43})\n/.exec(rotated.stdout)![1];
+      expect(await holds(replacement)).toBe(false);
+      expect([await lookup(old.api_key), await lookup(replacement)]).toEqual([200, 200]);
+      const early = await create();
+      await loc('keys', 'rotate', early.key.id);
+      expect(await loc('keys', 'finish-rotation', early.key.id)).toEqual({
+        code: 1, stdout: '', stderr: `error: The replacement of ${early.key.id} has not been used yet; pass --force to disable ${early.key.id} anyway.\n`,
+      });
+      expect(JSON.parse((await loc('keys', 'finish-rotation', early.key.id, '--force', '--json')).stdout)).toMatchObject({ id: early.key.id, status: 'disabled' });
+
+      await app.keyUses.flush();
+      expect(JSON.parse((await loc('keys', 'finish-rotation', old.key.id, '--json')).stdout)).toMatchObject({ id: old.key.id, status: 'disabled' });
+      settle();
+      expect([await lookup(old.api_key), await lookup(replacement)]).toEqual([401, 200]);
+    });
+
+    it('refuses to rotate a key that is not active or not there, and to finish a rotation never started (exit 1)', async () => {
+      const disabled = await create();
+      await loc('keys', 'disable', disabled.key.id);
+      const never = await create();
+      expect(await Promise.all([loc('keys', 'rotate', disabled.key.id), loc('keys', 'rotate', 'key_missing'), loc('keys', 'finish-rotation', never.key.id)])).toEqual([
+        { code: 1, stdout: '', stderr: 'error: Only an active key is rotated; enable it first, or create a new key.\n' },
+        { code: 1, stdout: '', stderr: 'error: No API key has the id "key_missing"; see loc keys list --account NAME.\n' },
+        { code: 1, stdout: '', stderr: `error: API key ${never.key.id} is not being rotated; start with: loc keys rotate ${never.key.id}\n` },
+      ]);
+    });
+  });
+
     if (engine === 'postgres') {
       it('leaves LOC_DATA_DIR alone: nothing of SQLite is made there', () => {
         expect(readdirSync(untouched)).toEqual([]);
@@ -593,7 +631,7 @@ describe('--help', () => {
     ['serve'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['accounts', 'set-partner'],
     ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'show'], ['keys', 'disable'], ['keys', 'enable'], ['keys', 'set-limit'],
     ['keys', 'origins'], ['keys', 'origins', 'add'], ['keys', 'origins', 'remove'],
-    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['keys', 'usage'], ['audit'], ['test-data'], ['test-data', 'wipe'], ['backup'],
+    ['keys', 'ips'], ['keys', 'ips', 'add'], ['keys', 'ips', 'remove'], ['keys', 'rotate'], ['keys', 'finish-rotation'], ['keys', 'usage'], ['audit'], ['test-data'], ['test-data', 'wipe'], ['backup'],
   ];
   it('works on every operator subcommand', async () => {
     const results = await Promise.all(commands.map((words) => loc(...words, '--help')));

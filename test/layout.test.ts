@@ -25,7 +25,6 @@ const NOT_YET_SPLIT = [
   'packages/loc-js/src/fake-loc.ts: fakeMount',
   'demo/page/main.ts: playground',
   'src/code/tables/block-classes.ts: classify',
-  'src/store/cached.ts: cachedStore',
   'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/address/nearest-places.ts: nearestPlaces',
   'iframe-app/expiry.ts: watchExpiry',

@@ -28,6 +28,8 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   const keysById = new BoundedCache<ApiKey | null>(maxEntries);
   const locations = new BoundedCache<SavedLocation | null>(maxEntries);
   const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId}\n${mode}\n${code}`;
+  /** `cachedRead` on this store's clock and time to live. */
+  const cached = <T>(cache: BoundedCache<T>, key: string, read: () => Promise<T>): Promise<T> => cachedRead(cache, key, read, now, ttlMs);
   // Changes to keys and accounts are rare and touch several cached views: drop them all.
   const forgetKeys = <T>(result: T): T => {
     keys.clear();
@@ -51,33 +53,15 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     setPartner: async (name, partner) => forgetKeys(await store.setPartner(name, partner)),
 
     createKey: async (input: NewKey) => forgetKeys(await store.createKey(input)),
-    getKey: async (id) => {
-      const cached = keysById.get(id, now());
-      if (cached !== undefined) return cached;
-      const key = await store.getKey(id);
-      keysById.set(id, key, now() + ttlMs);
-      return key;
-    },
+    getKey: (id) => cached(keysById, id, () => store.getKey(id)),
     listKeys: (accountId) => store.listKeys(accountId),
-    findKeyByHash: async (hash) => {
-      const cached = keys.get(hash, now());
-      if (cached !== undefined) return cached;
-      const found = await store.findKeyByHash(hash);
-      keys.set(hash, found, now() + ttlMs);
-      return found;
-    },
+    findKeyByHash: (hash) => cached(keys, hash, () => store.findKeyByHash(hash)),
     setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),
     setKeyLimits: async (id: string, limits: Partial<KeyLimits>) => forgetKeys(await store.setKeyLimits(id, limits)),
     updateKeyList: async (id: string, list: KeyList, change) => forgetKeys(await store.updateKeyList(id, list, change)),
 
     createSession: (input: NewSession) => store.createSession(input),
-    getSession: async (sid) => {
-      const cached = sessions.get(sid, now());
-      if (cached !== undefined) return cached;
-      const session = await store.getSession(sid);
-      sessions.set(sid, session, now() + ttlMs);
-      return session;
-    },
+    getSession: (sid) => cached(sessions, sid, () => store.getSession(sid)),
     deleteSessionsExpiredBefore: async (time) => {
       sessions.clear();
       return store.deleteSessionsExpiredBefore(time);
@@ -94,14 +78,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
       locations.set(key, saved.location, now() + ttlMs);
       return saved;
     },
-    findLocation: async (accountId, mode, code) => {
-      const key = locationKey(accountId, mode, code);
-      const cached = locations.get(key, now());
-      if (cached !== undefined) return cached;
-      const location = await store.findLocation(accountId, mode, code);
-      locations.set(key, location, now() + ttlMs);
-      return location;
-    },
+    findLocation: (accountId, mode, code) => cached(locations, locationKey(accountId, mode, code), () => store.findLocation(accountId, mode, code)),
     deleteTestLocations: async (accountId) => {
       // What the cache holds of the wiped locations must go too; only test ones are named, so all go.
       locations.clear();
@@ -111,4 +88,16 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     ping: () => store.ping(),
     close: () => store.close(),
   };
+}
+
+/**
+ * What `read` finds for `key`, answered from `cache` while the entry is younger than `ttlMs`: a
+ * "none" as well as a value.
+ */
+async function cachedRead<T>(cache: BoundedCache<T>, key: string, read: () => Promise<T>, now: () => number, ttlMs: number): Promise<T> {
+  const cached = cache.get(key, now());
+  if (cached !== undefined) return cached;
+  const value = await read();
+  cache.set(key, value, now() + ttlMs);
+  return value;
 }

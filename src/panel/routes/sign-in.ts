@@ -19,7 +19,13 @@ export const homeOf = (user: User): string => accountPath(user.accountId, '/keys
 
 export default async function signInRoutes(app: FastifyInstance): Promise<void> {
   const secure = app.config.publicUrl.startsWith('https:');
+  passwordRoutes(app, secure);
+  linkRoutes(app, secure);
+  reauthenticationRoutes(app);
+}
 
+/** The panel's entry, signing in with a password, and signing out; `secure`: the session cookie is sent over HTTPS only. */
+function passwordRoutes(app: FastifyInstance, secure: boolean): void {
   app.get(PANEL_PATH, { config: { panel: 'public' } }, async (request, reply) =>
     reply.redirect(request.signedIn === null ? `${PANEL_PATH}/sign-in` : homeOf(request.signedIn.user), 303));
 
@@ -55,24 +61,27 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     await endSession(app.store, request, reply, secure);
     return reply.redirect(`${PANEL_PATH}/sign-in?signed_out=1`, 303);
   });
+}
 
-  /** The open link `token` names, with its user's account name for the page. */
-  async function linkWithAccount(token: string) {
-    const found = await openLink(app.store, token, app.now());
-    const account = await app.store.getAccount(found.user.accountId);
-    return { ...found, accountName: account?.name ?? '' };
-  }
+/** The open link `token` names, with its user's account name for the page. */
+async function linkWithAccount(app: FastifyInstance, token: string) {
+  const found = await openLink(app.store, token, app.now());
+  const account = await app.store.getAccount(found.user.accountId);
+  return { ...found, accountName: account?.name ?? '' };
+}
 
+/** A one-time link (joining an account, recovering access): its page, and the password it sets, which signs the user in. */
+function linkRoutes(app: FastifyInstance, secure: boolean): void {
   app.get<{ Querystring: { token?: string } }>(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
     const token = request.query.token ?? '';
-    const link = await linkWithAccount(token);
+    const link = await linkWithAccount(app, token);
     // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
     return sendPage(reply, 200, linkPage({ token, ...link }));
   });
 
   app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
     const token = formField(request, 'token');
-    const link = await linkWithAccount(token);
+    const link = await linkWithAccount(app, token);
     let password: string;
     try {
       password = checkNewPassword(formField(request, 'password'), link.user.email);
@@ -93,7 +102,10 @@ export default async function signInRoutes(app: FastifyInstance): Promise<void> 
     await startSession(app.store, request, reply, user, now, secure);
     return reply.redirect(homeOf(user), 303);
   });
+}
 
+/** Entering the password again, which a change that needs a recent authentication asks for. */
+function reauthenticationRoutes(app: FastifyInstance): void {
   app.get<{ Querystring: { next?: string } }>(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) =>
     sendPage(reply, 200, reauthenticatePage(signedIn(request), { next: safeNext(request.query.next, homeOf(signedIn(request).user)) })));
 

@@ -58,10 +58,7 @@ export function openLogDestination(options: LogDestinationOptions = {}): LogDest
   let pending = 0;
   /** Set from a failed write until the next successful one; while set, lines are dropped at once. */
   let failure: string | undefined;
-  let dropped = 0;
-  let droppedSince = 0;
-  /** The last failure since the last report, which it names. */
-  let failedWith: string | undefined;
+  const drops = droppedLines(worker);
   let retry: NodeJS.Timeout | undefined;
   /** While closing: ends the close (every line written, or a write failed). */
   let settle: (() => void) | undefined;
@@ -70,7 +67,7 @@ export function openLogDestination(options: LogDestinationOptions = {}): LogDest
 
   stream.on('error', (error: NodeJS.ErrnoException) => {
     failure = error.code ?? error.message;
-    failedWith = failure;
+    drops.noteFailure(failure);
     // Closing: that was the last try.
     if (settle !== undefined) return settle();
     if (closed || retry !== undefined) return;
@@ -87,12 +84,7 @@ export function openLogDestination(options: LogDestinationOptions = {}): LogDest
     pending -= bytes;
     failure = undefined;
     // The report may exceed the bound by its own length, once: the next one needs a later success.
-    if (dropped > 0 && !closed && pending <= maxPendingBytes) {
-      const report = droppedReport(dropped, droppedSince, failedWith, worker);
-      dropped = 0;
-      failedWith = undefined;
-      accept(report);
-    }
+    if (drops.any() && !closed && pending <= maxPendingBytes) accept(drops.report());
     if (pending === 0) settle?.();
   });
 
@@ -106,11 +98,7 @@ export function openLogDestination(options: LogDestinationOptions = {}): LogDest
       if (closed) return;
       // A destination that refuses writes is not a slow one: buffering for it would hold memory
       // only to lose the same lines later. One that falls behind gets its bound.
-      if (failure !== undefined || pending + Buffer.byteLength(line) > maxPendingBytes) {
-        if (dropped === 0) droppedSince = Date.now();
-        dropped++;
-        return;
-      }
+      if (failure !== undefined || pending + Buffer.byteLength(line) > maxPendingBytes) return drops.add();
       accept(line);
     },
     close(timeoutMs = CLOSE_TIMEOUT_MS) {
@@ -150,6 +138,34 @@ function stdoutDescriptor(): number {
     void process.stdout;
     return 1;
   }
+}
+
+/** The lines dropped since the last report, counted for the report that says how many and since when. */
+function droppedLines(worker: number | undefined) {
+  let dropped = 0;
+  let since = 0;
+  /** The last failure since the last report, which it names. */
+  let failedWith: string | undefined;
+  return {
+    /** Counts one more line dropped. */
+    add(): void {
+      if (dropped === 0) since = Date.now();
+      dropped++;
+    },
+    /** A write failed with `code`: the next report names it. */
+    noteFailure(code: string): void {
+      failedWith = code;
+    },
+    /** Whether a line was dropped since the last report. */
+    any: (): boolean => dropped > 0,
+    /** The line reporting the lines dropped so far; counting starts again. */
+    report(): string {
+      const line = droppedReport(dropped, since, failedWith, worker);
+      dropped = 0;
+      failedWith = undefined;
+      return line;
+    },
+  };
 }
 
 /**

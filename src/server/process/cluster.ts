@@ -12,7 +12,7 @@
  *
  * Not src/workers/: those are the threads that draw tiles, inside each process.
  */
-import type { Worker } from 'node:cluster';
+import type { Cluster, Worker } from 'node:cluster';
 import { hostname } from 'node:os';
 import { openStore } from '../../store/open-store.ts';
 import type { LogStream } from '../app.ts';
@@ -120,81 +120,123 @@ interface Slot {
  */
 export async function runPrimary(requested: Config, options: StartOptions, output: LogStream): Promise<number> {
   const { default: cluster } = await import('node:cluster');
-  const print = (line: string): void => output.write(`${line}\n`);
-  const log = (level: number, msg: string, fields: object = {}): void =>
-    print(JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), worker: PRIMARY, ...fields, msg }));
-  const slots = new Map<number, Slot>();
-  let first: { signal: NodeJS.Signals; at: number } | undefined;
-  /** Why the primary gives up; set, it stops the workers as a signal does. */
-  let failure: string | undefined;
-  let ready = false;
-  let exitCode = 0;
-  let settle: () => void = () => {};
-  const ended = new Promise<void>((resolve) => (settle = resolve));
-  const stopping = (): boolean => first !== undefined || failure !== undefined;
+  const primary = new Primary(cluster, options, output);
+  process.on('SIGTERM', (signal) => primary.onSignal(signal));
+  process.on('SIGINT', (signal) => primary.onSignal(signal));
 
-  const stopWorkers = (signal: NodeJS.Signals): void => {
+  const config = await withRealPort(requested, { always: true });
+  await prepareDatabase(config, options, (line) => primary.print(line));
+  if (primary.first === undefined) await primary.run(config);
+  if (primary.failure !== undefined) throw new StartFailure(primary.failure);
+  return primary.exitCode;
+}
+
+/**
+ * The primary at work: its workers, each in the slot of its number, and what it does when a signal
+ * comes or a worker exits — stop them all, start one again, or give up.
+ */
+class Primary {
+  private readonly slots = new Map<number, Slot>();
+  first: { signal: NodeJS.Signals; at: number } | undefined;
+  /** Why the primary gives up; set, it stops the workers as a signal does. */
+  failure: string | undefined;
+  exitCode = 0;
+  /** Whether every worker has listened once: the banner is printed then. */
+  private ready = false;
+  /** The configuration with the port resolved: set before the first worker is forked. */
+  private config!: Config;
+  private settle: () => void = () => {};
+  private readonly ended = new Promise<void>((resolve) => (this.settle = resolve));
+
+  constructor(private readonly cluster: Cluster, private readonly options: StartOptions, private readonly output: LogStream) {}
+
+  /** Writes `line` to the output every process shares. */
+  print(line: string): void {
+    this.output.write(`${line}\n`);
+  }
+
+  /** A line of the primary's own, shaped as pino's lines are. */
+  private log(level: number, msg: string, fields: object = {}): void {
+    this.print(JSON.stringify({ level, time: Date.now(), pid: process.pid, hostname: hostname(), worker: PRIMARY, ...fields, msg }));
+  }
+
+  /** Forks the workers on the port `config` names; resolves once they have all exited. */
+  run(config: Config): Promise<void> {
+    this.config = config;
+    for (let number = 1; number <= config.workers; number++) this.fork(number, 0);
+    return this.ended;
+  }
+
+  /** Whether the workers are being stopped: a signal came, or the primary gave up. */
+  private stopping(): boolean {
+    return this.first !== undefined || this.failure !== undefined;
+  }
+
+  /** SIGTERM or SIGINT: the first stops the workers; a second one ends everything at once. */
+  onSignal(signal: NodeJS.Signals): void {
+    if (this.first !== undefined) {
+      // Ctrl-C signals the whole group and npm forwards its copy: the same request, not a second one.
+      if (signal === this.first.signal && performance.now() - this.first.at < REPEATED_SIGNAL_MS) return;
+      this.log(ERROR, 'second signal: exiting without waiting', { signal });
+      // A worker exits at once on its second signal, as a single process does.
+      for (const slot of this.slots.values()) slot.worker.process.kill(signal);
+      process.exit(1);
+    }
+    this.first = { signal, at: performance.now() };
+    this.log(INFO, 'shutting down: stopping the workers', { signal });
+    if (this.slots.size > 0) this.stopWorkers(signal);
+  }
+
+  /** Passes `signal` on to every worker, and kills those still running well past their shutdown timeout. */
+  private stopWorkers(signal: NodeJS.Signals): void {
     // A worker still starting may not listen for the word yet: it gets the signal, which it keeps.
-    for (const slot of slots.values()) {
+    for (const slot of this.slots.values()) {
       if (slot.listenedAt === undefined) slot.worker.process.kill(signal);
       else slot.worker.send({ stop: signal } satisfies Stop);
     }
     // Each worker ends itself after LOC_SHUTDOWN_TIMEOUT_MS; one that does not is killed.
     setTimeout(() => {
-      for (const slot of slots.values()) {
-        log(ERROR, `worker ${slot.number} did not exit in time; killing it`, { of: { worker: slot.number, pid: slot.worker.process.pid } });
+      for (const slot of this.slots.values()) {
+        this.log(ERROR, `worker ${slot.number} did not exit in time; killing it`, { of: { worker: slot.number, pid: slot.worker.process.pid } });
         slot.worker.process.kill('SIGKILL');
       }
-    }, config.shutdownTimeoutMs + EXIT_GRACE_MS).unref();
-  };
+    }, this.config.shutdownTimeoutMs + EXIT_GRACE_MS).unref();
+  }
 
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (first !== undefined) {
-      // Ctrl-C signals the whole group and npm forwards its copy: the same request, not a second one.
-      if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
-      log(ERROR, 'second signal: exiting without waiting', { signal });
-      // A worker exits at once on its second signal, as a single process does.
-      for (const slot of slots.values()) slot.worker.process.kill(signal);
-      process.exit(1);
-    }
-    first = { signal, at: performance.now() };
-    log(INFO, 'shutting down: stopping the workers', { signal });
-    if (slots.size > 0) stopWorkers(signal);
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  /** Stops everything for `why`, the failure runPrimary throws once the workers have stopped. */
+  private giveUp(why: string): void {
+    this.failure = why;
+    if (this.slots.size === 0) this.settle();
+    else this.stopWorkers('SIGTERM');
+  }
 
-  const giveUp = (why: string): void => {
-    failure = why;
-    if (slots.size === 0) settle();
-    else stopWorkers('SIGTERM');
-  };
-
-  const onEnd = (slot: Slot, code: number | null, signal: NodeJS.Signals | null): void => {
-    slots.delete(slot.number);
+  /** A worker has exited and said its last: one of a stop, or one to start again unless it keeps failing. */
+  private onEnd(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    this.slots.delete(slot.number);
     const how = signal === null ? `exit code ${code}` : `signal ${signal}`;
     const exited = { worker: slot.number, pid: slot.worker.process.pid, code, signal };
-    if (stopping()) {
+    if (this.stopping()) {
       // Killed by the signal it was sent before it could handle it (still starting): ended as asked.
-      if (code !== 0 && !(signal !== null && signal === first?.signal)) exitCode = 1;
-      if (slots.size === 0) settle();
+      if (code !== 0 && !(signal !== null && signal === this.first?.signal)) this.exitCode = 1;
+      if (this.slots.size === 0) this.settle();
       return;
     }
-    if (!ready) return giveUp(slot.failure ?? `worker ${slot.number} exited (${how}) before it listened`);
+    if (!this.ready) return this.giveUp(slot.failure ?? `worker ${slot.number} exited (${how}) before it listened`);
     const failedStart = slot.listenedAt === undefined || Date.now() - slot.listenedAt < START_GRACE_MS;
     const failedStarts = failedStart ? slot.failedStarts + 1 : 0;
     if (failedStarts >= MAX_FAILED_STARTS) {
-      return giveUp(`worker ${slot.number} failed at its start ${failedStarts} times in a row (last: ${slot.failure ?? how}); stopping the service`);
+      return this.giveUp(`worker ${slot.number} failed at its start ${failedStarts} times in a row (last: ${slot.failure ?? how}); stopping the service`);
     }
-    log(ERROR, `worker ${slot.number} exited (${how}); starting it again`, { exited });
-    fork(slot.number, failedStarts);
-  };
+    this.log(ERROR, `worker ${slot.number} exited (${how}); starting it again`, { exited });
+    this.fork(slot.number, failedStarts);
+  }
 
-  const fork = (number: number, failedStarts: number): void => {
-    const assignment: Assignment = { worker: number, port: config.port, publicUrl: config.publicUrl };
-    const worker = cluster.fork({ [WORKER_ENV]: JSON.stringify(assignment) });
+  /** Forks worker `number`, which has failed `failedStarts` starts in a row, into its slot. */
+  private fork(number: number, failedStarts: number): void {
+    const assignment: Assignment = { worker: number, port: this.config.port, publicUrl: this.config.publicUrl };
+    const worker = this.cluster.fork({ [WORKER_ENV]: JSON.stringify(assignment) });
     const slot: Slot = { number, worker, failedStarts };
-    slots.set(number, slot);
+    this.slots.set(number, slot);
     // EPIPE, a message to a worker that is gone: its exit says what happened.
     worker.on('error', () => {});
     worker.on('message', (message: Partial<StartFailed>) => {
@@ -202,26 +244,17 @@ export async function runPrimary(requested: Config, options: StartOptions, outpu
     });
     worker.on('listening', () => {
       slot.listenedAt ??= Date.now();
-      if (ready || [...slots.values()].some((each) => each.listenedAt === undefined)) return;
-      ready = true;
-      for (const line of bannerLines(config, config.port, { ...options, worker: PRIMARY })) print(line);
+      if (this.ready || [...this.slots.values()].some((each) => each.listenedAt === undefined)) return;
+      this.ready = true;
+      for (const line of bannerLines(this.config, this.config.port, { ...this.options, worker: PRIMARY })) this.print(line);
     });
     // What it said last comes before the end of its channel, which may come after its exit.
     worker.once('exit', (code, signal) => {
-      const end = (): void => onEnd(slot, code, signal as NodeJS.Signals | null);
+      const end = (): void => this.onEnd(slot, code, signal as NodeJS.Signals | null);
       if (worker.isConnected()) worker.once('disconnect', end);
       else end();
     });
-  };
-
-  const config = await withRealPort(requested, { always: true });
-  await prepareDatabase(config, options, print);
-  if (first === undefined) {
-    for (let number = 1; number <= config.workers; number++) fork(number, 0);
-    await ended;
   }
-  if (failure !== undefined) throw new StartFailure(failure);
-  return exitCode;
 }
 
 /** Migrates the database once for every worker, and seeds it with `--seed-dev`, printing what the seed says. */

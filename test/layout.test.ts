@@ -27,7 +27,6 @@ const NOT_YET_SPLIT = [
   'src/code/tables/block-classes.ts: classify',
   'src/panel/routes/sign-in.ts: signInRoutes',
   'src/store/cached.ts: cachedStore',
-  'packages/loc-js/src/react.ts: forwardRef(…)',
   'src/server/logs/log-destination.ts: openLogDestination',
   'src/address/nearest-places.ts: nearestPlaces',
   'iframe-app/expiry.ts: watchExpiry',

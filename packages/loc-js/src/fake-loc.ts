@@ -134,142 +134,157 @@ export function createFakeLoc(options: { version?: string; baseUrl?: string } = 
   return fake;
 }
 
-function fakeMount(
-  element: Element,
-  options: LocMountOptions,
-  settings: MountSettings,
-  resultFor: ResultFor,
-): FakeMount {
-  const calls: FakeHandleCall[] = [];
-  let style = settings.style;
-  let view = { center: settings.center, zoom: settings.zoom };
-  let ready = false;
-  let stopped: LocEmbedError | LocAbortError | undefined;
+/** What one fake map knows: shared by the handle the component holds and the controls the test holds. */
+interface FakeMap {
+  readonly options: LocMountOptions;
+  readonly settings: MountSettings;
+  readonly resultFor: ResultFor;
+  readonly calls: FakeHandleCall[];
+  style: LocStyle;
+  view: FakeMount['view'];
+  ready: boolean;
+  stopped: LocEmbedError | LocAbortError | undefined;
   /** What the page asked before onReady, answered once it comes, or refused once the map stops. */
-  let waiting: { go(): void; refuse(reason: unknown): void }[] = [];
+  waiting: { go(): void; refuse(reason: unknown): void }[];
+}
 
+/** A mount in `element`: an empty iframe where the map would be, its handle, and the test's controls. */
+function fakeMount(element: Element, options: LocMountOptions, settings: MountSettings, resultFor: ResultFor): FakeMount {
+  const map: FakeMap = { options, settings, resultFor, calls: [], style: settings.style, view: { center: settings.center, zoom: settings.zoom }, ready: false, stopped: undefined, waiting: [] };
   const iframe = document.createElement('iframe');
   iframe.title = settings.title;
   iframe.style.cssText = `width:100%;height:${settings.height};border:0;display:block`;
   element.append(iframe);
+  return mountControls(element, map, fakeHandle(map, iframe));
+}
 
+/** Calls one of the component's callbacks, unless the map has stopped. */
+function callComponent<T>(map: FakeMap, callback: ((arg: T) => void) | undefined, arg: T): void {
+  if (map.stopped || !callback) return;
   // As the loader's: an exception in the component's callback is the component's, reported, and the map goes on.
-  const call = <T>(callback: ((arg: T) => void) | undefined, arg: T) => {
-    if (stopped || !callback) return;
-    try {
-      callback(arg);
-    } catch (error) {
-      reportError(error);
-    }
-  };
+  try {
+    callback(arg);
+  } catch (error) {
+    reportError(error);
+  }
+}
 
-  const stop = (reason: LocEmbedError | LocAbortError) => {
-    if (stopped) return;
-    stopped = reason;
-    for (const request of waiting) request.refuse(reason);
-    waiting = [];
-  };
+/** Stops the map for `reason`, refusing what the page still waits for. */
+function stopMap(map: FakeMap, reason: LocEmbedError | LocAbortError): void {
+  if (map.stopped) return;
+  map.stopped = reason;
+  for (const request of map.waiting) request.refuse(reason);
+  map.waiting = [];
+}
 
-  /** Runs `then` once the map is ready, as the real handle's select and clear wait for onReady. */
-  const whenReady = <T>(then: () => T): Promise<T> => {
-    if (stopped) return Promise.reject(stopped);
-    if (ready) return Promise.resolve().then(then);
-    return new Promise<T>((resolve, reject) => waiting.push({ go: () => resolve(then()), refuse: reject }));
-  };
+/** Runs `then` once the map is ready, as the real handle's select and clear wait for onReady. */
+function whenReady<T>(map: FakeMap, then: () => T): Promise<T> {
+  if (map.stopped) return Promise.reject(map.stopped);
+  if (map.ready) return Promise.resolve().then(then);
+  return new Promise<T>((resolve, reject) => map.waiting.push({ go: () => resolve(then()), refuse: reject }));
+}
 
-  const alive = (what: string) => {
-    if (stopped) throw new Error(`FakeMount.${what}: the mount has stopped (${stopped.message}); the real map would do nothing.`);
-  };
+/** Fails the test that drives a stopped mount: the real map would silently do nothing. */
+function assertAlive(map: FakeMap, what: string): void {
+  if (map.stopped) throw new Error(`FakeMount.${what}: the mount has stopped (${map.stopped.message}); the real map would do nothing.`);
+}
 
-  const handle: LocHandle = {
+/** The handle `LOC.mount` returns: it records each call and behaves as the real one is documented to. */
+function fakeHandle(map: FakeMap, iframe: HTMLIFrameElement): LocHandle {
+  const { calls } = map;
+  return {
     iframe,
     destroy() {
       calls.push({ method: 'destroy', args: [] });
-      stop(DESTROYED);
+      stopMap(map, DESTROYED);
       iframe.remove();
     },
     setStyle(next) {
       calls.push({ method: 'setStyle', args: [next] });
-      style = readStyle(next, 'setStyle: style');
+      map.style = readStyle(next, 'setStyle: style');
     },
     setView(center, zoom) {
       calls.push({ method: 'setView', args: zoom === undefined ? [center] : [center, zoom] });
-      view = { center: readLatLng(center, 'setView: center'), zoom: zoom === undefined ? view.zoom : readZoom(zoom, 'setView: zoom') };
+      map.view = { center: readLatLng(center, 'setView: center'), zoom: zoom === undefined ? map.view.zoom : readZoom(zoom, 'setView: zoom') };
     },
     select(target) {
       calls.push({ method: 'select', args: [target] });
       const checked = typeof target === 'string' ? target : readLatLng(target, 'select: target');
-      return whenReady(() => {
-        const result = typeof checked === 'string' ? resultFor(checked, 'page') : resultFor({ latitude: checked.lat, longitude: checked.lng }, 'page');
-        call(options.onSelect, result);
+      return whenReady(map, () => {
+        const result = typeof checked === 'string' ? map.resultFor(checked, 'page') : map.resultFor({ latitude: checked.lat, longitude: checked.lng }, 'page');
+        callComponent(map, map.options.onSelect, result);
         return result;
       });
     },
     clear() {
       calls.push({ method: 'clear', args: [] });
-      return whenReady(() => undefined);
+      return whenReady(map, () => undefined);
     },
   };
+}
 
+/** The mount as the test sees it: what the map shows now, and the visitor's and the map's doings to drive. */
+function mountControls(element: Element, map: FakeMap, handle: LocHandle): FakeMount {
+  const { options, settings, resultFor } = map;
   return {
     target: element,
     options,
     handle,
-    calls,
+    calls: map.calls,
     get style() {
-      return style;
+      return map.style;
     },
     get view() {
-      return view;
+      return map.view;
     },
     get isReady() {
-      return ready;
+      return map.ready;
     },
     get isStopped() {
-      return stopped !== undefined;
+      return map.stopped !== undefined;
     },
     ready(info = {}) {
-      alive('ready');
-      if (ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
-      ready = true;
+      assertAlive(map, 'ready');
+      if (map.ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
+      map.ready = true;
       const opened = settings.value === undefined ? {} : { value: unsourced(resultFor(settings.value, 'page')) };
-      const told: LocReadyInfo = { style, center: view.center, zoom: view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...opened, ...info };
-      call(options.onReady, told);
-      for (const request of waiting) request.go();
-      waiting = [];
+      const told: LocReadyInfo = { style: map.style, center: map.view.center, zoom: map.view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...opened, ...info };
+      callComponent(map, options.onReady, told);
+      for (const request of map.waiting) request.go();
+      map.waiting = [];
       return told;
     },
     select(target = {}, source = 'visitor') {
-      alive('select');
-      if (!ready) throw new Error('FakeMount.select: call ready() first; the real map chooses nothing before onReady.');
+      assertAlive(map, 'select');
+      if (!map.ready) throw new Error('FakeMount.select: call ready() first; the real map chooses nothing before onReady.');
       const result = resultFor(target, source);
-      call(options.onSelect, result);
+      callComponent(map, options.onSelect, result);
       return result;
     },
     preview(target = {}) {
-      alive('preview');
-      if (!ready) throw new Error('FakeMount.preview: call ready() first; the real map previews nothing before onReady.');
+      assertAlive(map, 'preview');
+      if (!map.ready) throw new Error('FakeMount.preview: call ready() first; the real map previews nothing before onReady.');
       const result = { ...unsourced(resultFor(target, 'visitor')), saved: false };
-      call(options.onPreview, result);
+      callComponent(map, options.onPreview, result);
       return result;
     },
     clear() {
-      alive('clear');
-      call(options.onClear, undefined);
+      assertAlive(map, 'clear');
+      callComponent(map, options.onClear, undefined);
     },
     error(code, message = `A test reported ${code}.`) {
-      alive('error');
+      assertAlive(map, 'error');
       if (!(code in RECOVERABLE)) throw new TypeError(`FakeMount.error: ${JSON.stringify(code)} is not a LocErrorCode.`);
       const error: LocEmbedError = { code, message, recoverable: RECOVERABLE[code] };
-      call(options.onError, error);
-      if (!error.recoverable) stop(error);
+      callComponent(map, options.onError, error);
+      if (!error.recoverable) stopMap(map, error);
       return error;
     },
     expire() {
       return this.error('session_expired', 'The session has expired.');
     },
     async renew() {
-      alive('renew');
+      assertAlive(map, 'renew');
       if (!options.getSessionToken) throw new Error('FakeMount.renew: the mount has no getSessionToken; the real map would let the session expire.');
       const token: unknown = await options.getSessionToken();
       if (typeof token !== 'string' || !/^[\w-]+\.[\w-]+$/.test(token)) {

@@ -92,47 +92,7 @@ export const LocPicker = forwardRef(function LocPicker(props: LocPickerProps, re
     }
     if (kept) stop(kept);
     const mount: Mount = (current.current = { key, leaving: false, stopped: false, renewing: false });
-    const { baseUrl, sessionToken, getSession } = latest.current;
-    const heard = (call: () => void) => !mount.leaving && !mount.stopped && call();
-    const failed = (error: Error) => {
-      if (mount.stopped) return;
-      const { onLoadError } = latest.current;
-      if (onLoadError) onLoadError(error);
-      else if (typeof reportError === 'function') reportError(error);
-      else console.error(error);
-    };
-    const into = (LOC: LocGlobal, token: string) => {
-      if (mount.stopped) return;
-      const options = mapOptions(latest.current);
-      mount.style = options.style;
-      mount.handle = LOC.mount(element.current!, {
-        ...options,
-        sessionToken: token,
-        getSessionToken: latest.current.getSession && (() => latest.current.getSession!()),
-        onReady: (info) => heard(() => ((mount.renewing = false), latest.current.onReady?.(info))),
-        onSelect: (result) => heard(() => latest.current.onSelect?.(result)),
-        onPreview: (result) => heard(() => latest.current.onPreview?.(result)),
-        onClear: () => heard(() => latest.current.onClear?.()),
-        onError: (error) => heard(() => expired(LOC, error) || latest.current.onError?.(error)),
-      });
-      setHandle(mount.handle);
-    };
-    /** Answers `session_expired` with a new mount, once until that one is ready; false when the error is the page's to hear. */
-    const expired = (LOC: LocGlobal, error: LocEmbedError) => {
-      const { getSession } = latest.current;
-      if (error.code !== 'session_expired' || !getSession || mount.renewing) return false;
-      mount.renewing = true;
-      askSession(getSession)
-        .then(
-          (token) => into(LOC, token),
-          (reason: unknown) => heard(() => latest.current.onError?.({ ...error, message: `${error.message} No new session: getSession failed: ${String(reason)}` })),
-        )
-        .catch(failed);
-      return true;
-    };
-    Promise.all([loadLoc({ baseUrl }), sessionToken ?? askSession(getSession)])
-      .then(([LOC, token]) => into(LOC, token))
-      .catch(failed);
+    startMount(mount, latest, element, setHandle);
     return leave(mount);
   }, [key]);
 
@@ -163,6 +123,54 @@ export const LocPicker = forwardRef(function LocPicker(props: LocPickerProps, re
     setHandle(null);
   }
 });
+
+/**
+ * Loads the script and a session token, then mounts `mount`'s map into `element` with the latest props;
+ * a `session_expired` that `getSession` can answer mounts it again with a fresh token.
+ */
+function startMount(mount: Mount, latest: { readonly current: LocPickerProps }, element: { readonly current: HTMLDivElement | null }, setHandle: (handle: LocHandle) => void) {
+  const { baseUrl, sessionToken, getSession } = latest.current;
+  const heard = (call: () => void) => !mount.leaving && !mount.stopped && call();
+  const failed = (error: Error) => {
+    if (mount.stopped) return;
+    const { onLoadError } = latest.current;
+    if (onLoadError) onLoadError(error);
+    else if (typeof reportError === 'function') reportError(error);
+    else console.error(error);
+  };
+  const into = (LOC: LocGlobal, token: string) => {
+    if (mount.stopped) return;
+    const options = mapOptions(latest.current);
+    mount.style = options.style;
+    mount.handle = LOC.mount(element.current!, {
+      ...options,
+      sessionToken: token,
+      getSessionToken: latest.current.getSession && (() => latest.current.getSession!()),
+      onReady: (info) => heard(() => ((mount.renewing = false), latest.current.onReady?.(info))),
+      onSelect: (result) => heard(() => latest.current.onSelect?.(result)),
+      onPreview: (result) => heard(() => latest.current.onPreview?.(result)),
+      onClear: () => heard(() => latest.current.onClear?.()),
+      onError: (error) => heard(() => expired(LOC, error) || latest.current.onError?.(error)),
+    });
+    setHandle(mount.handle);
+  };
+  /** Answers `session_expired` with a new mount, once until that one is ready; false when the error is the page's to hear. */
+  const expired = (LOC: LocGlobal, error: LocEmbedError) => {
+    const { getSession } = latest.current;
+    if (error.code !== 'session_expired' || !getSession || mount.renewing) return false;
+    mount.renewing = true;
+    askSession(getSession)
+      .then(
+        (token) => into(LOC, token),
+        (reason: unknown) => heard(() => latest.current.onError?.({ ...error, message: `${error.message} No new session: getSession failed: ${String(reason)}` })),
+      )
+      .catch(failed);
+    return true;
+  };
+  Promise.all([loadLoc({ baseUrl }), sessionToken ?? askSession(getSession)])
+    .then(([LOC, token]) => into(LOC, token))
+    .catch(failed);
+}
 
 /** The props that go to `LOC.mount` as they are: the rest are the component's, or wrapped. */
 function mapOptions({ baseUrl, sessionToken, getSession, onLoadError, className, containerStyle, onReady, onSelect, onPreview, onClear, onError, ...options }: LocPickerProps) {

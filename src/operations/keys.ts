@@ -89,8 +89,8 @@ export async function removeFromKeyList(context: ChangeContext, change: ListChan
   const { action, detail } = LISTS[change.list];
   let value = change.value;
   let updated = await context.store.updateKeyList(change.keyId, change.list, { remove: value });
-  const canonical = canonicalForm(change.list, value);
-  if (updated !== null && !changed(updated) && canonical !== null && canonical !== value) {
+  const canonical = updated === null || changed(updated) ? null : canonicalForm(change.list, value);
+  if (canonical !== null && canonical !== value) {
     value = canonical;
     updated = await context.store.updateKeyList(change.keyId, change.list, { remove: value });
   }

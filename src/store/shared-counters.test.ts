@@ -12,9 +12,9 @@ import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
 import { StoreUnavailable } from './store.ts';
 import { HOUR_MS } from '../durations.ts';
 import type { Budget } from './counters.ts';
-import { postgresCounters } from './postgres/postgres-counters.ts';
-import { redisCounters } from './redis/redis-counters.ts';
-import type { SharedCounters } from './shared-counters.ts';
+import { postgresCountEngine, postgresCounters } from './postgres/postgres-counters.ts';
+import { redisCountEngine, redisCounters } from './redis/redis-counters.ts';
+import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
 
 const NOW = 1_800_000_000_000;
 const now = () => NOW;
@@ -28,6 +28,8 @@ interface Row {
 interface Engine {
   /** A counter instance, as one loc process has (through `url` when given: a proxy's). */
   open(url?: string): Promise<SharedCounters>;
+  /** The engine's own step, with connections of its own, closed by the caller. */
+  countEngine(): Promise<CountEngine>;
   /** What the engine holds for a budget, or null. */
   row(id: string): Promise<Row | null>;
   /** The engine's URL, for a proxy to stand in front of. */
@@ -42,6 +44,7 @@ async function postgresEngine(): Promise<Engine> {
   return {
     url: database.url,
     open: (url = database.url) => postgresCounters(url, { now }),
+    countEngine: async () => postgresCountEngine(new pg.Pool({ connectionString: database.url })),
     async row(id) {
       const { rows } = await client.query<Row>('SELECT used::int, resets_at::float8 AS "forgetAt" FROM request_counts WHERE id = $1', [id]);
       return rows[0] ?? null;
@@ -62,6 +65,7 @@ async function redisEngine(): Promise<Engine> {
   return {
     url,
     open: (through = url) => redisCounters(through, { now, prefix }),
+    countEngine: async () => redisCountEngine(new Redis(url), prefix),
     async row(id) {
       const hash = await reader.hgetall(`${prefix}count:${id}`);
       if (hash.used === undefined) return null;
@@ -143,6 +147,41 @@ describe.each([
     expect((await engine.row(b[0].id))?.used).toBe(150);
   });
 
+  it('takes in one step as many requests as every budget has room for, each all or nothing, naming the first budget with the least room', async () => {
+    const step = await engine.countEngine();
+    try {
+      const small = budget(`step-small:${hour}`, 3);
+      const large = budget(`step-large:${hour}`, 10);
+      const tied = budget(`step-tied:${hour}`, 3);
+      expect(await step.take([large, small, tied], NOW, 5)).toEqual({ granted: 3, spent: 1, counts: [3, 3, 3], firstRefusal: true });
+      expect(await step.take([large, small, tied], NOW, 2)).toEqual({ granted: 0, spent: 1, counts: [3, 3, 3], firstRefusal: false });
+      expect(await step.take([large], NOW, 4)).toEqual({ granted: 4, spent: -1, counts: [7], firstRefusal: false });
+      expect((await engine.row(large.id))?.used).toBe(7);
+    } finally {
+      await step.close();
+    }
+  });
+
+  it('gathers the requests that wait on one key into one step: one in flight per key and process, each request its own count', async () => {
+    const real = await engine.countEngine();
+    const steps: number[] = [];
+    const counters = sharedCounters({ ...real, take: (budgets, at, wanted) => (steps.push(wanted), real.take(budgets, at, wanted)) }, { now });
+    try {
+      const b = [budget(`gathered:${hour}`, 100)];
+      const results = await Promise.all(Array.from({ length: 40 }, () => counters.take(b, NOW)));
+      // The first goes alone; the 39 that came while it was in flight go in the next step, together.
+      expect(steps).toEqual([1, 39]);
+      expect(results.map((result) => result.remaining[0])).toEqual(Array.from({ length: 40 }, (_, i) => 99 - i));
+      expect((await engine.row(b[0].id))?.used).toBe(40);
+      const over = await Promise.all(Array.from({ length: 70 }, () => counters.take(b, NOW)));
+      expect(over.filter((result) => result.spent < 0)).toHaveLength(60);
+      expect(over.filter((result) => result.firstRefusal)).toHaveLength(1);
+      expect((await engine.row(b[0].id))?.used).toBe(100);
+    } finally {
+      await counters.close();
+    }
+  });
+
   it('forgets every window when it ends, hourly ones too: usage is the store\'s, not the counters\'', async () => {
     const counters = await open();
     const hourly = budget(`server:k:${hour}`, 5);
@@ -162,6 +201,9 @@ describe.each([
       await counters.take(spent, NOW);
       await proxy.cut();
       await expect(counters.take([budget(`gone:${hour}`, 10)], NOW)).rejects.toBeInstanceOf(StoreUnavailable);
+      // A batch the engine fails fails each of its requests: none passes uncounted.
+      const batch = await Promise.allSettled(Array.from({ length: 10 }, () => counters.take([budget(`gone:${hour}`, 10)], NOW)));
+      expect(batch.map((settled) => settled.status === 'rejected' && settled.reason instanceof StoreUnavailable)).toEqual(Array(10).fill(true));
       // A budget this process saw spent stays refused without the engine: 429, not 503.
       expect(await counters.take(spent, NOW)).toMatchObject({ spent: 0 });
       await proxy.restore();
@@ -188,7 +230,6 @@ describe('PostgreSQL sweep', () => {
       await counters.take([budget('session:old', 5, 'session', ended)], NOW - HOUR_MS);
       await counters.take([budget(`server:k:${hour - 1}`, 5, 'server', ended)], NOW - HOUR_MS);
       await counters.take([budget(`server:k:${hour}`, 5)], NOW);
-      const { postgresCountEngine } = await import('./postgres/postgres-counters.ts');
       const pool = new pg.Pool({ connectionString: engine.url });
       await postgresCountEngine(pool).sweep(NOW);
       await pool.end();

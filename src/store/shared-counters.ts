@@ -1,8 +1,14 @@
 /**
  * Counters that several loc processes share, on one machine or many: what the PostgreSQL and Redis
- * engines (postgres-counters.ts, redis-counters.ts) have in common. The engine does the one atomic
- * step per request; this side keeps the traffic it sends small:
+ * engines (postgres-counters.ts, redis-counters.ts) have in common. The engine does one atomic step
+ * for a batch of requests; this side keeps the traffic it sends small:
  *
+ * - **The requests that wait on one budget set share a step.** While a step for a key's budgets is
+ *   in flight, the requests that come for the same budgets wait, and go together in the next step,
+ *   which counts as many of them as every budget has room for, each all or nothing: one statement in
+ *   flight per key and process, whatever the load. Each request counted gets a count of its own, so
+ *   the remaining values handed out stay unique, and a batch the engine fails fails each of its
+ *   requests (503): none passes uncounted.
  * - **A used-up budget is refused here**, without asking the engine again: once the engine has said a
  *   budget is spent at a count, every request of that window within the limit it was refused under
  *   is refused in this process. A key hammering past its limit costs the shared store nothing, and
@@ -24,14 +30,22 @@ const SWEEP_EVERY_MS = HOUR_MS;
 /** Most windows known here to be used up: beyond it, a refusal asks the engine again. */
 const MAX_SPENT = 100_000;
 
+/** What one step of an engine counted. */
+export interface Granted {
+  /** How many of the requests wanted were counted, against every budget. */
+  granted: number;
+  /** When fewer were counted than wanted: the first budget with the least room; else -1. */
+  spent: number;
+  /** Each budget's count after the step. */
+  counts: number[];
+  /** Whether the refusal is the spent budget's first in its window across every process. */
+  firstRefusal: boolean;
+}
+
 /** One atomic step of a shared engine, and its housekeeping. */
 export interface CountEngine {
-  /**
-   * Counts one request against every budget, or none when one is used up: the first used-up budget
-   * (-1: counted), each budget's count (after this request; when refused, as it was), and whether
-   * this refusal is the spent budget's first in its window across every process.
-   */
-  take(budgets: readonly Budget[], now: number): Promise<{ spent: number; counts: number[]; firstRefusal: boolean }>;
+  /** Counts as many of `wanted` requests against every budget as every budget has room for, each all or nothing. */
+  take(budgets: readonly Budget[], now: number, wanted: number): Promise<Granted>;
   /** Forgets windows that ended before `now`. */
   sweep(now: number): Promise<void>;
   /** Resolves when the engine answers; rejects with StoreUnavailable when not. */
@@ -49,8 +63,26 @@ interface Spent {
   resetsAt: number;
 }
 
+/** A request waiting for its budgets' next step. */
+interface Waiter {
+  at: number;
+  resolve: (taken: Taken) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The requests of one budget set (the same windows, the same limits) waiting for its next step: a line is there while a step of its is in flight. */
+interface Line {
+  budgets: readonly Budget[];
+  waiting: Waiter[];
+}
+
+/** Requests share a step when they draw from the same windows under the same limits. */
+const lineOf = (budgets: readonly Budget[]): string => budgets.map((budget) => `${budget.id}\n${budget.limit}`).join('\n');
+
 export function sharedCounters(engine: CountEngine, { now }: { now: () => number }): SharedCounters {
   const spent = new Map<string, Spent>();
+  /** The budget sets with a step in flight, and the requests waiting for the next. */
+  const lines = new Map<string, Line>();
 
   const sweep = (): void => {
     const at = now();
@@ -60,21 +92,54 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
 
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
 
+  /** Sends the line's waiting requests in steps, one in flight at a time, until none waits. */
+  async function send(name: string, line: Line): Promise<void> {
+    while (line.waiting.length > 0) {
+      const batch = line.waiting.splice(0);
+      try {
+        const granted = await engine.take(line.budgets, batch[batch.length - 1].at, batch.length);
+        share(line.budgets, batch, granted);
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+    lines.delete(name);
+  }
+
+  /** Answers each request of a batch: the first `granted` counted, each with the count it made; the rest refused. */
+  function share(budgets: readonly Budget[], batch: readonly Waiter[], { granted, spent: index, counts, firstRefusal }: Granted): void {
+    if (index >= 0 && granted < batch.length) {
+      // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
+      if (spent.size < MAX_SPENT) spent.set(budgets[index].id, { count: counts[index], resetsAt: budgets[index].resetsAt });
+    }
+    batch.forEach((waiter, j) => {
+      if (j < granted) {
+        waiter.resolve({ spent: -1, remaining: budgets.map((budget, i) => budget.limit - (counts[i] - granted + j + 1)), firstRefusal: false });
+      } else {
+        const remaining = budgets.map((budget, i) => Math.max(0, budget.limit - counts[i]));
+        waiter.resolve({ spent: index, remaining, firstRefusal: firstRefusal && j === granted });
+      }
+    });
+  }
+
   return {
-    async take(budgets, at): Promise<Taken> {
+    take(budgets, at): Promise<Taken> {
       const known = budgets.findIndex((budget) => {
         const entry = spent.get(budget.id);
         return entry !== undefined && entry.resetsAt > at && budget.limit <= entry.count;
       });
-      if (known >= 0) return { spent: known, remaining: budgets.map(() => 0), firstRefusal: false };
-      const taken = await engine.take(budgets, at);
-      const remaining = budgets.map((budget, i) => Math.max(0, budget.limit - taken.counts[i]));
-      if (taken.spent >= 0) {
-        const budget = budgets[taken.spent];
-        // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
-        if (spent.size < MAX_SPENT) spent.set(budget.id, { count: taken.counts[taken.spent], resetsAt: budget.resetsAt });
+      if (known >= 0) return Promise.resolve({ spent: known, remaining: budgets.map(() => 0), firstRefusal: false });
+      const name = lineOf(budgets);
+      let line = lines.get(name);
+      const idle = line === undefined;
+      if (line === undefined) {
+        line = { budgets, waiting: [] };
+        lines.set(name, line);
       }
-      return { spent: taken.spent, remaining, firstRefusal: taken.firstRefusal };
+      const { waiting } = line;
+      const taken = new Promise<Taken>((resolve, reject) => waiting.push({ at, resolve, reject }));
+      if (idle) void send(name, line);
+      return taken;
     },
     ping: () => engine.ping(),
     async close() {

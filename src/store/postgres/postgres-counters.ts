@@ -3,8 +3,9 @@
  * process on the database counts in the same rows (`request_counts`, postgres-migrations.ts), so a
  * key's limit is exact across processes and machines.
  *
- * One round trip per request: the function `loc_take_v1` locks the budgets' rows and counts all or
- * nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
+ * One round trip per batch: the function `loc_take_v2` locks the budgets' rows and counts as many of
+ * the requests waiting on them as every budget has room for (shared-counters.ts gathers them), each
+ * all or nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
  * waits on an fsync per request, the rows are still replicated, and a crash of PostgreSQL may lose
  * the last few hundred milliseconds of counts — a few requests a key may make again, never a
  * location or a key.
@@ -34,14 +35,14 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
     }
   };
   return {
-    async take(budgets: readonly Budget[], now: number) {
-      const [row] = await query<{ spent: number; counts: number[]; first_refusal: boolean }>(
+    async take(budgets: readonly Budget[], now: number, wanted: number) {
+      const [row] = await query<{ granted: number; spent: number; counts: number[]; first_refusal: boolean }>(
         'loc-take',
-        'SELECT spent, counts, first_refusal FROM loc_take_v1($1, $2, $3, $4, $5, $6)',
-        [budgets.map((b) => b.id), budgets.map((b) => b.keyId), budgets.map((b) => b.kind), budgets.map((b) => b.limit), budgets.map((b) => b.resetsAt), now],
+        'SELECT granted, spent, counts, first_refusal FROM loc_take_v2($1, $2, $3, $4, $5, $6, $7)',
+        [budgets.map((b) => b.id), budgets.map((b) => b.keyId), budgets.map((b) => b.kind), budgets.map((b) => b.limit), budgets.map((b) => b.resetsAt), now, wanted],
       );
       // bigint[] arrives as strings: pg parses only the scalar int8 as a Number (postgres-pool.ts).
-      return { spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
+      return { granted: row.granted, spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
     },
     async sweep(now) {
       await query('loc-sweep-counts', 'DELETE FROM request_counts WHERE resets_at <= $1', [now]);

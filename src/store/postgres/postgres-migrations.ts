@@ -234,6 +234,43 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION loc_audit_append_only_v1();
     `,
   },
+  // 5: the counters take several requests of one budget set at once (shared-counters.ts gathers those
+  // that wait on one key into one statement). Only added: a loc of schema 2 to 4 counts one at a time
+  // with loc_take_v1, in the same rows, beside this one during an upgrade.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE FUNCTION loc_take_v2(ids text[], key_ids text[], kinds text[], limits bigint[], resets bigint[], now_ms bigint, wanted integer,
+                                OUT granted integer, OUT spent integer, OUT counts bigint[], OUT first_refusal boolean)
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO request_counts (id, key_id, kind, used, resets_at)
+        SELECT b.id, b.key_id, b.kind, 0, b.resets FROM unnest(ids, key_ids, kinds, resets) AS b(id, key_id, kind, resets) ORDER BY b.id
+        ON CONFLICT (id) DO NOTHING;
+      PERFORM 1 FROM request_counts WHERE id = ANY (ids) ORDER BY id FOR UPDATE;
+      SELECT array_agg(r.used ORDER BY b.i) INTO counts FROM unnest(ids) WITH ORDINALITY AS b(id, i) JOIN request_counts r ON r.id = b.id;
+      -- As many as every budget has room for; the first budget with the least room is the one spent.
+      granted := wanted;
+      spent := -1;
+      FOR i IN 1 .. cardinality(ids) LOOP
+        IF limits[i] - counts[i] < granted THEN
+          granted := greatest(limits[i] - counts[i], 0);
+          spent := i - 1;
+        END IF;
+      END LOOP;
+      IF granted > 0 THEN
+        UPDATE request_counts SET used = used + granted WHERE id = ANY (ids);
+        SELECT array_agg(c + granted ORDER BY i) INTO counts FROM unnest(counts) WITH ORDINALITY AS b(c, i);
+      END IF;
+      first_refusal := false;
+      IF spent >= 0 THEN
+        UPDATE request_counts SET first_refused_at = now_ms WHERE id = ids[spent + 1] AND first_refused_at IS NULL;
+        first_refusal := FOUND;
+      END IF;
+    END
+    $$;
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

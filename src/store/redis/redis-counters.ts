@@ -17,26 +17,39 @@ import { sharedCounters, type CountEngine, type SharedCounters } from '../shared
 /** How long a command may take before Redis counts as out of reach. */
 const COMMAND_TIMEOUT_MS = 2000;
 
-/** KEYS: the windows; ARGV: limits, expiry times, now, then each window's key id and kind. */
+/**
+ * KEYS: the windows; ARGV: limits, expiry times, now, how many requests are wanted, then each
+ * window's key id and kind. Counts as many as every window has room for, all or nothing each; the
+ * first window with the least room is the one spent.
+ */
 const TAKE = `
 local n = #KEYS
+local granted = tonumber(ARGV[2 * n + 2])
+local spent = -1
 local counts = {}
-for i = 1, n do counts[i] = tonumber(redis.call('HGET', KEYS[i], 'used') or '0') end
 for i = 1, n do
-  if counts[i] >= tonumber(ARGV[i]) then
-    local first = redis.call('HSETNX', KEYS[i], 'first_refused_at', ARGV[2 * n + 1])
-    if first == 1 then redis.call('PEXPIREAT', KEYS[i], ARGV[n + i]) end
-    return {i - 1, first, unpack(counts)}
+  counts[i] = tonumber(redis.call('HGET', KEYS[i], 'used') or '0')
+  local room = tonumber(ARGV[i]) - counts[i]
+  if room < granted then
+    granted = math.max(room, 0)
+    spent = i - 1
   end
 end
-for i = 1, n do
-  counts[i] = redis.call('HINCRBY', KEYS[i], 'used', 1)
-  if counts[i] == 1 then
-    redis.call('HSET', KEYS[i], 'key_id', ARGV[2 * n + 2 * i], 'kind', ARGV[2 * n + 2 * i + 1])
-    redis.call('PEXPIREAT', KEYS[i], ARGV[n + i])
+if granted > 0 then
+  for i = 1, n do
+    counts[i] = redis.call('HINCRBY', KEYS[i], 'used', granted)
+    if counts[i] == granted then
+      redis.call('HSET', KEYS[i], 'key_id', ARGV[2 * n + 2 * i + 1], 'kind', ARGV[2 * n + 2 * i + 2])
+      redis.call('PEXPIREAT', KEYS[i], ARGV[n + i])
+    end
   end
 end
-return {-1, 0, unpack(counts)}`;
+local first = 0
+if spent >= 0 then
+  first = redis.call('HSETNX', KEYS[spent + 1], 'first_refused_at', ARGV[2 * n + 1])
+  if first == 1 then redis.call('PEXPIREAT', KEYS[spent + 1], ARGV[n + spent + 1]) end
+end
+return {granted, spent, first, unpack(counts)}`;
 
 /** Redis's refusals that mean the server, not the request, is at fault. */
 const REPLY_REASONS: ReadonlyArray<[RegExp, UnavailableReason]> = [
@@ -72,17 +85,18 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
     }
   };
   return {
-    take: (budgets, now) =>
+    take: (budgets, now, wanted) =>
       run(async () => {
-        const [spent, first, ...counts] = await scripts.locTake(
+        const [granted, spent, first, ...counts] = await scripts.locTake(
           budgets.length,
           ...budgets.map((b) => keyOf(b.id)),
           ...budgets.map((b) => b.limit),
           ...budgets.map((b) => b.resetsAt),
           now,
+          wanted,
           ...budgets.flatMap((b) => [b.keyId, b.kind]),
         );
-        return { spent, counts, firstRefusal: first === 1 };
+        return { granted, spent, counts, firstRefusal: first === 1 };
       }),
     ping: () =>
       run(async () => {

@@ -3,8 +3,9 @@
  * its embed traffic per hour, one session's calls over its life — goes through `take`, so that one
  * engine holds them all. The embedded engine keeps the counts in this process (memory/), which is
  * right for one server per data directory; the engines several processes share (postgres/, redis/,
- * on shared-counters.ts) implement the same port: one atomic step per request, keyed by the
- * budget's id, forgotten after its `resetsAt`. open-counters.ts chooses one.
+ * on shared-counters.ts) implement the same port: each request counted atomically, in a step that
+ * may count several requests of one key at once, keyed by the budget's id, forgotten after its
+ * `resetsAt`. open-counters.ts chooses one.
  */
 
 /** A count in its window: a budget without its limit. */

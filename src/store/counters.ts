@@ -4,8 +4,8 @@
  * engine holds them all. The embedded engine keeps the counts in this process (memory/), which is
  * right for one server per data directory; the engines several processes share (postgres/, redis/,
  * on shared-counters.ts) implement the same port: each request counted atomically, in a step that
- * may count several requests of one key at once, keyed by the budget's id, forgotten after its
- * `resetsAt`. open-counters.ts chooses one.
+ * may count the waiting requests of several keys at once, keyed by the budget's id, forgotten after
+ * its `resetsAt`. open-counters.ts chooses one.
  */
 
 /** A count in its window: a budget without its limit. */

@@ -153,30 +153,57 @@ describe.each([
       const small = budget(`step-small:${hour}`, 3);
       const large = budget(`step-large:${hour}`, 10);
       const tied = budget(`step-tied:${hour}`, 3);
-      expect(await step.take([large, small, tied], NOW, 5)).toEqual({ granted: 3, spent: 1, counts: [3, 3, 3], firstRefusal: true });
-      expect(await step.take([large, small, tied], NOW, 2)).toEqual({ granted: 0, spent: 1, counts: [3, 3, 3], firstRefusal: false });
-      expect(await step.take([large], NOW, 4)).toEqual({ granted: 4, spent: -1, counts: [7], firstRefusal: false });
+      expect(await step.take([{ budgets: [large, small, tied], wanted: 5 }], NOW)).toEqual([{ granted: 3, spent: 1, counts: [3, 3, 3], firstRefusal: true }]);
+      expect(await step.take([{ budgets: [large, small, tied], wanted: 2 }], NOW)).toEqual([{ granted: 0, spent: 1, counts: [3, 3, 3], firstRefusal: false }]);
+      expect(await step.take([{ budgets: [large], wanted: 4 }], NOW)).toEqual([{ granted: 4, spent: -1, counts: [7], firstRefusal: false }]);
       expect((await engine.row(large.id))?.used).toBe(7);
     } finally {
       await step.close();
     }
   });
 
-  it('gathers the requests that wait on one key into one step: one in flight per key and process, each request its own count', async () => {
+  it('takes several budget sets in one step, in turn, a later set seeing what an earlier one took from a budget they share', async () => {
+    const step = await engine.countEngine();
+    try {
+      // Two sessions of one key: each its own budget, both the key's embed budget, which has room for 5.
+      const embed = budget(`shared-embed:${hour}`, 5, 'embed');
+      const [one, two] = [budget('shared-session:1', 4, 'session', NOW + 60_000), budget('shared-session:2', 4, 'session', NOW + 60_000)];
+      const other = budget(`shared-other:${hour}`, 2);
+      expect(await step.take([{ budgets: [one, embed], wanted: 3 }, { budgets: [other], wanted: 3 }, { budgets: [two, embed], wanted: 4 }], NOW)).toEqual([
+        { granted: 3, spent: -1, counts: [3, 3], firstRefusal: false },
+        { granted: 2, spent: 0, counts: [2], firstRefusal: true },
+        { granted: 2, spent: 1, counts: [2, 5], firstRefusal: true },
+      ]);
+      expect([(await engine.row(embed.id))?.used, (await engine.row(two.id))?.used, (await engine.row(other.id))?.used]).toEqual([5, 2, 2]);
+    } finally {
+      await step.close();
+    }
+  });
+
+  it('gathers the requests that wait into one step, by budget set: one step in flight per process, each request its own count', async () => {
     const real = await engine.countEngine();
-    const steps: number[] = [];
-    const counters = sharedCounters({ ...real, take: (budgets, at, wanted) => (steps.push(wanted), real.take(budgets, at, wanted)) }, { now });
+    const steps: number[][] = [];
+    const counters = sharedCounters({ ...real, take: (sets, at) => (steps.push(sets.map((set) => set.wanted)), real.take(sets, at)) }, { now });
     try {
       const b = [budget(`gathered:${hour}`, 100)];
       const results = await Promise.all(Array.from({ length: 40 }, () => counters.take(b, NOW)));
       // The first goes alone; the 39 that came while it was in flight go in the next step, together.
-      expect(steps).toEqual([1, 39]);
+      expect(steps).toEqual([[1], [39]]);
       expect(results.map((result) => result.remaining[0])).toEqual(Array.from({ length: 40 }, (_, i) => 99 - i));
       expect((await engine.row(b[0].id))?.used).toBe(40);
       const over = await Promise.all(Array.from({ length: 70 }, () => counters.take(b, NOW)));
       expect(over.filter((result) => result.spent < 0)).toHaveLength(60);
       expect(over.filter((result) => result.firstRefusal)).toHaveLength(1);
       expect((await engine.row(b[0].id))?.used).toBe(100);
+
+      // Ten keys, three requests each, at once: two steps in all, the second with every key's (the first
+      // key's two left come last: its line was sent and made anew).
+      steps.length = 0;
+      const keys = Array.from({ length: 10 }, (_, k) => [budget(`many-${k}:${hour}`, 2)]);
+      const many = await Promise.all(Array.from({ length: 30 }, (_, i) => counters.take(keys[i % 10], NOW)));
+      expect(steps).toEqual([[1], [3, 3, 3, 3, 3, 3, 3, 3, 3, 2]]);
+      expect(many.filter((result) => result.spent < 0)).toHaveLength(20);
+      for (const key of keys) expect((await engine.row(key[0].id))?.used).toBe(2);
     } finally {
       await counters.close();
     }

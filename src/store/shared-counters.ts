@@ -3,12 +3,12 @@
  * engines (postgres-counters.ts, redis-counters.ts) have in common. The engine does one atomic step
  * for a batch of requests; this side keeps the traffic it sends small:
  *
- * - **The requests that wait on one budget set share a step.** While a step for a key's budgets is
- *   in flight, the requests that come for the same budgets wait, and go together in the next step,
- *   which counts as many of them as every budget has room for, each all or nothing: one statement in
- *   flight per key and process, whatever the load. Each request counted gets a count of its own, so
- *   the remaining values handed out stay unique, and a batch the engine fails fails each of its
- *   requests (503): none passes uncounted.
+ * - **The requests that wait share a step.** While a step is in flight, the requests that come wait,
+ *   gathered by budget set (one key's, one session's), and go together in the next step, which takes
+ *   for each set as many of its requests as its budgets have room for, each all or nothing: one
+ *   statement in flight per process, whatever the load and however many keys. Each request counted
+ *   gets a count of its own, so the remaining values handed out stay unique, and a step the engine
+ *   fails fails each of its requests (503): none passes uncounted.
  * - **A used-up budget is refused here**, without asking the engine again: once the engine has said a
  *   budget is spent at a count, every request of that window within the limit it was refused under
  *   is refused in this process. A key hammering past its limit costs the shared store nothing, and
@@ -42,10 +42,20 @@ export interface Granted {
   firstRefusal: boolean;
 }
 
+/** The requests of one budget set that a step takes: how many, and the budgets each draws on. */
+export interface Wanted {
+  budgets: readonly Budget[];
+  wanted: number;
+}
+
 /** One atomic step of a shared engine, and its housekeeping. */
 export interface CountEngine {
-  /** Counts as many of `wanted` requests against every budget as every budget has room for, each all or nothing. */
-  take(budgets: readonly Budget[], now: number, wanted: number): Promise<Granted>;
+  /**
+   * Takes the sets in turn, each as many of its requests as all its budgets have room for, each
+   * request all or nothing, a later set seeing what an earlier one took from a budget they share;
+   * answers what each set was granted.
+   */
+  take(sets: readonly Wanted[], now: number): Promise<Granted[]>;
   /** Forgets windows that ended before `now`. */
   sweep(now: number): Promise<void>;
   /** Resolves when the engine answers; rejects with StoreUnavailable when not. */
@@ -63,26 +73,30 @@ interface Spent {
   resetsAt: number;
 }
 
-/** A request waiting for its budgets' next step. */
+/** A request waiting for the next step. */
 interface Waiter {
   at: number;
   resolve: (taken: Taken) => void;
   reject: (error: unknown) => void;
 }
 
-/** The requests of one budget set (the same windows, the same limits) waiting for its next step: a line is there while a step of its is in flight. */
+/** The requests of one budget set (the same windows, the same limits) waiting for the next step. */
 interface Line {
   budgets: readonly Budget[];
   waiting: Waiter[];
 }
 
-/** Requests share a step when they draw from the same windows under the same limits. */
+/** Requests share a line when they draw from the same windows under the same limits. */
 const lineOf = (budgets: readonly Budget[]): string => budgets.map((budget) => `${budget.id}\n${budget.limit}`).join('\n');
+
+/** Most budget sets in one step: a larger gathering waits for the next. */
+const MAX_SETS = 256;
 
 export function sharedCounters(engine: CountEngine, { now }: { now: () => number }): SharedCounters {
   const spent = new Map<string, Spent>();
-  /** The budget sets with a step in flight, and the requests waiting for the next. */
+  /** The requests waiting for the next step, by budget set. */
   const lines = new Map<string, Line>();
+  let sending = false;
 
   const sweep = (): void => {
     const at = now();
@@ -92,21 +106,24 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
 
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
 
-  /** Sends the line's waiting requests in steps, one in flight at a time, until none waits. */
-  async function send(name: string, line: Line): Promise<void> {
-    while (line.waiting.length > 0) {
-      const batch = line.waiting.splice(0);
+  /** Sends what waits in steps, one in flight at a time, until nothing waits. */
+  async function send(): Promise<void> {
+    sending = true;
+    while (lines.size > 0) {
+      const step = [...lines.entries()].slice(0, MAX_SETS);
+      for (const [name] of step) lines.delete(name);
+      const waiters = step.flatMap(([, line]) => line.waiting);
       try {
-        const granted = await engine.take(line.budgets, batch[batch.length - 1].at, batch.length);
-        share(line.budgets, batch, granted);
+        const granted = await engine.take(step.map(([, line]) => ({ budgets: line.budgets, wanted: line.waiting.length })), Math.max(...waiters.map((w) => w.at)));
+        step.forEach(([, line], i) => share(line.budgets, line.waiting, granted[i]));
       } catch (error) {
-        for (const waiter of batch) waiter.reject(error);
+        for (const waiter of waiters) waiter.reject(error);
       }
     }
-    lines.delete(name);
+    sending = false;
   }
 
-  /** Answers each request of a batch: the first `granted` counted, each with the count it made; the rest refused. */
+  /** Answers each request of a line: the first `granted` counted, each with the count it made; the rest refused. */
   function share(budgets: readonly Budget[], batch: readonly Waiter[], { granted, spent: index, counts, firstRefusal }: Granted): void {
     if (index >= 0 && granted < batch.length) {
       // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
@@ -131,14 +148,13 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       if (known >= 0) return Promise.resolve({ spent: known, remaining: budgets.map(() => 0), firstRefusal: false });
       const name = lineOf(budgets);
       let line = lines.get(name);
-      const idle = line === undefined;
       if (line === undefined) {
         line = { budgets, waiting: [] };
         lines.set(name, line);
       }
       const { waiting } = line;
       const taken = new Promise<Taken>((resolve, reject) => waiting.push({ at, resolve, reject }));
-      if (idle) void send(name, line);
+      if (!sending) void send();
       return taken;
     },
     ping: () => engine.ping(),

@@ -3,9 +3,9 @@
  * process on the database counts in the same rows (`request_counts`, postgres-migrations.ts), so a
  * key's limit is exact across processes and machines.
  *
- * One round trip per batch: the function `loc_take_v2` locks the budgets' rows and counts as many of
- * the requests waiting on them as every budget has room for (shared-counters.ts gathers them), each
- * all or nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
+ * One round trip per step: the function `loc_take_v2` (postgres-counters-sql.ts) locks the rows of
+ * the budget sets shared-counters.ts gathered and counts, set by set, as many of their requests as
+ * the budgets have room for, each all or nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
  * waits on an fsync per request, the rows are still replicated, and a crash of PostgreSQL may lose
  * the last few hundred milliseconds of counts — a few requests a key may make again, never a
  * location or a key.
@@ -17,8 +17,7 @@
 import type pg from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { newPool } from './postgres-pool.ts';
-import type { Budget } from '../counters.ts';
-import { sharedCounters, type CountEngine, type SharedCounters } from '../shared-counters.ts';
+import { sharedCounters, type CountEngine, type SharedCounters, type Wanted } from '../shared-counters.ts';
 
 /**
  * Connections the counters keep: each request holds one for a single short statement, and the rows
@@ -35,14 +34,23 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
     }
   };
   return {
-    async take(budgets: readonly Budget[], now: number, wanted: number) {
-      const [row] = await query<{ granted: number; spent: number; counts: number[]; first_refusal: boolean }>(
+    async take(sets: readonly Wanted[], now: number) {
+      const budgets = sets.flatMap((set) => set.budgets);
+      const [row] = await query<{ granted: number[]; spent: number[]; counts: string[]; first_refusal: boolean[] }>(
         'loc-take',
-        'SELECT granted, spent, counts, first_refusal FROM loc_take_v2($1, $2, $3, $4, $5, $6, $7)',
-        [budgets.map((b) => b.id), budgets.map((b) => b.keyId), budgets.map((b) => b.kind), budgets.map((b) => b.limit), budgets.map((b) => b.resetsAt), now, wanted],
+        'SELECT granted, spent, counts, first_refusal FROM loc_take_v2($1, $2, $3, $4, $5, $6, $7, $8)',
+        [
+          sets.flatMap((set, s) => set.budgets.map(() => s + 1)), budgets.map((b) => b.id), budgets.map((b) => b.keyId), budgets.map((b) => b.kind),
+          budgets.map((b) => b.limit), budgets.map((b) => b.resetsAt), sets.map((set) => set.wanted), now,
+        ],
       );
       // bigint[] arrives as strings: pg parses only the scalar int8 as a Number (postgres-pool.ts).
-      return { granted: row.granted, spent: row.spent, counts: row.counts.map(Number), firstRefusal: row.first_refusal };
+      const counts = row.counts.map(Number);
+      let first = 0;
+      return sets.map((set, s) => {
+        const of = counts.slice(first, (first += set.budgets.length));
+        return { granted: row.granted[s], spent: row.spent[s], counts: of, firstRefusal: row.first_refusal[s] };
+      });
     },
     async sweep(now) {
       await query('loc-sweep-counts', 'DELETE FROM request_counts WHERE resets_at <= $1', [now]);

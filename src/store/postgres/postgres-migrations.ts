@@ -184,9 +184,9 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION loc_audit_append_only_v1();
     `,
   },
-  // 5: the counters take several requests of one budget set at once (postgres-counters.ts). Only
-  // added: a loc of schema 2 to 4 counts one at a time with loc_take_v1, in the same rows, beside
-  // this one during an upgrade.
+  // 5: the counters take the waiting requests of several budget sets in one call (postgres-counters.ts).
+  // Only added: a loc of schema 2 to 4 counts one at a time with loc_take_v1, in the same rows,
+  // beside this one during an upgrade.
   { compatibleFrom: 1, sql: TAKE_MANY_SQL },
 ];
 

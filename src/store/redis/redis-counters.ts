@@ -18,38 +18,57 @@ import { sharedCounters, type CountEngine, type SharedCounters } from '../shared
 const COMMAND_TIMEOUT_MS = 2000;
 
 /**
- * KEYS: the windows; ARGV: limits, expiry times, now, how many requests are wanted, then each
- * window's key id and kind. Counts as many as every window has room for, all or nothing each; the
- * first window with the least room is the one spent.
+ * KEYS: the windows of every budget set, set after set. ARGV: now, the number of sets, each set's
+ * size and how many requests it brings, then each window's limit, expiry time, key id and kind. The
+ * sets are taken in turn, each as many of its requests as all its windows have room for, each
+ * request all or nothing, a later set seeing what an earlier one took from a window they share; the
+ * first window with the least room is the one spent. Answers, per set: granted, spent, whether the
+ * refusal is the window's first, and each window's count.
  */
 const TAKE = `
-local n = #KEYS
-local granted = tonumber(ARGV[2 * n + 2])
-local spent = -1
-local counts = {}
-for i = 1, n do
-  counts[i] = tonumber(redis.call('HGET', KEYS[i], 'used') or '0')
-  local room = tonumber(ARGV[i]) - counts[i]
-  if room < granted then
-    granted = math.max(room, 0)
-    spent = i - 1
-  end
+local sets = tonumber(ARGV[2])
+local base = 2 + 2 * sets
+local used = {}
+local function current(key)
+  if used[key] == nil then used[key] = tonumber(redis.call('HGET', key, 'used') or '0') end
+  return used[key]
 end
-if granted > 0 then
-  for i = 1, n do
-    counts[i] = redis.call('HINCRBY', KEYS[i], 'used', granted)
-    if counts[i] == granted then
-      redis.call('HSET', KEYS[i], 'key_id', ARGV[2 * n + 2 * i + 1], 'kind', ARGV[2 * n + 2 * i + 2])
-      redis.call('PEXPIREAT', KEYS[i], ARGV[n + i])
+local function arg(i, field) return ARGV[base + 4 * (i - 1) + field] end
+local out = {}
+local i = 1
+for s = 1, sets do
+  local size = tonumber(ARGV[1 + 2 * s])
+  local granted = tonumber(ARGV[2 + 2 * s])
+  local spent = -1
+  for k = 0, size - 1 do
+    local room = tonumber(arg(i + k, 1)) - current(KEYS[i + k])
+    if room < granted then
+      granted = math.max(room, 0)
+      spent = k
     end
   end
+  if granted > 0 then
+    for k = 0, size - 1 do
+      local key = KEYS[i + k]
+      used[key] = redis.call('HINCRBY', key, 'used', granted)
+      if used[key] == granted then
+        redis.call('HSET', key, 'key_id', arg(i + k, 3), 'kind', arg(i + k, 4))
+        redis.call('PEXPIREAT', key, arg(i + k, 2))
+      end
+    end
+  end
+  local first = 0
+  if spent >= 0 then
+    first = redis.call('HSETNX', KEYS[i + spent], 'first_refused_at', ARGV[1])
+    if first == 1 then redis.call('PEXPIREAT', KEYS[i + spent], arg(i + spent, 2)) end
+  end
+  out[#out + 1] = granted
+  out[#out + 1] = spent
+  out[#out + 1] = first
+  for k = 0, size - 1 do out[#out + 1] = current(KEYS[i + k]) end
+  i = i + size
 end
-local first = 0
-if spent >= 0 then
-  first = redis.call('HSETNX', KEYS[spent + 1], 'first_refused_at', ARGV[2 * n + 1])
-  if first == 1 then redis.call('PEXPIREAT', KEYS[spent + 1], ARGV[n + spent + 1]) end
-end
-return {granted, spent, first, unpack(counts)}`;
+return out`;
 
 /** Redis's refusals that mean the server, not the request, is at fault. */
 const REPLY_REASONS: ReadonlyArray<[RegExp, UnavailableReason]> = [
@@ -85,18 +104,23 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
     }
   };
   return {
-    take: (budgets, now, wanted) =>
+    take: (sets, now) =>
       run(async () => {
-        const [granted, spent, first, ...counts] = await scripts.locTake(
+        const budgets = sets.flatMap((set) => set.budgets);
+        const answer = await scripts.locTake(
           budgets.length,
           ...budgets.map((b) => keyOf(b.id)),
-          ...budgets.map((b) => b.limit),
-          ...budgets.map((b) => b.resetsAt),
           now,
-          wanted,
-          ...budgets.flatMap((b) => [b.keyId, b.kind]),
+          sets.length,
+          ...sets.flatMap((set) => [set.budgets.length, set.wanted]),
+          ...budgets.flatMap((b) => [b.limit, b.resetsAt, b.keyId, b.kind]),
         );
-        return { granted, spent, counts, firstRefusal: first === 1 };
+        let at = 0;
+        return sets.map((set) => {
+          const [granted, spent, first] = answer.slice(at, at + 3);
+          const counts = answer.slice(at + 3, (at += 3 + set.budgets.length));
+          return { granted, spent, counts, firstRefusal: first === 1 };
+        });
       }),
     ping: () =>
       run(async () => {

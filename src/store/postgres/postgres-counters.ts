@@ -5,10 +5,10 @@
  *
  * One round trip per step: the function `loc_take_v2` (postgres-counters-sql.ts) locks the rows of
  * the budget sets shared-counters.ts gathered and counts, set by set, as many of their requests as
- * the budgets have room for, each all or nothing. The counters have a pool of their own whose commits do not wait for the disk: nothing
- * waits on an fsync per request, the rows are still replicated, and a crash of PostgreSQL may lose
- * the last few hundred milliseconds of counts — a few requests a key may make again, never a
- * location or a key.
+ * the budgets have room for, each all or nothing. The counters have a pool of their own whose
+ * commits do not wait for the disk: nothing waits on an fsync per request, the rows are still
+ * replicated, and a crash of PostgreSQL may lose the last few hundred milliseconds of counts — a few
+ * requests a key may make again, never a location or a key.
  *
  * The row's `refused_*` columns are no longer written: a key's usage, refusals included, is the
  * store's (key_usage, limits/usage-meter.ts). They stay for a loc of schema 2 or 3 that may still run
@@ -20,8 +20,8 @@ import { newPool } from './postgres-pool.ts';
 import { sharedCounters, type CountEngine, type SharedCounters, type Wanted } from '../shared-counters.ts';
 
 /**
- * Connections the counters keep: each request holds one for a single short statement, and the rows
- * of one key are taken one at a time whatever the number of connections.
+ * Connections the counters keep: one for the step in flight (shared-counters.ts sends one at a
+ * time), one for the hourly sweep and the health check, which must not wait behind it.
  */
 const COUNTER_CONNECTIONS = 2;
 

@@ -14,15 +14,11 @@
  * holds it (screen lock, PIN, fingerprint); a security key without a PIN, which anyone holding it
  * could use, is refused.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { LocError, describeValue } from '../errors.ts';
 import type { Challenge, Passkey, User } from '../store/panel-store.ts';
@@ -31,6 +27,13 @@ import type { Store } from '../store/store.ts';
 /** How long the browser has to answer a ceremony's options; the browser is told the same. */
 export const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 const RP_NAME = 'loc partner panel';
+
+/**
+ * The WebAuthn library, loaded on the first ceremony: with its certificate parsers it is a tenth of
+ * `loc serve`'s start, for a page most starts never serve.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** Who the panel is to authenticators: the RP ID (a hostname) and the origin ceremonies must come from. */
 export interface RelyingParty {
@@ -83,7 +86,7 @@ async function verified<T>(purpose: Challenge['purpose'], verify: () => Promise<
 /** Options to create a passkey for `user`; the passkeys they have are excluded, so an authenticator holds one of theirs at most. */
 export async function registrationOptions(store: Store, rp: RelyingParty, user: User, now: number): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await store.panel.listPasskeys(user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
     userName: user.email,
@@ -104,6 +107,7 @@ export async function registrationOptions(store: Store, rp: RelyingParty, user: 
  */
 export async function verifyRegistration(store: Store, rp: RelyingParty, user: User, response: RegistrationResponseJSON, userAgent: string, now: number): Promise<Passkey> {
   const challenge = await takeChallenge(store, response, 'register', user.id, now);
+  const { verifyRegistrationResponse } = await webauthn();
   const result = await verified('register', () => verifyRegistrationResponse({
     response,
     expectedChallenge: challenge,
@@ -133,7 +137,7 @@ export async function verifyRegistration(store: Store, rp: RelyingParty, user: U
 export async function authenticationOptions(store: Store, rp: RelyingParty, user: User | null, now: number): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const allowed = user === null ? undefined : await store.panel.listPasskeys(user.id);
   if (allowed?.length === 0) throw new LocError('validation_error', 'You have no passkey yet: confirm with your password.', 'credential');
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     timeout: CHALLENGE_LIFETIME_MS,
     userVerification: 'required',
@@ -161,6 +165,7 @@ export async function verifyAuthentication(store: Store, rp: RelyingParty, respo
   if (user === null || (handle !== undefined && Buffer.from(handle, 'base64url').toString('utf8') !== user.id)) {
     throw refusal('authenticate', 'This passkey belongs to no user of the panel.');
   }
+  const { verifyAuthenticationResponse } = await webauthn();
   const result = await verified('authenticate', () => verifyAuthenticationResponse({
     response,
     expectedChallenge: challenge,

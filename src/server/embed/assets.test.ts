@@ -153,12 +153,14 @@ describe('embed assets', () => {
     expect(loader.rawPayload.length).toBeLessThanOrEqual(4 * 1024);
   });
 
-  it('start compressing once the server listens, not before', async () => {
+  it('start compressing just after the server listens, not before', async () => {
     const prepare = vi.spyOn(EncodedFile.prototype, 'prepare');
     const server = await app();
     try {
       expect(prepare).not.toHaveBeenCalled();
       await server.listen({ port: 0, host: '127.0.0.1' });
+      expect(prepare).not.toHaveBeenCalled();
+      await new Promise((next) => setImmediate(next));
       expect(prepare.mock.calls.length).toBeGreaterThanOrEqual(5);
       await server.prepareEmbedEncodings();
       const response = await fetch(`http://127.0.0.1:${(server.server.address() as AddressInfo).port}/embed/frame.js`, { headers: { 'accept-encoding': 'br' } });

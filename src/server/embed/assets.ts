@@ -144,8 +144,9 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     app.decorate('prepareEmbedEncodings', () =>
       Promise.all([...Object.values(bundle().files), ...bundle().catalogues.values()].map((file) => file.file.prepare())).then(() => undefined),
     );
-    // In the background: the first visitors after a start get the files as they are, not a wait.
-    app.addHook('onListen', async () => void app.prepareEmbedEncodings());
+    // In the background, once the ready line is out: the first visitors after a start get the files
+    // as they are, not a wait, and the start does not wait for the grid's table either.
+    app.addHook('onListen', async () => void setImmediate(() => void app.prepareEmbedEncodings()));
     const tileSettings = options.tiles ?? { mode: 'online' };
     const styles = resolveStyles(tileSettings, options.publicUrl);
     app.decorate('embedStyles', styles);

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../../address/offline.ts';
 import { PlacesFileError } from '../../address/places-file.ts';
+import { coverage } from '../../code/coverage.ts';
 import { storePlace } from '../../store/open-store.ts';
 import { StoreUnavailable } from '../../store/store.ts';
 import { buildApp, type AppOptions } from '../app.ts';
@@ -80,6 +81,9 @@ export async function startServer(requested: Config, options: StartOptions = {})
     lock?.release();
     throw databaseFailure(error, config);
   }
+  // The codec's table (a quarter of a second to index) is read just after the ready line rather than
+  // before it: a request in that moment waits for it, as it would have waited for the start.
+  setImmediate(() => void coverage());
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   if (options.banner ?? true) for (const line of bannerLines(config, port, options)) print(line);

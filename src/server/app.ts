@@ -37,6 +37,7 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
+import { lazySchemaController } from './http/lazy-schemas.ts';
 import type { PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 
@@ -126,6 +127,7 @@ function serverOptions(config: Config, options: AppOptions): FastifyHttpOptions<
     // While closing, new requests get our own 503 body (plugins/draining.ts), not Fastify's.
     return503OnClosing: false,
     // Types are never coerced ("12" is not a latitude) and unknown fields are refused, not stripped.
+    schemaController: lazySchemaController(),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } },
   };
 }

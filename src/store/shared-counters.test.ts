@@ -209,6 +209,71 @@ describe.each([
     }
   });
 
+  it('leases a key\'s budget to a process by its demand: counts handed out without a step, each once, all of them counted', async () => {
+    const real = await engine.countEngine();
+    const steps: number[][] = [];
+    const counters = sharedCounters({ ...real, take: (sets, at) => (steps.push(sets.map((set) => set.wanted)), real.take(sets, at)) }, { now });
+    try {
+      const b = [budget(`leased:${hour}`, 10_000)];
+      const passed: number[] = [];
+      for (let wave = 0; wave < 6; wave++) {
+        for (const result of await Promise.all(Array.from({ length: 50 }, () => counters.take(b, NOW)))) passed.push(result.remaining[0]);
+      }
+      // A wave's first request goes alone with a lease as large as the demand the line has had, the
+      // rest wait for it and are answered from that lease; from the fourth wave on, one step a wave.
+      expect(steps.slice(0, 4)).toEqual([[1], [49], [2], [97]]);
+      expect(steps).toHaveLength(7);
+      expect(passed.sort((x, y) => y - x)).toEqual(Array.from({ length: 300 }, (_, i) => 9_999 - i));
+      // The engine counted what was asked, nothing refused: beyond the requests, the lease still held.
+      const used = (await engine.row(b[0].id))?.used;
+      expect(used).toBe(steps.flat().reduce((sum, wanted) => sum + wanted));
+      expect(used! - 300).toBeLessThanOrEqual(256);
+    } finally {
+      await counters.close();
+    }
+  });
+
+  it('spends what a lease holds while the engine is away, each count once, then answers 503 material: nothing passes uncounted', async () => {
+    const { hostname, port } = new URL(engine.url);
+    const proxy: TcpProxy = await tcpProxy({ host: hostname, port: Number(port || 6379) });
+    try {
+      const counters = await open(proxy.through(engine.url));
+      const b = [budget(`leased-away:${hour}`, 10_000)];
+      for (let wave = 0; wave < 4; wave++) await Promise.all(Array.from({ length: 50 }, () => counters.take(b, NOW)));
+      await counters.take(b, NOW);
+      const held = (await engine.row(b[0].id))!.used - 201;
+      expect(held).toBeGreaterThan(0);
+      await proxy.cut();
+      let passedWhileAway = 0;
+      while (await counters.take(b, NOW).then(() => true, (error: unknown) => (expect(error).toBeInstanceOf(StoreUnavailable), false))) passedWhileAway++;
+      expect(passedWhileAway).toBe(held);
+      expect((await engine.row(b[0].id))?.used).toBe(201 + held);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('says a budget\'s first refusal once when it fell on a lease rather than on a request: at this process\'s next refusal', async () => {
+    const real = await engine.countEngine();
+    const steps: number[][] = [];
+    const one = sharedCounters({ ...real, take: (sets, at) => (steps.push(sets.map((set) => set.wanted)), real.take(sets, at)) }, { now });
+    const two = await open();
+    const other = await engine.countEngine();
+    try {
+      const b = [budget(`lease-refused:${hour}`, 1_000)];
+      const results = [await one.take(b, NOW)];
+      await other.take([{ budgets: b, wanted: 998 }], NOW);
+      // The last count left goes to the request, the lease it asked for finds none: the engine's first refusal.
+      results.push(await one.take(b, NOW), await two.take(b, NOW), await one.take(b, NOW));
+      expect(steps).toEqual([[1], [2]]);
+      expect(results.map((r) => [r.spent, r.firstRefusal])).toEqual([[-1, false], [-1, false], [0, false], [0, true]]);
+      expect((await engine.row(b[0].id))?.used).toBe(1_000);
+    } finally {
+      await one.close();
+      await other.close();
+    }
+  });
+
   it('forgets every window when it ends, hourly ones too: usage is the store\'s, not the counters\'', async () => {
     const counters = await open();
     const hourly = budget(`server:k:${hour}`, 5);

@@ -9,6 +9,16 @@
  *   statement in flight per process, whatever the load and however many keys. Each request counted
  *   gets a count of its own, so the remaining values handed out stay unique, and a step the engine
  *   fails fails each of its requests (503): none passes uncounted.
+ * - **A key's budget is leased.** A step for a line of one budget (a key's server calls in an hour)
+ *   asks for more than the requests waiting: as many again as the line has had since its last step,
+ *   up to MAX_LEASE, and never more than a ROOM_SHARE-th of the room it saw left. What the engine
+ *   grants beyond the requests is this process's to hand out, each count once, with no step at all:
+ *   one statement for hundreds of requests, however many processes count one key. A lease shrinks
+ *   with the room, so the last ROOM_SHARE requests of a window go one step each, exactly as before.
+ *   What a lease holds is counted already: the engine can be out of reach while a process spends it
+ *   (the count stays exact), and what a process does not spend — it stopped, crashed, the window
+ *   ended, the key's limit changed — is lost to that window: the fleet may serve less than a limit,
+ *   by at most one lease per process, never more.
  * - **A used-up budget is refused here**, without asking the engine again: once the engine has said a
  *   budget is spent at a count, every request of that window within the limit it was refused under
  *   is refused in this process. A key hammering past its limit costs the shared store nothing, and
@@ -92,8 +102,89 @@ const lineOf = (budgets: readonly Budget[]): string => budgets.map((budget) => `
 /** Most budget sets in one step: a larger gathering waits for the next. */
 const MAX_SETS = 256;
 
+/** Most counts a process leases at once for one key. */
+const MAX_LEASE = 256;
+
+/** A lease takes at most this share of the room a budget had at the step before. */
+const ROOM_SHARE = 32;
+
+/** Counts the engine granted a line of one budget beyond its requests, handed out here in order. */
+interface Lease {
+  /** The next count to hand out, and the last one granted. */
+  next: number;
+  last: number;
+  /** Requests of the line since its last step: what the next lease is sized to. */
+  demand: number;
+  /** The budget's count after the line's last step, which the room is reckoned from. */
+  seen: number;
+  resetsAt: number;
+}
+
+/** A request counted at `count` of the one budget it draws on. */
+const passedAt = (budgets: readonly Budget[], count: number): Taken => ({ spent: -1, remaining: [budgets[0].limit - count], firstRefusal: false });
+
+/** Leases by line, sized, filled and swept; bounded like the spent budgets. */
+function leaseBook() {
+  const leases = new Map<string, Lease>();
+  return {
+    /** A count of the line's lease for one more request, or null when it holds none. */
+    take(name: string, { newRequest = true } = {}): number | null {
+      const lease = leases.get(name);
+      if (lease === undefined) return null;
+      if (newRequest) lease.demand++;
+      return lease.next <= lease.last ? lease.next++ : null;
+    },
+    /** How many counts to ask for beyond the `waiting` requests of a line about to be sent. */
+    extra(name: string, budgets: readonly Budget[], waiting: number): number {
+      const lease = leases.get(name);
+      if (lease === undefined || budgets.length !== 1) return 0;
+      const room = budgets[0].limit - lease.seen - waiting;
+      const extra = Math.min(MAX_LEASE, lease.demand, Math.floor(room / ROOM_SHARE));
+      lease.demand = 0;
+      return Math.max(0, extra);
+    },
+    /** Keeps what a step granted beyond its requests: the counts up to `count`, `extra` of them. */
+    fill(name: string, budgets: readonly Budget[], count: number, extra: number): void {
+      if (budgets.length !== 1) return;
+      const lease = leases.get(name);
+      if (lease === undefined && leases.size >= MAX_SPENT) return;
+      leases.set(name, { next: count - extra + 1, last: count, demand: lease?.demand ?? 0, seen: count, resetsAt: budgets[0].resetsAt });
+    },
+    /** Answers what waits in `line` from its lease, as far as it goes. */
+    drain(name: string, line: Line | undefined): void {
+      while (line !== undefined && line.waiting.length > 0) {
+        const count = this.take(name, { newRequest: false });
+        if (count === null) return;
+        line.waiting.shift()!.resolve(passedAt(line.budgets, count));
+      }
+    },
+    sweep(at: number): void {
+      for (const [name, lease] of leases) if (lease.resetsAt <= at) leases.delete(name);
+    },
+  };
+}
+
+/** The answer to the `j`th request of a line in a step that counted the first `served` of them. */
+function answer(budgets: readonly Budget[], { granted, spent, counts, firstRefusal }: Granted, served: number, j: number): Taken {
+  if (j < served) return { spent: -1, remaining: budgets.map((budget, i) => budget.limit - (counts[i] - granted + j + 1)), firstRefusal: false };
+  return { spent, remaining: budgets.map((budget, i) => Math.max(0, budget.limit - counts[i])), firstRefusal: firstRefusal && j === served };
+}
+
+/** A request refused here, by a budget the engine said was used up; null when none was. */
+function refusedHere(spent: Map<string, Spent>, owed: Set<string>, budgets: readonly Budget[], at: number): Taken | null {
+  const known = budgets.findIndex((budget) => {
+    const entry = spent.get(budget.id);
+    return entry !== undefined && entry.resetsAt > at && budget.limit <= entry.count;
+  });
+  if (known < 0) return null;
+  return { spent: known, remaining: budgets.map(() => 0), firstRefusal: owed.delete(budgets[known].id) };
+}
+
 export function sharedCounters(engine: CountEngine, { now }: { now: () => number }): SharedCounters {
   const spent = new Map<string, Spent>();
+  /** Budgets whose first refusal fell on a lease's extra counts: said by this process's next refusal. */
+  const owed = new Set<string>();
+  const leases = leaseBook();
   /** The requests waiting for the next step, by budget set. */
   const lines = new Map<string, Line>();
   let sending = false;
@@ -101,6 +192,8 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
   const sweep = (): void => {
     const at = now();
     for (const [id, entry] of spent) if (entry.resetsAt <= at) spent.delete(id);
+    for (const id of owed) if (!spent.has(id)) owed.delete(id);
+    leases.sweep(at);
     engine.sweep(at).catch(() => {});
   };
 
@@ -113,9 +206,10 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       const step = [...lines.entries()].slice(0, MAX_SETS);
       for (const [name] of step) lines.delete(name);
       const waiters = step.flatMap(([, line]) => line.waiting);
+      const sets = step.map(([name, line]) => ({ budgets: line.budgets, wanted: line.waiting.length + leases.extra(name, line.budgets, line.waiting.length) }));
       try {
-        const granted = await engine.take(step.map(([, line]) => ({ budgets: line.budgets, wanted: line.waiting.length })), Math.max(...waiters.map((w) => w.at)));
-        step.forEach(([, line], i) => share(line.budgets, line.waiting, granted[i]));
+        const granted = await engine.take(sets, Math.max(...waiters.map((w) => w.at)));
+        step.forEach(([name, line], i) => share(name, line, granted[i]));
       } catch (error) {
         for (const waiter of waiters) waiter.reject(error);
       }
@@ -123,30 +217,31 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
     sending = false;
   }
 
-  /** Answers each request of a line: the first `granted` counted, each with the count it made; the rest refused. */
-  function share(budgets: readonly Budget[], batch: readonly Waiter[], { granted, spent: index, counts, firstRefusal }: Granted): void {
-    if (index >= 0 && granted < batch.length) {
-      // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
-      if (spent.size < MAX_SPENT) spent.set(budgets[index].id, { count: counts[index], resetsAt: budgets[index].resetsAt });
-    }
-    batch.forEach((waiter, j) => {
-      if (j < granted) {
-        waiter.resolve({ spent: -1, remaining: budgets.map((budget, i) => budget.limit - (counts[i] - granted + j + 1)), firstRefusal: false });
-      } else {
-        const remaining = budgets.map((budget, i) => Math.max(0, budget.limit - counts[i]));
-        waiter.resolve({ spent: index, remaining, firstRefusal: firstRefusal && j === granted });
-      }
-    });
+  /**
+   * Answers each request of a line: the first `granted` counted, each with the count it made; the
+   * rest refused. What was granted beyond the requests is the line's lease.
+   */
+  function share(name: string, { budgets, waiting }: Line, { granted, spent: index, counts, firstRefusal }: Granted): void {
+    const served = Math.min(granted, waiting.length);
+    // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
+    if (index >= 0 && spent.size < MAX_SPENT) spent.set(budgets[index].id, { count: counts[index], resetsAt: budgets[index].resetsAt });
+    if (firstRefusal && served === waiting.length) owed.add(budgets[index].id);
+    const first = firstRefusal || (index >= 0 && served < waiting.length && owed.delete(budgets[index].id));
+    waiting.forEach((waiter, j) => waiter.resolve(answer(budgets, { granted, spent: index, counts, firstRefusal: first }, served, j)));
+    leases.fill(name, budgets, counts[0], granted - served);
+    // The line's requests that came during the step are answered from the lease at once: a lease
+    // is never held while requests of its line wait.
+    leases.drain(name, lines.get(name));
+    if (lines.get(name)?.waiting.length === 0) lines.delete(name);
   }
 
   return {
     take(budgets, at): Promise<Taken> {
-      const known = budgets.findIndex((budget) => {
-        const entry = spent.get(budget.id);
-        return entry !== undefined && entry.resetsAt > at && budget.limit <= entry.count;
-      });
-      if (known >= 0) return Promise.resolve({ spent: known, remaining: budgets.map(() => 0), firstRefusal: false });
       const name = lineOf(budgets);
+      const leased = leases.take(name);
+      if (leased !== null) return Promise.resolve(passedAt(budgets, leased));
+      const refused = refusedHere(spent, owed, budgets, at);
+      if (refused !== null) return Promise.resolve(refused);
       let line = lines.get(name);
       if (line === undefined) {
         line = { budgets, waiting: [] };

@@ -23,6 +23,7 @@ import {
   type LocationRow, type SessionRow,
 } from './postgres-rows.ts';
 import { PostgresAuditStore } from './postgres-audit.ts';
+import { locationReads, type LocationRead } from './location-reads.ts';
 import { PostgresPanelStore } from './postgres-panel.ts';
 import { PostgresUsageStore } from './postgres-usage.ts';
 import {
@@ -70,12 +71,15 @@ export class PostgresStore implements Store {
   readonly panel: PostgresPanelStore;
   readonly usage: PostgresUsageStore;
   readonly audit: PostgresAuditStore;
+  /** Saved-location reads, gathered into a statement per account under load. */
+  private readonly readLocation: (read: LocationRead) => Promise<SavedLocation | null>;
 
   constructor(private readonly pool: pg.Pool) {
     const query: typeof this.query = (text, values, name) => this.query(text, values, name);
     this.panel = new PostgresPanelStore(query);
     this.usage = new PostgresUsageStore(query);
     this.audit = new PostgresAuditStore(query);
+    this.readLocation = locationReads(query);
   }
 
   /**
@@ -257,9 +261,7 @@ export class PostgresStore implements Store {
 
   async findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null> {
     if (unstorable(accountId, code)) return null;
-    const table = LOCATION_TABLE[mode];
-    const { rows: [row] } = await this.query<LocationRow>(`SELECT * FROM ${table} WHERE account_id = $1 AND code = $2`, [accountId, code], `get-${table}`);
-    return row ? location(row, mode) : null;
+    return this.readLocation({ accountId, mode, code });
   }
 
   async deleteTestLocations(accountId: string): Promise<number> {

@@ -205,16 +205,23 @@ const STARTUP_BUDGET = 3;
 
 /**
  * `loc serve` from spawn to listening, on a fresh database each time, against a bare Fastify server
- * spawned the same way (node, a module, its ready line): five rounds, the two alternating.
+ * spawned the same way (node, a module, its ready line): five rounds, the two alternating. The note
+ * gives loc's spawn to its first answer that needs the code table, which the start leaves to just
+ * after the ready line.
  */
 export async function measureStartup(): Promise<BenchRow> {
   build();
   const ours: number[] = [];
   const bare: number[] = [];
+  const answered: number[] = [];
   for (let i = 0; i < 5; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'loc-start-'));
+    const spawned = performance.now();
     const server = await spawnServer(['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], { LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn' });
     ours.push(server.startMs);
+    // What the start left to just after the ready line: the grid table is the code table's.
+    await (await fetch(`${server.url}/embed/grid.json`)).arrayBuffer();
+    answered.push(performance.now() - spawned);
     await stop(server);
     rmSync(dataDir, { recursive: true, force: true });
     const peer = await spawnServer(['--input-type=module', '-e', bareServer([])]);
@@ -222,11 +229,10 @@ export async function measureStartup(): Promise<BenchRow> {
     await stop(peer);
   }
   const ms = (times: number[]) => times.map((t) => Math.round(t)).join(', ');
-  ours.sort((a, b) => a - b);
-  bare.sort((a, b) => a - b);
+  for (const times of [ours, bare, answered]) times.sort((a, b) => a - b);
   return {
     group: 'start', name: 'loc serve: spawn to listening', ours: ours[2], peerName: 'a bare Fastify server spawned the same way', peer: bare[2], unit: 'ms',
-    higherIsBetter: false, budget: STARTUP_BUDGET, note: `median of 5 each (${ms(ours)} ms vs ${ms(bare)} ms), alternating; loc on a fresh database each`,
+    higherIsBetter: false, budget: STARTUP_BUDGET, note: `median of 5 each (${ms(ours)} ms vs ${ms(bare)} ms), alternating; loc on a fresh database each; spawn to the first answer that needs the code table: ${Math.round(answered[2])} ms (median)`,
   };
 }
 

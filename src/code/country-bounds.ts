@@ -12,8 +12,7 @@
  *
  * Only a view: what a session allows is judged by the service at each choice, against the table.
  */
-import * as countryCoder from '@rapideditor/country-coder';
-import { territoryOfFeature } from './country.ts';
+import { countryBorders, territoryOfFeature } from './country.ts';
 
 /** A box of degrees; west greater than east crosses the antimeridian (as a session's `bounds`). */
 export interface Box {
@@ -65,7 +64,7 @@ let lands: Map<string, Land> | undefined;
 function allLands(): Map<string, Land> {
   if (lands) return lands;
   lands = new Map();
-  for (const feature of countryCoder.borders.features) {
+  for (const feature of countryBorders().features) {
     const { geometry } = feature;
     // Its leaves are all polygons; anything else would be a change of data this module was not written for.
     if (!geometry || OUT_OF_VIEW.has(feature.properties.id)) continue;

@@ -9,9 +9,18 @@
  * place is used instead (REASSIGNED). `XK` (Kosovo) is kept: the EU, the IMF and country-coder use it,
  * and Kosovo has no other. Bir Tawil, claimed by no country, gets no code.
  */
-import * as countryCoder from '@rapideditor/country-coder';
+import { createRequire } from 'node:module';
+import type * as CountryCoder from '@rapideditor/country-coder';
 
-type Feature = ReturnType<typeof countryCoder.featuresContaining>[number];
+type Feature = ReturnType<typeof CountryCoder.featuresContaining>[number];
+
+const load = createRequire(import.meta.url);
+let loaded: typeof CountryCoder | undefined;
+/**
+ * country-coder, read on first use (its CommonJS build, the same code): indexing its borders is a
+ * twentieth of `loc serve`'s start, and the codec does not need it.
+ */
+const countryCoder = (): typeof CountryCoder => (loaded ??= load('@rapideditor/country-coder') as typeof CountryCoder);
 
 /**
  * country-coder answers, or feature ids, that ISO 3166-1 assigns another code: Ceuta and Melilla
@@ -22,14 +31,17 @@ const REASSIGNED: Readonly<Record<string, string>> = { EA: 'ES', Q23681: 'CY' };
 /** Codes that are in country-coder's data but never get location codes: Antarctica. */
 export const UNCOVERED_COUNTRIES: ReadonlySet<string> = new Set(['AQ']);
 
+/** country-coder's borders: its features, with their geometries. */
+export const countryBorders = (): typeof CountryCoder.borders => countryCoder().borders;
+
 /** The territory-level ISO code at `lat`, `lng`, or null outside every country's borders. */
 export function territoryOf(lat: number, lng: number): string | null {
-  return territoryCode(countryCoder.featuresContaining([lng, lat]));
+  return territoryCode(countryCoder().featuresContaining([lng, lat]));
 }
 
 /** The territory-level code of the points inside one country-coder feature (by its id). */
 export function territoryOfFeature(id: string): string | null {
-  return territoryCode(countryCoder.featuresContaining(id));
+  return territoryCode(countryCoder().featuresContaining(id));
 }
 
 /**
@@ -48,7 +60,7 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 
 /** English short name of a country code, e.g. `United States` for `US`. */
 export function countryName(code: string): string {
-  return regionNames.of(code) ?? countryCoder.feature(code)?.properties.nameEn ?? code;
+  return regionNames.of(code) ?? countryCoder().feature(code)?.properties.nameEn ?? code;
 }
 
 const flags = new Map<string, string>();
@@ -58,7 +70,7 @@ export function countryFlag(code: string): string {
   // Remembered: every lookup response carries one, and country-coder's search costs more than the map.
   let flag = flags.get(code);
   if (flag === undefined) {
-    flag = countryCoder.feature(code)?.properties.emojiFlag ?? '';
+    flag = countryCoder().feature(code)?.properties.emojiFlag ?? '';
     if (code.length === 2) flags.set(code, flag);
   }
   return flag;

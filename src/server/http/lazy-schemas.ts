@@ -11,8 +11,9 @@
  * A schema that cannot compile fails its route's first request instead of the start: every route
  * is requested by the test suite, which is where such a mistake is found.
  */
-import ajvCompiler from '@fastify/ajv-compiler';
-import serializerCompiler from '@fastify/fast-json-stringify-compiler';
+import { createRequire } from 'node:module';
+import type AjvCompiler from '@fastify/ajv-compiler';
+import type SerializerCompiler from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -51,7 +52,19 @@ export function lazySerializers(build: BuildSerializer): BuildSerializer {
   };
 }
 
-/** The `schemaController` option that makes Fastify compile each schema on first use. */
+const load = createRequire(import.meta.url);
+
+/**
+ * The `schemaController` option that makes Fastify compile each schema on first use. The compilers
+ * themselves (Ajv, fast-json-stringify) are loaded with the first compile, not with the service.
+ */
 export function lazySchemaController(): NonNullable<FastifyServerOptions['schemaController']> {
-  return { compilersFactory: { buildValidator: lazyValidators(ajvCompiler()), buildSerializer: lazySerializers(serializerCompiler()) } };
+  let validators: BuildValidator | undefined;
+  let serializers: BuildSerializer | undefined;
+  return {
+    compilersFactory: {
+      buildValidator: lazyValidators((external, options) => (validators ??= (load('@fastify/ajv-compiler') as typeof AjvCompiler)())(external, options)),
+      buildSerializer: lazySerializers((external, options) => (serializers ??= (load('@fastify/fast-json-stringify-compiler') as typeof SerializerCompiler)())(external, options)),
+    },
+  };
 }

@@ -11,7 +11,7 @@
  * `npm test`, to the long one of `npm run stress`; `scale(short, full)` picks the figure.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey } from '../../src/auth/keys.ts';
@@ -289,6 +289,33 @@ export const healthStatus = async (server: SpawnedServer): Promise<number> => (a
 /** The processes a server's pid started (a cluster's workers), from /proc. */
 export const childPids = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+
+/**
+ * How many established IPv4 connections on its local port `port` process `pid` holds (Linux /proc):
+ * which of a cluster's workers a client's connection was dealt to.
+ */
+export function connectionsOn(pid: number, port: number): number {
+  const inodes = new Set(readdirSync(`/proc/${pid}/fd`).map((fd) => {
+    try {
+      return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+    } catch {
+      return undefined; // closed meanwhile
+    }
+  }));
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync(`/proc/${pid}/net/tcp`, 'utf8').trim().split('\n').slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    // local address, state 01 (ESTABLISHED), inode
+    .filter((fields) => fields[1].endsWith(local) && fields[3] === '01' && inodes.has(fields[9])).length;
+}
+
+/** The JSON log lines of `servers` (a cluster's: every process's) whose `msg` is `msg`. */
+export const logEntries = <T = Record<string, unknown>>(servers: readonly SpawnedServer[], msg: string): T[] =>
+  servers
+    .flatMap((server) => server.output().split('\n'))
+    .filter((line) => line.startsWith('{') && line.includes(JSON.stringify(msg)))
+    .map((line) => JSON.parse(line) as T & { msg?: string })
+    .filter((entry) => entry.msg === msg);
 
 /** Sets the file-size limit (bytes, or unlimited) of a running process: every write past it fails with EFBIG. */
 export const limitFileSize = (pid: number, limit: number | 'unlimited'): void =>

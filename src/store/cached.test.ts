@@ -134,10 +134,64 @@ describe('cachedStore', () => {
     const read = inner.findLocation.bind(inner);
     inner.findLocation = (accountId, mode, code) => (reads++, read(accountId, mode, code));
     const store = cachedStore(inner, { now: () => 0, maxEntries: 2 });
-    for (const code of ['A', 'B', 'C', 'A']) await store.findLocation('acct', 'live', code);
+    const acme = await inner.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+    await inner.saveLocation({ accountId: acme.id, mode: 'live', code: 'Z', latitude: 0, longitude: 0, address: null, label: null, createdAt: 0 });
+    for (const code of ['A', 'B', 'C', 'A']) await store.findLocation(acme.id, 'live', code);
     expect(reads).toBe(4);
-    await store.findLocation('acct', 'live', 'A');
+    await store.findLocation(acme.id, 'live', 'A');
     expect(reads).toBe(4);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers every code of an account that saved no location without reading codes, and sees a save at once here, after ttlMs from elsewhere', async () => {
+    const dir = tempDir();
+    const inner = openSqliteStore(dir);
+    const other = openSqliteStore(dir);
+    const reads = { codes: 0, accounts: 0 };
+    const [findLocation, hasLocations] = [inner.findLocation.bind(inner), inner.hasLocations.bind(inner)];
+    inner.findLocation = (...args) => (reads.codes++, findLocation(...args));
+    inner.hasLocations = (...args) => (reads.accounts++, hasLocations(...args));
+    let now = 0;
+    const store = cachedStore(inner, { now: () => now, ttlMs: 1000 });
+    const [acme, beta] = [await store.createAccount({ name: 'acme', partner: true, createdAt: 0 }), await store.createAccount({ name: 'beta', partner: true, createdAt: 0 })];
+    const spot = (accountId: string, code: string) => ({ accountId, mode: 'live' as const, code, latitude: 1, longitude: 2, address: null, label: code, createdAt: 0 });
+    // Sixteen codes at once, of an account that saved none: one read of the account, shared.
+    const codes = Array.from({ length: 16 }, (_, i) => `FR-0000-${String(i).padStart(4, '0')}`);
+    expect(await Promise.all(codes.map((code) => store.findLocation(acme.id, 'live', code)))).toEqual(codes.map(() => null));
+    expect(reads).toEqual({ codes: 0, accounts: 1 });
+    // A save through this store shows at once; the account's other codes are read one by one from then.
+    await store.saveLocation(spot(acme.id, codes[4]));
+    expect(await store.findLocation(acme.id, 'live', codes[4])).toEqual(spot(acme.id, codes[4]));
+    expect(await store.findLocation(acme.id, 'live', 'FR-0000-9999')).toBeNull();
+    expect(reads.codes).toBe(1);
+    // Another process's save shows once what this one read of the account has expired.
+    expect(await store.findLocation(beta.id, 'live', codes[1])).toBeNull();
+    await other.saveLocation(spot(beta.id, codes[0]));
+    expect(await store.findLocation(beta.id, 'live', codes[0])).toBeNull();
+    now += 1000;
+    expect(await store.findLocation(beta.id, 'live', codes[0])).toEqual(spot(beta.id, codes[0]));
+    await Promise.all([store.close(), other.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('caches nothing from a read under way when a write empties the cache', async () => {
+    const dir = tempDir();
+    const inner = openSqliteStore(dir);
+    const store = cachedStore(inner, { now: () => 0, ttlMs: 1000 });
+    const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: 0 });
+    const key = await store.createKey({ accountId: acme.id, mode: 'live', hash: 'h'.repeat(64), label: null, origins: [], ipRanges: [], hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null, createdAt: 0 });
+    // A slow read: what it read is answered after the write below has emptied the cache.
+    const read = inner.getKey.bind(inner);
+    inner.getKey = async (id) => {
+      const found = await read(id);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return found;
+    };
+    const reading = store.getKey(key.id);
+    await store.setKeyStatus(key.id, 'disabled');
+    expect((await reading)?.status).toBe('active');
+    expect((await store.getKey(key.id))?.status).toBe('disabled');
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });

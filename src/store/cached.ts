@@ -6,9 +6,11 @@
  * through another store on the same database — the operator CLI disabling a key or adding an origin,
  * another server saving a location — are seen when the entry expires, `ttlMs` after it was read (one
  * second by default: well inside the five seconds the operator is promised). That holds for every
- * entry, "not saved" and "no such key" included. A repeated save of a cell known here is answered
- * from memory unless it would fill in an address or label the location lacks: a save never changes
- * what is stored, so otherwise there is nothing to write.
+ * entry, "not saved" and "no such key" included, and for "this account has saved no location",
+ * which answers every code of such an account without a read. A repeated save of a cell known here
+ * is answered from memory unless it would fill in an address or label the location lacks: a save
+ * never changes what is stored, so otherwise there is nothing to write. Reads of one entry that
+ * miss at the same moment share one read of the store.
  */
 import { BoundedCache } from '../bounded-cache.ts';
 import type { Account, ApiKey, EmbedSession, KeyLimits, KeyList, KeyMode, KeyStatus, NewKey, NewSession, SavedLocation, Store } from './store.ts';
@@ -27,14 +29,14 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   const sessions = new BoundedCache<EmbedSession | null>(maxEntries);
   const keysById = new BoundedCache<ApiKey | null>(maxEntries);
   const locations = new BoundedCache<SavedLocation | null>(maxEntries);
+  /** Whether an account has saved any location of a mode, by `account\nmode`. */
+  const holders = new BoundedCache<boolean>(maxEntries);
   const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId}\n${mode}\n${code}`;
-  /** `cachedRead` on this store's clock and time to live. */
-  const cached = <T>(cache: BoundedCache<T>, key: string, read: () => Promise<T>): Promise<T> => cachedRead(cache, key, read, now, ttlMs);
+  const { cached, forget, put } = cacheBook(now, ttlMs);
+  const hasLocations = (accountId: string, mode: KeyMode) => cached(holders, `${accountId}\n${mode}`, () => store.hasLocations(accountId, mode));
   // Changes to keys and accounts are rare and touch several cached views: drop them all.
   const forgetKeys = <T>(result: T): T => {
-    keys.clear();
-    keysById.clear();
-    sessions.clear();
+    forget(keys, keysById, sessions);
     return result;
   };
 
@@ -63,7 +65,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     createSession: (input: NewSession) => store.createSession(input),
     getSession: (sid) => cached(sessions, sid, () => store.getSession(sid)),
     deleteSessionsExpiredBefore: async (time) => {
-      sessions.clear();
+      forget(sessions);
       return store.deleteSessionsExpiredBefore(time);
     },
 
@@ -75,13 +77,16 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
         return { location: known, created: false };
       }
       const saved = await store.saveLocation(input);
-      locations.set(key, saved.location, now() + ttlMs);
+      put(locations, key, saved.location);
+      put(holders, `${input.accountId}\n${input.mode}`, true);
       return saved;
     },
-    findLocation: (accountId, mode, code) => cached(locations, locationKey(accountId, mode, code), () => store.findLocation(accountId, mode, code)),
+    findLocation: (accountId, mode, code) =>
+      cached(locations, locationKey(accountId, mode, code), async () => ((await hasLocations(accountId, mode)) ? store.findLocation(accountId, mode, code) : null)),
+    hasLocations,
     deleteTestLocations: async (accountId) => {
       // What the cache holds of the wiped locations must go too; only test ones are named, so all go.
-      locations.clear();
+      forget(locations, holders);
       return store.deleteTestLocations(accountId);
     },
 
@@ -90,14 +95,49 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   };
 }
 
+/** Reads and writes of caches on one clock and time to live, with the reads under way shared. */
+function cacheBook(now: () => number, ttlMs: number) {
+  const inFlight = new Map<BoundedCache<unknown>, Map<string, Promise<unknown>>>();
+  const readsOf = <T>(cache: BoundedCache<T>): Map<string, Promise<T>> => {
+    if (!inFlight.has(cache)) inFlight.set(cache, new Map());
+    return inFlight.get(cache) as Map<string, Promise<T>>;
+  };
+  return {
+    /** `cachedRead` on this clock and time to live. */
+    cached: <T>(cache: BoundedCache<T>, key: string, read: () => Promise<T>): Promise<T> => cachedRead(cache, readsOf(cache), key, read, now, ttlMs),
+    /** Empties caches; a read of one under way when it is emptied answers its callers, and caches nothing. */
+    forget(...caches: BoundedCache<unknown>[]): void {
+      for (const cache of caches) {
+        cache.clear();
+        inFlight.get(cache)?.clear();
+      }
+    },
+    /** Caches what a write made; a read of the entry under way caches nothing. */
+    put<T>(cache: BoundedCache<T>, key: string, value: T): void {
+      inFlight.get(cache)?.delete(key);
+      cache.set(key, value, now() + ttlMs);
+    },
+  };
+}
+
 /**
  * What `read` finds for `key`, answered from `cache` while the entry is younger than `ttlMs`: a
- * "none" as well as a value.
+ * "none" as well as a value. A read of `key` already under way (in `reads`) is shared, not repeated.
  */
-async function cachedRead<T>(cache: BoundedCache<T>, key: string, read: () => Promise<T>, now: () => number, ttlMs: number): Promise<T> {
+function cachedRead<T>(cache: BoundedCache<T>, reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>, now: () => number, ttlMs: number): Promise<T> {
   const cached = cache.get(key, now());
-  if (cached !== undefined) return cached;
-  const value = await read();
-  cache.set(key, value, now() + ttlMs);
-  return value;
+  if (cached !== undefined) return Promise.resolve(cached);
+  let reading = reads.get(key);
+  if (reading === undefined) {
+    const started: Promise<T> = read().then((value) => {
+      // Not when the cache was emptied meanwhile: the value may be from before the write that emptied it.
+      if (reads.get(key) === started) cache.set(key, value, now() + ttlMs);
+      return value;
+    }).finally(() => {
+      if (reads.get(key) === started) reads.delete(key);
+    });
+    reading = started;
+    reads.set(key, reading);
+  }
+  return reading;
 }

@@ -171,6 +171,11 @@ export interface Store {
    */
   saveLocation(input: SavedLocation): Promise<{ location: SavedLocation; created: boolean }>;
   findLocation(accountId: string, mode: KeyMode, code: string): Promise<SavedLocation | null>;
+  /**
+   * Whether the account's keys of `mode` have saved any location: an account that saved none needs
+   * no read per code (cached.ts), and most accounts that look codes up never save one.
+   */
+  hasLocations(accountId: string, mode: KeyMode): Promise<boolean>;
   /** Forgets every location the account's test keys saved; returns how many. Live ones stay. */
   deleteTestLocations(accountId: string): Promise<number>;
 

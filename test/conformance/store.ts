@@ -223,8 +223,10 @@ export function storeConformance(adapter: string, open: () => Promise<OpenedStor
       expect(await opened.store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ mode: 'live', label: 'live' });
       expect(await opened.second.findLocation(acme.id, 'test', 'FR-0RMB-CLY0')).toMatchObject({ mode: 'test', label: 'test' });
       expect(await opened.store.findLocation(acme.id, 'live', 'US-550M-RQ5L')).toBeNull();
+      expect(await Promise.all([opened.store.hasLocations(acme.id, 'live'), opened.store.hasLocations(acme.id, 'test'), opened.store.hasLocations(beta.id, 'live')])).toEqual([true, true, false]);
       expect(await opened.second.deleteTestLocations(acme.id)).toBe(2);
       opened.settle();
+      expect(await opened.store.hasLocations(acme.id, 'test')).toBe(false);
       expect(await opened.store.findLocation(acme.id, 'test', 'FR-0RMB-CLY0')).toBeNull();
       expect(await opened.store.findLocation(acme.id, 'live', 'FR-0RMB-CLY0')).toMatchObject({ label: 'live' });
       expect(await opened.store.findLocation(beta.id, 'test', 'FR-0RMB-CLY0')).toMatchObject({ label: 'beta' });

@@ -229,6 +229,10 @@ export class MemoryStore implements Store {
     });
   }
 
+  hasLocations(accountId: string, mode: KeyMode): Promise<boolean> {
+    return this.run((db) => [...db.locations.values()].some((location) => location.accountId === accountId && location.mode === mode));
+  }
+
   deleteTestLocations(accountId: string): Promise<number> {
     return this.run((db) => {
       let deleted = 0;

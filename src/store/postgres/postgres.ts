@@ -264,6 +264,13 @@ export class PostgresStore implements Store {
     return this.readLocation({ accountId, mode, code });
   }
 
+  async hasLocations(accountId: string, mode: KeyMode): Promise<boolean> {
+    if (unstorable(accountId)) return false;
+    const table = LOCATION_TABLE[mode];
+    const { rows } = await this.query(`SELECT 1 FROM ${table} WHERE account_id = $1 LIMIT 1`, [accountId], `any-${table}`);
+    return rows.length > 0;
+  }
+
   async deleteTestLocations(accountId: string): Promise<number> {
     if (unstorable(accountId)) return 0;
     return (await this.query(`DELETE FROM ${LOCATION_TABLE.test} WHERE account_id = $1`, [accountId], 'delete-test-locations')).rowCount ?? 0;

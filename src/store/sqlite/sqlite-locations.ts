@@ -24,6 +24,7 @@ function locationStatements(db: Database.Database, table: string) {
     ),
     get: db.prepare<[string, string], LocationRow>(`SELECT * FROM ${table} WHERE account_id = ? AND code = ?`),
     deleteAll: db.prepare(`DELETE FROM ${table} WHERE account_id = ?`),
+    any: db.prepare<[string], { one: 1 }>(`SELECT 1 AS one FROM ${table} WHERE account_id = ? LIMIT 1`),
   };
 }
 
@@ -49,6 +50,11 @@ export class SqliteLocations {
   find(accountId: string, mode: KeyMode, code: string): SavedLocation | null {
     const row = this.tables[mode].get.get(accountId, code);
     return row ? location(row, mode) : null;
+  }
+
+  /** Store.hasLocations. */
+  any(accountId: string, mode: KeyMode): boolean {
+    return this.tables[mode].any.get(accountId) !== undefined;
   }
 
   /** Forgets what the account's test keys saved; how many. */

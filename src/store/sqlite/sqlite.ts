@@ -258,6 +258,10 @@ export class SqliteStore implements Store, BackupCapable {
     return this.run(() => this.locations.find(accountId, mode, code));
   }
 
+  hasLocations(accountId: string, mode: KeyMode): Promise<boolean> {
+    return this.run(() => this.locations.any(accountId, mode));
+  }
+
   deleteTestLocations(accountId: string): Promise<number> {
     return this.run(() => this.locations.deleteTest(accountId));
   }

@@ -29,7 +29,7 @@ import { KeepAliveLoad, countOf, expectRetryAfter, inRandomOrder, passedCounts, 
 import { sql, stopPostgres } from '../support/postgres.ts';
 import { redisServer, stopRedis } from '../support/redis.ts';
 import { tcpProxy } from '../support/tcp-proxy.ts';
-import { SpawnedServer, childPids, connectionsOn, dispose, ensureBuilt, logEntries, scale, seedDataDir } from './harness.ts';
+import { SpawnedServer, childPids, connectionsOn, dispose, ensureBuilt, leaseAtMost, logEntries, scale, seedDataDir } from './harness.ts';
 
 const HOUR_MS = 3_600_000;
 const CLIENTS = 50;
@@ -100,8 +100,6 @@ const windowOf = (keyId: string, at: number): string => `server:${keyId}:${Math.
 
 const lookup = (tag: string, secret: string): Call => ({ tag, path: '/v1/loc/lookup/FR-0RMB-CLY0', headers: { 'x-api-key': secret } });
 
-/** The most counts a process may hold leased for a key: a 32nd of the room left, at most 256 (docs/operations.md). */
-const leaseAtMost = (limit: number): number => Math.min(256, Math.floor(limit / 32));
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -54,6 +54,9 @@ export function ensureBuilt(): void {
   execFileSync(process.execPath, ['build.mjs', '--if-missing'], { stdio: 'inherit' });
 }
 
+/** The most counts a process may hold leased for a key: a 32nd of the room left, at most 256 (docs/operations.md). */
+export const leaseAtMost = (limit: number): number => Math.min(256, Math.floor(limit / 32));
+
 /** The store engines a spawned server runs on: SQLite in its data directory, or a PostgreSQL database. */
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];

@@ -129,7 +129,8 @@ function cachedRead<T>(cache: BoundedCache<T>, reads: Map<string, Promise<T>>, k
   if (cached !== undefined) return Promise.resolve(cached);
   let reading = reads.get(key);
   if (reading === undefined) {
-    const started: Promise<T> = read().then((value) => {
+    // Through a promise of its own: a read that throws at once fails its callers as a rejection.
+    const started: Promise<T> = new Promise<T>((resolve) => resolve(read())).then((value) => {
       // Not when the cache was emptied meanwhile: the value may be from before the write that emptied it.
       if (reads.get(key) === started) cache.set(key, value, now() + ttlMs);
       return value;

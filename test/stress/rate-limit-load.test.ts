@@ -14,9 +14,9 @@
  * balancer would (scale-out.md §8 item 2): the same exact figures across both processes, one "limit
  * reached" line per budget between them, and the rows end at exactly each limit.
  */
-import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeepAliveLoad, inRandomOrder, runClients, type Call } from '../support/keep-alive-load.ts';
 import { stopPostgres } from '../support/postgres.ts';
 import { MAX_LIMIT } from '../../src/limits/budgets.ts';
 import { ENGINES, SpawnedServer, dispose, ensureBuilt, leaseAtMost, scale, seedDataDir, type Seeded } from './harness.ts';
@@ -27,14 +27,6 @@ const HOUR_MS = 3_600_000;
 
 /** Who sends: a key itself, key a's one session, or key c's ten sessions. */
 type Sender = 'a' | 'b' | 'a-session' | 'c-sessions';
-
-interface Answer {
-  key: Sender;
-  status: number;
-  code: string | undefined;
-  remaining: number;
-  retryAfter: number | undefined;
-}
 
 /** What each sender may pass, and what its refusals are. */
 const BUDGETS: Record<Sender, { limit: number; refusal: 'rate_limited' | 'session_limit_reached' }> = {
@@ -78,24 +70,8 @@ describe.each(ENGINES)('hourly limits under concurrent load, on %s', (engine) =>
 
   it(`lets exactly each budget through (keys ${LIMIT} and ${LIMIT / 2}, a session ${LIMIT / 4}, ten sessions ${LIMIT / 2}), all else 429`, async () => {
     await clearOfHourEnd(scale(10_000, 30_000));
-    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-    let sent = 0;
-    const send = (key: Sender, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
-      new Promise((resolve, reject) => {
-        const server = servers[sent++ % servers.length];
-        const outgoing = request(`${server.url}${path}`, { method, agent, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (response) => {
-          let text = '';
-          response.setEncoding('utf8').on('data', (chunk) => void (text += chunk)).on('end', () => resolve({
-            key,
-            status: response.statusCode!,
-            code: response.statusCode === 200 ? undefined : JSON.parse(text).code,
-            remaining: Number(response.headers['ratelimit-remaining']),
-            retryAfter: response.headers['retry-after'] === undefined ? undefined : Number(response.headers['retry-after']),
-          }));
-        });
-        outgoing.on('error', reject);
-        outgoing.end(body);
-      });
+    const load = new KeepAliveLoad(servers.map((server) => server.url), CLIENTS);
+    const call = (key: Sender, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Call => ({ tag: key, method, path, headers, body });
 
     const newSession = async (secret: string): Promise<string> => {
       const created = await fetch(`${servers[0].url}/v1/embed/sessions`, {
@@ -107,43 +83,35 @@ describe.each(ENGINES)('hourly limits under concurrent load, on %s', (engine) =>
     const token = await newSession(keys.a);
     const tokens = await Promise.all(Array.from({ length: 10 }, () => newSession(keys.c)));
 
-    const work: (() => Promise<Answer>)[] = [];
+    const calls: Call[] = [];
     const pointOf = (i: number) => JSON.stringify({ lat: 45 + (i % 97) * 0.01, lng: 2 + (i % 89) * 0.01 });
     for (const key of ['a', 'b'] as const) {
       const secret = keys[key];
       for (let i = 0; i < 3 * BUDGETS[key].limit; i++) {
         const point = { lat: 45 + (i % 97) * 0.01, lng: 2 + (i % 89) * 0.01 };
         switch (i % 3) {
-          case 0: work.push(() => send(key, 'GET', '/v1/loc/lookup/FR-0RMB-CLY0', { 'x-api-key': secret })); break;
-          case 1: work.push(() => send(key, 'POST', '/v1/embed/resolve', { 'x-api-key': secret }, JSON.stringify(point))); break;
-          default: work.push(() => send(key, 'POST', '/v1/loc/generate', { 'x-api-key': secret }, JSON.stringify({ latitude: point.lat, longitude: point.lng })));
+          case 0: calls.push(call(key, 'GET', '/v1/loc/lookup/FR-0RMB-CLY0', { 'x-api-key': secret })); break;
+          case 1: calls.push(call(key, 'POST', '/v1/embed/resolve', { 'x-api-key': secret }, JSON.stringify(point))); break;
+          default: calls.push(call(key, 'POST', '/v1/loc/generate', { 'x-api-key': secret }, JSON.stringify({ latitude: point.lat, longitude: point.lng })));
         }
       }
     }
     for (let i = 0; i < 3 * BUDGETS['a-session'].limit; i++) {
-      work.push(() => send('a-session', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${token}` }, pointOf(i)));
+      calls.push(call('a-session', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${token}` }, pointOf(i)));
     }
     for (let i = 0; i < 3 * BUDGETS['c-sessions'].limit; i++) {
-      work.push(() => send('c-sessions', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${tokens[i % tokens.length]}` }, pointOf(i)));
+      calls.push(call('c-sessions', 'POST', '/v1/embed/resolve', { authorization: `Bearer ${tokens[i % tokens.length]}` }, pointOf(i)));
     }
-    // Shuffled, so the keys and the endpoints race each other.
-    for (let i = work.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [work[i], work[j]] = [work[j], work[i]];
-    }
-    const answers: Answer[] = [];
-    let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (next < work.length) answers.push(await work[next++]());
-    }));
+    // In a random order, so the keys and the endpoints race each other.
+    const answers = await runClients(load, CLIENTS, inRandomOrder(calls));
     const seconds = (performance.now() - started) / 1000;
-    agent.destroy();
+    load.close();
     const secondsToHourEnd = Math.ceil((HOUR_MS - (Date.now() % HOUR_MS)) / 1000);
 
     for (const key of ['a', 'b', 'a-session', 'c-sessions'] as const) {
       const { limit, refusal } = BUDGETS[key];
-      const mine = answers.filter((answer) => answer.key === key);
+      const mine = answers.filter((answer) => answer.tag === key);
       const passed = mine.filter((answer) => answer.status === 200);
       const refused = mine.filter((answer) => answer.status !== 200);
       // Key a's session creation took one of its requests before the hammering began.

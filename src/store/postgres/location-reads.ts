@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { KeyMode, SavedLocation } from '../store.ts';
 import { gathering } from '../gathering.ts';
-import { location, type LocationRow } from './postgres-rows.ts';
+import { location, LOCATION_TABLE, type LocationRow } from './postgres-rows.ts';
 
 export interface LocationRead {
   accountId: string;
@@ -16,11 +16,9 @@ export interface LocationRead {
 
 type Query = (text: string, values: unknown[], name: string) => Promise<pg.QueryResult<LocationRow>>;
 
-const TABLE: Record<KeyMode, string> = { live: 'locations', test: 'test_locations' };
-
 /** One account's reads of one mode in one statement: the saved locations among `codes`, by code. */
 async function readSome(query: Query, accountId: string, mode: KeyMode, codes: string[]): Promise<Map<string, SavedLocation>> {
-  const table = TABLE[mode];
+  const table = LOCATION_TABLE[mode];
   const { rows } = await query(`SELECT * FROM ${table} WHERE account_id = $1 AND code = ANY($2::text[])`, [accountId, [...new Set(codes)]], `get-many-${table}`);
   return new Map(rows.map((row) => [row.code, location(row, mode)]));
 }

@@ -67,6 +67,7 @@ describe('usage meter', () => {
           ...store.usage,
           addUsage: (hours: readonly UsageHour[]) => (failures-- > 0 ? Promise.reject(new Error('database is locked')) : store.usage.addUsage(hours)),
           usageOf: store.usage.usageOf.bind(store.usage),
+          usageOfKeys: store.usage.usageOfKeys.bind(store.usage),
           deleteUsageBefore: store.usage.deleteUsageBefore.bind(store.usage),
         },
       },

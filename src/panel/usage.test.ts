@@ -8,7 +8,7 @@
  * One service for the file, each test with accounts of its own (newUser); the test that moves the
  * clock has a service of its own.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { newUser, signedUpUser } from '../../test/support/panel-client.ts';
 import { fileService, freshService, json, type TestService } from '../../test/support/service.ts';
 import type { Account, ApiKey } from '../store/store.ts';
@@ -136,6 +136,21 @@ describe('a key’s usage on its page', () => {
     const list = (await ada.get(`/panel/accounts/${account.id}/keys`)).body;
     const cells = [...list.matchAll(/<td data-usage-24h>([\s\S]*?)<\/td>/g)].map((match) => match[1].replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
     expect(cells.sort()).toEqual(['0', '3 1 refused']);
+  });
+
+  it('reads the list’s usage in one read of the store, however many keys the account has', async () => {
+    const { client: ada, account } = await newUser(service, 'acme');
+    const keys = await Promise.all(Array.from({ length: 12 }, (_, i) => service.key(account.name, { origins: [ORIGIN], label: `key ${i}` })));
+    for (const { secret } of keys.slice(0, 4)) await search(secret);
+    await service.app.usage.flush();
+    const reads = vi.spyOn(service.app.store.usage, 'usageOf');
+    try {
+      const list = (await ada.get(`/panel/accounts/${account.id}/keys`)).body;
+      expect(reads).not.toHaveBeenCalled();
+      expect([...list.matchAll(/<td data-usage-24h>([\s\S]*?)<\/td>/g)].map((match) => match[1]).sort()).toEqual([...Array(8).fill('0'), ...Array(4).fill('1')]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('another account’s key answers 404, figures and all', async () => {

@@ -35,6 +35,8 @@ export interface UsageStore {
   addUsage(hours: readonly UsageHour[]): Promise<void>;
   /** The key's hours that began at or after `since`, both kinds, oldest first (server before embed within an hour). */
   usageOf(keyId: string, since: number): Promise<UsageHour[]>;
+  /** The hours of every key given that began at or after `since`, in one read: in key order, then as `usageOf` orders them. */
+  usageOfKeys(keyIds: readonly string[], since: number): Promise<UsageHour[]>;
   /** Forgets the hours that began before `before` (the retention); returns how many rows went. */
   deleteUsageBefore(before: number): Promise<number>;
 }
@@ -80,3 +82,6 @@ export function mergedUsage(hours: readonly UsageHour[]): UsageHour[] {
 
 /** Oldest first, server before embed within an hour (UsageStore.usageOf), for the engine that sorts itself. */
 export const usageOrder = (a: UsageHour, b: UsageHour): number => a.hour - b.hour || TRAFFIC_KINDS.indexOf(a.kind) - TRAFFIC_KINDS.indexOf(b.kind);
+
+/** Key by key (as code units compare, SQL's `COLLATE "C"`), then `usageOrder` (UsageStore.usageOfKeys). */
+export const keysUsageOrder = (a: UsageHour, b: UsageHour): number => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : usageOrder(a, b));

@@ -63,6 +63,20 @@ export function usageStoreConformance(adapter: string, open: () => Promise<Opene
       expect(await opened.store.usage.usageOf('key_a', H0 + 3 * HOUR)).toEqual([]);
     });
 
+    it('gives the hours of several keys in one read, key by key, none of a key not asked for', async () => {
+      await opened.second.usage.addUsage([
+        hourOf('key_b', 'embed', H0, 4), hourOf('key_a', 'server', H0 + HOUR, 3), hourOf('key_c', 'server', H0, 9),
+        hourOf('key_b', 'server', H0, 2, { origin: 1 }), hourOf('key_a', 'server', H0 - HOUR, 1), hourOf('key_B', 'server', H0, 5),
+      ]);
+      const rows = (keyIds: string[], since: number) => opened.store.usage.usageOfKeys(keyIds, since);
+      expect(await rows(['key_b', 'key_a', 'key_B', 'key_none'], H0)).toEqual([
+        hourOf('key_B', 'server', H0, 5), hourOf('key_a', 'server', H0 + HOUR, 3), hourOf('key_b', 'server', H0, 2, { origin: 1 }), hourOf('key_b', 'embed', H0, 4),
+      ]);
+      expect(await rows(['key_a'], 0)).toEqual(await opened.store.usage.usageOf('key_a', 0));
+      expect(await rows([], 0)).toEqual([]);
+      expect(await rows(['key\0a', "key_a' OR '1'='1"], 0)).toEqual([]);
+    });
+
     it('forgets the hours that began before the retention, says how many, and keeps the rest', async () => {
       await opened.second.usage.addUsage([
         hourOf('key_a', 'server', H0, 1), hourOf('key_a', 'embed', H0, 2), hourOf('key_b', 'server', H0 + HOUR, 3), hourOf('key_a', 'server', H0 + 2 * HOUR, 4),

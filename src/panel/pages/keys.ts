@@ -21,14 +21,9 @@ export interface RecentUsage {
   refused: number;
 }
 
-export function dayTotals(hours: readonly UsageHour[]): RecentUsage {
-  let used = 0;
-  let refused = 0;
-  for (const hour of hours) {
-    used += hour.used;
-    for (const reason of REFUSAL_REASONS) refused += hour.refused[reason];
-  }
-  return { used, refused };
+/** `totals` with `hour`'s requests added: those used, and those refused for any reason. */
+export function addedUp(totals: RecentUsage, hour: UsageHour): RecentUsage {
+  return { used: totals.used + hour.used, refused: REFUSAL_REASONS.reduce((refused, reason) => refused + hour.refused[reason], totals.refused) };
 }
 
 const recentText = (recent: RecentUsage | undefined): string =>

@@ -5,7 +5,7 @@
  * lands all or nothing as the SQL engines' one transaction does.
  */
 import { sizeOf, type MemoryDatabase } from './memory-database.ts';
-import { copyUsage, mergedUsage, REFUSAL_REASONS, usageKey, usageOrder, type UsageHour, type UsageStore } from '../usage-store.ts';
+import { copyUsage, keysUsageOrder, mergedUsage, REFUSAL_REASONS, usageKey, usageOrder, type UsageHour, type UsageStore } from '../usage-store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;
@@ -35,6 +35,16 @@ export class MemoryUsageStore implements UsageStore {
       [...db.usage.values()]
         .filter((row) => row.keyId === keyId && row.hour >= since)
         .sort(usageOrder)
+        .map(copyUsage),
+    );
+  }
+
+  usageOfKeys(keyIds: readonly string[], since: number): Promise<UsageHour[]> {
+    const wanted = new Set(keyIds);
+    return this.run((db) =>
+      [...db.usage.values()]
+        .filter((row) => wanted.has(row.keyId) && row.hour >= since)
+        .sort(keysUsageOrder)
         .map(copyUsage),
     );
   }

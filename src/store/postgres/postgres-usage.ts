@@ -43,6 +43,16 @@ export class PostgresUsageStore implements UsageStore {
     return rows.map(usageHour);
   }
 
+  async usageOfKeys(keyIds: readonly string[], since: number): Promise<UsageHour[]> {
+    const storable = keyIds.filter((keyId) => !unstorable(keyId));
+    const { rows } = await this.query<UsageRow>(
+      'SELECT * FROM key_usage WHERE key_id = ANY($1::text[]) AND hour >= $2 ' +
+        "ORDER BY key_id COLLATE \"C\", hour, CASE kind WHEN 'server' THEN 0 ELSE 1 END",
+      [storable, since], 'usage-of-keys',
+    );
+    return rows.map(usageHour);
+  }
+
   async deleteUsageBefore(before: number): Promise<number> {
     return (await this.query('DELETE FROM key_usage WHERE hour < $1', [before], 'usage-delete-before')).rowCount ?? 0;
   }

@@ -27,6 +27,10 @@ export class SqliteUsageStore implements UsageStore {
       usageOf: db.prepare<[string, number], UsageRow>(
         "SELECT * FROM key_usage WHERE key_id = ? AND hour >= ? ORDER BY hour, CASE kind WHEN 'server' THEN 0 ELSE 1 END",
       ),
+      usageOfKeys: db.prepare<[string, number], UsageRow>(
+        'SELECT * FROM key_usage WHERE key_id IN (SELECT value FROM json_each(?)) AND hour >= ? ' +
+          "ORDER BY key_id, hour, CASE kind WHEN 'server' THEN 0 ELSE 1 END",
+      ),
       deleteBefore: db.prepare('DELETE FROM key_usage WHERE hour < ?'),
     };
     this.addAll = db.transaction((rows: UsageHour[]) => {
@@ -44,6 +48,10 @@ export class SqliteUsageStore implements UsageStore {
 
   usageOf(keyId: string, since: number): Promise<UsageHour[]> {
     return this.run(() => this.q.usageOf.all(keyId, since).map(usageHour));
+  }
+
+  usageOfKeys(keyIds: readonly string[], since: number): Promise<UsageHour[]> {
+    return this.run(() => this.q.usageOfKeys.all(JSON.stringify(keyIds), since).map(usageHour));
   }
 
   deleteUsageBefore(before: number): Promise<number> {

@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Panel routes: who may use them. `public`: anyone (sign-in, links); `user`: a signed-in user. */
     panel?: 'public' | 'user';
+    /** A signed-in user's request that changes nothing another person sees (signing out, confirming it is them): not counted as a change (write-budget.ts). */
+    ownSession?: true;
   }
   interface FastifyRequest {
     /** The panel's signed-in user, read from the cookie; null when none. */

@@ -27,6 +27,7 @@ import passkeyRoutes from './routes/passkeys.ts';
 import securityRoutes from './routes/security.ts';
 import signInRoutes from './routes/sign-in.ts';
 import teamRoutes from './routes/team.ts';
+import { takePanelWrite } from './write-budget.ts';
 
 /**
  * Whether a request that changes something comes from the panel's own pages: a browser says where a
@@ -99,6 +100,7 @@ export default async function panelPlugin(app: FastifyInstance, options: PanelOp
       const user = signedIn(request);
       const body = request.body as Record<string, unknown> | undefined;
       if (!sameCsrf(user.token, body?.[CSRF_FIELD] ?? request.headers[CSRF_HEADER])) throw new LocError('csrf_rejected');
+      if (request.routeOptions.config.ownSession !== true) await takePanelWrite(app.counters, user.user.id, app.now());
     }
   });
 

@@ -42,7 +42,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     return reply.redirect(`${PATH}?done=password`, 303);
   });
 
-  app.post(`${PATH}/sign-out-everywhere`, user, async (request, reply) => {
+  app.post(`${PATH}/sign-out-everywhere`, { config: { ...user.config, ownSession: true } }, async (request, reply) => {
     const current = signedIn(request);
     const ended = await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
     await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.sessions_end', target: null, details: { sessions: ended } });

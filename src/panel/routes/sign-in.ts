@@ -57,7 +57,7 @@ function passwordRoutes(app: FastifyInstance, secure: boolean): void {
     return reply.redirect(next || homeOf(user), 303);
   });
 
-  app.post(`${PANEL_PATH}/sign-out`, { config: { panel: 'user' } }, async (request, reply) => {
+  app.post(`${PANEL_PATH}/sign-out`, { config: { panel: 'user', ownSession: true } }, async (request, reply) => {
     await endSession(app.store, request, reply, secure);
     return reply.redirect(`${PANEL_PATH}/sign-in?signed_out=1`, 303);
   });
@@ -109,7 +109,7 @@ function reauthenticationRoutes(app: FastifyInstance): void {
   app.get<{ Querystring: { next?: string } }>(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) =>
     sendPage(reply, 200, reauthenticatePage(signedIn(request), { next: safeNext(request.query.next, homeOf(signedIn(request).user)) })));
 
-  app.post(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user' } }, async (request, reply) => {
+  app.post(`${PANEL_PATH}/reauthenticate`, { config: { panel: 'user', ownSession: true } }, async (request, reply) => {
     const current = signedIn(request);
     const next = safeNext(formField(request, 'next'), homeOf(current.user));
     const now = app.now();

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { runCli, type CommandResult } from '../../test/support/cli.ts';
-import { panelClient, signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
+import { PASSWORD, panelClient, signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
 import { testService, type TestService } from '../../test/support/service.ts';
 import type { Account, ApiKey } from '../store/store.ts';
@@ -148,7 +148,7 @@ it('rotates a key only when it is active as stored, and records the rotation\'s 
   await audited(f, 'that rotation finished again through one', [], () => form(f.onOne, other, '/rotation/finish', { confirm: 'yes' }));
 });
 
-it('records each change to the team and to partner status once, whichever server or the CLI made it', async () => {
+it('records each change to the team, to sessions and to partner status once, whichever server or the CLI made it', async () => {
   const f = await fleet();
   const team = `/panel/accounts/${f.account.id}/team`;
   const submit = async (client: PanelClient, page: string, path: string, fields: Record<string, string>, status: number) => {
@@ -163,6 +163,13 @@ it('records each change to the team and to partner status once, whichever server
   await audited(f, 'removal through two', ['user.remove bob@example.com'], () => submit(f.onTwo, team, `${team}/remove`, { user: bob.id }, 303));
   await audited(f, 'removal through one', [], () => submit(f.onOne, team, `${team}/remove`, { user: bob.id }, 404));
   await audited(f, 'CLI removal', [], () => f.loc(1, 'users', 'remove', '--email', 'bob@example.com'));
+
+  // Signing out the other sessions: once when there was one, and not when none is left.
+  const other = panelClient(f.two);
+  expect((await other.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(303);
+  const security = '/panel/security';
+  await audited(f, 'other sessions signed out through one', ['user.sessions_end null'], () => submit(f.onOne, security, `${security}/sign-out-everywhere`, {}, 303));
+  await audited(f, 'none left to sign out through two', [], () => submit(f.onTwo, security, `${security}/sign-out-everywhere`, {}, 303));
 
   const accounts = '/panel/accounts';
   const partner = (client: PanelClient, on: boolean) => submit(client, accounts, `${accounts}/partner`, { account: f.account.id, ...(on ? { partner: 'on' } : {}) }, 303);

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = {
   'key.disable': 'disabled the key',
   'key.enable': 'enabled the key',
   'key.rotate': 'started rotating the key',
+  'key.rotation_finish': 'finished rotating the key',
   'key.set_limits': 'changed the limits of the key',
   'key.origin_add': 'added an origin to the key',
   'key.origin_remove': 'removed an origin from the key',

@@ -10,16 +10,23 @@ import type { ApiKey, Store, Updated } from '../store/store.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 import type { IssuedKey } from './keys.ts';
 
-/** Starts rotating `old`, which must be active: its replacement, whose secret is shown this once. */
+/**
+ * Starts rotating `old`, which must be active as the store holds it — not as a server's cache last
+ * read it, which the CLI or another server may have changed since: its replacement, with the settings
+ * the store holds, whose secret is shown this once.
+ */
 export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<IssuedKey> {
-  if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
+  // listKeys is never cached (store/cached.ts), getKey may be.
+  const stored = (await context.store.listKeys(old.accountId)).find((candidate) => candidate.id === old.id);
+  if (stored === undefined) throw new LocError('not_found', 'This account has no such key.');
+  if (stored.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
   // One entry for the rotation, naming the replacement, rather than a key.create of its own.
   const replacement = await issueKey(context.store, {
-    accountId: old.accountId, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,
-    hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: context.now,
+    accountId: stored.accountId, mode: stored.mode, label: stored.label, origins: stored.origins, ipRanges: stored.ipRanges,
+    hourlyLimit: stored.hourlyLimit, embedHourlyLimit: stored.embedHourlyLimit, sessionLimit: stored.sessionLimit, createdAt: context.now,
   });
-  await context.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.key.id, startedAt: context.now });
-  await audit(context, { accountId: old.accountId, action: 'key.rotate', target: old.id, details: { replacement: replacement.key.id } });
+  await context.store.panel.startRotation({ oldKeyId: stored.id, newKeyId: replacement.key.id, startedAt: context.now });
+  await audit(context, { accountId: stored.accountId, action: 'key.rotate', target: stored.id, details: { replacement: replacement.key.id } });
   return replacement;
 }
 
@@ -33,7 +40,9 @@ export async function findRotation(store: Store, old: ApiKey): Promise<{ rotatio
 
 /**
  * Finishes the rotation of `old`: disables it, once its replacement has been used since the rotation
- * began or the caller `confirmed` that it may go without. The old key before and after.
+ * began or the caller `confirmed` that it may go without. The old key before and after. One audit
+ * entry when it changed anything: the key disabled, or — the key already disabled by other means —
+ * the rotation ended.
  */
 export async function finishRotation(context: ChangeContext, old: ApiKey, confirmed: boolean): Promise<Updated<ApiKey>> {
   const { rotation, newKey } = await findRotation(context.store, old);
@@ -42,9 +51,11 @@ export async function finishRotation(context: ChangeContext, old: ApiKey, confir
   if (!arrived && !confirmed) throw new LocError('validation_error', 'The new key has not been used yet: tick the box to disable the old key anyway.', 'confirm');
   const updated = await context.store.setKeyStatus(old.id, 'disabled');
   if (updated === null) throw new LocError('not_found', 'This account has no such key.');
-  await context.store.panel.finishRotation(old.id, context.now);
+  const ended = await context.store.panel.finishRotation(old.id, context.now);
   if (changed(updated)) {
     await audit(context, { accountId: old.accountId, action: 'key.disable', target: old.id, details: { rotation: 'finished', replacement: newKey.id } });
+  } else if (ended > 0) {
+    await audit(context, { accountId: old.accountId, action: 'key.rotation_finish', target: old.id, details: { replacement: newKey.id } });
   }
   return updated;
 }

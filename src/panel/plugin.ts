@@ -107,7 +107,9 @@ export default async function panelPlugin(app: FastifyInstance, options: PanelOp
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof Redirect) return reply.redirect(error.location, 303);
     const loc = toLocError(error, request.headers);
-    if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'panel request failed');
+    if (loc.status >= 500 && !(error instanceof LocError) && !app.outages.failed(error, { log: request.log, what: 'panel request failed', request: true })) {
+      request.log.error({ err: error }, 'panel request failed');
+    }
     if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
     request.errorCode = loc.code;
     const wantsJson = (request.headers.accept ?? '').startsWith('application/json');

@@ -24,6 +24,7 @@ import errorsPlugin, { frameworkErrorHandler } from './plugins/errors.ts';
 import jsonBodyPlugin from './plugins/json-body.ts';
 import mockFailuresPlugin from './plugins/mock-failures.ts';
 import mockKeysPlugin from './plugins/mock-keys.ts';
+import outagesPlugin from './plugins/outages.ts';
 import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(requestIdPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
+  await app.register(outagesPlugin);
   await app.register(errorsPlugin);
   await app.register(protocolPlugin);
   await app.register(jsonBodyPlugin);

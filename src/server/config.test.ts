@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       geocoderTimeoutMs: 1500,
       geocoderSearch: false,
       logLevel: 'info',
+      outageLogMs: 10000,
       shutdownTimeoutMs: 10000,
       tiles: { mode: 'online', base: {} },
       tileRendersPerSecond: 20,

@@ -40,6 +40,8 @@ export interface Config {
   /** Whether the search box's Enter also asks the geocoder's forward search (only with `geocoderUrl`). */
   geocoderSearch: boolean;
   logLevel: string;
+  /** While the database or the counters cannot serve, how often the log counts the failures of each cause (logs/outage-log.ts). */
+  outageLogMs: number;
   shutdownTimeoutMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
@@ -143,6 +145,11 @@ export const OPTIONS: Options = {
   logLevel: {
     env: 'LOC_LOG_LEVEL', default: 'info', doc: `Log level: ${LOG_LEVELS.join(', ')}.`,
     parse: (t, _, __, name) => oneOf(name, t!, LOG_LEVELS),
+  },
+  outageLogMs: {
+    env: 'LOC_OUTAGE_LOG_MS', default: '10000',
+    doc: 'While the database or the request counters cannot serve, each cause is logged once in full, then once per this interval with how many more requests it failed, and once when it recovers.',
+    parse: (t, _, __, name) => integer(name, t!, 100, 600_000),
   },
   tiles: {
     env: 'LOC_TILES', default: 'online',

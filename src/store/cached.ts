@@ -56,6 +56,7 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
 
     createKey: async (input: NewKey) => forgetKeys(await store.createKey(input)),
     getKey: (id) => cached(keysById, id, () => store.getKey(id)),
+    // Uncached: the keys as stored, for the panel's list and for what an operation decides on (a rotation).
     listKeys: (accountId) => store.listKeys(accountId),
     findKeyByHash: (hash) => cached(keys, hash, () => store.findKeyByHash(hash)),
     setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),

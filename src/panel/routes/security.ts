@@ -45,7 +45,8 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
   app.post(`${PATH}/sign-out-everywhere`, { config: { ...user.config, ownSession: true } }, async (request, reply) => {
     const current = signedIn(request);
     const ended = await app.store.panel.deleteUserSessions(current.user.id, current.session.hash);
-    await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.sessions_end', target: null, details: { sessions: ended } });
+    // None left to end (another browser or server ended them first): nothing changed, nothing recorded.
+    if (ended > 0) await recordPanelChange(app, request, { accountId: current.user.accountId, action: 'user.sessions_end', target: null, details: { sessions: ended } });
     return reply.redirect(`${PATH}?done=signed_out#sessions`, 303);
   });
 

@@ -146,7 +146,7 @@ export default fp(
       return { via: 'session', key: key!, accountId: session.accountId, session };
     }
 
-    const uses = keyUses(app.store, (error) => app.log.warn({ err: error }, 'could not record when keys were last used'));
+    const uses = keyUses(app.store, app.outages.task('could not record when keys were last used'));
     app.decorate('keyUses', uses);
     app.addHook('onClose', () => uses.close());
     /** Notes the caller's use of its key: a session's page origin, or the Origin a server call sent, if any. */
@@ -178,5 +178,5 @@ export default fp(
       );
     });
   },
-  { name: 'loc-auth', fastify: '5.x', dependencies: ['loc-config', 'loc-store'] },
+  { name: 'loc-auth', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-store'] },
 );

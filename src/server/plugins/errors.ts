@@ -63,8 +63,11 @@ export default fp(
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const loc = toLocError(error, request.headers);
       // A LocError is an answer the service chose (a shutdown, a tile budget; its cause, if any, was
-      // logged where it was decided); anything else that ends in 5xx is a failure to look into.
-      if (loc.status >= 500 && !(error instanceof LocError)) request.log.error({ err: error }, 'request failed');
+      // logged where it was decided); anything else that ends in 5xx is a failure to look into, logged
+      // in full — but for the database or the counters out of service, which the outage log counts.
+      if (loc.status >= 500 && !(error instanceof LocError) && !app.outages.failed(error, { log: request.log, what: 'request failed', request: true })) {
+        request.log.error({ err: error }, 'request failed');
+      }
       if (loc.retryAfterSeconds !== undefined) reply.header('retry-after', loc.retryAfterSeconds);
       if (loc.status === 401) reply.header('www-authenticate', wwwAuthenticate(request));
       request.errorCode = loc.code;
@@ -79,5 +82,5 @@ export default fp(
       reply.code(404).send(errorBody(loc));
     });
   },
-  { name: 'loc-errors', fastify: '5.x' },
+  { name: 'loc-errors', fastify: '5.x', dependencies: ['loc-outages'] },
 );

@@ -79,15 +79,16 @@ export interface RateLimitOptions {
 
 export default fp<RateLimitOptions>(
   async (app, options) => {
-    const counters = options.counters ?? (await openCounters(app.config, app.now).catch((error: unknown) => {
+    const opened = options.counters ?? (await openCounters(app.config, app.now).catch((error: unknown) => {
       // Redis out of reach at start: its own line (it names Redis), not one about the database.
       throw error instanceof StoreUnavailable ? new StartFailure(error.message) : error;
     }));
-    if (options.counters === undefined) app.addHook('onClose', async () => counters.close?.());
+    if (options.counters === undefined) app.addHook('onClose', async () => opened.close?.());
+    const counters = app.outages.watch(opened, 'request counters');
     app.decorate('counters', counters);
     const usage = usageMeter(app.store, {
       now: app.now,
-      onError: (error) => app.log.warn({ err: error }, 'could not add the keys’ usage to the store'),
+      onError: app.outages.task('could not add the keys’ usage to the store'),
       flushEveryMs: app.config.usageFlushMs,
     });
     app.decorate('usage', usage);
@@ -129,5 +130,5 @@ export default fp<RateLimitOptions>(
       throw refusal(budget, now);
     });
   },
-  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-store', 'loc-auth'] },
+  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-store', 'loc-auth'] },
 );

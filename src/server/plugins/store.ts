@@ -31,18 +31,19 @@ export interface StorePluginOptions {
 export default fp<StorePluginOptions>(
   async (app, options) => {
     const own = options.store ?? (await openStore(app.config));
-    const store = cachedStore(own, { now: app.now, ttlMs: KEY_CACHE_MS });
+    // Watched beneath the cache: what the database itself answered, not what the cache did.
+    const store = cachedStore(app.outages.watch(own, 'database'), { now: app.now, ttlMs: KEY_CACHE_MS });
     app.decorate('store', store);
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
     // The panel's sessions, links and challenges go as soon as they expire: nobody is told why.
     const sweep = setInterval(() => {
-      store.deleteSessionsExpiredBefore(app.now() - DAY_MS).catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
-      store.panel.sweep(app.now()).catch((error: unknown) => app.log.warn({ err: error }, 'panel sweep failed'));
+      store.deleteSessionsExpiredBefore(app.now() - DAY_MS).catch(app.outages.task('session sweep failed'));
+      store.panel.sweep(app.now()).catch(app.outages.task('panel sweep failed'));
     }, HOUR_MS).unref();
     app.addHook('onClose', async () => {
       clearInterval(sweep);
       if (options.store === undefined) await own.close();
     });
   },
-  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config'] },
+  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config', 'loc-outages'] },
 );

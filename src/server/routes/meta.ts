@@ -26,13 +26,13 @@ const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       await app.store.ping();
     } catch (error) {
-      request.log.error({ err: error }, 'health check failed');
+      if (!app.outages.failed(error, { log: request.log, what: 'health check failed', request: true })) request.log.error({ err: error }, 'health check failed');
       throw new LocError('service_unavailable', 'The database does not answer.').retryAfter(10);
     }
     try {
       await app.counters.ping?.();
     } catch (error) {
-      request.log.error({ err: error }, 'health check failed');
+      if (!app.outages.failed(error, { log: request.log, what: 'health check failed', request: true })) request.log.error({ err: error }, 'health check failed');
       throw new LocError('service_unavailable', 'The store of the request counters does not answer.').retryAfter(10);
     }
     reply.header('cache-control', 'no-store');

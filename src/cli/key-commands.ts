@@ -4,7 +4,7 @@
  * plugins/store.ts). Every command that changes a key prints it afterwards, as a line or, with
  * `--json`, as `loc keys list --json` shows a key, for scripts.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { KEY_LIMITS } from '../auth/keys.ts';
 import { originProblem } from '../auth/origin.ts';
 import { addToKeyList, createKey, removeFromKeyList, setKeyLimits, setKeyStatus } from '../operations/keys.ts';
@@ -12,7 +12,9 @@ import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
-import { OperatorError, cliContext, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
+import {
+  OperatorError, cliContext, collect, isoDate, limitOrDefault, orNull, positiveInteger, printJson, printTable, requireAccount, withStore,
+} from './operator-io.ts';
 
 /** The key, or the error of a key id that names none. */
 export function found<T>(key: T | null, id: string): T {
@@ -49,21 +51,6 @@ export const summary = (key: ApiKey): string =>
   (Object.entries(KEY_LIMITS) as [keyof KeyLimits, (typeof KEY_LIMITS)[keyof KeyLimits]][])
     .map(([name, { words, setting }]) => `${words}: ${key[name] ?? `the default (${OPTIONS[setting].env})`}`)
     .join('; ');
-
-/**
- * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
- * Not null for `default`: commander turns an option's null into ''.
- */
-function limitOrDefault(text: string): number | 'default' {
-  if (text === 'default') return text;
-  try {
-    return positiveInteger(text);
-  } catch {
-    throw new InvalidArgumentError('expected a positive integer, or default.');
-  }
-}
-
-const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
 
 /** Registers `loc keys …`; returns the `keys` command, for the modules that add to it. */
 export function registerKeyCommands(program: Command): Command {

@@ -179,6 +179,22 @@ export function positiveInteger(text: string): number {
   return Number(text);
 }
 
+/**
+ * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
+ * Not null for `default`: commander turns an option's null into ''.
+ */
+export function limitOrDefault(text: string): number | 'default' {
+  if (text === 'default') return text;
+  try {
+    return positiveInteger(text);
+  } catch {
+    throw new InvalidArgumentError('expected a positive integer, or default.');
+  }
+}
+
+/** A limitOrDefault as the store takes it: null for `default`. */
+export const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
+
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }

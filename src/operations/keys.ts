@@ -9,6 +9,7 @@ import { KEY_LIMITS, checkLimits, issueKey, type KeyRequest } from '../auth/keys
 import { checkOrigin } from '../auth/origin.ts';
 import { LocError } from '../errors.ts';
 import type { ApiKey, KeyLimits, KeyList, KeyStatus, Updated } from '../store/store.ts';
+import { withinCeiling } from './account-limits.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 
 /** A new key and its secret, shown this once. */
@@ -19,7 +20,9 @@ export interface IssuedKey {
 
 /** Issues a key (auth/keys.ts checks what restricts it); the secret is returned once, never stored. */
 export async function createKey(context: ChangeContext, request: Omit<KeyRequest, 'createdAt'>): Promise<IssuedKey> {
-  const issued = await issueKey(context.store, { ...request, createdAt: context.now });
+  const given = { hourlyLimit: request.hourlyLimit ?? null, embedHourlyLimit: request.embedHourlyLimit ?? null, sessionLimit: request.sessionLimit ?? null };
+  const limits = await withinCeiling(context, request.accountId, checkLimits(given));
+  const issued = await issueKey(context.store, { ...request, ...limits, createdAt: context.now });
   await audit(context, { accountId: issued.key.accountId, action: 'key.create', target: issued.key.id, details: keyDetails(issued.key) });
   return issued;
 }
@@ -35,7 +38,9 @@ export async function setKeyStatus(context: ChangeContext, keyId: string, status
 
 /** Sets the limits given (null: the service's default again), keeps the others; null when there is no such key. */
 export async function setKeyLimits(context: ChangeContext, keyId: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
-  const checked = checkLimits(limits);
+  // Only a change bound by a ceiling needs the key's account first.
+  const owner = context.limitDefaults === undefined ? null : await context.store.getKey(keyId);
+  const checked = owner === null ? checkLimits(limits) : await withinCeiling(context, owner.accountId, checkLimits(limits));
   const updated = await context.store.setKeyLimits(keyId, checked);
   if (updated !== null && changed(updated)) {
     // Each limit given, as set: a number, or null for the service's default.

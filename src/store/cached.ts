@@ -53,6 +53,9 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     findAccount: (name) => store.findAccount(name),
     getAccount: (id) => store.getAccount(id),
     setPartner: async (name, partner) => forgetKeys(await store.setPartner(name, partner)),
+    // Uncached: read only by the panel's changes to keys, which must hold to the ceiling as last set.
+    accountLimits: (accountId) => store.accountLimits(accountId),
+    setAccountLimits: (accountId, limits) => store.setAccountLimits(accountId, limits),
 
     createKey: async (input: NewKey) => forgetKeys(await store.createKey(input)),
     getKey: (id) => cached(keysById, id, () => store.getKey(id)),

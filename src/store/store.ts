@@ -144,6 +144,13 @@ export interface Store {
   getAccount(id: string): Promise<Account | null>;
   /** Null when no account has that name. */
   setPartner(name: string, partner: boolean): Promise<Updated<Account> | null>;
+  /**
+   * The account's ceiling of its keys' limits, as the operator set it (operations/account-limits.ts):
+   * each null follows the service's default. Null when there is no such account.
+   */
+  accountLimits(accountId: string): Promise<KeyLimits | null>;
+  /** Sets the ceilings given (a number, or null for the service's default), keeps the others; null when there is no such account. */
+  setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null>;
 
   createKey(input: NewKey): Promise<ApiKey>;
   getKey(id: string): Promise<ApiKey | null>;

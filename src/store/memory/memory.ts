@@ -13,31 +13,21 @@
 import type { AuditStore } from '../audit-store.ts';
 import { newId } from '../ids.ts';
 import { MemoryAuditStore } from './memory-audit.ts';
-import { MemoryDatabase, sizeOf } from './memory-database.ts';
+import { MemoryDatabase, put, sizeOf } from './memory-database.ts';
 import { MemoryPanelStore } from './memory-panel.ts';
 import { MemoryUsageStore } from './memory-usage.ts';
 import type { PanelStore } from '../panel-store.ts';
 import {
-  StoreConflict,
-  StoreUnavailable,
-  type Account,
-  type ApiKey,
-  type EmbedSession,
-  type KeyLimits,
-  type KeyList,
-  type KeyMode,
-  type KeyStatus,
-  type NewKey,
-  type NewSession,
-  type SavedLocation,
-  type Store,
-  type Updated,
+  StoreConflict, StoreUnavailable, type Account, type ApiKey, type EmbedSession, type KeyLimits, type KeyList, type KeyMode, type KeyStatus, type NewKey,
+  type NewSession, type SavedLocation, type Store, type Updated,
 } from '../store.ts';
 import type { UsageStore } from '../usage-store.ts';
 
 export { MemoryDatabase } from './memory-database.ts';
 
 const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId} ${mode} ${code}`;
+/** The ceiling of an account whose operator set none: every limit the service's default. */
+const NO_LIMITS: KeyLimits = { hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null };
 const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], ipRanges: [...key.ipRanges] });
 
 export class MemoryStore implements Store {
@@ -93,6 +83,20 @@ export class MemoryStore implements Store {
       const before = { ...account };
       account.partner = partner;
       return { before, after: { ...account } };
+    });
+  }
+
+  accountLimits(accountId: string): Promise<KeyLimits | null> {
+    return this.run((db) => (db.accounts.has(accountId) ? { ...(db.accountLimits.get(accountId) ?? NO_LIMITS) } : null));
+  }
+
+  setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null> {
+    return this.run((db) => {
+      if (!db.accounts.has(accountId)) return null;
+      const before = { ...(db.accountLimits.get(accountId) ?? NO_LIMITS) };
+      const after = { ...before, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) };
+      put(db, db.accountLimits, accountId, after);
+      return { before, after: { ...after } };
     });
   }
 

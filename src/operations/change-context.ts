@@ -5,6 +5,7 @@
  */
 import { recordChange, type Actor, type Change } from '../audit/audit-log.ts';
 import type { KeyLimits, Store, Updated } from '../store/store.ts';
+import type { Caps } from './caps.ts';
 
 /** The service's default of each limit of a key, which a key without its own follows (LOC_DEFAULT_…). */
 export type LimitDefaults = { readonly [K in keyof KeyLimits]: number };
@@ -18,6 +19,8 @@ export interface ChangeContext {
    * give a key (account-limits.ts): the panel's. Absent for the operator at the CLI, whom no ceiling binds.
    */
   limitDefaults?: LimitDefaults;
+  /** The caps on what an account gathers (caps.ts); absent: none bind the change (the operator's `--over-cap`). */
+  caps?: Caps;
 }
 
 /** Appends to the audit log a change `context`'s actor just made. */

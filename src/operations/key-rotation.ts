@@ -7,17 +7,20 @@ import { issueKey } from '../auth/keys.ts';
 import { LocError } from '../errors.ts';
 import type { Rotation } from '../store/panel-store.ts';
 import type { ApiKey, Store, Updated } from '../store/store.ts';
+import { capped } from './caps.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 import type { IssuedKey } from './keys.ts';
 
 /** Starts rotating `old`, which must be active: its replacement, whose secret is shown this once. */
 export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<IssuedKey> {
   if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
-  // One entry for the rotation, naming the replacement, rather than a key.create of its own.
-  const replacement = await issueKey(context.store, {
+  // One entry for the rotation, naming the replacement, rather than a key.create of its own. The
+  // replacement may go one past the cap of active keys: a key at the cap can always be rotated, and
+  // finishing the rotation gives the place back.
+  const replacement = await capped(context.caps, 'keys', undefined, (most) => issueKey(context.store, {
     accountId: old.accountId, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,
     hourlyLimit: old.hourlyLimit, embedHourlyLimit: old.embedHourlyLimit, sessionLimit: old.sessionLimit, createdAt: context.now,
-  });
+  }, most === undefined ? undefined : most + 1));
   await context.store.panel.startRotation({ oldKeyId: old.id, newKeyId: replacement.key.id, startedAt: context.now });
   await audit(context, { accountId: old.accountId, action: 'key.rotate', target: old.id, details: { replacement: replacement.key.id } });
   return replacement;

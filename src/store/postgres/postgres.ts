@@ -16,7 +16,7 @@
 import type pg from 'pg';
 import { newId } from '../ids.ts';
 import { translatePostgresError } from './postgres-errors.ts';
-import { newPool, redactUrl } from './postgres-pool.ts';
+import { inTransaction, newPool, redactUrl, type Query } from './postgres-pool.ts';
 import { migrate } from './postgres-migrations.ts';
 import {
   account, accountLimits, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, updated, updateReturningBefore, type AccountRow, type KeyRow,
@@ -34,6 +34,7 @@ import {
   type EmbedSession,
   type KeyLimits,
   type KeyList,
+  type KeyListChange,
   type KeyMode,
   type KeyStatus,
   type NewKey,
@@ -80,10 +81,11 @@ export class PostgresStore implements Store {
 
   constructor(private readonly pool: pg.Pool) {
     const query: typeof this.query = (text, values, name) => this.query(text, values, name);
-    this.panel = new PostgresPanelStore(query);
+    const transaction = <T>(work: (query: Query) => Promise<T>) => inTransaction(pool, work);
+    this.panel = new PostgresPanelStore(query, transaction);
     this.usage = new PostgresUsageStore(query);
     this.audit = new PostgresAuditStore(query);
-    this.keys = new PostgresKeys(query);
+    this.keys = new PostgresKeys(query, transaction);
     this.readLocation = locationReads(query);
   }
 
@@ -152,8 +154,8 @@ export class PostgresStore implements Store {
     return updated(row, accountLimits);
   }
 
-  createKey(input: NewKey): Promise<ApiKey> {
-    return this.keys.create(input);
+  createKey(input: NewKey, cap?: number): Promise<ApiKey> {
+    return this.keys.create(input, cap);
   }
 
   getKey(id: string): Promise<ApiKey | null> {
@@ -180,15 +182,15 @@ export class PostgresStore implements Store {
     return { key: key(row), account: { id: row.account_id, name: row.a_name, partner: row.a_partner, createdAt: row.a_created_at } };
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-    return this.keys.setStatus(id, status);
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null> {
+    return this.keys.setStatus(id, status, cap);
   }
 
   setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
     return this.keys.setLimits(id, limits);
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null> {
     return this.keys.updateList(id, list, change);
   }
 

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { newId } from '../ids.ts';
 import { beforeAndAfter, key, type KeyRow } from './sqlite-rows.ts';
-import type { ApiKey, KeyLimits, KeyList, KeyStatus, NewKey, Updated } from '../store.ts';
+import { CapReached, type ApiKey, type KeyLimits, type KeyList, type KeyListChange, type KeyStatus, type NewKey, type Updated } from '../store.ts';
 
 export const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
 const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
@@ -23,6 +23,7 @@ export class SqliteKeys {
       ),
       byId: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`),
       setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
+      activeKeys: db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND status = 'active'"),
     };
   }
 
@@ -31,17 +32,30 @@ export class SqliteKeys {
     return row ? key(row) : null;
   }
 
-  create(input: NewKey): ApiKey {
-    const id = newId('key');
-    this.q.insert.run(
-      id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
-      input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.mode, input.createdAt,
-    );
-    return this.get(id)!;
+  /** Counted and inserted under the write lock: two keys made at once cannot both take the last place. */
+  create(input: NewKey, cap?: number): ApiKey {
+    return this.db.transaction(() => {
+      this.holdToCap(input.accountId, cap);
+      const id = newId('key');
+      this.q.insert.run(
+        id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
+        input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.mode, input.createdAt,
+      );
+      return this.get(id)!;
+    }).immediate();
   }
 
-  setStatus(id: string, status: KeyStatus): Updated<ApiKey> | null {
-    return this.change(id, () => this.q.setStatus.run(status, id));
+  setStatus(id: string, status: KeyStatus, cap?: number): Updated<ApiKey> | null {
+    return this.change(id, () => {
+      const before = this.get(id)!;
+      if (status === 'active' && before.status !== 'active') this.holdToCap(before.accountId, cap);
+      this.q.setStatus.run(status, id);
+    });
+  }
+
+  /** CapReached when the account has `cap` active keys already (inside the write's transaction). */
+  private holdToCap(accountId: string, cap: number | undefined): void {
+    if (cap !== undefined && this.q.activeKeys.get(accountId)!.n >= cap) throw new CapReached(`the account has ${cap} active keys`);
   }
 
   setLimits(id: string, limits: Partial<KeyLimits>): Updated<ApiKey> | null {
@@ -53,12 +67,15 @@ export class SqliteKeys {
     });
   }
 
-  updateList(id: string, list: KeyList, change: { add: string } | { remove: string }): Updated<ApiKey> | null {
+  updateList(id: string, list: KeyList, change: KeyListChange): Updated<ApiKey> | null {
     const column = LIST_COLUMN[list];
     // Read-modify-write inside the IMMEDIATE transaction: two CLI processes editing the same key
     // serialise instead of losing one change.
     return this.change(id, () => {
       const values = this.get(id)![list];
+      if ('add' in change && change.cap !== undefined && !values.includes(change.add) && values.length >= change.cap) {
+        throw new CapReached(`the key has ${change.cap} values in its list`);
+      }
       const next = 'add' in change
         ? (values.includes(change.add) ? values : [...values, change.add])
         : values.filter((value) => value !== change.remove);

@@ -22,7 +22,7 @@ import { SqlitePanelStore } from './sqlite-panel.ts';
 import { SqliteUsageStore } from './sqlite-usage.ts';
 import { account, accountLimits, beforeAndAfter, key, type AccountLimitsRow, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
-  NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
+  NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList, type KeyListChange,
   type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store, type Updated,
 } from '../store.ts';
 
@@ -178,8 +178,8 @@ export class SqliteStore implements Store, BackupCapable {
     }));
   }
 
-  createKey(input: NewKey): Promise<ApiKey> {
-    return this.run(() => this.keys.create(input));
+  createKey(input: NewKey, cap?: number): Promise<ApiKey> {
+    return this.run(() => this.keys.create(input, cap));
   }
 
   getKey(id: string): Promise<ApiKey | null> {
@@ -201,15 +201,15 @@ export class SqliteStore implements Store, BackupCapable {
     });
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-    return this.run(() => this.keys.setStatus(id, status));
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null> {
+    return this.run(() => this.keys.setStatus(id, status, cap));
   }
 
   setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
     return this.run(() => this.keys.setLimits(id, limits));
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null> {
     return this.run(() => this.keys.updateList(id, list, change));
   }
 

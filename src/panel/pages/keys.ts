@@ -124,7 +124,7 @@ ${textInput({ name: 'label', label: 'Label', value: values.label, hint: `What th
 </fieldset>
 ${textarea('origins', 'Allowed origins', values.origins, 'One per line, such as https://shop.example. Pages of these origins may show the map picker; https only, except http://localhost:PORT.', 'origins')}
 ${textarea('ip_ranges', 'Allowed IP ranges', values.ipRanges, 'One CIDR range per line, such as 203.0.113.0/24; empty: any address.', 'ip_ranges')}
-${textInput({ name: 'hourly_limit', label: 'Hourly limit', value: values.hourlyLimit, inputmode: 'numeric', hint: `Calls per hour made with the key itself, at most ${options.ceiling.hourlyLimit.toLocaleString('en')} for this account (an operator raises it); empty: the service default, or that when it is lower.`, error: errorOf('hourly_limit') })}
+${textInput({ name: 'hourly_limit', label: 'Hourly limit', value: values.hourlyLimit, inputmode: 'numeric', hint: `Calls per hour made with the key itself, at most ${options.ceiling.hourlyLimit.toLocaleString('en')} for this account (an operator raises it); empty: the service default, or this ceiling when it is lower.`, error: errorOf('hourly_limit') })}
 <div class="actions"><button type="submit" class="primary">Create key</button> <a class="button" href="${accountPath(options.account.id, '/keys')}">Cancel</a></div>
 </form>`,
   });

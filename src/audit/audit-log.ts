@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   'account.partner_on': 'made the account a partner',
   'account.partner_off': 'took partner status from the account',
   'account.test_data_wipe': "wiped the account's test locations",
+  'account.set_limits': "changed the ceiling of the account's keys' limits",
   'key.create': 'created the key',
   'key.disable': 'disabled the key',
   'key.enable': 'enabled the key',

@@ -45,8 +45,11 @@ export function checkLimits(limits: Partial<KeyLimits>): Partial<KeyLimits> {
   return checked;
 }
 
-/** Creates a key; the secret is returned once and never stored. Throws `validation_error` on bad input. */
-export async function issueKey(store: Store, request: KeyRequest): Promise<{ key: ApiKey; secret: string }> {
+/**
+ * Creates a key; the secret is returned once and never stored. Throws `validation_error` on bad input,
+ * and the store's CapReached when `cap` is given and the account has as many active keys already.
+ */
+export async function issueKey(store: Store, request: KeyRequest, cap?: number): Promise<{ key: ApiKey; secret: string }> {
   const origins = [...new Set((request.origins ?? []).map((origin) => checkOrigin(origin)))];
   const ipRanges = [...new Set((request.ipRanges ?? []).map((range) => checkIpRange(range)))];
   const { hourlyLimit = null, embedHourlyLimit = null, sessionLimit = null } = checkLimits(request);
@@ -58,6 +61,6 @@ export async function issueKey(store: Store, request: KeyRequest): Promise<{ key
   const key = await store.createKey({
     accountId: request.accountId, hash: hashSecret(secret), label, origins, ipRanges, hourlyLimit, embedHourlyLimit, sessionLimit, mode,
     createdAt: request.createdAt,
-  });
+  }, cap);
   return { key, secret };
 }

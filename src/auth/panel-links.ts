@@ -54,17 +54,18 @@ export async function issueLink(store: Store, user: User, purpose: LinkPurpose, 
 /**
  * Invites `email` to the account: a new user and an invitation link. An address that already has a
  * user is refused (StoreConflict): one person, one account; an open invitation is renewed with
- * `issueLink` instead.
+ * `issueLink` instead. With `cap`, an account with as many pending invitations is CapReached.
  */
 export async function createInvitedUser(
   store: Store,
   input: { accountId: string; email: string; operator?: boolean },
   now: number,
   publicUrl: string,
+  cap?: number,
 ): Promise<{ user: User; link: IssuedLink }> {
   const email = normalizeEmail(input.email);
   if (await store.panel.findUserByEmail(email)) throw new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
-  const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now });
+  const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now }, cap);
   return { user, link: await issueLink(store, user, 'invite', now, publicUrl) };
 }
 

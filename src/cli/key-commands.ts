@@ -4,7 +4,7 @@
  * plugins/store.ts). Every command that changes a key prints it afterwards, as a line or, with
  * `--json`, as `loc keys list --json` shows a key, for scripts.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { KEY_LIMITS } from '../auth/keys.ts';
 import { originProblem } from '../auth/origin.ts';
 import { addToKeyList, createKey, removeFromKeyList, setKeyLimits, setKeyStatus } from '../operations/keys.ts';
@@ -12,7 +12,9 @@ import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
-import { OperatorError, cliContext, collect, isoDate, positiveInteger, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
+import {
+  OVER_CAP, OperatorError, cliContext, collect, isoDate, limitOrDefault, operatorCaps, orNull, positiveInteger, printJson, printTable, requireAccount, withStore,
+} from './operator-io.ts';
 
 /** The key, or the error of a key id that names none. */
 export function found<T>(key: T | null, id: string): T {
@@ -50,21 +52,6 @@ export const summary = (key: ApiKey): string =>
     .map(([name, { words, setting }]) => `${words}: ${key[name] ?? `the default (${OPTIONS[setting].env})`}`)
     .join('; ');
 
-/**
- * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
- * Not null for `default`: commander turns an option's null into ''.
- */
-function limitOrDefault(text: string): number | 'default' {
-  if (text === 'default') return text;
-  try {
-    return positiveInteger(text);
-  } catch {
-    throw new InvalidArgumentError('expected a positive integer, or default.');
-  }
-}
-
-const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
-
 /** Registers `loc keys …`; returns the `keys` command, for the modules that add to it. */
 export function registerKeyCommands(program: Command): Command {
   const keys = program.command('keys').description('manage API keys (acts on the database of LOC_DATABASE_URL, else of LOC_DATA_DIR)');
@@ -77,6 +64,8 @@ export function registerKeyCommands(program: Command): Command {
   listCommands(keys, { name: 'ips', list: 'ipRanges', value: 'cidr', noun: 'IP range', doc: 'an IP address or CIDR range' });
   return keys;
 }
+
+type CreateOptions = { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean; overCap?: boolean } & Partial<KeyLimits>;
 
 /** `loc keys create`: a new key, its secret printed once. */
 function createCommand(keys: Command): void {
@@ -91,11 +80,12 @@ function createCommand(keys: Command): void {
     .option('--session-limit <n>', 'calls one embed session may make over its life (default: LOC_DEFAULT_SESSION_LIMIT)', positiveInteger)
     .option('--label <text>', 'a note for the operator, e.g. "production"')
     .option('--test', 'a test key (loc_test_…): the same API and embed, its saves kept apart from live data (loc test-data wipe)')
+    .option(...OVER_CAP)
     .option('--json', 'print the key and its secret as JSON')
-    .action(async (options: { account: string; origin: string[]; ip: string[]; label?: string; test?: boolean; json?: boolean } & Partial<KeyLimits>, command: Command) => {
+    .action(async (options: CreateOptions, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const { key, secret } = await createKey(cliContext(store), {
+        const { key, secret } = await createKey(cliContext(store, operatorCaps(command, options.overCap)), {
           accountId: (await requireAccount(store, options.account)).id, mode: options.test ? 'test' : 'live', origins: options.origin, ipRanges: options.ip,
           hourlyLimit: options.hourlyLimit, embedHourlyLimit: options.embedHourlyLimit, sessionLimit: options.sessionLimit,
           label: options.label ?? null,
@@ -168,14 +158,15 @@ function statusCommands(keys: Command): void {
     ['disable', 'disabled', 'refuse the key (and its embed sessions); a running server follows within a second'],
     ['enable', 'active', 'accept the key again; a running server follows within a second'],
   ] as const) {
-    keys
-      .command(name)
-      .description(what)
-      .argument('<key-id>', 'the key id, key_…')
+    const statusCommand = keys.command(name).description(what).argument('<key-id>', 'the key id, key_…');
+    // Only enabling can take the account past its cap of active keys.
+    if (status === 'active') statusCommand.option(...OVER_CAP);
+    statusCommand
       .option('--json', JSON_KEY)
-      .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      .action(async (id: string, options: { json?: boolean; overCap?: boolean }, command: Command) => {
+        const caps = status === 'active' ? operatorCaps(command, options.overCap) : undefined;
         await withStore(command, async (store) => {
-          printKey(ioOf(command), found(await setKeyStatus(cliContext(store), id, status), id).after, options.json);
+          printKey(ioOf(command), found(await setKeyStatus(cliContext(store, caps), id, status), id).after, options.json);
         });
       });
   }
@@ -225,17 +216,16 @@ interface ListCommands {
 function listCommands(keys: Command, { name, list, value, noun, doc }: ListCommands): void {
   const group = keys.command(name).description(`add or remove ${name === 'ips' ? 'IP ranges' : 'allowed origins'} of a key`);
   for (const action of ['add', 'remove'] as const) {
-    group
-      .command(action)
-      .description(`${action} ${doc}`)
-      .argument('<key-id>', 'the key id, key_…')
-      .argument(`<${value}>`, doc)
+    const listCommand = group.command(action).description(`${action} ${doc}`).argument('<key-id>', 'the key id, key_…').argument(`<${value}>`, doc);
+    if (action === 'add') listCommand.option(...OVER_CAP);
+    listCommand
       .option('--json', JSON_KEY)
-      .action(async (id: string, text: string, options: { json?: boolean }, command: Command) => {
+      .action(async (id: string, text: string, options: { json?: boolean; overCap?: boolean }, command: Command) => {
         const io = ioOf(command);
+        const caps = action === 'add' ? operatorCaps(command, options.overCap) : undefined;
         await withStore(command, async (store) => {
           const change = action === 'add' ? addToKeyList : removeFromKeyList;
-          const done = found(await change(cliContext(store), { keyId: id, list, value: text }), id);
+          const done = found(await change(cliContext(store, caps), { keyId: id, list, value: text }), id);
           const values = done.after[list];
           // A value that is not there is a mistake to report, not a success that changed nothing.
           if (action === 'remove' && values.length === done.before[list].length) {

@@ -5,6 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { registerAccountCommands } from './account-commands.ts';
+import { registerAccountLimitCommands } from './account-limit-commands.ts';
 import { registerActivityCommands } from './activity-commands.ts';
 import { registerBackupCommand } from './backup-command.ts';
 import { LocProgram, type CliIo } from './cli-io.ts';
@@ -36,6 +37,7 @@ function buildProgram(io: CliIo): LocProgram {
   const keys = registerKeyCommands(program);
   registerRotationCommands(keys);
   registerUserCommands(program, accounts);
+  registerAccountLimitCommands(accounts);
   registerActivityCommands(program, keys);
   registerTestDataCommand(program);
   registerBackupCommand(program);

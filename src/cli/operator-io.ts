@@ -9,7 +9,8 @@
 import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
-import { ConfigError, OPTIONS, loadSettings, misspelledSettings } from '../server/config.ts';
+import { CAP_OPTIONS, ConfigError, OPTIONS, capsOf, loadSettings, misspelledSettings } from '../server/config.ts';
+import { OverCap, type Caps } from '../operations/caps.ts';
 import type { ChangeContext } from '../operations/change-context.ts';
 import { printable } from '../printable.ts';
 import { openStore, storePlace, type StoreSettings } from '../store/open-store.ts';
@@ -21,7 +22,7 @@ import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
  * ran it, from the machine's host name, since the CLI is trusted with the database's own credentials
  * and has no panel user to name.
  */
-export function cliContext(store: Store): ChangeContext {
+export function cliContext(store: Store, caps?: Caps): ChangeContext {
   let actor: string;
   try {
     actor = userInfo().username;
@@ -29,7 +30,19 @@ export function cliContext(store: Store): ChangeContext {
     // A uid without a passwd entry (some containers): its number is who.
     actor = `uid ${process.getuid?.() ?? 'unknown'}`;
   }
-  return { store, actor: { via: 'cli', actor, source: hostname() }, now: Date.now() };
+  return { store, actor: { via: 'cli', actor, source: hostname() }, now: Date.now(), caps };
+}
+
+/** The option of the commands held to the caps on what an account gathers. */
+export const OVER_CAP: readonly [string, string] = ['--over-cap', 'go past the caps on what an account gathers (LOC_MAX_…): the operator’s call'];
+
+/**
+ * The caps the commands that add to an account are held to: the environment's, read as `loc serve`
+ * reads them (a bad value is a usage mistake, exit 2); none with `--over-cap`.
+ */
+export function operatorCaps(command: Command, over: boolean | undefined): Caps | undefined {
+  if (over) return undefined;
+  return capsOf(configured(command, () => loadSettings(ioOf(command).env, Object.keys(CAP_OPTIONS) as (keyof typeof CAP_OPTIONS)[])));
 }
 
 /** An error of the work (not of usage): printed as one line, exit 1. */
@@ -79,6 +92,8 @@ export async function withStore(command: Command, work: (store: Store & Partial<
   try {
     await work(store);
   } catch (error) {
+    // A cap is a state of the account, not a mistake in the command: exit 1, saying how to go past it.
+    if (error instanceof OverCap) return fail(command, `${error.message} At the CLI, ${OVER_CAP[0]} goes past it.`);
     if (error instanceof LocError) command.error(`error: ${error.message}`, { exitCode: 2, code: 'loc.usage' });
     if (error instanceof OperatorError || error instanceof StoreConflict) return fail(command, error.message);
     if (reportStoreError(command, error, settings, 'use')) return;
@@ -178,6 +193,22 @@ export function positiveInteger(text: string): number {
   }
   return Number(text);
 }
+
+/**
+ * A limit as the operator writes it: a positive integer, or `default` to follow the service's default.
+ * Not null for `default`: commander turns an option's null into ''.
+ */
+export function limitOrDefault(text: string): number | 'default' {
+  if (text === 'default') return text;
+  try {
+    return positiveInteger(text);
+  } catch {
+    throw new InvalidArgumentError('expected a positive integer, or default.');
+  }
+}
+
+/** A limitOrDefault as the store takes it: null for `default`. */
+export const orNull = (value: number | 'default' | undefined): number | null | undefined => (value === 'default' ? null : value);
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);

@@ -10,7 +10,8 @@ import { finishRotation, rotateKey } from '../operations/key-rotation.ts';
 import type { Store } from '../store/store.ts';
 import { ioOf } from './cli-io.ts';
 import { JSON_KEY, found, printKey, summary } from './key-commands.ts';
-import { OperatorError, cliContext, printJson, withStore } from './operator-io.ts';
+import { OVER_CAP, OperatorError, cliContext, operatorCaps, printJson, withStore } from './operator-io.ts';
+import { OverCap } from '../operations/caps.ts';
 
 /** Registers the rotation's two commands under `loc keys`. */
 export function registerRotationCommands(keys: Command): void {
@@ -23,7 +24,7 @@ async function refusedAsWork<T>(work: () => Promise<T>, say: (error: LocError) =
   try {
     return await work();
   } catch (error) {
-    if (error instanceof LocError && (error.code === 'validation_error' || error.code === 'not_found')) throw new OperatorError(say(error));
+    if (error instanceof LocError && !(error instanceof OverCap) && (error.code === 'validation_error' || error.code === 'not_found')) throw new OperatorError(say(error));
     throw error;
   }
 }
@@ -36,11 +37,12 @@ function rotateCommand(keys: Command): void {
     .command('rotate')
     .description("replace an active key without downtime: a new key with its settings, printed once; both work until loc keys finish-rotation")
     .argument('<key-id>', 'the key id, key_…')
+    .option(...OVER_CAP)
     .option('--json', 'print the replacement and its secret as JSON')
-    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+    .action(async (id: string, options: { json?: boolean; overCap?: boolean }, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const { key, secret } = await refusedAsWork(async () => rotateKey(cliContext(store), await keyOf(store, id)));
+        const { key, secret } = await refusedAsWork(async () => rotateKey(cliContext(store, operatorCaps(command, options.overCap)), await keyOf(store, id)));
         if (options.json) {
           printJson(io, { key, api_key: secret, replaces: id });
           return;

@@ -57,12 +57,13 @@ describe('a start refused before it listens', () => {
     expect(leftBehind(dataDir)).toEqual([]);
   });
 
-  it('on a bad --port or an empty --host, naming the flag rather than the variable it overrides, exit 2', async () => {
+  it('on a bad --port, an empty --host or a bad cap, naming the flag rather than the variable it overrides, exit 2', async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [['--port', 'abc'], {}, 'error: --port must be an integer from 0 to 65535, received "abc". (see --help)\n'],
       [['--port', '70000'], { PORT: '18601' }, 'error: --port must be an integer from 0 to 65535, received "70000". (see --help)\n'],
       [['--port', '0', '--host', ''], {}, 'error: --host must be given a value, received "". (see --help)\n'],
       [[], { PORT: 'abc' }, 'error: PORT must be an integer from 0 to 65535, received "abc". (see --help)\n'],
+      [['--max-origins-per-key', '0'], { LOC_MAX_ORIGINS_PER_KEY: '5' }, 'error: --max-origins-per-key must be an integer from 1 to 100000, received "0". (see --help)\n'],
     ];
     for (const [args, env, line] of cases) {
       expect(await refusedServe(dataDir, args, env), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: line });

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/process/cluster.ts';
-import { ConfigError, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
+import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/process/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/process/server.ts';
@@ -15,7 +15,7 @@ import { StartFailure } from '../server/process/start-failure.ts';
 import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { collect } from './operator-io.ts';
 
-interface ServeOptions {
+interface ServeOptions extends Partial<Record<keyof typeof CAP_OPTIONS, string>> {
   port?: string;
   host?: string;
   seedDev: boolean;
@@ -23,11 +23,13 @@ interface ServeOptions {
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('run the API service (configuration from environment variables; see README)')
     .option('--port <n>', 'port to listen on (overrides PORT)')
-    .option('--host <host>', 'interface to listen on (overrides HOST)')
+    .option('--host <host>', 'interface to listen on (overrides HOST)');
+  for (const [key, flag] of Object.entries(CAP_OPTIONS) as [keyof typeof CAP_OPTIONS, string][]) serve.option(`${flag} <n>`, `${OPTIONS[key].doc} (overrides ${OPTIONS[key].env})`);
+  serve
     .option('--seed-dev', 'on an empty database, create a development partner account and key', false)
     .option('--dev-origin <origin>', `with --seed-dev: an origin the development key allows, repeatable (default ${DEFAULT_DEV_ORIGIN})`, collect, [])
     .action(async (options: ServeOptions, command: Command) => {
@@ -35,7 +37,7 @@ export function registerServeCommand(program: Command): void {
       let config;
       let origins;
       try {
-        config = loadConfig(io.env, listenFlags(options));
+        config = loadConfig(io.env, { ...listenFlags(options), ...capFlags(options) });
         if (options.devOrigin.length > 0 && !options.seedDev) throw new ConfigError('--dev-origin is used only with --seed-dev');
         // Checked before the database is opened: a bad one would otherwise stop the seed half done.
         origins = devOrigins(options.devOrigin);
@@ -58,6 +60,12 @@ export function listenFlags(options: { port?: string; host?: string }): Paramete
     ...(options.port !== undefined && { port: { flag: '--port', value: options.port } }),
     ...(options.host !== undefined && { host: { flag: '--host', value: options.host } }),
   };
+}
+
+/** The caps given as flags (`--max-keys-per-account 100`), which win over their variables. */
+function capFlags(options: ServeOptions): Parameters<typeof loadConfig>[1] {
+  const given = (Object.entries(CAP_OPTIONS) as [keyof typeof CAP_OPTIONS, string][]).filter(([key]) => options[key] !== undefined);
+  return Object.fromEntries(given.map(([key, flag]) => [key, { flag, value: options[key]! }]));
 }
 
 /**

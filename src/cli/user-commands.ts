@@ -11,7 +11,7 @@ import { inviteUser, recoverUser, removeUser, setOperator } from '../operations/
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
-import { OperatorError, cliContext, isoDate, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
+import { OVER_CAP, OperatorError, cliContext, isoDate, operatorCaps, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
 function emailArgument(text: string): string {
@@ -71,12 +71,13 @@ function inviteCommand(accounts: Command): void {
     .requiredOption('--account <name>', 'the account whose keys they will manage')
     .requiredOption('--email <address>', 'the address they will sign in with', emailArgument)
     .option('--operator', 'make them an operator: they see every account in the panel', false)
+    .option(...OVER_CAP)
     .option('--json', 'print the user and the link as JSON')
-    .action(async (options: { account: string; email: string; operator: boolean; json?: boolean }, command: Command) => {
+    .action(async (options: { account: string; email: string; operator: boolean; json?: boolean; overCap?: boolean }, command: Command) => {
       const publicUrl = operatorPublicUrl(command);
       await withStore(command, async (store) => {
         const account = await requireAccount(store, options.account);
-        const { user, link } = await inviteUser(cliContext(store), { accountId: account.id, email: options.email, operator: options.operator }, publicUrl.url);
+        const { user, link } = await inviteUser(cliContext(store, operatorCaps(command, options.overCap)), { accountId: account.id, email: options.email, operator: options.operator }, publicUrl.url);
         printLink(ioOf(command), user, account, link, publicUrl.warning, options.json, 'Invited');
       });
     });

@@ -4,12 +4,23 @@
  * the write whether anything changed, and append the audit entry.
  */
 import { recordChange, type Actor, type Change } from '../audit/audit-log.ts';
-import type { Store, Updated } from '../store/store.ts';
+import type { KeyLimits, Store, Updated } from '../store/store.ts';
+import type { Caps } from './caps.ts';
+
+/** The service's default of each limit of a key, which a key without its own follows (LOC_DEFAULT_…). */
+export type LimitDefaults = { readonly [K in keyof KeyLimits]: number };
 
 export interface ChangeContext {
   store: Store;
   actor: Actor;
   now: number;
+  /**
+   * The service's default limits, which with the account's ceiling bound the limits a change may
+   * give a key (account-limits.ts): the panel's. Absent for the operator at the CLI, whom no ceiling binds.
+   */
+  limitDefaults?: LimitDefaults;
+  /** The caps on what an account gathers (caps.ts); absent: none bind the change (the operator's `--over-cap`). */
+  caps?: Caps;
 }
 
 /** Appends to the audit log a change `context`'s actor just made. */

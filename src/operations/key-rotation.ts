@@ -7,6 +7,7 @@ import { issueKey } from '../auth/keys.ts';
 import { LocError } from '../errors.ts';
 import type { Rotation } from '../store/panel-store.ts';
 import type { ApiKey, Store, Updated } from '../store/store.ts';
+import { capped } from './caps.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 import type { IssuedKey } from './keys.ts';
 
@@ -20,11 +21,13 @@ export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<Is
   const stored = (await context.store.listKeys(old.accountId)).find((candidate) => candidate.id === old.id);
   if (stored === undefined) throw new LocError('not_found', 'This account has no such key.');
   if (stored.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
-  // One entry for the rotation, naming the replacement, rather than a key.create of its own.
-  const replacement = await issueKey(context.store, {
+  // One entry for the rotation, naming the replacement, rather than a key.create of its own. The
+  // replacement may go one past the cap of active keys: a key at the cap can always be rotated, and
+  // finishing the rotation gives the place back.
+  const replacement = await capped(context.caps, 'keys', undefined, (most) => issueKey(context.store, {
     accountId: stored.accountId, mode: stored.mode, label: stored.label, origins: stored.origins, ipRanges: stored.ipRanges,
     hourlyLimit: stored.hourlyLimit, embedHourlyLimit: stored.embedHourlyLimit, sessionLimit: stored.sessionLimit, createdAt: context.now,
-  });
+  }, most === undefined ? undefined : most + 1));
   await context.store.panel.startRotation({ oldKeyId: stored.id, newKeyId: replacement.key.id, startedAt: context.now });
   await audit(context, { accountId: stored.accountId, action: 'key.rotate', target: stored.id, details: { replacement: replacement.key.id } });
   return replacement;

@@ -9,6 +9,8 @@ import { KEY_LIMITS, checkLimits, issueKey, type KeyRequest } from '../auth/keys
 import { checkOrigin } from '../auth/origin.ts';
 import { LocError } from '../errors.ts';
 import type { ApiKey, KeyLimits, KeyList, KeyStatus, Updated } from '../store/store.ts';
+import { withinCeiling } from './account-limits.ts';
+import { capped, checkCount } from './caps.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 
 /** A new key and its secret, shown this once. */
@@ -19,14 +21,21 @@ export interface IssuedKey {
 
 /** Issues a key (auth/keys.ts checks what restricts it); the secret is returned once, never stored. */
 export async function createKey(context: ChangeContext, request: Omit<KeyRequest, 'createdAt'>): Promise<IssuedKey> {
-  const issued = await issueKey(context.store, { ...request, createdAt: context.now });
+  const given = { hourlyLimit: request.hourlyLimit ?? null, embedHourlyLimit: request.embedHourlyLimit ?? null, sessionLimit: request.sessionLimit ?? null };
+  const limits = await withinCeiling(context, request.accountId, checkLimits(given));
+  if (context.caps !== undefined) {
+    // In the form the key keeps them, so that one origin typed twice counts once.
+    checkCount(context.caps, 'origins', (request.origins ?? []).map((origin) => checkOrigin(origin)), 'origins');
+    checkCount(context.caps, 'ipRanges', (request.ipRanges ?? []).map((range) => checkIpRange(range)), 'ip_ranges');
+  }
+  const issued = await capped(context.caps, 'keys', undefined, (most) => issueKey(context.store, { ...request, ...limits, createdAt: context.now }, most));
   await audit(context, { accountId: issued.key.accountId, action: 'key.create', target: issued.key.id, details: keyDetails(issued.key) });
   return issued;
 }
 
-/** Disables or enables a key; null when there is no such key. */
+/** Disables or enables a key (within the cap of the account's active keys); null when there is no such key. */
 export async function setKeyStatus(context: ChangeContext, keyId: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-  const updated = await context.store.setKeyStatus(keyId, status);
+  const updated = await capped(context.caps, 'keys', undefined, (most) => context.store.setKeyStatus(keyId, status, most));
   if (updated !== null && changed(updated)) {
     await audit(context, { accountId: updated.after.accountId, action: status === 'disabled' ? 'key.disable' : 'key.enable', target: keyId });
   }
@@ -35,7 +44,9 @@ export async function setKeyStatus(context: ChangeContext, keyId: string, status
 
 /** Sets the limits given (null: the service's default again), keeps the others; null when there is no such key. */
 export async function setKeyLimits(context: ChangeContext, keyId: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
-  const checked = checkLimits(limits);
+  // Only a change bound by a ceiling needs the key's account first.
+  const owner = context.limitDefaults === undefined ? null : await context.store.getKey(keyId);
+  const checked = owner === null ? checkLimits(limits) : await withinCeiling(context, owner.accountId, checkLimits(limits));
   const updated = await context.store.setKeyLimits(keyId, checked);
   if (updated !== null && changed(updated)) {
     // Each limit given, as set: a number, or null for the service's default.
@@ -73,7 +84,7 @@ export interface ListChanged extends Updated<ApiKey> {
 export async function addToKeyList(context: ChangeContext, change: ListChange): Promise<ListChanged | null> {
   const { check, action, detail } = LISTS[change.list];
   const value = check(change.value, change.field);
-  const updated = await context.store.updateKeyList(change.keyId, change.list, { add: value });
+  const updated = await capped(context.caps, change.list, change.field, (most) => context.store.updateKeyList(change.keyId, change.list, { add: value, cap: most }));
   if (updated === null) return null;
   if (changed(updated)) await audit(context, { accountId: updated.after.accountId, action: `key.${action}_add`, target: change.keyId, details: { [detail]: value } });
   return { ...updated, value };

@@ -6,6 +6,7 @@
 import { createInvitedUser, issueLink, type IssuedLink } from '../auth/panel-links.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Updated } from '../store/store.ts';
+import { capped } from './caps.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 
 /** A user and the one-time link made for them, to hand over. */
@@ -16,14 +17,15 @@ export interface UserLink {
 
 /**
  * Invites `email` to the account, as an operator or not: a new user and an invitation link to
- * `publicUrl`. An address that already has a user is a StoreConflict.
+ * `publicUrl`, within the cap of the account's pending invitations. An address that already has a
+ * user is a StoreConflict.
  */
 export async function inviteUser(
   context: ChangeContext,
   input: { accountId: string; email: string; operator?: boolean },
   publicUrl: string,
 ): Promise<UserLink> {
-  const invited = await createInvitedUser(context.store, input, context.now, publicUrl);
+  const invited = await capped(context.caps, 'invitations', 'email', (most) => createInvitedUser(context.store, input, context.now, publicUrl, most));
   await audit(context, { accountId: input.accountId, action: 'user.invite', target: invited.user.email, details: { operator: invited.user.operator } });
   return invited;
 }

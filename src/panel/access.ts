@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordChange, type Actor, type Change } from '../audit/audit-log.ts';
 import { LocError } from '../errors.ts';
 import type { ChangeContext } from '../operations/change-context.ts';
+import { capsOf } from '../server/config.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
 import type { Account } from '../store/store.ts';
 import { PANEL_PATH, recentlyAuthenticated, type SignedIn } from './panel-sessions.ts';
@@ -72,7 +73,15 @@ export function formField(request: FastifyRequest, name: string): string {
 export const panelActor = (request: FastifyRequest, email = signedIn(request).user.email): Actor => ({ via: 'panel', actor: email, source: request.ip });
 
 /** The context of a change the signed-in user makes through an operation (operations/). */
-export const panelContext = (app: FastifyInstance, request: FastifyRequest): ChangeContext => ({ store: app.store, actor: panelActor(request), now: app.now() });
+/**
+ * A change made in the panel: by its signed-in user, held to the account's ceiling of keys' limits
+ * (whose default is the service's default limits) and to the caps on what an account gathers.
+ */
+export const panelContext = (app: FastifyInstance, request: FastifyRequest): ChangeContext => ({
+  store: app.store, actor: panelActor(request), now: app.now(),
+  limitDefaults: { hourlyLimit: app.config.defaultHourlyLimit, embedHourlyLimit: app.config.defaultEmbedHourlyLimit, sessionLimit: app.config.defaultSessionLimit },
+  caps: capsOf(app.config),
+});
 
 /** Records in the audit log a change the signed-in user just made (`email`: who, when no session is signed in yet). */
 export async function recordPanelChange(app: FastifyInstance, request: FastifyRequest, change: Change, email?: string): Promise<void> {

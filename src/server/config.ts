@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { MAX_LIMIT } from '../limits/budgets.ts';
+import type { Caps } from '../operations/caps.ts';
 import { RENDER_BURST_SECONDS } from '../tiles/offline.ts';
 import { TILE_SOURCE_VARIABLES, tileSettingsFromEnv, type TileSettings } from '../tiles/styles.ts';
 import { ConfigError, countries, fail, httpUrl, integer, oneOf, postgresUrl, proxies, redisUrl } from './config-values.ts';
@@ -31,6 +32,11 @@ export interface Config {
   defaultHourlyLimit: number;
   defaultEmbedHourlyLimit: number;
   defaultSessionLimit: number;
+  /** The caps on what an account gathers (operations/caps.ts): active keys and pending invitations per account, origins and IP ranges per key. */
+  maxKeysPerAccount: number;
+  maxPendingInvitations: number;
+  maxOriginsPerKey: number;
+  maxIpRangesPerKey: number;
   /** How often each process adds its usage tallies to the store (limits/usage-meter.ts). */
   usageFlushMs: number;
   /** How often an open panel page fetches its live parts again (panel-app/live.ts). */
@@ -115,6 +121,24 @@ export const OPTIONS: Options = {
     env: 'LOC_DEFAULT_SESSION_LIMIT', default: '500', doc: 'Calls one embed session may make over its whole life, for a key without its own `--session-limit`.',
     parse: (t, _, __, name) => integer(name, t!, 1, MAX_LIMIT),
   },
+  maxKeysPerAccount: {
+    env: 'LOC_MAX_KEYS_PER_ACCOUNT', default: '50',
+    doc: 'Active keys an account may have (a disabled key does not count); past it the panel refuses a new key or an enabled one, and the operator’s CLI too, unless `--over-cap`. A rotation’s replacement may go one past it.',
+    parse: (t, _, __, name) => integer(name, t!, 1, 100_000),
+  },
+  maxPendingInvitations: {
+    env: 'LOC_MAX_PENDING_INVITATIONS', default: '20',
+    doc: 'Invited people of an account who have not joined yet; past it the panel refuses an invitation, and `loc accounts invite` too, unless `--over-cap`.',
+    parse: (t, _, __, name) => integer(name, t!, 1, 100_000),
+  },
+  maxOriginsPerKey: {
+    env: 'LOC_MAX_ORIGINS_PER_KEY', default: '20', doc: 'Allowed origins one key may have, in the panel and at the CLI (`--over-cap` goes past it).',
+    parse: (t, _, __, name) => integer(name, t!, 1, 100_000),
+  },
+  maxIpRangesPerKey: {
+    env: 'LOC_MAX_IP_RANGES_PER_KEY', default: '50', doc: 'Allowed IP ranges one key may have, in the panel and at the CLI (`--over-cap` goes past it).',
+    parse: (t, _, __, name) => integer(name, t!, 1, 100_000),
+  },
   usageFlushMs: {
     env: 'LOC_USAGE_FLUSH_MS', default: '10000',
     doc: 'How often each process adds its usage tallies to the store, in one write: traffic shows in the panel within this and a page’s refresh, and a process that dies loses at most this long’s tallies.',
@@ -186,6 +210,18 @@ export const OPTIONS: Options = {
     parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
   },
 };
+
+/** The options that cap what an account gathers, and the `loc serve` flag of each. */
+export const CAP_OPTIONS = {
+  maxKeysPerAccount: '--max-keys-per-account', maxPendingInvitations: '--max-pending-invitations',
+  maxOriginsPerKey: '--max-origins-per-key', maxIpRangesPerKey: '--max-ip-ranges-per-key',
+} as const satisfies Partial<Record<keyof Config, string>>;
+
+/** The caps as the operations take them: each its number and the variable that raises it. */
+export function capsOf(config: Pick<Config, keyof typeof CAP_OPTIONS>): Caps {
+  const cap = (key: keyof typeof CAP_OPTIONS) => ({ most: config[key], setting: OPTIONS[key].env });
+  return { keys: cap('maxKeysPerAccount'), invitations: cap('maxPendingInvitations'), origins: cap('maxOriginsPerKey'), ipRanges: cap('maxIpRangesPerKey') };
+}
 
 /**
  * The public URL when LOC_PUBLIC_URL is not set. With port 0 the server makes it again from the port

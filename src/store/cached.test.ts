@@ -7,6 +7,7 @@ import { hashSecret, newApiKey } from '../auth/secrets.ts';
 import { cachedStore } from './cached.ts';
 import Database from 'better-sqlite3';
 import { auditStoreConformance } from '../../test/conformance/audit-store.ts';
+import { boundsConformance } from '../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../test/conformance/usage-store.ts';
@@ -62,6 +63,7 @@ storeConformance('sqlite behind the request cache', open);
 panelStoreConformance('sqlite behind the request cache', open);
 // Usage and the audit log pass through uncached too: a report, or the entry of a change just made, must show at once.
 usageStoreConformance('sqlite behind the request cache', open);
+boundsConformance('sqlite behind the request cache', open);
 auditStoreConformance('sqlite behind the request cache', open);
 
 describe('cachedStore', () => {

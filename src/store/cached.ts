@@ -53,13 +53,16 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
     findAccount: (name) => store.findAccount(name),
     getAccount: (id) => store.getAccount(id),
     setPartner: async (name, partner) => forgetKeys(await store.setPartner(name, partner)),
+    // Uncached: read only by the panel's changes to keys, which must hold to the ceiling as last set.
+    accountLimits: (accountId) => store.accountLimits(accountId),
+    setAccountLimits: (accountId, limits) => store.setAccountLimits(accountId, limits),
 
-    createKey: async (input: NewKey) => forgetKeys(await store.createKey(input)),
+    createKey: async (input: NewKey, cap?: number) => forgetKeys(await store.createKey(input, cap)),
     getKey: (id) => cached(keysById, id, () => store.getKey(id)),
     // Uncached: the keys as stored, for the panel's list and for what an operation decides on (a rotation).
     listKeys: (accountId) => store.listKeys(accountId),
     findKeyByHash: (hash) => cached(keys, hash, () => store.findKeyByHash(hash)),
-    setKeyStatus: async (id: string, status: KeyStatus) => forgetKeys(await store.setKeyStatus(id, status)),
+    setKeyStatus: async (id: string, status: KeyStatus, cap?: number) => forgetKeys(await store.setKeyStatus(id, status, cap)),
     setKeyLimits: async (id: string, limits: Partial<KeyLimits>) => forgetKeys(await store.setKeyLimits(id, limits)),
     updateKeyList: async (id: string, list: KeyList, change) => forgetKeys(await store.updateKeyList(id, list, change)),
 

@@ -100,8 +100,12 @@ export interface KeyUse {
 }
 
 export interface PanelStore {
-  /** Throws `StoreConflict` when the e-mail address is taken. */
-  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User>;
+  /**
+   * Throws `StoreConflict` when the e-mail address is taken. With `cap`, the most users of the account
+   * who have not joined yet (pending invitations) it may have once this one is made: past it,
+   * CapReached and nothing written; counted in the same write, also across processes.
+   */
+  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }, cap?: number): Promise<User>;
   getUser(id: string): Promise<User | null>;
   /** `email` as given: the adapters compare it lower-cased. */
   findUserByEmail(email: string): Promise<User | null>;

@@ -129,6 +129,9 @@ export interface SavedLocation {
 /** Which list of a key to change. */
 export type KeyList = 'origins' | 'ipRanges';
 
+/** A change to a list of a key: a value added, with the most values the list may then hold, or removed. */
+export type KeyListChange = { add: string; cap?: number } | { remove: string };
+
 export interface Store {
   /** The partner panel's users, sign-ins, rotations and keys' last uses (panel-store.ts). */
   readonly panel: PanelStore;
@@ -144,18 +147,35 @@ export interface Store {
   getAccount(id: string): Promise<Account | null>;
   /** Null when no account has that name. */
   setPartner(name: string, partner: boolean): Promise<Updated<Account> | null>;
+  /**
+   * The account's ceiling of its keys' limits, as the operator set it (operations/account-limits.ts):
+   * each null follows the service's default. Null when there is no such account.
+   */
+  accountLimits(accountId: string): Promise<KeyLimits | null>;
+  /** Sets the ceilings given (a number, or null for the service's default), keeps the others; null when there is no such account. */
+  setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null>;
 
-  createKey(input: NewKey): Promise<ApiKey>;
+  /**
+   * With `cap`, the most active keys the account may have once this one is made: a key past it is
+   * CapReached, and nothing is written. The count and the insert are one write, also across processes.
+   */
+  createKey(input: NewKey, cap?: number): Promise<ApiKey>;
   getKey(id: string): Promise<ApiKey | null>;
   listKeys(accountId: string): Promise<ApiKey[]>;
   /** The key with this secret hash and its account, whatever the key's status. */
   findKeyByHash(hash: string): Promise<{ key: ApiKey; account: Account } | null>;
-  /** Null when no such key. */
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null>;
+  /**
+   * Null when no such key. With `cap`, enabling a disabled key that would take its account's active
+   * keys past `cap` is CapReached, and nothing is written; counted in the same write.
+   */
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null>;
   /** Sets the limits given (a number, or null to follow the service's default), keeps the others; null when no such key. */
   setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null>;
-  /** Adds a value to a list of the key (no duplicates) or removes it; null when no such key. */
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null>;
+  /**
+   * Adds a value to a list of the key (no duplicates) or removes it; null when no such key. An add
+   * with `cap`, of a value not there, to a list that holds `cap` values already is CapReached.
+   */
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null>;
 
   createSession(input: NewSession): Promise<void>;
   getSession(sid: string): Promise<EmbedSession | null>;
@@ -215,6 +235,11 @@ export class NoDatabase extends Error {
   constructor(readonly where: string, readonly why: string) {
     super(`there is no loc database in ${where} (${why})`);
   }
+}
+
+/** A write would take a count past the cap its caller gave (operations/caps.ts); nothing was written. */
+export class CapReached extends Error {
+  override readonly name = 'CapReached';
 }
 
 /** A unique value (account name) is already taken. */

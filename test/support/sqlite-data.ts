@@ -49,6 +49,7 @@ export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
   try {
     const acme = await store.createAccount({ name: 'acme', partner: true, createdAt: T0 });
     const globex = await store.createAccount({ name: 'globex', partner: false, createdAt: T0 + 1 });
+    await store.setAccountLimits(acme.id, { hourlyLimit: 20_000, embedHourlyLimit: 90_000, sessionLimit: 800 });
     const live = await issueKey(store, {
       accountId: acme.id, mode: 'live', origins: ['https://shop.example', 'http://localhost:5173'], ipRanges: ['127.0.0.0/8', '2001:db8::/32'],
       hourlyLimit: 500, embedHourlyLimit: 40, sessionLimit: 7, label: 'production', createdAt: T0 + 2,

@@ -5,6 +5,7 @@
 import { KEY_LABEL_MAX } from '../../auth/keys.ts';
 import type { KeyUse, Rotation } from '../../store/panel-store.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
+import type { LimitDefaults } from '../../operations/change-context.ts';
 import { REFUSAL_REASONS, type UsageHour } from '../../store/usage-store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
 import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, textInput, time } from './layout.ts';
@@ -92,7 +93,9 @@ export interface NewKeyValues {
 
 export const EMPTY_KEY: NewKeyValues = { label: '', mode: 'live', origins: '', ipRanges: '', hourlyLimit: '' };
 
-export function newKeyPage(options: { signedIn: SignedIn; account: Account; values?: NewKeyValues; error?: { field: string | undefined; message: string } | null }): string {
+export function newKeyPage(options: {
+  signedIn: SignedIn; account: Account; ceiling: LimitDefaults; values?: NewKeyValues; error?: { field: string | undefined; message: string } | null;
+}): string {
   const values = options.values ?? EMPTY_KEY;
   const errorOf = (field: string) => (options.error?.field === field ? options.error.message : null);
   const textarea = (name: string, label: string, value: string, hint: string, field: string) => {
@@ -116,7 +119,7 @@ ${textInput({ name: 'label', label: 'Label', value: values.label, hint: `What th
 </fieldset>
 ${textarea('origins', 'Allowed origins', values.origins, 'One per line, such as https://shop.example. Pages of these origins may show the map picker; https only, except http://localhost:PORT.', 'origins')}
 ${textarea('ip_ranges', 'Allowed IP ranges', values.ipRanges, 'One CIDR range per line, such as 203.0.113.0/24; empty: any address.', 'ip_ranges')}
-${textInput({ name: 'hourly_limit', label: 'Hourly limit', value: values.hourlyLimit, inputmode: 'numeric', hint: 'Calls per hour made with the key itself; empty: the service default.', error: errorOf('hourly_limit') })}
+${textInput({ name: 'hourly_limit', label: 'Hourly limit', value: values.hourlyLimit, inputmode: 'numeric', hint: `Calls per hour made with the key itself, at most ${options.ceiling.hourlyLimit.toLocaleString('en')} for this account (an operator raises it); empty: the service default, or this ceiling when it is lower.`, error: errorOf('hourly_limit') })}
 <div class="actions"><button type="submit" class="primary">Create key</button> <a class="button" href="${accountPath(options.account.id, '/keys')}">Cancel</a></div>
 </form>`,
   });

@@ -10,6 +10,7 @@ import { checkOrigin } from '../../auth/origin.ts';
 import { LocError } from '../../errors.ts';
 import { HOUR_MS } from '../../durations.ts';
 import { usageReport } from '../../limits/usage-report.ts';
+import { ceilingOf } from '../../operations/account-limits.ts';
 import { findRotation, finishRotation, rotateKey } from '../../operations/key-rotation.ts';
 import { addToKeyList, createKey, removeFromKeyList, setKeyStatus } from '../../operations/keys.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
@@ -89,9 +90,14 @@ function listRoutes(app: FastifyInstance): void {
 
 /** A new key: the form, and the key made, its secret shown once. */
 function creationRoutes(app: FastifyInstance): void {
+  // The form says how far the account's ceiling lets its hourly limit go.
+  const ceiling = (request: FastifyRequest, account: Account) => {
+    const change = panelContext(app, request);
+    return ceilingOf(change, account.id, change.limitDefaults!);
+  };
   app.get<{ Params: Params }>(`${BASE}/new`, user, async (request, reply) => {
     const { account } = await context(app, request);
-    return sendPage(reply, 200, newKeyPage({ signedIn: signedIn(request), account }));
+    return sendPage(reply, 200, newKeyPage({ signedIn: signedIn(request), account, ceiling: await ceiling(request, account) }));
   });
 
   app.post<{ Params: Params }>(BASE, user, async (request, reply) => {
@@ -115,7 +121,8 @@ function creationRoutes(app: FastifyInstance): void {
     } catch (error) {
       if (!(error instanceof LocError) || error.status !== 422) throw error;
       request.errorCode = error.code;
-      return sendPage(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: { field: error.field, message: error.message } }));
+      const refusal = { field: error.field, message: error.message };
+      return sendPage(reply, 422, newKeyPage({ signedIn: signedIn(request), account, values, error: refusal, ceiling: await ceiling(request, account) }));
     }
   });
 }

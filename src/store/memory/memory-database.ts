@@ -5,7 +5,7 @@
  */
 import type { NewAuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, NewLink, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
-import { StoreUnavailable, type Account, type ApiKey, type NewSession, type SavedLocation } from '../store.ts';
+import { StoreUnavailable, type Account, type ApiKey, type KeyLimits, type NewSession, type SavedLocation } from '../store.ts';
 import type { UsageHour } from '../usage-store.ts';
 
 /** What a MemoryDatabase holds unless told otherwise: 64 MB, some 200 000 saved locations. */
@@ -20,6 +20,8 @@ interface StoredKey {
 export class MemoryDatabase {
   readonly accounts = new Map<string, Account>();
   readonly accountIds = new Map<string, string>();
+  /** The ceiling of each account's keys' limits, by account id; an account without an entry follows the defaults. */
+  readonly accountLimits = new Map<string, KeyLimits>();
   readonly keys = new Map<string, StoredKey>();
   readonly keyIds = new Map<string, string>();
   readonly sessions = new Map<string, Required<NewSession>>();

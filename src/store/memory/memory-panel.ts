@@ -7,7 +7,7 @@
 import { newId } from '../ids.ts';
 import { drop, put, type MemoryDatabase } from './memory-database.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
-import { StoreConflict, type Updated } from '../store.ts';
+import { CapReached, StoreConflict, type Updated } from '../store.ts';
 
 /** The MemoryStore's unit of work: refused once the store is closed. */
 type Run = <T>(work: (db: MemoryDatabase) => T) => Promise<T>;
@@ -19,10 +19,12 @@ const copyPasskey = (passkey: Passkey): Passkey => ({ ...passkey, transports: [.
 export class MemoryPanelStore implements PanelStore {
   constructor(private readonly run: Run) {}
 
-  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User> {
+  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }, cap?: number): Promise<User> {
     return this.run((db) => {
       const email = storedEmail(input.email);
       if (!db.accounts.has(input.accountId)) throw new Error(`no account ${input.accountId} to hold the user`);
+      const pending = [...db.users.values()].filter((user) => user.accountId === input.accountId && user.activatedAt === null).length;
+      if (cap !== undefined && pending >= cap) throw new CapReached(`the account has ${cap} pending invitations`);
       if (db.userIds.has(email)) throw new StoreConflict(`A user with the e-mail address ${JSON.stringify(email)} already exists.`);
       const user: User = { id: newId('usr'), accountId: input.accountId, email, operator: input.operator, passwordHash: null, createdAt: input.createdAt, activatedAt: null };
       put(db, db.users, user.id, user);

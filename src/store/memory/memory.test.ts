@@ -1,6 +1,7 @@
 /** The in-memory adapter against the store conformance suites, plus what is its own: copies, capacity, closing. */
 import { describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
@@ -20,6 +21,7 @@ const open = async (): Promise<OpenedStore> => {
 storeConformance('memory', open);
 panelStoreConformance('memory', open);
 usageStoreConformance('memory', open);
+boundsConformance('memory', open);
 // No SQL to change an entry behind the port's back: the port itself has no way to.
 auditStoreConformance('memory', open, { sql: false });
 

@@ -13,31 +13,28 @@
 import type { AuditStore } from '../audit-store.ts';
 import { newId } from '../ids.ts';
 import { MemoryAuditStore } from './memory-audit.ts';
-import { MemoryDatabase, sizeOf } from './memory-database.ts';
+import { MemoryDatabase, put, sizeOf } from './memory-database.ts';
 import { MemoryPanelStore } from './memory-panel.ts';
 import { MemoryUsageStore } from './memory-usage.ts';
 import type { PanelStore } from '../panel-store.ts';
 import {
-  StoreConflict,
-  StoreUnavailable,
-  type Account,
-  type ApiKey,
-  type EmbedSession,
-  type KeyLimits,
-  type KeyList,
-  type KeyMode,
-  type KeyStatus,
-  type NewKey,
-  type NewSession,
-  type SavedLocation,
-  type Store,
-  type Updated,
+  CapReached, StoreConflict, StoreUnavailable, type Account, type ApiKey, type EmbedSession, type KeyLimits, type KeyList, type KeyListChange, type KeyMode, type KeyStatus, type NewKey,
+  type NewSession, type SavedLocation, type Store, type Updated,
 } from '../store.ts';
 import type { UsageStore } from '../usage-store.ts';
 
 export { MemoryDatabase } from './memory-database.ts';
 
 const locationKey = (accountId: string, mode: KeyMode, code: string): string => `${accountId} ${mode} ${code}`;
+/** The ceiling of an account whose operator set none: every limit the service's default. */
+const NO_LIMITS: KeyLimits = { hourlyLimit: null, embedHourlyLimit: null, sessionLimit: null };
+/** CapReached when the account has `cap` active keys already. */
+function holdToCap(db: MemoryDatabase, accountId: string, cap: number | undefined): void {
+  if (cap === undefined) return;
+  let active = 0;
+  for (const { key } of db.keys.values()) if (key.accountId === accountId && key.status === 'active') active += 1;
+  if (active >= cap) throw new CapReached(`the account has ${cap} active keys`);
+}
 const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], ipRanges: [...key.ipRanges] });
 
 export class MemoryStore implements Store {
@@ -96,9 +93,24 @@ export class MemoryStore implements Store {
     });
   }
 
-  createKey(input: NewKey): Promise<ApiKey> {
+  accountLimits(accountId: string): Promise<KeyLimits | null> {
+    return this.run((db) => (db.accounts.has(accountId) ? { ...(db.accountLimits.get(accountId) ?? NO_LIMITS) } : null));
+  }
+
+  setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null> {
+    return this.run((db) => {
+      if (!db.accounts.has(accountId)) return null;
+      const before = { ...(db.accountLimits.get(accountId) ?? NO_LIMITS) };
+      const after = { ...before, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) };
+      put(db, db.accountLimits, accountId, after);
+      return { before, after: { ...after } };
+    });
+  }
+
+  createKey(input: NewKey, cap?: number): Promise<ApiKey> {
     return this.run((db) => {
       if (!db.accounts.has(input.accountId)) throw new Error(`no account ${input.accountId} to hold the key`);
+      holdToCap(db, input.accountId, cap);
       const { hash, ...fields } = input;
       const key: ApiKey = { ...fields, id: newId('key'), status: 'active', origins: [...input.origins], ipRanges: [...input.ipRanges] };
       db.take(sizeOf(key) + hash.length);
@@ -134,8 +146,11 @@ export class MemoryStore implements Store {
     });
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-    return this.changeKey(id, (key) => (key.status = status));
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null> {
+    return this.changeKey(id, (key, db) => {
+      if (status === 'active' && key.status !== 'active') holdToCap(db, key.accountId, cap);
+      key.status = status;
+    });
   }
 
   setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
@@ -144,10 +159,11 @@ export class MemoryStore implements Store {
     });
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null> {
     return this.changeKey(id, (key, db) => {
       if ('add' in change) {
         if (key[list].includes(change.add)) return;
+        if (change.cap !== undefined && key[list].length >= change.cap) throw new CapReached(`the key has ${change.cap} values in its list`);
         db.take(change.add.length + 3);
         key[list] = [...key[list], change.add];
       } else {

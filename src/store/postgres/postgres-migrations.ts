@@ -188,6 +188,16 @@ export const MIGRATIONS: readonly Migration[] = [
   // Only added: a loc of schema 2 to 4 counts one at a time with loc_take_v1, in the same rows,
   // beside this one during an upgrade.
   { compatibleFrom: 1, sql: TAKE_MANY_SQL },
+  // 6: the operator's ceiling of each account's keys' limits, as SQLite's migration 7 has it. Only
+  // added: an older loc runs on, its panel holding keys to the service's defaults alone.
+  {
+    compatibleFrom: 1,
+    sql: `
+    ALTER TABLE accounts ADD COLUMN ceiling_hourly_limit integer CHECK (ceiling_hourly_limit > 0);
+    ALTER TABLE accounts ADD COLUMN ceiling_embed_hourly_limit integer CHECK (ceiling_embed_hourly_limit > 0);
+    ALTER TABLE accounts ADD COLUMN ceiling_session_limit integer CHECK (ceiling_session_limit > 0);
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

@@ -6,22 +6,22 @@
  * an upsert on the user's one open link, a batch of key uses one upsert that keeps the later use.
  * Look-ups by what a browser or an operator typed find nothing for a U+0000, without a query.
  */
-import type pg from 'pg';
 import { newId } from '../ids.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
   challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, unstorable, updated, updateReturningBefore, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './postgres-rows.ts';
-import { StoreConflict, type Updated } from '../store.ts';
+import { CapReached, StoreConflict, type Updated } from '../store.ts';
+import type { Query } from './postgres-pool.ts';
 
-/** The PostgresStore's statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */
-type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
+/** Runs `work` in one transaction, its statements through the query it is given. */
+type Transaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
 
 type LinkUserRow = UserRow & { purpose: LinkPurpose };
 
 export class PostgresPanelStore implements PanelStore {
-  constructor(private readonly query: Query) {}
+  constructor(private readonly query: Query, private readonly transaction: Transaction) {}
 
   /** `work`, with a unique value taken (23505) as StoreConflict saying `message`. */
   private async unique<T>(work: Promise<T>, message: string): Promise<T> {
@@ -33,10 +33,27 @@ export class PostgresPanelStore implements PanelStore {
     }
   }
 
-  async createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User> {
+  /**
+   * Held to a cap, the account's row is locked first and the pending users counted in a statement of
+   * their own, which sees what the last holder of the lock committed: two invitations at once cannot
+   * both take the last place.
+   */
+  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }, cap?: number): Promise<User> {
+    if (cap === undefined) return this.insertUser(this.query, input);
+    return this.transaction(async (query) => {
+      await query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [input.accountId], 'lock-account');
+      const { rows: [pending] } = await query<{ n: number }>(
+        'SELECT count(*)::integer AS n FROM users WHERE account_id = $1 AND activated_at IS NULL', [input.accountId], 'panel-pending-users',
+      );
+      if (pending.n >= cap) throw new CapReached(`the account has ${cap} pending invitations`);
+      return this.insertUser(query, input);
+    });
+  }
+
+  private async insertUser(query: Query, input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User> {
     const email = storedEmail(input.email);
     const { rows: [row] } = await this.unique(
-      this.query<UserRow>(
+      query<UserRow>(
         'INSERT INTO users (id, account_id, email, operator, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
         [newId('usr'), input.accountId, email, input.operator, input.createdAt],
         'panel-insert-user',

@@ -3,6 +3,7 @@
  * messages may show it.
  */
 import type pg from 'pg';
+import { translatePostgresError } from './postgres-errors.ts';
 
 export { redactUrl } from '../database-url.ts';
 
@@ -46,3 +47,40 @@ export async function newPool(url: string, { max = POOL_SIZE, asynchronousCommit
   return pool;
 }
 
+
+/** One statement: named ones are prepared once per connection; errors of a machine at fault leave as StoreUnavailable. */
+export type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[], name?: string) => Promise<pg.QueryResult<R>>;
+
+/**
+ * `work` in one transaction on a connection of its own, committed when it resolves and rolled back
+ * when it throws: for a write that must count rows before it writes, under a lock the count's
+ * statement takes, since a statement's own snapshot would not see what another committed meanwhile.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (query: Query) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw translatePostgresError(error);
+  }
+  const query: Query = async (text, values = [], name) => {
+    try {
+      return await client.query({ text, values, name });
+    } catch (error) {
+      throw translatePostgresError(error);
+    }
+  };
+  let broken = false;
+  try {
+    await query('BEGIN');
+    const result = await work(query);
+    await query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is closed rather than handed to the next caller.
+    await client.query('ROLLBACK').catch(() => void (broken = true));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -4,10 +4,13 @@
  */
 import type { AuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
+import type { Account, ApiKey, KeyLimits, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
 import type { TrafficKind, UsageHour } from '../usage-store.ts';
 
-export interface AccountRow { id: string; name: string; partner: boolean; created_at: number }
+export interface AccountRow {
+  id: string; name: string; partner: boolean; created_at: number;
+  ceiling_hourly_limit: number | null; ceiling_embed_hourly_limit: number | null; ceiling_session_limit: number | null;
+}
 export interface KeyRow {
   id: string; account_id: string; label: string | null; status: KeyStatus; origins: string[]; ip_ranges: string[];
   hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; mode: KeyMode; created_at: number;
@@ -43,6 +46,9 @@ export const LOCATION_COLUMNS = 'account_id, code, latitude, longitude, address,
 export const LOCATION_TABLE: Record<KeyMode, string> = { live: 'locations', test: 'test_locations' };
 
 export const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, partner: r.partner, createdAt: r.created_at });
+export const accountLimits = (r: AccountRow): KeyLimits => ({
+  hourlyLimit: r.ceiling_hourly_limit, embedHourlyLimit: r.ceiling_embed_hourly_limit, sessionLimit: r.ceiling_session_limit,
+});
 export const key = (r: KeyRow): ApiKey => ({
   id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: r.origins, ipRanges: r.ip_ranges,
   hourlyLimit: r.hourly_limit, embedHourlyLimit: r.embed_hourly_limit, sessionLimit: r.session_limit, mode: r.mode, createdAt: r.created_at,

@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
@@ -34,6 +35,7 @@ const open = async (): Promise<OpenedStore> => {
 storeConformance('postgres', open);
 panelStoreConformance('postgres', open);
 usageStoreConformance('postgres', open);
+boundsConformance('postgres', open);
 auditStoreConformance('postgres', open);
 
 // As the server uses it: behind the request cache (cached.ts), with another store writing beside it.

@@ -16,14 +16,15 @@
 import type pg from 'pg';
 import { newId } from '../ids.ts';
 import { translatePostgresError } from './postgres-errors.ts';
-import { newPool, redactUrl } from './postgres-pool.ts';
+import { inTransaction, newPool, redactUrl, type Query } from './postgres-pool.ts';
 import { migrate } from './postgres-migrations.ts';
 import {
-  account, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, updated, updateReturningBefore, type AccountRow, type KeyRow,
+  account, accountLimits, key, KEY_COLUMNS, location, LOCATION_COLUMNS, LOCATION_TABLE, unstorable, updated, updateReturningBefore, type AccountRow, type KeyRow,
   type LocationRow, type SessionRow,
 } from './postgres-rows.ts';
 import { PostgresAuditStore } from './postgres-audit.ts';
 import { locationReads, type LocationRead } from './location-reads.ts';
+import { PostgresKeys } from './postgres-keys.ts';
 import { PostgresPanelStore } from './postgres-panel.ts';
 import { PostgresUsageStore } from './postgres-usage.ts';
 import {
@@ -33,6 +34,7 @@ import {
   type EmbedSession,
   type KeyLimits,
   type KeyList,
+  type KeyListChange,
   type KeyMode,
   type KeyStatus,
   type NewKey,
@@ -43,8 +45,10 @@ import {
   type Updated,
 } from '../store.ts';
 
-const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
-const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
+/** The ceiling's columns of an account row, by the limit each caps. */
+const CEILING_COLUMN: Record<keyof KeyLimits, string> = {
+  hourlyLimit: 'ceiling_hourly_limit', embedHourlyLimit: 'ceiling_embed_hourly_limit', sessionLimit: 'ceiling_session_limit',
+};
 /**
  * Opens the database at `url` (postgres://…), migrating it as needed; with `create: false` a
  * database where loc never ran is NoDatabase. A database that cannot be reached or opened is a
@@ -71,14 +75,17 @@ export class PostgresStore implements Store {
   readonly panel: PostgresPanelStore;
   readonly usage: PostgresUsageStore;
   readonly audit: PostgresAuditStore;
+  private readonly keys: PostgresKeys;
   /** Saved-location reads, gathered into a statement per account under load. */
   private readonly readLocation: (read: LocationRead) => Promise<SavedLocation | null>;
 
   constructor(private readonly pool: pg.Pool) {
     const query: typeof this.query = (text, values, name) => this.query(text, values, name);
-    this.panel = new PostgresPanelStore(query);
+    const transaction = <T>(work: (query: Query) => Promise<T>) => inTransaction(pool, work);
+    this.panel = new PostgresPanelStore(query, transaction);
     this.usage = new PostgresUsageStore(query);
     this.audit = new PostgresAuditStore(query);
+    this.keys = new PostgresKeys(query, transaction);
     this.readLocation = locationReads(query);
   }
 
@@ -130,23 +137,29 @@ export class PostgresStore implements Store {
     return updated(row, account);
   }
 
-  async createKey(input: NewKey): Promise<ApiKey> {
-    const { rows: [row] } = await this.query<KeyRow>(
-      'INSERT INTO api_keys AS k (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, mode, created_at) ' +
-        `VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
-      [
-        newId('key'), input.accountId, input.hash, input.label, input.origins, input.ipRanges, input.hourlyLimit, input.embedHourlyLimit,
-        input.sessionLimit, input.mode, input.createdAt,
-      ],
-      'insert-key',
-    );
-    return key(row);
+  async accountLimits(accountId: string): Promise<KeyLimits | null> {
+    if (unstorable(accountId)) return null;
+    const { rows: [row] } = await this.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [accountId], 'account-by-id');
+    return row ? accountLimits(row) : null;
   }
 
-  async getKey(id: string): Promise<ApiKey | null> {
-    if (unstorable(id)) return null;
-    const { rows: [row] } = await this.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, [id], 'key-by-id');
-    return row ? key(row) : null;
+  async setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null> {
+    if (unstorable(accountId)) return null;
+    const given = (Object.keys(CEILING_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
+    // Column names from CEILING_COLUMN only; the values are bound. No limit given sets nothing, as the id to itself.
+    const sets = given.map((name, i) => `${CEILING_COLUMN[name]} = $${i + 2}`).join(', ') || 'id = a.id';
+    const { rows: [row] } = await this.query<AccountRow & { before: AccountRow }>(
+      updateReturningBefore('accounts', 'a', sets, 'SELECT * FROM accounts WHERE id = $1', 'a.*'), [accountId, ...given.map((name) => limits[name])],
+    );
+    return updated(row, accountLimits);
+  }
+
+  createKey(input: NewKey, cap?: number): Promise<ApiKey> {
+    return this.keys.create(input, cap);
+  }
+
+  getKey(id: string): Promise<ApiKey | null> {
+    return this.keys.get(id);
   }
 
   async listKeys(accountId: string): Promise<ApiKey[]> {
@@ -169,38 +182,16 @@ export class PostgresStore implements Store {
     return { key: key(row), account: { id: row.account_id, name: row.a_name, partner: row.a_partner, createdAt: row.a_created_at } };
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-    return this.changeKey(id, 'status = $2', [status], 'set-status');
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null> {
+    return this.keys.setStatus(id, status, cap);
   }
 
-  async setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
-    const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
-    if (given.length === 0) {
-      const found = await this.getKey(id);
-      return found && { before: found, after: found };
-    }
-    // Column names from LIMIT_COLUMN only; the values are bound.
-    const sets = given.map((name, i) => `${LIMIT_COLUMN[name]} = $${i + 2}`).join(', ');
-    return this.changeKey(id, sets, given.map((name) => limits[name]));
+  setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
+    return this.keys.setLimits(id, limits);
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
-    const column = LIST_COLUMN[list];
-    // One statement: the row lock serialises two processes editing the same key, and the new list is
-    // made from the row as the other left it, so neither change is lost.
-    const [set, value] = 'add' in change
-      ? [`CASE WHEN $2 = ANY (k.${column}) THEN k.${column} ELSE array_append(k.${column}, $2) END`, change.add]
-      : [`array_remove(k.${column}, $2)`, change.remove];
-    return this.changeKey(id, `${column} = ${set}`, [value], `${'add' in change ? 'add' : 'remove'}-${column}`);
-  }
-
-  /** Sets `set` ($1 the key's id, `values` from $2) on the key; the key before and after. */
-  private async changeKey(id: string, set: string, values: unknown[], name?: string): Promise<Updated<ApiKey> | null> {
-    if (unstorable(id)) return null;
-    const { rows: [row] } = await this.query<KeyRow & { before: KeyRow }>(
-      updateReturningBefore('api_keys', 'k', set, `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, KEY_COLUMNS), [id, ...values], name,
-    );
-    return updated(row, key);
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null> {
+    return this.keys.updateList(id, list, change);
   }
 
   async createSession(input: NewSession): Promise<void> {

@@ -171,6 +171,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   `,
+  // 7: the operator's ceiling of each account's keys' limits, as the panel may set them; NULL follows
+  // the service's default limit.
+  `
+  ALTER TABLE accounts ADD COLUMN ceiling_hourly_limit INTEGER CHECK (ceiling_hourly_limit > 0);
+  ALTER TABLE accounts ADD COLUMN ceiling_embed_hourly_limit INTEGER CHECK (ceiling_embed_hourly_limit > 0);
+  ALTER TABLE accounts ADD COLUMN ceiling_session_limit INTEGER CHECK (ceiling_session_limit > 0);
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

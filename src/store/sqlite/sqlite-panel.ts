@@ -11,7 +11,7 @@ import {
   beforeAndAfter, challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
   type ChallengeRow, type KeyUseRow, type PanelSessionRow, type PasskeyRow, type RotationRow, type SessionUserRow, type UserRow,
 } from './sqlite-rows.ts';
-import { StoreConflict, type Updated } from '../store.ts';
+import { CapReached, StoreConflict, type Updated } from '../store.ts';
 
 /** The SqliteStore's unit of work: SQLite's errors of a machine at fault leave as StoreUnavailable. */
 type Run = <T>(work: () => T) => Promise<T>;
@@ -35,6 +35,7 @@ export class SqlitePanelStore implements PanelStore {
   constructor(private readonly db: Database.Database, private readonly run: Run) {
     this.q = {
       insertUser: db.prepare('INSERT INTO users (id, account_id, email, operator, created_at) VALUES (?, ?, ?, ?, ?)'),
+      pendingUsers: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM users WHERE account_id = ? AND activated_at IS NULL'),
       userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
       userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
       usersOf: db.prepare<[string], UserRow>('SELECT * FROM users WHERE account_id = ? ORDER BY created_at, email'),
@@ -110,8 +111,10 @@ export class SqlitePanelStore implements PanelStore {
     });
   }
 
-  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User> {
-    return this.run(() => {
+  createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }, cap?: number): Promise<User> {
+    // Counted and inserted under the write lock: two invitations at once cannot both take the last place.
+    return this.run(() => this.db.transaction(() => {
+      if (cap !== undefined && this.q.pendingUsers.get(input.accountId)!.n >= cap) throw new CapReached(`the account has ${cap} pending invitations`);
       const email = storedEmail(input.email);
       const id = newId('usr');
       unique(
@@ -119,7 +122,7 @@ export class SqlitePanelStore implements PanelStore {
         `A user with the e-mail address ${JSON.stringify(email)} already exists.`,
       );
       return { id, accountId: input.accountId, email, operator: input.operator, passwordHash: null, createdAt: input.createdAt, activatedAt: null };
-    });
+    }).immediate());
   }
 
   removeUser(id: string): Promise<User | null> {

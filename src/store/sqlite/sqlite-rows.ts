@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { AuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
-import type { Account, ApiKey, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
+import type { Account, ApiKey, KeyLimits, KeyMode, KeyStatus, SavedLocation, Updated } from '../store.ts';
 import type { TrafficKind, UsageHour } from '../usage-store.ts';
 
 /**
@@ -23,6 +23,7 @@ export function beforeAndAfter<T>(db: Database.Database, read: () => T | null, w
 }
 
 export interface AccountRow { id: string; name: string; partner: number; created_at: number }
+export interface AccountLimitsRow { ceiling_hourly_limit: number | null; ceiling_embed_hourly_limit: number | null; ceiling_session_limit: number | null }
 export interface KeyRow {
   id: string; account_id: string; label: string | null; status: KeyStatus; origins: string;
   ip_ranges: string; hourly_limit: number | null; embed_hourly_limit: number | null; session_limit: number | null; mode: KeyMode;
@@ -40,6 +41,9 @@ export interface LocationRow {
 }
 
 export const account = (r: AccountRow): Account => ({ id: r.id, name: r.name, partner: r.partner === 1, createdAt: r.created_at });
+export const accountLimits = (r: AccountLimitsRow): KeyLimits => ({
+  hourlyLimit: r.ceiling_hourly_limit, embedHourlyLimit: r.ceiling_embed_hourly_limit, sessionLimit: r.ceiling_session_limit,
+});
 export const key = (r: KeyRow): ApiKey => ({
   id: r.id, accountId: r.account_id, label: r.label, status: r.status, origins: JSON.parse(r.origins),
   ipRanges: JSON.parse(r.ip_ranges), hourlyLimit: r.hourly_limit, embedHourlyLimit: r.embed_hourly_limit,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
+import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
@@ -35,6 +36,7 @@ const open = async (): Promise<OpenedStore> => {
 storeConformance('sqlite', open);
 panelStoreConformance('sqlite', open);
 usageStoreConformance('sqlite', open);
+boundsConformance('sqlite', open);
 auditStoreConformance('sqlite', open);
 
 /** One statement on the database of `dir` through a connection of its own, as the sqlite3 shell would run it. */

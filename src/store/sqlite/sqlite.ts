@@ -15,19 +15,21 @@ import { newId } from '../ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
+import { SqliteKeys, KEY_COLUMNS } from './sqlite-keys.ts';
 import { SqliteLocations } from './sqlite-locations.ts';
 import { SqliteAuditStore } from './sqlite-audit.ts';
 import { SqlitePanelStore } from './sqlite-panel.ts';
 import { SqliteUsageStore } from './sqlite-usage.ts';
-import { account, beforeAndAfter, key, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
+import { account, accountLimits, beforeAndAfter, key, type AccountLimitsRow, type AccountRow, type KeyRow, type SessionRow } from './sqlite-rows.ts';
 import {
-  NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList,
+  NoDatabase, StoreConflict, type Account, type BackupCapable, type ApiKey, type EmbedSession, type KeyLimits, type KeyList, type KeyListChange,
   type KeyMode, type KeyStatus, type NewKey, type NewSession, type OpenStoreOptions, type SavedLocation, type Store, type Updated,
 } from '../store.ts';
 
-const KEY_COLUMNS = 'k.id, k.account_id, k.label, k.status, k.origins, k.ip_ranges, k.hourly_limit, k.embed_hourly_limit, k.session_limit, k.mode, k.created_at';
-const LIST_COLUMN: Record<KeyList, 'origins' | 'ip_ranges'> = { origins: 'origins', ipRanges: 'ip_ranges' };
-const LIMIT_COLUMN: Record<keyof KeyLimits, string> = { hourlyLimit: 'hourly_limit', embedHourlyLimit: 'embed_hourly_limit', sessionLimit: 'session_limit' };
+/** The ceiling's columns of an account row, by the limit each caps. */
+const CEILING_COLUMN: Record<keyof KeyLimits, string> = {
+  hourlyLimit: 'ceiling_hourly_limit', embedHourlyLimit: 'ceiling_embed_hourly_limit', sessionLimit: 'ceiling_session_limit',
+};
 
 /**
  * Opens the database in `dataDir`, migrating it as needed and, unless `create: false`, creating it
@@ -74,29 +76,26 @@ export class SqliteStore implements Store, BackupCapable {
   readonly usage: SqliteUsageStore;
   readonly audit: SqliteAuditStore;
   private readonly locations: SqliteLocations;
+  private readonly keys: SqliteKeys;
 
   constructor(private readonly db: Database.Database) {
     this.panel = new SqlitePanelStore(db, (work) => this.run(work));
     this.usage = new SqliteUsageStore(db, (work) => this.run(work));
     this.audit = new SqliteAuditStore(db, (work) => this.run(work));
     this.locations = new SqliteLocations(db);
+    this.keys = new SqliteKeys(db);
     this.q = {
       insertAccount: db.prepare('INSERT INTO accounts (id, name, partner, created_at) VALUES (?, ?, ?, ?)'),
       accounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, name'),
       accountByName: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?'),
       accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
       setPartner: db.prepare('UPDATE accounts SET partner = ? WHERE name = ?'),
-      insertKey: db.prepare(
-        'INSERT INTO api_keys (id, account_id, hash, label, status, origins, ip_ranges, hourly_limit, embed_hourly_limit, session_limit, mode, created_at) ' +
-          "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)",
-      ),
-      keyById: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`),
       keysOf: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.account_id = ? ORDER BY k.created_at, k.id`),
       keyByHash: db.prepare<[string], KeyRow & { a_name: string; a_partner: number; a_created_at: number }>(
         `SELECT ${KEY_COLUMNS}, a.name AS a_name, a.partner AS a_partner, a.created_at AS a_created_at ` +
           'FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?',
       ),
-      setStatus: db.prepare('UPDATE api_keys SET status = ? WHERE id = ?'),
+      ceiling: db.prepare<[string], AccountLimitsRow>('SELECT ceiling_hourly_limit, ceiling_embed_hourly_limit, ceiling_session_limit FROM accounts WHERE id = ?'),
       insertSession: db.prepare(
         'INSERT INTO sessions (sid, secret_hash, key_id, origin, created_at, expires_at, countries, bounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -159,22 +158,32 @@ export class SqliteStore implements Store, BackupCapable {
     return this.run(() => beforeAndAfter(this.db, read, () => this.q.setPartner.run(partner ? 1 : 0, name)));
   }
 
-  createKey(input: NewKey): Promise<ApiKey> {
+  accountLimits(accountId: string): Promise<KeyLimits | null> {
     return this.run(() => {
-      const id = newId('key');
-      this.q.insertKey.run(
-        id, input.accountId, input.hash, input.label, JSON.stringify(input.origins), JSON.stringify(input.ipRanges),
-        input.hourlyLimit, input.embedHourlyLimit, input.sessionLimit, input.mode, input.createdAt,
-      );
-      return key(this.q.keyById.get(id)!);
+      const row = this.q.ceiling.get(accountId);
+      return row ? accountLimits(row) : null;
     });
   }
 
+  setAccountLimits(accountId: string, limits: Partial<KeyLimits>): Promise<Updated<KeyLimits> | null> {
+    const given = (Object.keys(CEILING_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
+    // Column names from CEILING_COLUMN only; the values are bound.
+    const sets = given.map((name) => `${CEILING_COLUMN[name]} = ?`).join(', ');
+    const read = () => {
+      const row = this.q.ceiling.get(accountId);
+      return row ? accountLimits(row) : null;
+    };
+    return this.run(() => beforeAndAfter(this.db, read, () => {
+      if (given.length > 0) this.db.prepare(`UPDATE accounts SET ${sets} WHERE id = ?`).run(...given.map((name) => limits[name]), accountId);
+    }));
+  }
+
+  createKey(input: NewKey, cap?: number): Promise<ApiKey> {
+    return this.run(() => this.keys.create(input, cap));
+  }
+
   getKey(id: string): Promise<ApiKey | null> {
-    return this.run(() => {
-      const row = this.q.keyById.get(id);
-      return row ? key(row) : null;
-    });
+    return this.run(() => this.keys.get(id));
   }
 
   listKeys(accountId: string): Promise<ApiKey[]> {
@@ -192,39 +201,16 @@ export class SqliteStore implements Store, BackupCapable {
     });
   }
 
-  setKeyStatus(id: string, status: KeyStatus): Promise<Updated<ApiKey> | null> {
-    return this.changeKey(id, () => this.q.setStatus.run(status, id));
+  setKeyStatus(id: string, status: KeyStatus, cap?: number): Promise<Updated<ApiKey> | null> {
+    return this.run(() => this.keys.setStatus(id, status, cap));
   }
 
   setKeyLimits(id: string, limits: Partial<KeyLimits>): Promise<Updated<ApiKey> | null> {
-    const given = (Object.keys(LIMIT_COLUMN) as (keyof KeyLimits)[]).filter((name) => limits[name] !== undefined);
-    // Column names from LIMIT_COLUMN only; the values are bound.
-    const sets = given.map((name) => `${LIMIT_COLUMN[name]} = ?`).join(', ');
-    return this.changeKey(id, () => {
-      if (given.length > 0) this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...given.map((name) => limits[name]), id);
-    });
+    return this.run(() => this.keys.setLimits(id, limits));
   }
 
-  updateKeyList(id: string, list: KeyList, change: { add: string } | { remove: string }): Promise<Updated<ApiKey> | null> {
-    const column = LIST_COLUMN[list];
-    // Read-modify-write inside the IMMEDIATE transaction: two CLI processes editing the same key
-    // serialise instead of losing one change.
-    return this.changeKey(id, () => {
-      const values = key(this.q.keyById.get(id)!)[list];
-      const next = 'add' in change
-        ? (values.includes(change.add) ? values : [...values, change.add])
-        : values.filter((value) => value !== change.remove);
-      this.db.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ?`).run(JSON.stringify(next), id);
-    });
-  }
-
-  /** The key before and after `write`, which changes its row. */
-  private changeKey(id: string, write: () => void): Promise<Updated<ApiKey> | null> {
-    const read = () => {
-      const row = this.q.keyById.get(id);
-      return row ? key(row) : null;
-    };
-    return this.run(() => beforeAndAfter(this.db, read, write));
+  updateKeyList(id: string, list: KeyList, change: KeyListChange): Promise<Updated<ApiKey> | null> {
+    return this.run(() => this.keys.updateList(id, list, change));
   }
 
   async createSession(input: NewSession): Promise<void> {

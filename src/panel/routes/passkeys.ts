@@ -18,6 +18,7 @@ import { recordLinkUse, recordPanelChange, safeNext, signedIn } from '../access.
 import { openLink } from '../../auth/panel-links.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
+import { forgetLinkToken } from '../link-cookie.ts';
 import { takePasskeyStart } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 
@@ -111,6 +112,7 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
     await recordLinkUse(app, request, used, 'passkey');
+    forgetLinkToken(reply, secure);
     await startSession(app.store, request, reply, user, now, secure);
     return { redirect: homeOf(user) };
   });

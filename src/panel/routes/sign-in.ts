@@ -4,13 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
-import { openLink } from '../../auth/panel-links.ts';
+import { LINK_PATH, LINK_TOKEN, openLink } from '../../auth/panel-links.ts';
 import { LocError } from '../../errors.ts';
 import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
 import { checkNewPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
 import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../access.ts';
+import { forgetLinkToken, keepLinkToken, keptLinkToken } from '../link-cookie.ts';
 import { takeSignInAttempt } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
 
@@ -72,14 +73,20 @@ async function linkWithAccount(app: FastifyInstance, token: string) {
 
 /** A one-time link (joining an account, recovering access): its page, and the password it sets, which signs the user in. */
 function linkRoutes(app: FastifyInstance, secure: boolean): void {
-  app.get<{ Querystring: { token?: string } }>(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
-    const token = request.query.token ?? '';
-    const link = await linkWithAccount(app, token);
-    // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
-    return sendPage(reply, 200, linkPage({ token, ...link }));
+  // The link's address is traded for the page's own (link-cookie.ts); opening either uses up nothing.
+  app.get<{ Querystring: { token?: string } }>(LINK_PATH, { config: { panel: 'public' } }, async (request, reply) => {
+    const given = request.query.token;
+    if (given !== undefined) {
+      if (!LINK_TOKEN.test(given)) throw new LocError('link_invalid');
+      keepLinkToken(reply, given, secure);
+      return reply.redirect(LINK_PATH, 303);
+    }
+    const token = keptLinkToken(request);
+    if (token === undefined) throw new LocError('link_invalid', 'This page opens from a one-time link. Open the link you were given again; if it has expired or was used, ask for a new one.');
+    return sendPage(reply, 200, linkPage({ token, ...(await linkWithAccount(app, token)) }));
   });
 
-  app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
+  app.post(LINK_PATH, { config: { panel: 'public' } }, async (request, reply) => {
     const token = formField(request, 'token');
     const link = await linkWithAccount(app, token);
     let password: string;
@@ -99,6 +106,7 @@ function linkRoutes(app: FastifyInstance, secure: boolean): void {
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
     await recordLinkUse(app, request, used, 'password');
+    forgetLinkToken(reply, secure);
     await startSession(app.store, request, reply, user, now, secure);
     return reply.redirect(homeOf(user), 303);
   });

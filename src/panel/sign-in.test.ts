@@ -105,6 +105,22 @@ describe('invitation and sign-in', () => {
     expect(elsewhere.headers.location).toMatch(/^\/panel\/accounts\//);
   });
 
+  it('a next page that cannot go in a Location header leads home instead of failing; a percent-encoded one is kept', async () => {
+    const { email, client } = await newUser(service, 'ada');
+    const home = (await client.get('/panel')).headers.location as string;
+    for (const next of ['/panel/Ā', '/panel/a b', '/panel/\u0000']) {
+      const signedInAlready = await client.get(`/panel/sign-in?next=${encodeURIComponent(next)}`);
+      expect(signedInAlready.statusCode, next).toBe(303);
+      expect(signedInAlready.headers.location, next).toBe(home);
+      const reauthenticated = await client.submit('/panel/reauthenticate', { next, password: PASSWORD });
+      expect(reauthenticated.headers.location, next).toBe(home);
+      const signIn = await panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD, next });
+      expect(signIn.statusCode, next).toBe(303);
+      expect(signIn.headers.location, next).toBe(home);
+    }
+    expect((await client.get(`/panel/sign-in?next=${encodeURIComponent('/panel/%C4%80?x=1')}`)).headers.location).toBe('/panel/%C4%80?x=1');
+  });
+
   describe('at the service’s password cost', () => {
     // A service of the test's own, whose hashes take as long as they do in production and whose gate
     // is empty at first; made before the test, whose time is then the hashes' alone.

@@ -16,7 +16,7 @@ import { PASSWORD, csrfOf, newPerson, newUser, panelClient, signedUpUser } from 
 import { TEST_PASSWORD_COST, fileService, freshService, testService, type TestService } from '../../test/support/service.ts';
 import { HASHES_AT_ONCE, HASHES_WAITING } from './hash-gate.ts';
 import { PASSWORD_COST, passwordHasher } from './password-hasher.ts';
-import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
+import { SIGN_IN_ATTEMPTS_PER_EMAIL, SIGN_IN_ATTEMPTS_PER_IP } from './throttle.ts';
 import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
 
 const file = fileService();
@@ -183,6 +183,38 @@ describe('invitation and sign-in', () => {
     expect((await client.submit('/panel/sign-in', { email: 'other@example.com', password: PASSWORD })).statusCode).toBe(401);
     service.clock.advance(Number(refused.headers['retry-after']) * 1000);
     expect((await client.submit('/panel/sign-in', { email: 'ada@example.com', password: PASSWORD })).statusCode).toBe(303);
+  });
+});
+
+describe('the throttle across client addresses', () => {
+  /** A password sign-in from `remoteAddress`, as a browser's form sends it. */
+  const signIn = (email: string, remoteAddress: string) => service.request({
+    method: 'POST',
+    url: '/panel/sign-in',
+    remoteAddress,
+    payload: new URLSearchParams({ email, password: 'not the password at all' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(service.config.publicUrl).origin, 'sec-fetch-site': 'same-origin' },
+  });
+
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    service = await freshService();
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_IP; i++) expect((await signIn(`guess-${i}@example.com`, `2001:db8:5:6::${i + 1}`)).statusCode).toBe(401);
+    const refused = await signIn('another@example.com', '2001:db8:5:6:aaaa:bbbb:cccc:dddd');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many sign-in attempts');
+    expect((await signIn('another@example.com', '2001:db8:5:7::1')).statusCode).toBe(401);
+  });
+
+  it('refuses every password sign-in once the service’s budget is spent, saying passkeys still work, and passkeys do', async () => {
+    service = await freshService({ LOC_PANEL_SIGN_IN_BUDGET: '5' });
+    for (let i = 0; i < 5; i++) expect((await signIn(`spread-${i}@example.com`, `192.0.2.${i + 1}`)).statusCode).toBe(401);
+    const refused = await signIn('someone@example.com', '198.51.100.1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('sign in with a passkey');
+    expect(refused.body).toContain('Too many password sign-ins on this service');
+    const passkey = await service.request({ method: 'POST', url: '/panel/passkeys/sign-in/options', remoteAddress: '198.51.100.1', payload: {}, headers: { origin: new URL(service.config.publicUrl).origin, 'sec-fetch-site': 'same-origin' } });
+    expect(passkey.statusCode).toBe(200);
   });
 });
 

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       defaultSessionLimit: 500,
       usageFlushMs: 10000,
       panelRefreshMs: 3000,
+      panelSignInBudget: 1000,
       geocoderUrl: null,
       geocoderTimeoutMs: 1500,
       geocoderSearch: false,

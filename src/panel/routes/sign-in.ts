@@ -12,8 +12,15 @@ import { checkNewPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
 import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../access.ts';
 import { forgetLinkToken, keepLinkToken, keptLinkToken } from '../link-cookie.ts';
-import { takeSignInAttempt } from '../throttle.ts';
+import { takeSignInAttempt, type SignInRefusal } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
+
+/** Why a password attempt was refused: the person's own budgets, or the service's, which says how long. */
+function throttledMessage(refused: SignInRefusal): string {
+  if (!refused.everyone) return new LocError('sign_in_throttled').message;
+  const minutes = Math.ceil(refused.retryAfter / 60);
+  return `Too many password sign-ins on this service right now: sign in with a passkey, or try your password again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
 
 /** Where a user lands after signing in: their account's keys (an operator without one: all accounts). */
 export const homeOf = (user: User): string => accountPath(user.accountId, '/keys');
@@ -40,11 +47,11 @@ function passwordRoutes(app: FastifyInstance, secure: boolean): void {
     const password = formField(request, 'password');
     const next = safeNext(formField(request, 'next'), '');
     const now = app.now();
-    const wait = await takeSignInAttempt(app.counters, email, request.ip, now);
-    if (wait !== null) {
-      reply.header('retry-after', wait);
+    const refused = await takeSignInAttempt(app.counters, { email, ip: request.ip, serviceLimit: app.config.panelSignInBudget }, now);
+    if (refused !== null) {
+      reply.header('retry-after', refused.retryAfter);
       request.errorCode = 'sign_in_throttled';
-      return sendPage(reply, 429, signInPage({ email, next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, signInPage({ email, next, error: throttledMessage(refused) }));
     }
     const user = email === '' ? null : await app.store.panel.findUserByEmail(email);
     // The password is checked even for an unknown address (against a decoy): the time tells nothing.
@@ -121,11 +128,11 @@ function reauthenticationRoutes(app: FastifyInstance): void {
     const current = signedIn(request);
     const next = safeNext(formField(request, 'next'), homeOf(current.user));
     const now = app.now();
-    const wait = await takeSignInAttempt(app.counters, current.user.email, request.ip, now);
-    if (wait !== null) {
-      reply.header('retry-after', wait);
+    const refused = await takeSignInAttempt(app.counters, { email: current.user.email, ip: request.ip, serviceLimit: app.config.panelSignInBudget }, now);
+    if (refused !== null) {
+      reply.header('retry-after', refused.retryAfter);
       request.errorCode = 'sign_in_throttled';
-      return sendPage(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, reauthenticatePage(current, { next, error: throttledMessage(refused) }));
     }
     if (!(await app.passwords.verify(formField(request, 'password'), current.user.passwordHash))) {
       request.errorCode = 'sign_in_failed';

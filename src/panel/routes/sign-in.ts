@@ -98,7 +98,7 @@ function linkRoutes(app: FastifyInstance, secure: boolean): void {
     const link = await linkWithAccount(app, token);
     let password: string;
     try {
-      password = checkNewPassword(formField(request, 'password'), link.user.email);
+      password = await checkNewPassword(formField(request, 'password'), link.user.email);
     } catch (error) {
       if (!(error instanceof LocError)) throw error;
       request.errorCode = error.code;

@@ -79,3 +79,14 @@ export async function takeSignInAttempt(counters: Counters, attempt: { email: st
 export function takePasskeyStart(counters: Counters, ip: string, now: number): Promise<number | null> {
   return take(counters, [budget('passkey_start_ip', clientOf(ip), SIGN_IN_ATTEMPTS_PER_IP, now)], now);
 }
+
+/** Passkey ceremonies a user may start per window (adding a passkey, confirming, a link's): a person needs a handful. */
+export const PASSKEY_CHALLENGES_PER_USER = 30;
+
+/**
+ * Counts a passkey ceremony started for a known user — a signed-in user's (adding, confirming) or a
+ * one-time link's — against that user's budget: each keeps a challenge in the store, as a sign-in's does.
+ */
+export function takePasskeyChallenge(counters: Counters, userId: string, now: number): Promise<number | null> {
+  return take(counters, [budget('passkey_user', userId, PASSKEY_CHALLENGES_PER_USER, now)], now);
+}

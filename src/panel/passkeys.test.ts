@@ -17,6 +17,7 @@ import { fileService, freshService, json, type TestService } from '../../test/su
 import { hashSecret } from '../auth/secrets.ts';
 import { createInvitedUser, issueLink } from '../auth/panel-links.ts';
 import { CHALLENGE_LIFETIME_MS, passkeyName } from './passkeys.ts';
+import { LINK_COOKIE } from './link-cookie.ts';
 import { CSRF_HEADER, PANEL_COOKIE, REAUTH_WINDOW_MS, csrfToken } from './panel-sessions.ts';
 import { PASSKEY_CHALLENGES_PER_USER, SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from './throttle.ts';
 import type { User } from '../store/panel-store.ts';
@@ -89,6 +90,8 @@ describe('joining by a link with a passkey', () => {
     const { user, response, browser, token } = await join('ada', authenticator);
     expect(response.statusCode).toBe(200);
     expect(json(response)).toEqual({ redirect: `/panel/accounts/${accountId}/keys` });
+    // The link page's cookie, which kept the token, is forgotten with the link.
+    expect(response.cookies.find((cookie) => cookie.name === LINK_COOKIE)).toMatchObject({ value: '', path: '/panel/link', maxAge: 0 });
     expect((await service.app.store.panel.getUser(user.id))!.activatedAt).toBe(service.clock.now());
     const [passkey] = await service.app.store.panel.listPasskeys(user.id);
     expect(passkey).toMatchObject({ id: authenticator.credentials[0].id, counter: 0, transports: ['internal'], name: 'Passkey added 2030-01-01, Chrome on Linux' });

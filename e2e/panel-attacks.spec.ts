@@ -1,8 +1,8 @@
 /**
  * The partner panel under attack, in Chromium against the real service: a forged form from another
  * origin, a user of one account reaching another account's key by id, the key looked for after its
- * creation screen, and script in the embed frame — same origin as the panel, inside a partner's
- * page — trying to read a panel page. A session token planted before sign-in is the sign-up flow's
+ * creation screen, script in the embed frame — same origin as the panel, inside a partner's
+ * page — trying to read a panel page, and a one-time link's token looked for in what its page sends. A session token planted before sign-in is the sign-up flow's
  * (panel.spec.ts); password guessing is the server's throttle, tested in src/panel/sign-in.test.ts.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -146,4 +146,48 @@ test('script in the embed frame cannot read a panel page, frame it, or reach a p
   await expect(popup.getByRole('heading', { level: 1, name: 'Key “guarded”' })).toBeVisible();
   expect(await opened).not.toContain('guarded');
   await popup.close();
+});
+
+test('a one-time link opened from another site signs up, and no request of its page carries its token, in the URL or the Referer', async ({ page, stack }) => {
+  const { email, account } = newPerson('linked');
+  const link = invite(stack, account, email);
+  const token = new URL(link).searchParams.get('token')!;
+  const sent: Promise<{ url: string; method: string; referer: string; origin: string }>[] = [];
+  page.context().on('request', (request) => {
+    // A request the browser gives up on may have no final headers: take the first ones.
+    const headers = request.allHeaders().catch(() => request.headers());
+    sent.push(headers.then((all) => ({ url: request.url(), method: request.method(), referer: all.referer ?? '', origin: all.origin ?? '' })));
+  });
+
+  // As from a mail or a chat: a link on a page of another site.
+  await page.goto(`${stack.foreignPages}/forger.html`);
+  await page.evaluate((href) => {
+    const anchor = document.createElement('a');
+    anchor.href = href;
+    anchor.textContent = 'Join the panel';
+    document.body.append(anchor);
+  }, link);
+  await page.getByRole('link', { name: 'Join the panel' }).click();
+  await expect(page.getByLabel('New password')).toBeVisible();
+  const address = page.url();
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password and join' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+
+  const requests = await Promise.all(sent);
+  const panel = requests.filter((request) => request.url.startsWith(stack.service));
+  // The link itself, then the page, its style, its script and the form's POST, which the panel's
+  // Origin check let through (it signed up).
+  expect(panel.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(expect.arrayContaining([
+    'GET /panel/link', 'GET /panel/assets/panel.css', 'GET /panel/assets/panel.js', 'POST /panel/link',
+  ]));
+  expect(panel.find((request) => request.method === 'POST')!.origin).toBe(stack.service);
+  const carrying = panel.filter((request) => request.url !== link && (request.url.includes(token) || request.referer.includes(token)));
+  expect(carrying).toEqual([]);
+  // What the panel's pages send is their origin alone (the link's GETs carry the other site's referrer).
+  const fromPanel = panel.filter((request) => request.referer.startsWith(stack.service));
+  expect(fromPanel.length).toBeGreaterThanOrEqual(3);
+  for (const request of fromPanel) expect(request.referer, request.url).toBe(`${stack.service}/`);
+  expect(address).toBe(`${stack.service}/panel/link`);
+  expect((await page.context().cookies(stack.service)).map((cookie) => cookie.name)).not.toContain('loc_link');
 });

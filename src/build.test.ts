@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -70,6 +71,14 @@ it('builds again when a source of the integrators’ package is newer', () => {
   expect(wouldBuild()).toBe(false);
   touchAfterBuild('packages/loc-js/src/embed.ts', 120);
   expect(wouldBuild()).toBe(true);
+});
+
+it('loads the common-password list on the first new password, not at start, and resolves it from dist/', () => {
+  const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+  const list = '@zxcvbn-ts/language-common';
+  expect(cli).not.toMatch(new RegExp(`^import [^;]* from "${list}";`, 'm'));
+  expect(cli).toContain(`import("${list}")`);
+  expect(createRequire(join(ROOT, 'dist/cli.js')).resolve(list)).toContain(join('node_modules', list));
 });
 
 it('leaves the database drivers out of every start: dist/cli.js loads pg and ioredis only when a database or Redis is named', () => {

@@ -70,8 +70,11 @@ const SCAN = new RegExp(
   'gv',
 );
 
-/** What shows nothing: a text made only of these counts as not given. */
-const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+/** What shows nothing (controls included, which a line of text refuses first): a text made only of these counts as not given. */
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\u2800]*$/u;
+
+/** Whether `text` shows nothing at all: white space, invisible characters and controls only, or nothing. */
+export const nothingVisible = (text: string): boolean => BLANK.test(text);
 
 /** A refused character of `text`: what it is, and where (in code points); null when there is none. */
 export function refusedCharacter(text: string): { point: string; position: number; what: string } | null {
@@ -100,5 +103,5 @@ export function cleanText(field: string, value: string | undefined, max: number)
   if (length > max) {
     throw new LocError('validation_error', `${field} must be at most ${max} characters; its normalised form (NFC) has ${length}.`, field);
   }
-  return BLANK.test(text) ? null : text;
+  return nothingVisible(text) ? null : text;
 }

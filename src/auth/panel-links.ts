@@ -14,6 +14,8 @@ import { StoreConflict, type Store } from '../store/store.ts';
 
 /** Where a link leads: the page that asks for a password or a passkey (panel/routes). */
 export const LINK_PATH = '/panel/link';
+/** What a link's token looks like (32 random bytes, base64url): anything else is no link's. */
+export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** How long each kind of link works: an invitation a week (it travels by chat or mail), a recovery a day. */
 export const LINK_LIFETIME_MS: Readonly<Record<LinkPurpose, number>> = {

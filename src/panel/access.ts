@@ -58,9 +58,13 @@ export function requireRecentAuth(request: FastifyRequest, now: number, back: st
   if (!recentlyAuthenticated(signedIn(request), now)) throw new Redirect(`${PANEL_PATH}/reauthenticate?next=${encodeURIComponent(back)}`);
 }
 
-/** The panel's own paths only, so a `next` parameter can never send the user elsewhere. */
+/**
+ * The panel's own paths only, so a `next` parameter can never send the user elsewhere; and only as a
+ * URL is written in a `Location` header, percent-encoded (printable ASCII, no space, no backslash):
+ * the paths the panel itself sends to sign-in are, and anything else would make the header invalid.
+ */
 export function safeNext(next: unknown, fallback: string): string {
-  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && !next.startsWith('//') && !/[\\\r\n]/.test(next) ? next : fallback;
+  return typeof next === 'string' && next.startsWith(`${PANEL_PATH}/`) && /^[\x21-\x5b\x5d-\x7e]+$/.test(next) ? next : fallback;
 }
 
 /** A field of a submitted form; '' when absent or repeated (a form of the panel sends each once). */

@@ -182,6 +182,7 @@ describe('the team', () => {
     const url = /id="invite-link" readonly value="([^"]+)"/.exec(invited.body)![1].replaceAll('&amp;', '&');
     const cy = panelClient(service);
     await cy.get(new URL(url).pathname + new URL(url).search);
+    await cy.get('/panel/link');
     expect(cy.page).toContain(acme.name);
     expect((await cy.submit('/panel/link', { token: new URL(url).searchParams.get('token')!, password: PASSWORD })).headers.location).toBe(`/panel/accounts/${acme.id}/keys`);
     await ada.get(`/panel/accounts/${acme.id}/team`);

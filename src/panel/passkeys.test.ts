@@ -17,8 +17,9 @@ import { fileService, freshService, json, type TestService } from '../../test/su
 import { hashSecret } from '../auth/secrets.ts';
 import { createInvitedUser, issueLink } from '../auth/panel-links.ts';
 import { CHALLENGE_LIFETIME_MS, passkeyName } from './passkeys.ts';
+import { LINK_COOKIE } from './link-cookie.ts';
 import { CSRF_HEADER, PANEL_COOKIE, REAUTH_WINDOW_MS, csrfToken } from './panel-sessions.ts';
-import { SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from './throttle.ts';
+import { PASSKEY_CHALLENGES_PER_USER, SIGN_IN_ATTEMPTS_PER_IP, SIGN_IN_WINDOW_MS } from './throttle.ts';
 import type { User } from '../store/panel-store.ts';
 
 const ORIGIN = 'https://loc.example';
@@ -89,6 +90,8 @@ describe('joining by a link with a passkey', () => {
     const { user, response, browser, token } = await join('ada', authenticator);
     expect(response.statusCode).toBe(200);
     expect(json(response)).toEqual({ redirect: `/panel/accounts/${accountId}/keys` });
+    // The link page's cookie, which kept the token, is forgotten with the link.
+    expect(response.cookies.find((cookie) => cookie.name === LINK_COOKIE)).toMatchObject({ value: '', path: '/panel/link', maxAge: 0 });
     expect((await service.app.store.panel.getUser(user.id))!.activatedAt).toBe(service.clock.now());
     const [passkey] = await service.app.store.panel.listPasskeys(user.id);
     expect(passkey).toMatchObject({ id: authenticator.credentials[0].id, counter: 0, transports: ['internal'], name: 'Passkey added 2030-01-01, Chrome on Linux' });
@@ -237,6 +240,33 @@ describe('signing in with a passkey', () => {
 });
 
 describe('adding a passkey and re-authenticating with one', () => {
+  it('gives a signed-in user so many challenges per window, adding and confirming together, then says when to retry; another user has their own', async () => {
+    await ownService();
+    const { browser } = await join('ada', new SoftwareAuthenticator(ORIGIN));
+    // Joining with a passkey was the first.
+    for (let i = 1; i < PASSKEY_CHALLENGES_PER_USER; i++) expect((await post(i % 2 === 0 ? 'add/options' : 'reauthenticate/options', {}, browser)).statusCode).toBe(200);
+    for (const path of ['add/options', 'reauthenticate/options']) {
+      const refused = await post(path, {}, browser);
+      expect(refused.statusCode, path).toBe(429);
+      expect(json(refused).code).toBe('sign_in_throttled');
+      expect(json(refused).message).toContain('Too many passkey requests');
+      expect(Number(refused.headers['retry-after'])).toBe((SIGN_IN_WINDOW_MS - (service.clock.now() % SIGN_IN_WINDOW_MS)) / 1000);
+    }
+    const { browser: other } = await join('bo', new SoftwareAuthenticator(ORIGIN));
+    expect((await post('add/options', {}, other)).statusCode).toBe(200);
+    service.clock.advance(SIGN_IN_WINDOW_MS);
+    // The window is over, and so is the sign-in's recent authentication: confirming is what is left.
+    expect((await post('reauthenticate/options', {}, browser)).statusCode).toBe(200);
+  });
+
+  it('gives a one-time link’s user so many registration challenges per window', async () => {
+    await ownService();
+    const { link } = await createInvitedUser(service.app.store, { accountId, email: newPerson('cy').email }, service.clock.now(), ORIGIN);
+    const token = tokenOf(link.url);
+    for (let i = 0; i < PASSKEY_CHALLENGES_PER_USER; i++) expect((await post('link/options', { token })).statusCode).toBe(200);
+    expect((await post('link/options', { token })).statusCode).toBe(429);
+  });
+
   it('refuses a signed-in request without the CSRF header', async () => {
     const { browser } = await join('ada', new SoftwareAuthenticator(ORIGIN));
     for (const path of ['add/options', 'reauthenticate/options']) {

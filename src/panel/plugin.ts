@@ -54,8 +54,9 @@ function panelHeaders(reply: FastifyReply, ownOrigin: string): void {
     ].join('; '),
     'x-frame-options': 'DENY',
     // Not the service's no-referrer: under it a browser sends `Origin: null` with a form's POST, and
-    // the panel could not tell its own forms from another page's. Other origins still get no referrer.
-    'referrer-policy': 'same-origin',
+    // the panel could not tell its own forms from another page's. The origin only, never a path or a
+    // query: a page's address may hold what no request of the page should carry.
+    'referrer-policy': 'strict-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',

@@ -16,7 +16,7 @@ import { PASSWORD, csrfOf, newPerson, newUser, panelClient, signedUpUser } from 
 import { TEST_PASSWORD_COST, fileService, freshService, testService, type TestService } from '../../test/support/service.ts';
 import { HASHES_AT_ONCE, HASHES_WAITING } from './hash-gate.ts';
 import { PASSWORD_COST, passwordHasher } from './password-hasher.ts';
-import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
+import { SIGN_IN_ATTEMPTS_PER_EMAIL, SIGN_IN_ATTEMPTS_PER_IP } from './throttle.ts';
 import { REAUTH_WINDOW_MS, SESSION_LIFETIME_MS } from './panel-sessions.ts';
 
 const file = fileService();
@@ -44,7 +44,8 @@ describe('invitation and sign-in', () => {
     const link = await issueLink(service.app.store, user!, 'invite', service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const other = panelClient(service);
-    expect((await other.get(`/panel/link?token=${token}`)).statusCode).toBe(200);
+    expect((await other.get(`/panel/link?token=${token}`)).statusCode).toBe(303);
+    expect((await other.get('/panel/link')).statusCode).toBe(200);
     expect((await other.submit('/panel/link', { token, password: 'another long passphrase here' })).statusCode).toBe(303);
     const again = await panelClient(service).submit('/panel/link', { token, password: 'a third long passphrase' });
     expect(again.statusCode).toBe(410);
@@ -70,7 +71,9 @@ describe('invitation and sign-in', () => {
     const account = await service.account('acme');
     const { link } = await createInvitedUser(service.app.store, { accountId: account.id, email: 'cy@example.com' }, service.clock.now(), service.config.publicUrl);
     service.clock.advance(LINK_LIFETIME_MS.invite + 1);
-    expect((await panelClient(service).get(new URL(link.url).pathname + new URL(link.url).search)).statusCode).toBe(410);
+    const client = panelClient(service);
+    await client.get(new URL(link.url).pathname + new URL(link.url).search);
+    expect((await client.get('/panel/link')).statusCode).toBe(410);
   });
 
   it('signs in with the right password only, and says the same for an unknown address', async () => {
@@ -100,6 +103,22 @@ describe('invitation and sign-in', () => {
     expect((await client.submit('/panel/sign-in', { email, password: PASSWORD, next: '/panel/security' })).headers.location).toBe('/panel/security');
     const elsewhere = await panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD, next: 'https://evil.example/panel/' });
     expect(elsewhere.headers.location).toMatch(/^\/panel\/accounts\//);
+  });
+
+  it('a next page that cannot go in a Location header leads home instead of failing; a percent-encoded one is kept', async () => {
+    const { email, client } = await newUser(service, 'ada');
+    const home = (await client.get('/panel')).headers.location as string;
+    for (const next of ['/panel/Ā', '/panel/a b', '/panel/\u0000']) {
+      const signedInAlready = await client.get(`/panel/sign-in?next=${encodeURIComponent(next)}`);
+      expect(signedInAlready.statusCode, next).toBe(303);
+      expect(signedInAlready.headers.location, next).toBe(home);
+      const reauthenticated = await client.submit('/panel/reauthenticate', { next, password: PASSWORD });
+      expect(reauthenticated.headers.location, next).toBe(home);
+      const signIn = await panelClient(service).submit('/panel/sign-in', { email, password: PASSWORD, next });
+      expect(signIn.statusCode, next).toBe(303);
+      expect(signIn.headers.location, next).toBe(home);
+    }
+    expect((await client.get(`/panel/sign-in?next=${encodeURIComponent('/panel/%C4%80?x=1')}`)).headers.location).toBe('/panel/%C4%80?x=1');
   });
 
   describe('at the service’s password cost', () => {
@@ -167,6 +186,38 @@ describe('invitation and sign-in', () => {
   });
 });
 
+describe('the throttle across client addresses', () => {
+  /** A password sign-in from `remoteAddress`, as a browser's form sends it. */
+  const signIn = (email: string, remoteAddress: string) => service.request({
+    method: 'POST',
+    url: '/panel/sign-in',
+    remoteAddress,
+    payload: new URLSearchParams({ email, password: 'not the password at all' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(service.config.publicUrl).origin, 'sec-fetch-site': 'same-origin' },
+  });
+
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    service = await freshService();
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_IP; i++) expect((await signIn(`guess-${i}@example.com`, `2001:db8:5:6::${i + 1}`)).statusCode).toBe(401);
+    const refused = await signIn('another@example.com', '2001:db8:5:6:aaaa:bbbb:cccc:dddd');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many sign-in attempts');
+    expect((await signIn('another@example.com', '2001:db8:5:7::1')).statusCode).toBe(401);
+  });
+
+  it('refuses every password sign-in once the service’s budget is spent, saying passkeys still work, and passkeys do', async () => {
+    service = await freshService({ LOC_PANEL_SIGN_IN_BUDGET: '5' });
+    for (let i = 0; i < 5; i++) expect((await signIn(`spread-${i}@example.com`, `192.0.2.${i + 1}`)).statusCode).toBe(401);
+    const refused = await signIn('someone@example.com', '198.51.100.1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('sign in with a passkey');
+    expect(refused.body).toContain('Too many password sign-ins on this service');
+    const passkey = await service.request({ method: 'POST', url: '/panel/passkeys/sign-in/options', remoteAddress: '198.51.100.1', payload: {}, headers: { origin: new URL(service.config.publicUrl).origin, 'sec-fetch-site': 'same-origin' } });
+    expect(passkey.statusCode).toBe(200);
+  });
+});
+
 describe('the session and its cookie', () => {
   it('is HttpOnly, SameSite=Strict, scoped to /panel and Secure on an https public URL', async () => {
     const { client, email } = await newUser(service, 'ada');
@@ -220,7 +271,8 @@ describe('the session and its cookie', () => {
     const link = await issueLink(service.app.store, user, 'recovery', service.clock.now(), service.config.publicUrl);
     const token = new URL(link.url).searchParams.get('token')!;
     const fresh = panelClient(service);
-    expect((await fresh.get(`/panel/link?token=${token}`)).body).toContain('Choose a new password');
+    await fresh.get(`/panel/link?token=${token}`);
+    expect((await fresh.get('/panel/link')).body).toContain('Choose a new password');
     expect((await fresh.submit('/panel/link', { token, password: 'a brand new passphrase now' })).statusCode).toBe(303);
     expect((await old.get('/panel/security')).statusCode).toBe(303);
     expect((await fresh.get('/panel/security')).statusCode).toBe(200);

@@ -147,7 +147,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // No hook at all when the request line would log nothing (request-log.ts).
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, { publicUrl: config.publicUrl });
   await app.register(requestIdPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });

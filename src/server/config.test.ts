@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       maxIpRangesPerKey: 50,
       usageFlushMs: 10000,
       panelRefreshMs: 3000,
+      panelSignInBudget: 1000,
       geocoderUrl: null,
       geocoderTimeoutMs: 1500,
       geocoderSearch: false,

@@ -41,6 +41,8 @@ export interface Config {
   usageFlushMs: number;
   /** How often an open panel page fetches its live parts again (panel-app/live.ts). */
   panelRefreshMs: number;
+  /** Password sign-ins the whole service takes per 15 minutes, every client together (panel/throttle.ts). */
+  panelSignInBudget: number;
   geocoderUrl: string | null;
   geocoderTimeoutMs: number;
   /** Whether the search box's Enter also asks the geocoder's forward search (only with `geocoderUrl`). */
@@ -148,6 +150,11 @@ export const OPTIONS: Options = {
     env: 'LOC_PANEL_REFRESH_MS', default: '3000',
     doc: 'How often an open panel page refreshes its live parts (a key’s usage and last use, a rotation’s first request); each refresh is one request for the page.',
     parse: (t, _, __, name) => integer(name, t!, 250, 60_000),
+  },
+  panelSignInBudget: {
+    env: 'LOC_PANEL_SIGN_IN_BUDGET', default: '1000',
+    doc: 'Password sign-ins and confirmations the panel takes per 15 minutes from every client together, besides each address’s and each client’s own budgets: a flood spread over many addresses spends it instead of keeping the password hashes busy. Once spent, password sign-ins are refused (429) until the quarter ends; passkeys still sign in.',
+    parse: (t, _, __, name) => integer(name, t!, 1, 1_000_000),
   },
   geocoderUrl: {
     env: 'LOC_GEOCODER_URL', default: null, doc: 'Base URL of a Nominatim-compatible reverse geocoder for street addresses. Default: offline addresses only.',

@@ -65,11 +65,11 @@ const documented = (op: Operation, status: number): Response => op.responses[sta
 const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 /**
- * Headers of HTTP itself, and the two security headers every response carries (docs/api.md says so
+ * Headers of HTTP itself, and the security headers every response carries (docs/api.md says so
  * once), which the document does not list.
  */
 const TRANSPORT_HEADERS = new Set([
-  'content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-content-type-options', 'referrer-policy',
+  'content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-content-type-options', 'referrer-policy', 'strict-transport-security',
 ]);
 
 /** A real answer of the service, to hold the document against. */

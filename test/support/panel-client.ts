@@ -1,6 +1,6 @@
 /**
- * A browser's part in the partner panel, over `app.inject`: it keeps the panel's cookie as a browser
- * would (only what Set-Cookie sets, cleared when told), sends the Origin and Sec-Fetch-Site a page of
+ * A browser's part in the partner panel, over `app.inject`: it keeps the panel's cookies as a browser
+ * would (only what Set-Cookie sets, sent to their path, cleared when told), sends the Origin and Sec-Fetch-Site a page of
  * the panel sends, and fills each form's CSRF field from the last page it got. For the panel's server
  * tests; the real browser runs the same flows in e2e/panel*.spec.ts.
  */
@@ -24,11 +24,18 @@ export const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.ex
 
 export function panelClient(service: TestService): PanelClient {
   const origin = new URL(service.config.publicUrl).origin;
+  /** The cookies besides the session's (the link page's): name, value and path. */
+  const others = new Map<string, { value: string; path: string }>();
+  const cookies = (path: string): Record<string, string> => {
+    const pairs = client.cookie === undefined ? [] : [`loc_panel=${client.cookie}`];
+    for (const [name, { value, path: scope }] of others) if (path.split('?')[0] === scope || path.startsWith(`${scope}/`)) pairs.push(`${name}=${value}`);
+    return pairs.length === 0 ? {} : { cookie: pairs.join('; ') };
+  };
   const client: PanelClient = {
     cookie: undefined,
     page: '',
     async get(path) {
-      const response = await service.app.inject({ method: 'GET', url: path, headers: client.cookie === undefined ? {} : { cookie: `loc_panel=${client.cookie}` } });
+      const response = await service.app.inject({ method: 'GET', url: path, headers: cookies(path) });
       keep(response);
       return response;
     },
@@ -42,7 +49,7 @@ export function panelClient(service: TestService): PanelClient {
           'content-type': 'application/x-www-form-urlencoded',
           origin,
           'sec-fetch-site': 'same-origin',
-          ...(client.cookie === undefined ? {} : { cookie: `loc_panel=${client.cookie}` }),
+          ...cookies(path),
           ...headers,
         },
       });
@@ -51,8 +58,11 @@ export function panelClient(service: TestService): PanelClient {
     },
   };
   function keep(response: LightMyRequestResponse): void {
-    for (const cookie of response.cookies as { name: string; value: string; maxAge?: number }[]) {
-      if (cookie.name === 'loc_panel') client.cookie = cookie.value === '' || cookie.maxAge === 0 ? undefined : cookie.value;
+    for (const cookie of response.cookies as { name: string; value: string; path?: string; maxAge?: number }[]) {
+      const cleared = cookie.value === '' || cookie.maxAge === 0;
+      if (cookie.name === 'loc_panel') client.cookie = cleared ? undefined : cookie.value;
+      else if (cleared) others.delete(cookie.name);
+      else others.set(cookie.name, { value: cookie.value, path: cookie.path ?? '/' });
     }
     if (response.headers['content-type']?.toString().startsWith('text/html')) client.page = response.body;
   }
@@ -70,8 +80,8 @@ export async function signedUpUser(service: TestService, accountName: string, em
   const account = await service.account(accountName);
   const { link } = await createInvitedUser(service.app.store, { accountId: account.id, email, operator: options.operator }, service.clock.now(), service.config.publicUrl);
   const client = panelClient(service);
-  const path = new URL(link.url).pathname + new URL(link.url).search;
-  await client.get(path);
+  const opened = await client.get(new URL(link.url).pathname + new URL(link.url).search);
+  await client.get(opened.headers.location as string);
   const done = await client.submit('/panel/link', { token: new URL(link.url).searchParams.get('token')!, password: PASSWORD });
   if (done.statusCode !== 303) throw new Error(`sign-up of ${email} answered ${done.statusCode}: ${done.body.slice(0, 300)}`);
   await client.get(done.headers.location as string);

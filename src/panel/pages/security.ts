@@ -37,7 +37,7 @@ ${passkeys === '' ? '<p class="muted">No passkey yet.</p>' : scrollingTable('Pas
 <form method="post" action="${PANEL_PATH}/security/password" novalidate>
 ${csrfField(signedIn)}
 <input type="text" name="email" value="${escapeHtml(signedIn.user.email)}" autocomplete="username" hidden>
-${textInput({ name: 'password', label: signedIn.user.passwordHash === null ? 'Set a password' : 'New password', type: 'password', autocomplete: 'new-password', hint: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, error: options.passwordError ?? null })}
+${textInput({ name: 'password', label: signedIn.user.passwordHash === null ? 'Set a password' : 'New password', type: 'password', autocomplete: 'new-password', hint: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not a common password.`, error: options.passwordError ?? null })}
 <div class="actions"><button type="submit">Save password</button></div>
 </form>
 <h2 id="sessions">Where you are signed in</h2>

@@ -39,7 +39,7 @@ ${passkeyButton('link', joining ? 'Create a passkey (recommended)' : 'Create a n
 <form method="post" action="${PANEL_PATH}/link" novalidate>
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 <input type="text" name="email" value="${escapeHtml(options.user.email)}" autocomplete="username" hidden>
-${textInput({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters. A few unrelated words make a strong one.`, error: options.error ?? null })}
+${textInput({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not a common password. A few unrelated words make a strong one.`, error: options.error ?? null })}
 <div class="actions"><button type="submit" class="primary">${joining ? 'Set password and join' : 'Set new password'}</button></div>
 </form>`,
   });

@@ -7,7 +7,7 @@
  *
  * Passkey sign-ins are not drawn from the password throttle: a passkey cannot be guessed, and it is
  * what still signs a user in while someone floods their address with wrong passwords. Starting one
- * has a budget of its own per client address (throttle.ts).
+ * has a budget of its own per client (throttle.ts), and every other ceremony one per user.
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Type, type TProperties } from '@sinclair/typebox';
@@ -16,9 +16,10 @@ import { hashSecret } from '../../auth/secrets.ts';
 import { LocError } from '../../errors.ts';
 import { recordLinkUse, recordPanelChange, safeNext, signedIn } from '../access.ts';
 import { openLink } from '../../auth/panel-links.ts';
-import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration } from '../passkeys.ts';
+import { authenticationOptions, registrationOptions, relyingParty, verifyAuthentication, verifyRegistration, type RelyingParty } from '../passkeys.ts';
 import { PANEL_PATH, recentlyAuthenticated, startSession } from '../panel-sessions.ts';
-import { takePasskeyStart } from '../throttle.ts';
+import { forgetLinkToken } from '../link-cookie.ts';
+import { takePasskeyChallenge, takePasskeyStart } from '../throttle.ts';
 import { homeOf } from './sign-in.ts';
 
 const PATH = `${PANEL_PATH}/passkeys`;
@@ -43,16 +44,29 @@ const route = (panel: 'public' | 'user', body?: TProperties) =>
 /** An answer, and where to go once it is accepted. */
 type Answer<R> = { credential: R; next?: string };
 
+const userAgent = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
+
+/** Refuses a ceremony for `userId` beyond the user's budget of challenges (throttle.ts). */
+async function throttleUser(app: FastifyInstance, userId: string, now: number): Promise<void> {
+  const wait = await takePasskeyChallenge(app.counters, userId, now);
+  if (wait !== null) throw new LocError('sign_in_throttled', 'Too many passkey requests for your user; wait a few minutes and try again.').retryAfter(wait);
+}
+
+/** The page script cannot follow a redirect to the re-authentication page: it is told, and goes there itself. */
+function requireRecentAuth(request: FastifyRequest, now: number): void {
+  if (!recentlyAuthenticated(signedIn(request), now)) throw new LocError('reauthentication_required');
+}
+
 export default async function passkeyRoutes(app: FastifyInstance): Promise<void> {
   const rp = relyingParty(app.config.publicUrl);
   const secure = app.config.publicUrl.startsWith('https:');
-  const userAgent = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
+  signInCeremonies(app, rp, secure);
+  signedInCeremonies(app, rp);
+  linkCeremonies(app, rp, secure);
+}
 
-  /** The page script cannot follow a redirect to the re-authentication page: it is told, and goes there itself. */
-  function requireRecentAuth(request: FastifyRequest, now: number): void {
-    if (!recentlyAuthenticated(signedIn(request), now)) throw new LocError('reauthentication_required');
-  }
-
+/** Signing in with a passkey: anyone may start, within their client's budget. */
+function signInCeremonies(app: FastifyInstance, rp: RelyingParty, secure: boolean): void {
   app.post(`${PATH}/sign-in/options`, route('public'), async (request) => {
     const now = app.now();
     const wait = await takePasskeyStart(app.counters, request.ip, now);
@@ -66,10 +80,14 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     await startSession(app.store, request, reply, user, now, secure);
     return { redirect: safeNext(request.body.next, homeOf(user)) };
   });
+}
 
+/** Adding a passkey and confirming with one: the signed-in user's, within their budget. */
+function signedInCeremonies(app: FastifyInstance, rp: RelyingParty): void {
   app.post(`${PATH}/add/options`, route('user'), async (request) => {
     const now = app.now();
     requireRecentAuth(request, now);
+    await throttleUser(app, signedIn(request).user.id, now);
     return registrationOptions(app.store, rp, signedIn(request).user, now);
   });
 
@@ -82,7 +100,11 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     return { redirect: `${PANEL_PATH}/security?done=passkey_added#passkeys` };
   });
 
-  app.post(`${PATH}/reauthenticate/options`, route('user'), async (request) => authenticationOptions(app.store, rp, signedIn(request).user, app.now()));
+  app.post(`${PATH}/reauthenticate/options`, route('user'), async (request) => {
+    const now = app.now();
+    await throttleUser(app, signedIn(request).user.id, now);
+    return authenticationOptions(app.store, rp, signedIn(request).user, now);
+  });
 
   app.post<{ Body: Answer<AuthenticationResponseJSON> }>(`${PATH}/reauthenticate`, route('user', { credential: Credential, next: Next }), async (request) => {
     const current = signedIn(request);
@@ -91,10 +113,15 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     await app.store.panel.reauthenticate(current.session.hash, now);
     return { redirect: safeNext(request.body.next, homeOf(current.user)) };
   });
+}
 
+/** Creating a passkey from a one-time link: the link's user's, within their budget; it signs them in. */
+function linkCeremonies(app: FastifyInstance, rp: RelyingParty, secure: boolean): void {
   app.post<{ Body: { token: string } }>(`${PATH}/link/options`, route('public', { token: Token }), async (request) => {
-    const link = await openLink(app.store, request.body.token, app.now());
-    return registrationOptions(app.store, rp, link.user, app.now());
+    const now = app.now();
+    const link = await openLink(app.store, request.body.token, now);
+    await throttleUser(app, link.user.id, now);
+    return registrationOptions(app.store, rp, link.user, now);
   });
 
   app.post<{ Body: Answer<RegistrationResponseJSON> & { token: string } }>(`${PATH}/link`, route('public', { token: Token, credential: Credential }), async (request, reply) => {
@@ -111,6 +138,7 @@ export default async function passkeyRoutes(app: FastifyInstance): Promise<void>
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
     await recordLinkUse(app, request, used, 'passkey');
+    forgetLinkToken(reply, secure);
     await startSession(app.store, request, reply, user, now, secure);
     return { redirect: homeOf(user) };
   });

@@ -30,7 +30,7 @@ export default async function securityRoutes(app: FastifyInstance): Promise<void
     requireRecentAuth(request, now, `${PATH}#password`);
     let password: string;
     try {
-      password = checkNewPassword(formField(request, 'password'), current.user.email);
+      password = await checkNewPassword(formField(request, 'password'), current.user.email);
     } catch (error) {
       if (!(error instanceof LocError)) throw error;
       request.errorCode = error.code;

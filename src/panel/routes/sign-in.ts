@@ -4,15 +4,23 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { hashSecret } from '../../auth/secrets.ts';
-import { openLink } from '../../auth/panel-links.ts';
+import { LINK_PATH, LINK_TOKEN, openLink } from '../../auth/panel-links.ts';
 import { LocError } from '../../errors.ts';
 import { accountPath } from '../pages/layout.ts';
 import { linkPage, reauthenticatePage, signInPage } from '../pages/sign-in.ts';
 import { checkNewPassword } from '../passwords.ts';
 import { PANEL_PATH, endSession, startSession } from '../panel-sessions.ts';
 import { formField, recordLinkUse, safeNext, sendPage, signedIn } from '../access.ts';
-import { takeSignInAttempt } from '../throttle.ts';
+import { forgetLinkToken, keepLinkToken, keptLinkToken } from '../link-cookie.ts';
+import { takeSignInAttempt, type SignInRefusal } from '../throttle.ts';
 import type { User } from '../../store/panel-store.ts';
+
+/** Why a password attempt was refused: the person's own budgets, or the service's, which says how long. */
+function throttledMessage(refused: SignInRefusal): string {
+  if (!refused.everyone) return new LocError('sign_in_throttled').message;
+  const minutes = Math.ceil(refused.retryAfter / 60);
+  return `Too many password sign-ins on this service right now: sign in with a passkey, or try your password again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
 
 /** Where a user lands after signing in: their account's keys (an operator without one: all accounts). */
 export const homeOf = (user: User): string => accountPath(user.accountId, '/keys');
@@ -39,11 +47,11 @@ function passwordRoutes(app: FastifyInstance, secure: boolean): void {
     const password = formField(request, 'password');
     const next = safeNext(formField(request, 'next'), '');
     const now = app.now();
-    const wait = await takeSignInAttempt(app.counters, email, request.ip, now);
-    if (wait !== null) {
-      reply.header('retry-after', wait);
+    const refused = await takeSignInAttempt(app.counters, { email, ip: request.ip, serviceLimit: app.config.panelSignInBudget }, now);
+    if (refused !== null) {
+      reply.header('retry-after', refused.retryAfter);
       request.errorCode = 'sign_in_throttled';
-      return sendPage(reply, 429, signInPage({ email, next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, signInPage({ email, next, error: throttledMessage(refused) }));
     }
     const user = email === '' ? null : await app.store.panel.findUserByEmail(email);
     // The password is checked even for an unknown address (against a decoy): the time tells nothing.
@@ -72,19 +80,25 @@ async function linkWithAccount(app: FastifyInstance, token: string) {
 
 /** A one-time link (joining an account, recovering access): its page, and the password it sets, which signs the user in. */
 function linkRoutes(app: FastifyInstance, secure: boolean): void {
-  app.get<{ Querystring: { token?: string } }>(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
-    const token = request.query.token ?? '';
-    const link = await linkWithAccount(app, token);
-    // The token stays out of what the page's links and requests send (Referrer-Policy: no-referrer).
-    return sendPage(reply, 200, linkPage({ token, ...link }));
+  // The link's address is traded for the page's own (link-cookie.ts); opening either uses up nothing.
+  app.get<{ Querystring: { token?: string } }>(LINK_PATH, { config: { panel: 'public' } }, async (request, reply) => {
+    const given = request.query.token;
+    if (given !== undefined) {
+      if (!LINK_TOKEN.test(given)) throw new LocError('link_invalid');
+      keepLinkToken(reply, given, secure);
+      return reply.redirect(LINK_PATH, 303);
+    }
+    const token = keptLinkToken(request);
+    if (token === undefined) throw new LocError('link_invalid', 'This page opens from a one-time link. Open the link you were given again; if it has expired or was used, ask for a new one.');
+    return sendPage(reply, 200, linkPage({ token, ...(await linkWithAccount(app, token)) }));
   });
 
-  app.post(`${PANEL_PATH}/link`, { config: { panel: 'public' } }, async (request, reply) => {
+  app.post(LINK_PATH, { config: { panel: 'public' } }, async (request, reply) => {
     const token = formField(request, 'token');
     const link = await linkWithAccount(app, token);
     let password: string;
     try {
-      password = checkNewPassword(formField(request, 'password'), link.user.email);
+      password = await checkNewPassword(formField(request, 'password'), link.user.email);
     } catch (error) {
       if (!(error instanceof LocError)) throw error;
       request.errorCode = error.code;
@@ -99,6 +113,7 @@ function linkRoutes(app: FastifyInstance, secure: boolean): void {
     // A recovery means the old credentials may be in someone else's hands: every browser signed in as the user is signed out.
     if (used.purpose === 'recovery') await app.store.panel.deleteUserSessions(user.id);
     await recordLinkUse(app, request, used, 'password');
+    forgetLinkToken(reply, secure);
     await startSession(app.store, request, reply, user, now, secure);
     return reply.redirect(homeOf(user), 303);
   });
@@ -113,11 +128,11 @@ function reauthenticationRoutes(app: FastifyInstance): void {
     const current = signedIn(request);
     const next = safeNext(formField(request, 'next'), homeOf(current.user));
     const now = app.now();
-    const wait = await takeSignInAttempt(app.counters, current.user.email, request.ip, now);
-    if (wait !== null) {
-      reply.header('retry-after', wait);
+    const refused = await takeSignInAttempt(app.counters, { email: current.user.email, ip: request.ip, serviceLimit: app.config.panelSignInBudget }, now);
+    if (refused !== null) {
+      reply.header('retry-after', refused.retryAfter);
       request.errorCode = 'sign_in_throttled';
-      return sendPage(reply, 429, reauthenticatePage(current, { next, error: new LocError('sign_in_throttled').message }));
+      return sendPage(reply, 429, reauthenticatePage(current, { next, error: throttledMessage(refused) }));
     }
     if (!(await app.passwords.verify(formField(request, 'password'), current.user.passwordHash))) {
       request.errorCode = 'sign_in_failed';

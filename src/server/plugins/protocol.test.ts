@@ -32,6 +32,8 @@ const answer = async (request: RawRequest): Promise<string> => {
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   // Like every response of the service (plugins/security-headers.ts), refusals before routing too.
   expect(response.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
+  // This server's public URL is http (the default): no HSTS, which only an https one sends.
+  expect(response.headers['strict-transport-security']).toBeUndefined();
   // And a Request-Id (plugins/request-id.ts), under which the refusal is logged.
   expect(response.headers['request-id']).toMatch(/^req_[0-9a-f]{24}$/);
   const body = JSON.parse(response.body.toString('utf8'));

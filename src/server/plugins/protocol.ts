@@ -19,19 +19,19 @@ import type { Socket } from 'node:net';
 import { LocError, describeValue } from '../../errors.ts';
 import { errorBody } from '../http/error-body.ts';
 import { newRequestId } from './request-id.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { securityHeadersFor } from './security-headers.ts';
 
-/** The security headers of every response, as raw header lines. */
-const SECURITY_LINES = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+/** The security headers of every response of a service at `publicUrl`, as raw header lines. */
+const securityLines = (publicUrl: string): string => Object.entries(securityHeadersFor(publicUrl)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
 /**
  * A complete HTTP/1.1 response carrying `error` as JSON; the connection closes after it. Its
  * Request-Id is new: no request was routed, but the refusal is logged under that id all the same.
  */
-function rawResponse(error: LocError, requestId: string, extraHeaders = ''): string {
+function rawResponse(app: FastifyInstance, error: LocError, requestId: string, extraHeaders = ''): string {
   const body = JSON.stringify(errorBody(error));
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `${SECURITY_LINES}Request-Id: ${requestId}\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    `${securityLines(app.config.publicUrl)}Request-Id: ${requestId}\r\n${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** The Request-Id of a refusal made before routing, under which the refusal is logged (at debug). */
@@ -56,7 +56,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const refusal = parserError(error);
   const reqId = refusalId(this.log, { code: error.code, reason: error.reason });
-  if (socket.writable) socket.write(rawResponse(refusal, reqId));
+  if (socket.writable) socket.write(rawResponse(this, refusal, reqId));
   socket.destroy();
 }
 
@@ -73,13 +73,13 @@ export default fp(
         `The service cannot meet Expect: ${describeValue(String(request.headers.expect))}; only 100-continue is supported.`,
       );
       const reqId = refusalId(app.log, { expect: String(request.headers.expect).slice(0, 40) });
-      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': reqId, ...SECURITY_HEADERS });
+      response.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'request-id': reqId, ...securityHeadersFor(app.config.publicUrl) });
       response.end(JSON.stringify(errorBody(refusal)));
     });
     app.server.on('connect', (_request, socket: Socket) => {
       const refusal = new LocError('method_not_allowed', 'CONNECT is not supported: loc is not a proxy.');
       socket.on('error', () => {});
-      socket.end(rawResponse(refusal, refusalId(app.log, { method: 'CONNECT' }), 'Allow: GET, HEAD, POST\r\n'));
+      socket.end(rawResponse(app, refusal, refusalId(app.log, { method: 'CONNECT' }), 'Allow: GET, HEAD, POST\r\n'));
     });
   },
   { name: 'loc-protocol', fastify: '5.x', dependencies: ['loc-errors'] },

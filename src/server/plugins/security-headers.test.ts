@@ -1,6 +1,7 @@
 /**
  * Every answer of the service — pages, API results, refusals at every stage, files — carries
- * `X-Content-Type-Options: nosniff` and a referrer policy, on the real app and over real HTTP.
+ * `X-Content-Type-Options: nosniff`, a referrer policy and, when the public URL is https,
+ * `Strict-Transport-Security`, on the real app and over real HTTP.
  */
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,12 +40,15 @@ describe('security headers', () => {
     ['the session facts', () => ({ url: `/embed/session/${sid}` })],
     ['the loader', () => ({ url: '/embed/loc-embed.js' })],
     ['the icon', () => ({ url: '/favicon.svg' })],
+    ['a panel page', () => ({ url: '/panel/sign-in' })],
   ];
   for (const [name, inject] of cases) {
-    it(`${name}: nosniff and a referrer policy`, async () => {
+    it(`${name}: nosniff, a referrer policy, HSTS`, async () => {
       const response = await service.request(inject());
       expect(response.headers['x-content-type-options'], name).toBe('nosniff');
-      expect(response.headers['referrer-policy'], name).toBe('no-referrer');
+      if (name !== 'a panel page') expect(response.headers['referrer-policy'], name).toBe('no-referrer');
+      // The test service's public URL is https: a year, without preload or subdomains.
+      expect(response.headers['strict-transport-security'], name).toBe('max-age=31536000');
     });
   }
 
@@ -60,5 +64,19 @@ describe('security headers', () => {
       request.end();
     });
     expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
+  it('never says Strict-Transport-Security when the public URL is http', async () => {
+    const plain = await testService({ LOC_PUBLIC_URL: 'http://localhost:8080' });
+    try {
+      for (const url of ['/healthz', '/panel/sign-in', '/v1/loc/lookup/US-550M-RQ5L', '/a%zz/b']) {
+        const response = await plain.request({ url });
+        expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+        expect(response.headers['strict-transport-security'], url).toBeUndefined();
+      }
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -133,7 +133,7 @@ function removeCommand(users: Command): void {
     .action(async (options: { email: string; json?: boolean }, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const user = await removeUser(cliContext(store), (await requireUser(store, options.email)).id);
+        const user = await removeUser(cliContext(store), (await requireUser(store, options.email)).id, { operator: true });
         // Another removal of the same user, between the look-up and this one, took it.
         if (user === null) throw noSuchUser(options.email);
         const account = (await store.getAccount(user.accountId))!;

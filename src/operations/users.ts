@@ -3,6 +3,8 @@
  * links, removals and operator status. The links themselves are auth/panel-links.ts's; these make
  * them for a user and record the change in the audit log.
  */
+import { LocError } from '../errors.ts';
+import { printable } from '../printable.ts';
 import { createInvitedUser, issueLink, type IssuedLink } from '../auth/panel-links.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Updated } from '../store/store.ts';
@@ -35,8 +37,17 @@ export async function recoverUser(context: ChangeContext, user: User, publicUrl:
   return { user, link };
 }
 
-/** Removes the user and signs them out everywhere; the user as removed, or null when there was none. */
-export async function removeUser(context: ChangeContext, userId: string): Promise<User | null> {
+/**
+ * Removes the user and signs them out everywhere; the user as removed, or null when there was none.
+ * An operator is removed only by an operator (the CLI's, or one signed in to the panel): a partner's
+ * team lists the operators who belong to its account, but their role is not the partner's to end.
+ */
+export async function removeUser(context: ChangeContext, userId: string, remover: { operator: boolean }): Promise<User | null> {
+  const user = await context.store.panel.getUser(userId);
+  if (user === null) return null;
+  if (user.operator && !remover.operator) {
+    throw new LocError('operator_required', `${printable(user.email)} is an operator: only an operator can remove them.`);
+  }
   const removed = await context.store.panel.removeUser(userId);
   if (removed !== null) await audit(context, { accountId: removed.accountId, action: 'user.remove', target: removed.email });
   return removed;

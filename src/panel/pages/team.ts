@@ -13,7 +13,7 @@ export function teamPage(options: { signedIn: SignedIn; account: Account; users:
   const you = (user: User) => user.id === signedIn.user.id;
   const rows = options.users.map((user) => `<tr><td>${escapeHtml(user.email)}${you(user) ? ' <span class="muted">(you)</span>' : ''}</td>
 <td>${user.activatedAt === null ? 'Invited' : 'Active'}${user.operator ? ', operator' : ''}</td><td>${time(user.createdAt)}</td>
-<td>${you(user) ? '' : buttonForm(signedIn, accountPath(account.id, '/team/remove'), `Remove<span class="visually-hidden"> ${escapeHtml(user.email)}</span>`, { user: user.id }, 'danger')}</td></tr>`).join('\n');
+<td>${you(user) || (user.operator && !signedIn.user.operator) ? '' : buttonForm(signedIn, accountPath(account.id, '/team/remove'), `Remove<span class="visually-hidden"> ${escapeHtml(user.email)}</span>`, { user: user.id }, 'danger')}</td></tr>`).join('\n');
   const invited = options.invited === undefined ? '' : `${notice('success', `Invitation made for ${escapeHtml(options.invited.email)}. Send them this link; it works once, until ${time(options.invited.expiresAt)}, and is not shown again.`)}
 <div class="secret-box"><label for="invite-link" class="muted">Invitation link</label>
 <input id="invite-link" readonly value="${escapeHtml(options.invited.url)}" spellcheck="false" autocomplete="off">

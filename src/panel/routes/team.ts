@@ -26,7 +26,7 @@ export default async function teamRoutes(app: FastifyInstance): Promise<void> {
     const id = formField(request, 'user');
     const user = id === current.user.id ? null : await app.store.panel.getUser(id);
     if (user === null || user.accountId !== account.id) throw new LocError('not_found', 'This account has no such user to remove (you cannot remove yourself).');
-    await removeUser(panelContext(app, request), user.id);
+    await removeUser(panelContext(app, request), user.id, current.user);
     return reply.redirect(`${accountPath(account.id, '/team')}?done=removed`, 303);
   });
 

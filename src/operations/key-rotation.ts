@@ -10,9 +10,22 @@ import type { ApiKey, Store, Updated } from '../store/store.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 import type { IssuedKey } from './keys.ts';
 
-/** Starts rotating `old`, which must be active: its replacement, whose secret is shown this once. */
+/**
+ * Starts rotating `old`, which must be active: its replacement, whose secret is shown this once. A
+ * rotation under way is finished before another starts, unless its replacement was disabled (it
+ * leaked, say): two replacements in flight would leave the partner unsure which one to deploy.
+ */
 export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<IssuedKey> {
   if (old.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
+  const [under] = (await context.store.panel.listRotations(old.accountId)).filter((rotation) => rotation.oldKeyId === old.id && rotation.finishedAt === null);
+  if (under !== undefined && (await context.store.getKey(under.newKeyId))?.status === 'active') {
+    const since = new Date(under.startedAt).toISOString();
+    throw new LocError(
+      'validation_error',
+      `A rotation of this key to ${under.newKeyId} is under way since ${since}: finish it once ${under.newKeyId} is in use, or disable ${under.newKeyId} to start another.`,
+      'key',
+    );
+  }
   // One entry for the rotation, naming the replacement, rather than a key.create of its own.
   const replacement = await issueKey(context.store, {
     accountId: old.accountId, mode: old.mode, label: old.label, origins: old.origins, ipRanges: old.ipRanges,

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret } from './secrets.ts';
 import { DAY_MS } from '../durations.ts';
 import { LocError, describeValue } from '../errors.ts';
+import { cleanText } from '../text-rules.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
 
@@ -26,11 +27,13 @@ const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * The address as it is kept and compared: trimmed, lower-cased. Only its shape is checked — one `@`,
- * a dot in the domain, no spaces — since the link, not a mail, proves nothing about it anyway.
+ * The address as it is kept and compared: one line of visible text (text-rules.ts: no control, format
+ * or other invisible character, so that no address can look like another's or break a log line or a
+ * database's text type), in NFC, trimmed, lower-cased. Beyond that only its shape is checked — one
+ * `@`, a dot in the domain, no spaces — since the link, not a mail, proves nothing about it anyway.
  */
 export function normalizeEmail(input: string): string {
-  const email = input.trim().toLowerCase();
+  const email = (cleanText('email', input, MAX_EMAIL_LENGTH) ?? '').toLowerCase();
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
     throw new LocError('validation_error', `email must be an e-mail address such as ada@example.com (received ${describeValue(input)})`, 'email');
   }

@@ -8,6 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { normalizeEmail, type IssuedLink } from '../auth/panel-links.ts';
 import { inviteUser, recoverUser, removeUser, setOperator } from '../operations/users.ts';
+import { printable } from '../printable.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
@@ -32,7 +33,7 @@ const shown = (user: User, account: Account) => ({
 });
 
 const describe = (user: User, account: Account): string =>
-  `${user.email} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
+  `${printable(user.email)} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
 
 /** Prints a link made for `user`: a line for people, or `{ user, link }` for scripts; `warning` on stderr. */
 function printLink(io: CliIo, user: User, account: Account, link: IssuedLink, warning: string | null, json: boolean | undefined, what: string): void {
@@ -99,7 +100,7 @@ function listCommand(users: Command): void {
           printTable(
             io,
             ['EMAIL', 'ACCOUNT', 'OPERATOR', 'STATUS', 'CREATED (UTC)'],
-            list.map((user) => [user.email, user.account, user.operator ? 'yes' : 'no', user.status, isoDate(user.createdAt)]),
+            list.map((user) => [printable(user.email), user.account, user.operator ? 'yes' : 'no', user.status, isoDate(user.createdAt)]),
           );
         }
       });

@@ -54,6 +54,14 @@ export async function issueLink(store: Store, user: User, purpose: LinkPurpose, 
   return { url: `${publicUrl}${LINK_PATH}?token=${token}`, expiresAt };
 }
 
+/** A link shaped as an invitation's, whose token was never stored: it leads where a used or expired one does. */
+export function unstoredLink(now: number, publicUrl: string): IssuedLink {
+  return { url: `${publicUrl}${LINK_PATH}?token=${randomBytes(32).toString('base64url')}`, expiresAt: now + LINK_LIFETIME_MS.invite };
+}
+
+/** The refusal of an address that already has a user. */
+export const alreadyAUser = (email: string): StoreConflict => new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
+
 /**
  * Invites `email` to the account: a new user and an invitation link. An address that already has a
  * user is refused (StoreConflict): one person, one account; an open invitation is renewed with
@@ -66,7 +74,7 @@ export async function createInvitedUser(
   publicUrl: string,
 ): Promise<{ user: User; link: IssuedLink }> {
   const email = normalizeEmail(input.email);
-  if (await store.panel.findUserByEmail(email)) throw new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
+  if (await store.panel.findUserByEmail(email)) throw alreadyAUser(email);
   const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now });
   return { user, link: await issueLink(store, user, 'invite', now, publicUrl) };
 }

@@ -12,6 +12,7 @@ import { printable } from '../printable.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
+import { registerHeldCommands } from './held-commands.ts';
 import { OperatorError, cliContext, isoDate, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
@@ -62,6 +63,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
   recoverCommand(users);
   removeCommand(users);
   setOperatorCommand(users);
+  registerHeldCommands(users);
 }
 
 /** `loc accounts invite`: a new user of the account, and their one-time link. */

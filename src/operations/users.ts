@@ -5,7 +5,7 @@
  */
 import { LocError } from '../errors.ts';
 import { printable } from '../printable.ts';
-import { createInvitedUser, issueLink, type IssuedLink } from '../auth/panel-links.ts';
+import { alreadyAUser, createInvitedUser, issueLink, normalizeEmail, unstoredLink, type IssuedLink } from '../auth/panel-links.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Updated } from '../store/store.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
@@ -28,6 +28,39 @@ export async function inviteUser(
   const invited = await createInvitedUser(context.store, input, context.now, publicUrl);
   await audit(context, { accountId: input.accountId, action: 'user.invite', target: invited.user.email, details: { operator: invited.user.operator } });
   return invited;
+}
+
+/**
+ * An invitation made in the panel by `inviter`: the address as kept, and the link to hand over. An
+ * address that is a user of another account is not a partner's to learn of, so unless the inviter is
+ * an operator it is held (store/held-invitations.ts) and answered as any invitation is: the same
+ * audit entry, a link shaped alike that leads nowhere. One already of this team, as a user or held,
+ * is refused alike.
+ */
+export async function inviteFromPanel(
+  context: ChangeContext,
+  input: { accountId: string; email: string },
+  publicUrl: string,
+  inviter: User,
+): Promise<{ email: string; link: IssuedLink }> {
+  const email = normalizeEmail(input.email);
+  if ((await context.store.panel.held.list(input.accountId)).some((held) => held.email === email)) throw alreadyAUser(email);
+  const holder = await context.store.panel.findUserByEmail(email);
+  if (holder === null || holder.accountId === input.accountId || inviter.operator) {
+    const { user, link } = await inviteUser(context, { accountId: input.accountId, email }, publicUrl);
+    return { email: user.email, link };
+  }
+  await context.store.panel.held.hold({ accountId: input.accountId, email, invitedBy: inviter.email, createdAt: context.now });
+  await audit(context, { accountId: input.accountId, action: 'user.invite', target: email, details: { operator: false } });
+  return { email, link: unstoredLink(context.now, publicUrl) };
+}
+
+/** Forgets the account's held invitation `id`, recorded as the removal of an invited user is; false when it has none. */
+export async function dropHeldInvitation(context: ChangeContext, accountId: string | null, id: string): Promise<boolean> {
+  const held = (await context.store.panel.held.list(accountId)).find((candidate) => candidate.id === id);
+  if (held === undefined || (await context.store.panel.held.drop(id)) === null) return false;
+  await audit(context, { accountId: held.accountId, action: 'user.remove', target: held.email });
+  return true;
 }
 
 /** A recovery link for `user`, replacing any open link of theirs. */

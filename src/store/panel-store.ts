@@ -8,6 +8,7 @@
  * (auth/secrets.ts), passwords as a memory-hard hash (panel/password-hasher.ts). Times are milliseconds
  * since the epoch, given by the caller.
  */
+import type { HeldInvitationStore } from './held-invitations.ts';
 import type { Updated } from './updated.ts';
 
 export interface User {
@@ -100,6 +101,8 @@ export interface KeyUse {
 }
 
 export interface PanelStore {
+  /** Invitations held back (held-invitations.ts). */
+  readonly held: HeldInvitationStore;
   /** Throws `StoreConflict` when the e-mail address is taken. */
   createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }): Promise<User>;
   getUser(id: string): Promise<User | null>;

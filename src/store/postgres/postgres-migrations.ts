@@ -188,6 +188,20 @@ export const MIGRATIONS: readonly Migration[] = [
   // Only added: a loc of schema 2 to 4 counts one at a time with loc_take_v1, in the same rows,
   // beside this one during an upgrade.
   { compatibleFrom: 1, sql: TAKE_MANY_SQL },
+  // 6: invitations held back (held-invitations.ts), as SQLite's migration 7 has them. Only added.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE TABLE held_invitations (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      email text NOT NULL,
+      invited_by text NOT NULL,
+      created_at bigint NOT NULL
+    );
+    CREATE INDEX held_invitations_account ON held_invitations (account_id, created_at);
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { heldInvitationsConformance } from '../../../test/conformance/held-invitations.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
 import { postgresFill } from '../../../test/support/postgres-fill.ts';
@@ -33,6 +34,7 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('postgres', open);
 panelStoreConformance('postgres', open);
+heldInvitationsConformance('postgres', open);
 usageStoreConformance('postgres', open);
 auditStoreConformance('postgres', open);
 

@@ -171,6 +171,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   `,
+  // 7: invitations held back (held-invitations.ts).
+  `
+  CREATE TABLE held_invitations (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    email TEXT NOT NULL,
+    invited_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX held_invitations_account ON held_invitations (account_id, created_at);
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

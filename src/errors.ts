@@ -42,6 +42,7 @@ export const ERROR_CATALOGUE = {
   sign_in_throttled: { status: 429, message: 'Too many sign-in attempts; wait a few minutes, or sign in with a passkey.' },
   reauthentication_required: { status: 401, message: 'Confirm it is you again before making this change.' },
   panel_writes_throttled: { status: 429, message: 'Too many changes in a few minutes; wait a little before the next one.' },
+  operator_required: { status: 403, message: 'Only an operator can make this change; ask one.' },
   csrf_rejected: { status: 403, message: 'The form did not come from this panel; reload the page and try again.' },
   link_invalid: { status: 410, message: 'This link has been used, has expired or was replaced by a newer one; ask for a new one.' },
   // Limits and service

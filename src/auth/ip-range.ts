@@ -34,6 +34,11 @@ export function ipMatcher(ranges: readonly string[]): (ip: string) => boolean {
   };
 }
 
+/** Whether `text` is one IP address as a client's is written: IPv6, or IPv4 in four decimal parts. */
+export function isIpAddress(text: string): boolean {
+  return fourDecimalParts(text) && ipaddr.isValid(text);
+}
+
 /**
  * An IPv4 address, alone or at the end of an IPv6 one, as four decimal numbers. ipaddr.js also takes
  * the legacy forms of inet_aton — `10.1` (10.0.0.1), `167772161`, `010.0.0.1` (octal: 8.0.0.1),

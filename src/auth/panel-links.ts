@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret } from './secrets.ts';
 import { DAY_MS } from '../durations.ts';
 import { LocError, describeValue } from '../errors.ts';
+import { cleanText } from '../text-rules.ts';
 import type { LinkPurpose, User } from '../store/panel-store.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
 
@@ -28,11 +29,13 @@ const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * The address as it is kept and compared: trimmed, lower-cased. Only its shape is checked — one `@`,
- * a dot in the domain, no spaces — since the link, not a mail, proves nothing about it anyway.
+ * The address as it is kept and compared: one line of visible text (text-rules.ts: no control, format
+ * or other invisible character, so that no address can look like another's or break a log line or a
+ * database's text type), in NFC, trimmed, lower-cased. Beyond that only its shape is checked — one
+ * `@`, a dot in the domain, no spaces — since the link, not a mail, proves nothing about it anyway.
  */
 export function normalizeEmail(input: string): string {
-  const email = input.trim().toLowerCase();
+  const email = (cleanText('email', input, MAX_EMAIL_LENGTH) ?? '').toLowerCase();
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
     throw new LocError('validation_error', `email must be an e-mail address such as ada@example.com (received ${describeValue(input)})`, 'email');
   }
@@ -53,6 +56,14 @@ export async function issueLink(store: Store, user: User, purpose: LinkPurpose, 
   return { url: `${publicUrl}${LINK_PATH}?token=${token}`, expiresAt };
 }
 
+/** A link shaped as an invitation's, whose token was never stored: it leads where a used or expired one does. */
+export function unstoredLink(now: number, publicUrl: string): IssuedLink {
+  return { url: `${publicUrl}${LINK_PATH}?token=${randomBytes(32).toString('base64url')}`, expiresAt: now + LINK_LIFETIME_MS.invite };
+}
+
+/** The refusal of an address that already has a user. */
+export const alreadyAUser = (email: string): StoreConflict => new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
+
 /**
  * Invites `email` to the account: a new user and an invitation link. An address that already has a
  * user is refused (StoreConflict): one person, one account; an open invitation is renewed with
@@ -66,7 +77,7 @@ export async function createInvitedUser(
   cap?: number,
 ): Promise<{ user: User; link: IssuedLink }> {
   const email = normalizeEmail(input.email);
-  if (await store.panel.findUserByEmail(email)) throw new StoreConflict(`${email} already has a user; for a new link, use recovery.`);
+  if (await store.panel.findUserByEmail(email)) throw alreadyAUser(email);
   const user = await store.panel.createUser({ accountId: input.accountId, email, operator: input.operator ?? false, createdAt: now }, cap);
   return { user, link: await issueLink(store, user, 'invite', now, publicUrl) };
 }

@@ -82,6 +82,7 @@ describe('creating a session with an area', () => {
     [{ bounds: { ...FRANCE_NORTH, up: 1 } }, 'bounds.up', /not a known field/],
     [{ bounds: { ...FRANCE_NORTH, south: 51 } }, 'bounds.north', /bounds\.north must be greater than bounds\.south, received south 51 and north 51/],
     [{ bounds: { ...FRANCE_NORTH, east: 1 } }, 'bounds.east', /bounds\.east must differ from bounds\.west .*antimeridian/],
+    [{ bounds: { ...FRANCE_NORTH, west: 180, east: -180 } }, 'bounds.east', /bounds\.east must name another meridian than bounds\.west .*received west 180 and east -180/],
   ])('refuses %j with 422 validation_error naming %s', async (area, field, message) => {
     const response = await createSession(area);
     expect(response.statusCode).toBe(422);

@@ -20,7 +20,8 @@ export interface SessionArea {
 /**
  * The area a session request asks for, refused with `validation_error` naming the field: a country the
  * service does not hand codes out in, a box whose south is not below its north, or whose west equals
- * its east (an empty box, or the whole world: either way not what was meant).
+ * its east (an empty box, or the whole world: either way not what was meant), or whose west is 180 and
+ * east -180 (the same meridian again, across the antimeridian).
  */
 export function checkArea(config: Pick<Served, 'supportedCountries'>, area: Partial<SessionArea>): SessionArea {
   const { countries = null, bounds = null } = area;
@@ -34,6 +35,14 @@ export function checkArea(config: Pick<Served, 'supportedCountries'>, area: Part
   if (bounds !== null) {
     if (!(bounds.south < bounds.north)) {
       throw new LocError('validation_error', `bounds.north must be greater than bounds.south, received south ${bounds.south} and north ${bounds.north}.`, 'bounds.north');
+    }
+    // 180 and -180 are one meridian: from there eastwards to itself is a box no point is inside.
+    if (bounds.west === 180 && bounds.east === -180) {
+      throw new LocError(
+        'validation_error',
+        'bounds.east must name another meridian than bounds.west (180 and -180 are the same one, a box of no width), received west 180 and east -180; for every longitude send west -180 and east 180.',
+        'bounds.east',
+      );
     }
     if (bounds.west === bounds.east) {
       throw new LocError(

@@ -12,6 +12,7 @@ import { issueKey } from '../auth/keys.ts';
 import { HOUR_MS } from '../durations.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { openSqliteStore } from '../store/sqlite/sqlite.ts';
 import type { AuditEntry } from '../store/audit-store.ts';
 import type { ApiKey } from '../store/store.ts';
 
@@ -77,6 +78,20 @@ describe('loc keys usage', () => {
     expect(daily.stdout.match(/^\d{4}-\d\d-\d\d +\d+ +\d+ +\d+$/gm)).toHaveLength(daysTouched(7));
     expect(hourly.stdout.match(/^\d{4}-\d\d-\d\d \d\d:00 +3 +0 +4$/gm)).toHaveLength(1);
     expect(month.stdout.match(/^\d{4}-\d\d-\d\d +\d+ +\d+ +\d+$/gm)).toHaveLength(daysTouched(35));
+  });
+
+  it('prints a stored address that could hide or recolour text as escapes (rows from before addresses were checked)', async () => {
+    const store = openSqliteStore(dataDir, { create: false });
+    let junk: ApiKey;
+    try {
+      junk = (await issueKey(store, { accountId: key.accountId, createdAt: Date.now() })).key;
+      await store.panel.recordKeyUses([{ keyId: junk.id, at: Date.now(), origin: null, ip: '\u001b[2J10.0.0.1\u202e' }]);
+    } finally {
+      await store.close();
+    }
+    const usage = await loc('keys', 'usage', junk.id);
+    expect(usage.code).toBe(0);
+    expect(usage.stdout).toMatch(/^Last used: .* UTC, IP \\u001b\[2J10\.0\.0\.1\\u202e\.$/m);
   });
 
   it('refuses more days than are kept (usage, exit 2), and a key that does not exist (exit 1)', async () => {

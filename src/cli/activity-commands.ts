@@ -36,7 +36,7 @@ function printUsage(io: CliIo, report: UsageReport, hourly: boolean): void {
     }),
   );
   const use = report.lastUse;
-  io.stdout(use === null ? 'Last used: never.\n' : `Last used: ${isoDate(use.at)} UTC${use.origin === null ? '' : ` from ${printable(use.origin)}`}, IP ${use.ip}.\n`);
+  io.stdout(use === null ? 'Last used: never.\n' : `Last used: ${isoDate(use.at)} UTC${use.origin === null ? '' : ` from ${printable(use.origin)}`}, IP ${printable(use.ip)}.\n`);
   // Hours with traffic, or the days: a week of hours is 168 lines, most of them empty.
   const rows = new Map<number, { server: number; embed: number; refused: number }>();
   for (const hour of report.hours) {

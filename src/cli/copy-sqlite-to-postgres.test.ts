@@ -94,7 +94,7 @@ describe('copySqliteToPostgres', () => {
       from: file, to: database.url,
       rows: {
         accounts: 2, api_keys: 4, locations: 3, sessions: 2, test_locations: 2, users: 2, panel_links: 2, passkeys: 1, panel_sessions: 1,
-        webauthn_challenges: 1, key_rotations: 1, key_last_use: 2, key_usage: 3, audit_log: 2,
+        webauthn_challenges: 1, key_rotations: 1, key_last_use: 2, key_usage: 3, audit_log: 2, held_invitations: 1,
       },
     });
     const source = new Database(file, { readonly: true });

@@ -105,7 +105,7 @@ describe('loc db copy-from-sqlite', () => {
     expect(copied).toEqual({
       code: 0, stderr: '',
       stdout: `Copied ${join(dir, DATABASE_FILE)} into ${url}, in one transaction:\n` +
-        '  accounts             2\n  api_keys             4\n  audit_log            2\n  key_last_use         2\n' +
+        '  accounts             2\n  api_keys             4\n  audit_log            2\n  held_invitations     1\n  key_last_use         2\n' +
         '  key_rotations        1\n  key_usage            3\n  locations            3\n  sessions             2\n' +
         '  test_locations       2\n  users                2\n  panel_links          2\n' +
         '  panel_sessions       1\n  passkeys             1\n  webauthn_challenges  1\n',

@@ -4,6 +4,7 @@
  * process, and the tests call `main` in-process with an io of their own.
  */
 import { CommanderError } from 'commander';
+import { printable } from '../printable.ts';
 import { registerAccountCommands } from './account-commands.ts';
 import { registerAccountLimitCommands } from './account-limit-commands.ts';
 import { registerActivityCommands } from './activity-commands.ts';
@@ -28,7 +29,8 @@ function buildProgram(io: CliIo): LocProgram {
     .configureOutput({
       writeOut: io.stdout,
       writeErr: io.stderr,
-      outputError: (text, write) => write(`${text.split('\n')[0]} (see --help)\n`),
+      // Commander quotes a refused argument as given: what could recolour the terminal or hide text is escaped.
+      outputError: (text, write) => write(`${printable(text.split('\n')[0])} (see --help)\n`),
     });
   registerCodeCommands(program);
   registerServeCommand(program);

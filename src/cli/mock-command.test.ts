@@ -162,4 +162,34 @@ describe('the start', () => {
       stderr: 'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
     });
   });
+
+  it('refuses to listen beyond this machine, by --host or HOST, without --expose-unsafely (exit 2, one line)', async () => {
+    const refusal = (host: string, from: string) => ({
+      code: 2, stdout: '',
+      stderr: `error: ${from} ${host} would let other machines reach the mock, and anyone reaching it can switch its failures (/_mock/failures): listen on localhost, 127.0.0.1 or ::1, or add --expose-unsafely for a network you trust (never production). (see --help)\n`,
+    });
+    const [any, six, lan, named, env] = await Promise.all([
+      runCli({}, 'mock', '--port', '0', '--host', '0.0.0.0'),
+      runCli({}, 'mock', '--port', '0', '--host', '::'),
+      runCli({}, 'mock', '--port', '0', '--host', '192.168.1.20'),
+      runCli({}, 'mock', '--port', '0', '--host', 'ci-runner.example'),
+      runCli({ HOST: '0.0.0.0' }, 'mock', '--port', '0'),
+    ]);
+    expect(any).toEqual(refusal('0.0.0.0', '--host'));
+    expect(six).toEqual(refusal('::', '--host'));
+    expect(lan).toEqual(refusal('192.168.1.20', '--host'));
+    expect(named).toEqual(refusal('ci-runner.example', '--host'));
+    expect(env).toEqual(refusal('0.0.0.0', 'HOST'));
+  });
+
+  it('listens on every interface with --expose-unsafely, saying on stderr that it is not for production', async () => {
+    const started = spawnLoc(['mock', '--host', '0.0.0.0', '--port', '0', '--expose-unsafely'], { env: { LOC_LOG_LEVEL: 'warn' } });
+    try {
+      const { url } = await started.ready();
+      expect((await fetch(`${url}/_mock/failures`)).status).toBe(200);
+      expect(started.output()).toContain('warning: the mock listens on 0.0.0.0: any machine that reaches it can use it and switch its failures (/_mock/failures). Not for production.');
+    } finally {
+      await started.stop();
+    }
+  });
 });

@@ -6,6 +6,7 @@
  * `--fail` queues the error paths an integrator's suite wants to see (server/mock/failures.ts).
  */
 import type { Command } from 'commander';
+import ipaddr from 'ipaddr.js';
 import { TEST_KEY_PREFIX, looksLikeApiKey, newApiKey } from '../auth/secrets.ts';
 import { describeValue } from '../errors.ts';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
@@ -24,6 +25,7 @@ interface MockOptions {
   host?: string;
   key?: string;
   fail: string[];
+  exposeUnsafely?: boolean;
 }
 
 export function registerMockCommand(program: Command): void {
@@ -31,7 +33,8 @@ export function registerMockCommand(program: Command): void {
     .command('mock')
     .description('run the service in memory for tests: any loc_test_ key, pages on localhost, offline tiles, error switches (see docs/mock.md)')
     .option('--port <n>', `port to listen on (overrides PORT; default ${MOCK_DEFAULT_PORT})`)
-    .option('--host <host>', 'interface to listen on (overrides HOST)')
+    .option('--host <host>', 'interface to listen on (overrides HOST): localhost, 127.0.0.1 or ::1 unless --expose-unsafely')
+    .option('--expose-unsafely', 'allow a --host other machines reach: anyone who reaches the mock can switch its failures; never for production')
     .option('--key <key>', `the ${TEST_KEY_PREFIX} key to print (default: a new one; any ${TEST_KEY_PREFIX} key works)`)
     .option('--fail <CODE[:N]>', `answer the next N requests (default 1) with CODE: ${FAILURE_CODES.join(', ')}; repeatable`, collect, [])
     .action(async (options: MockOptions, command: Command) => {
@@ -41,11 +44,15 @@ export function registerMockCommand(program: Command): void {
       let key: string;
       try {
         config = mockConfig(options, io.env);
+        if (options.exposeUnsafely !== true) onlyThisMachine(config.host, options.host !== undefined ? '--host' : 'HOST');
         failures = options.fail.map(parseFailure);
         key = options.key === undefined ? newApiKey('test') : testKey(options.key);
       } catch (error) {
         if (error instanceof ConfigError) command.error(`error: ${error.message}`, { exitCode: 2 });
         throw error;
+      }
+      if (!isLoopback(config.host)) {
+        io.stderr(`warning: the mock listens on ${config.host}: any machine that reaches it can use it and switch its failures (${MOCK_FAILURES_PATH}). Not for production.\n`);
       }
       setExitCode(command, await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) }, io));
     });
@@ -60,6 +67,24 @@ function mockConfig(options: MockOptions, env: CliIo['env']): Config {
   const mock: CliIo['env'] = { ...env, LOC_TILES: 'offline' };
   if (!env.PORT?.trim()) mock.PORT = String(MOCK_DEFAULT_PORT);
   return { ...loadConfig(mock, listenFlags(options)), geocoderUrl: null, geocoderSearch: false };
+}
+
+/** Whether `host` names this machine only: `localhost`, or a loopback address (127.0.0.0/8, ::1). */
+function isLoopback(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  if (!ipaddr.isValid(host)) return false;
+  return ipaddr.process(host).range() === 'loopback';
+}
+
+/**
+ * Refuses a host other machines could reach: the mock takes any test key and lets whoever reaches it
+ * queue failures for everyone, which is what a test needs on its own machine and no one else should have.
+ */
+function onlyThisMachine(host: string, from: '--host' | 'HOST'): void {
+  if (isLoopback(host)) return;
+  throw new ConfigError(
+    `${from} ${host} would let other machines reach the mock, and anyone reaching it can switch its failures (${MOCK_FAILURES_PATH}): listen on localhost, 127.0.0.1 or ::1, or add --expose-unsafely for a network you trust (never production).`,
+  );
 }
 
 /** The `--key` given, when it is a test key; a live key is refused without being echoed. */

@@ -172,6 +172,35 @@ describe('on sqlite', () => {
     expect((await loc('accounts', 'invite', '--account', 'acme', '--email', 'erin@example.com')).code).toBe(0);
   });
 
+  it('refuses an address with a control or invisible character wherever one is given (exit 2), and prints a stored one escaped', async () => {
+    const [zeroWidth, nul, remove, operator] = await Promise.all([
+      loc('accounts', 'invite', '--account', 'acme', '--email', 'ada\u200b@example.com'),
+      loc('accounts', 'invite', '--account', 'acme', '--email', 'ada\u0000@example.com'),
+      loc('users', 'remove', '--email', 'ada@exam\u202eple.com'),
+      loc('users', 'set-operator', 'ada@example.com\u001b[2J', '--on'),
+    ]);
+    expect(zeroWidth).toEqual({
+      code: 2, stdout: '',
+      stderr: "error: option '--email <address>' argument 'ada\\u200b@example.com' is invalid. email must be one line of visible text; found U+200B at position 3, an invisible format character. (see --help)\n",
+    });
+    expect(nul).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('found U+0000 at position 3, a control character') });
+    expect(remove).toMatchObject({ code: 2, stderr: expect.stringContaining('found U+202E at position 8, a bidirectional embedding') });
+    expect(operator).toMatchObject({ code: 2, stderr: expect.stringContaining('found U+001B at position 15, a control character') });
+    expect(zeroWidth.stderr + nul.stderr + remove.stderr + operator.stderr).not.toMatch(/[\u0000\u001b\u200b\u202e]/);
+
+    // A row written before addresses were checked is shown, not obeyed.
+    await inSqlite(async (store) => {
+      const acme = (await store.findAccount('acme'))!;
+      await store.panel.createUser({ accountId: acme.id, email: 'eve\u202egro.elpmaxe@example.com', operator: false, createdAt: Date.now() });
+    });
+    const listed = await loc('users', 'list', '--account', 'acme');
+    expect(listed.stdout).toContain('eve\\u202egro.elpmaxe@example.com');
+    expect(listed.stdout).not.toContain('\u202e');
+    await inSqlite(async (store) => {
+      await store.panel.removeUser((await store.panel.findUserByEmail('eve\u202egro.elpmaxe@example.com'))!.id);
+    });
+  });
+
   it('has --help, which names every users command', async () => {
     const [invite, users] = await Promise.all([loc('accounts', 'invite', '--help'), loc('users', '--help')]);
     expect(invite).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: loc accounts invite [options]') });

@@ -8,9 +8,11 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
 import { normalizeEmail, type IssuedLink } from '../auth/panel-links.ts';
 import { inviteUser, recoverUser, removeUser, setOperator } from '../operations/users.ts';
+import { printable } from '../printable.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { ioOf, type CliIo } from './cli-io.ts';
+import { registerHeldCommands } from './held-commands.ts';
 import { OVER_CAP, OperatorError, cliContext, isoDate, operatorCaps, operatorPublicUrl, printJson, printTable, requireAccount, withStore } from './operator-io.ts';
 
 /** Checked as commander parses it: a malformed address is a usage mistake, refused before a database is opened. */
@@ -32,7 +34,7 @@ const shown = (user: User, account: Account) => ({
 });
 
 const describe = (user: User, account: Account): string =>
-  `${user.email} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
+  `${printable(user.email)} (${user.id}) of ${account.name}, operator: ${user.operator ? 'yes' : 'no'}, ${status(user)}`;
 
 /** Prints a link made for `user`: a line for people, or `{ user, link }` for scripts; `warning` on stderr. */
 function printLink(io: CliIo, user: User, account: Account, link: IssuedLink, warning: string | null, json: boolean | undefined, what: string): void {
@@ -61,6 +63,7 @@ export function registerUserCommands(program: Command, accounts: Command): void 
   recoverCommand(users);
   removeCommand(users);
   setOperatorCommand(users);
+  registerHeldCommands(users);
 }
 
 /** `loc accounts invite`: a new user of the account, and their one-time link. */
@@ -100,7 +103,7 @@ function listCommand(users: Command): void {
           printTable(
             io,
             ['EMAIL', 'ACCOUNT', 'OPERATOR', 'STATUS', 'CREATED (UTC)'],
-            list.map((user) => [user.email, user.account, user.operator ? 'yes' : 'no', user.status, isoDate(user.createdAt)]),
+            list.map((user) => [printable(user.email), user.account, user.operator ? 'yes' : 'no', user.status, isoDate(user.createdAt)]),
           );
         }
       });
@@ -134,7 +137,7 @@ function removeCommand(users: Command): void {
     .action(async (options: { email: string; json?: boolean }, command: Command) => {
       const io = ioOf(command);
       await withStore(command, async (store) => {
-        const user = await removeUser(cliContext(store), (await requireUser(store, options.email)).id);
+        const user = await removeUser(cliContext(store), (await requireUser(store, options.email)).id, { operator: true });
         // Another removal of the same user, between the look-up and this one, took it.
         if (user === null) throw noSuchUser(options.email);
         const account = (await store.getAccount(user.accountId))!;

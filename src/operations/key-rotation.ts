@@ -14,13 +14,25 @@ import type { IssuedKey } from './keys.ts';
 /**
  * Starts rotating `old`, which must be active as the store holds it — not as a server's cache last
  * read it, which the CLI or another server may have changed since: its replacement, with the settings
- * the store holds, whose secret is shown this once.
+ * the store holds, whose secret is shown this once. A rotation under way is finished before another
+ * starts, unless its replacement was disabled (it leaked, say): two replacements in flight would leave
+ * the partner unsure which one to deploy.
  */
 export async function rotateKey(context: ChangeContext, old: ApiKey): Promise<IssuedKey> {
   // listKeys is never cached (store/cached.ts), getKey may be.
-  const stored = (await context.store.listKeys(old.accountId)).find((candidate) => candidate.id === old.id);
+  const keys = await context.store.listKeys(old.accountId);
+  const stored = keys.find((candidate) => candidate.id === old.id);
   if (stored === undefined) throw new LocError('not_found', 'This account has no such key.');
   if (stored.status !== 'active') throw new LocError('validation_error', 'Only an active key is rotated; enable it first, or create a new key.', 'key');
+  const [under] = (await context.store.panel.listRotations(old.accountId)).filter((rotation) => rotation.oldKeyId === old.id && rotation.finishedAt === null);
+  if (under !== undefined && keys.find((key) => key.id === under.newKeyId)?.status === 'active') {
+    const since = new Date(under.startedAt).toISOString();
+    throw new LocError(
+      'validation_error',
+      `A rotation of this key to ${under.newKeyId} is under way since ${since}: finish it once ${under.newKeyId} is in use, or disable ${under.newKeyId} to start another.`,
+      'key',
+    );
+  }
   // One entry for the rotation, naming the replacement, rather than a key.create of its own. The
   // replacement may go one past the cap of active keys: a key at the cap can always be rotated, and
   // finishing the rotation gives the place back.

@@ -127,6 +127,28 @@ describe('a rotation, from the CLI and from the panel alike', () => {
     expect(await entry(one)).toEqual({ ...(await entry(two)), via: 'cli' });
     expect(await entry(one)).toMatchObject({ action: 'key.disable', details: { rotation: 'finished' } });
   });
+
+  it('refuses a second rotation while one is under way, pointing at it; once its replacement is disabled, another may start', async () => {
+    const { key } = await service.key(ada.account.name, { label: 'twice' });
+    await cli('keys', 'rotate', key.id);
+    const first = (await service.app.store.panel.listRotations(ada.account.id)).find((rotation) => rotation.oldKeyId === key.id)!;
+    const keys = (await service.app.store.listKeys(ada.account.id)).length;
+    const underWay = `A rotation of this key to ${first.newKeyId} is under way since ${new Date(first.startedAt).toISOString()}: finish it once ${first.newKeyId} is in use, or disable ${first.newKeyId} to start another.`;
+    expect(await loc('keys', 'rotate', key.id)).toEqual({ code: 1, stdout: '', stderr: `error: ${underWay}\n` });
+    await ada.client.get(keyPage(key));
+    const again = await ada.client.submit(keyPage(key, '/rotate'));
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain(underWay);
+    expect((await service.app.store.panel.listRotations(ada.account.id)).filter((rotation) => rotation.oldKeyId === key.id)).toHaveLength(1);
+    expect(await service.app.store.listKeys(ada.account.id)).toHaveLength(keys);
+
+    const replacement = (await service.app.store.getKey(first.newKeyId))!;
+    await panel(ada.client, keyPage(replacement), keyPage(replacement, '/disable'));
+    await panel(ada.client, keyPage(key), keyPage(key, '/rotate'), {}, 201);
+    const [latest] = (await service.app.store.panel.listRotations(ada.account.id)).filter((rotation) => rotation.oldKeyId === key.id);
+    expect(latest.newKeyId).not.toBe(first.newKeyId);
+    expect((await ada.client.get(keyPage(key, '/rotation'))).body).toContain(latest.newKeyId);
+  });
 });
 
 describe('the people of an account, from the CLI and from the panel alike', () => {

@@ -15,6 +15,7 @@ import { openApiOptions } from './http/openapi-document.ts';
 import { REDACTED, redactLine, redactUrl } from './logs/redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './logs/request-log.ts';
 import addressesPlugin from './plugins/addresses.ts';
+import clientAddressPlugin from './plugins/client-address.ts';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import drainingPlugin from './plugins/draining.ts';
@@ -147,6 +148,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // No hook at all when the request line would log nothing (request-log.ts).
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 
+  // Before any hook reads request.ip.
+  if (config.trustProxy.length > 0) await app.register(clientAddressPlugin);
   await app.register(securityHeadersPlugin, { publicUrl: config.publicUrl });
   await app.register(requestIdPlugin);
   await app.register(drainingPlugin);

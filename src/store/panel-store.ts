@@ -8,6 +8,7 @@
  * (auth/secrets.ts), passwords as a memory-hard hash (panel/password-hasher.ts). Times are milliseconds
  * since the epoch, given by the caller.
  */
+import type { HeldInvitationStore } from './held-invitations.ts';
 import type { Updated } from './updated.ts';
 
 export interface User {
@@ -100,6 +101,8 @@ export interface KeyUse {
 }
 
 export interface PanelStore {
+  /** Invitations held back (held-invitations.ts). */
+  readonly held: HeldInvitationStore;
   /**
    * Throws `StoreConflict` when the e-mail address is taken. With `cap`, the most users of the account
    * who have not joined yet (pending invitations) it may have once this one is made: past it,

@@ -85,6 +85,7 @@ export async function fillSqliteData(dataDir: string): Promise<SqliteData> {
     // globex's disabled key was replaced by a new one: the rotation ended when it was disabled.
     const replacement = await issueKey(store, { accountId: globex.id, mode: 'live', label: 'replacement', createdAt: T0 + 18 });
     await store.panel.startRotation({ oldKeyId: disabled.key.id, newKeyId: replacement.key.id, startedAt: T0 + 18 });
+    await store.panel.held.hold({ accountId: globex.id, email: ada.email, invitedBy: bob.email, createdAt: T0 + 18 });
     await store.panel.finishRotation(disabled.key.id, T0 + 19);
     await store.panel.recordKeyUses([
       { keyId: live.key.id, at: T0 + 20, origin: 'https://shop.example', ip: '203.0.113.7' },

@@ -5,6 +5,7 @@
  * an entry: the log is append-only.
  */
 import { describeChange } from '../../audit/audit-log.ts';
+import { printable } from '../../printable.ts';
 import type { AuditEntry } from '../../store/audit-store.ts';
 import type { Account } from '../../store/store.ts';
 import { PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
@@ -23,7 +24,7 @@ function auditTable(entries: AuditEntry[], accountNames: Map<string, string> | n
     return `<td><a href="${accountPath(entry.accountId, '/audit')}">${name === undefined ? `<code>${escapeHtml(entry.accountId)}</code>` : escapeHtml(name)}</a></td>`;
   };
   const rows = entries.map((entry) => `<tr data-audit-seq="${entry.seq}" data-action="${escapeHtml(entry.action)}">
-<td>${time(entry.at)}</td>${accountCell(entry)}<td data-audit-actor>${escapeHtml(entry.actor)}</td><td data-audit-where>${where(entry)}</td><td data-audit-what>${escapeHtml(describeChange(entry))}</td></tr>`);
+<td>${time(entry.at)}</td>${accountCell(entry)}<td data-audit-actor>${escapeHtml(printable(entry.actor))}</td><td data-audit-where>${where(entry)}</td><td data-audit-what>${escapeHtml(describeChange({ ...entry, target: entry.target === null ? null : printable(entry.target) }))}</td></tr>`);
   return scrollingTable('Audit log', `<table><caption class="muted">Changes, newest first (times in UTC)</caption>
 <thead><tr><th scope="col">When</th>${accountNames === null ? '' : '<th scope="col">Account</th>'}<th scope="col">Who</th><th scope="col">Where</th><th scope="col">What</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>`);

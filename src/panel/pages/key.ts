@@ -7,7 +7,7 @@ import type { KeyUse, Rotation } from '../../store/panel-store.ts';
 import type { UsageReport } from '../../limits/usage-report.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
 import type { SignedIn } from '../panel-sessions.ts';
-import { DONE_MESSAGES, lastUse, statusText } from './keys.ts';
+import { doneNotice, lastUse, statusText } from './keys.ts';
 import { usageSection } from './usage.ts';
 import { accountPath, buttonForm, csrfField, escapeHtml, notice, panelPage, seconds, textInput, time, type LiveIntervals } from './layout.ts';
 
@@ -47,7 +47,6 @@ export interface KeyPageOptions {
 
 export function keyPage(options: KeyPageOptions): string {
   const { signedIn, account, key } = options;
-  const done = options.done === undefined ? undefined : DONE_MESSAGES[options.done];
   const refusedIn = (list: 'origins' | 'ip-ranges') => (options.refused?.list === list ? options.refused : undefined);
   const status = key.status === 'active'
     ? `<p>Disabling the key makes the API refuse it at once, and ends its embed sessions. It can be enabled again.</p>${buttonForm(signedIn, keyPath(account, key, '/disable'), 'Disable key', {}, 'danger')}`
@@ -61,7 +60,7 @@ export function keyPage(options: KeyPageOptions): string {
     account,
     current: 'keys',
     refreshMs: options.intervals.panelRefreshMs,
-    body: `${done ? notice('success', done) : ''}
+    body: `${doneNotice(options.done)}
 ${options.refused ? notice('error', escapeHtml(options.refused.message)) : ''}
 <dl class="facts">
 <dt>Id</dt><dd><code>${escapeHtml(key.id)}</code></dd>

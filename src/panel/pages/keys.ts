@@ -59,20 +59,28 @@ export const DONE_MESSAGES: Readonly<Record<string, string>> = {
   origin_removed: 'The origin is removed.',
   range_added: 'The IP range is added.',
   range_removed: 'The IP range is removed.',
+  origin_not_there: 'That origin was not on the key; nothing changed.',
+  range_not_there: 'That IP range was not on the key; nothing changed.',
 };
+
+/** The notice of a change's redirect: a change made, or one that had nothing to change. */
+export function doneNotice(done: string | undefined): string {
+  const text = done === undefined ? undefined : DONE_MESSAGES[done];
+  if (text === undefined) return '';
+  return notice(done!.endsWith('_not_there') ? 'info' : 'success', text);
+}
 
 export function keysPage(options: { signedIn: SignedIn; account: Account; keys: ApiKey[]; uses: KeyUse[]; rotations: Rotation[]; recent: Map<string, RecentUsage>; done?: string }): string {
   const uses = new Map(options.uses.map((use) => [use.keyId, use]));
   const rotating = new Set(options.rotations.filter((r) => r.finishedAt === null).map((r) => r.oldKeyId));
   const live = options.keys.filter((key) => key.mode === 'live');
   const test = options.keys.filter((key) => key.mode === 'test');
-  const done = options.done === undefined ? undefined : DONE_MESSAGES[options.done];
   return panelPage({
     title: 'API keys',
     signedIn: options.signedIn,
     account: options.account,
     current: 'keys',
-    body: `${done ? notice('success', done) : ''}
+    body: `${doneNotice(options.done)}
 ${options.account.partner ? '' : notice('info', 'This account is not a partner: its keys can call the API, but cannot create embed sessions.')}
 <div class="actions"><a class="button primary" href="${accountPath(options.account.id, '/keys/new')}">Create a key</a></div>
 <h2 id="live">Live keys</h2>

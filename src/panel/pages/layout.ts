@@ -5,6 +5,7 @@
  * adds passkeys, copy buttons and live updates where the browser runs it.
  */
 import { escapeHtml } from '../../escape-html.ts';
+import { printable } from '../../printable.ts';
 import type { Config } from '../../server/config.ts';
 import type { Account } from '../../store/store.ts';
 import { CSRF_FIELD, PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
@@ -48,7 +49,7 @@ ${signedIn.user.operator ? link(`${PANEL_PATH}/accounts`, 'All accounts', 'accou
 
 export function panelPage(options: PanelPageOptions): string {
   const signedIn = options.signedIn ?? null;
-  const who = signedIn === null ? '' : `<p class="who">${escapeHtml(signedIn.user.email)}${options.account ? ` · <span>${escapeHtml(options.account.name)}</span>` : ''}</p>`;
+  const who = signedIn === null ? '' : `<p class="who">${escapeHtml(printable(signedIn.user.email))}${options.account ? ` · <span>${escapeHtml(options.account.name)}</span>` : ''}</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>

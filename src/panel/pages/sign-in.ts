@@ -3,6 +3,7 @@
  * passkey), and re-authentication before a change. Passkey buttons are rendered hidden; the page
  * script shows them where the browser can use passkeys.
  */
+import { printable } from '../../printable.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../passwords.ts';
 import { PANEL_PATH, type SignedIn } from '../panel-sessions.ts';
 import type { LinkPurpose, User } from '../../store/panel-store.ts';
@@ -32,7 +33,7 @@ export function linkPage(options: { token: string; user: User; accountName: stri
   const joining = options.purpose === 'invite';
   return panelPage({
     title: joining ? 'Join your team on loc' : 'Choose a new password',
-    body: `<p>${joining ? `You are invited to manage the API keys of <strong>${escapeHtml(options.accountName)}</strong> as` : 'Signing in as'} <strong>${escapeHtml(options.user.email)}</strong>.
+    body: `<p>${joining ? `You are invited to manage the API keys of <strong>${escapeHtml(options.accountName)}</strong> as` : 'Signing in as'} <strong>${escapeHtml(printable(options.user.email))}</strong>.
 ${joining ? '' : ' Once you have chosen, every browser signed in as you is signed out.'}</p>
 ${options.error ? notice('error', escapeHtml(options.error)) : ''}
 ${passkeyButton('link', joining ? 'Create a passkey (recommended)' : 'Create a new passkey')}

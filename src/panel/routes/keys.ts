@@ -13,6 +13,7 @@ import { usageReport } from '../../limits/usage-report.ts';
 import { ceilingOf } from '../../operations/account-limits.ts';
 import { findRotation, finishRotation, rotateKey } from '../../operations/key-rotation.ts';
 import { addToKeyList, createKey, removeFromKeyList, setKeyStatus } from '../../operations/keys.ts';
+import { changed } from '../../operations/change-context.ts';
 import type { Account, ApiKey, KeyList } from '../../store/store.ts';
 import { keyPage, rotationPage, type KeyPageOptions } from '../pages/key.ts';
 import { EMPTY_KEY, addedUp, keyCreatedPage, keysPage, newKeyPage, type NewKeyValues } from '../pages/keys.ts';
@@ -27,9 +28,9 @@ const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => li
 
 /** The two lists of a key as the panel's paths and forms name them. */
 const LISTS = {
-  origins: { list: 'origins', field: 'origin', added: 'origin_added', removed: 'origin_removed' },
-  'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed' },
-} as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string }>;
+  origins: { list: 'origins', field: 'origin', added: 'origin_added', removed: 'origin_removed', absent: 'origin_not_there' },
+  'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed', absent: 'range_not_there' },
+} as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string; absent: string }>;
 
 const BASE = '/panel/accounts/:accountId/keys';
 
@@ -129,7 +130,7 @@ function creationRoutes(app: FastifyInstance): void {
 
 /** The key's allowed origins and IP ranges, added and removed. */
 function restrictionRoutes(app: FastifyInstance): void {
-  for (const [path, { list, field, added, removed }] of Object.entries(LISTS)) {
+  for (const [path, { list, field, added, removed, absent }] of Object.entries(LISTS)) {
     app.post<{ Params: Params }>(`${BASE}/:keyId/${path}`, user, async (request, reply) => {
       const { account, key } = await keyContext(app, request);
       requireRecentAuth(request, app.now(), keyPath(account, key));
@@ -146,8 +147,9 @@ function restrictionRoutes(app: FastifyInstance): void {
     app.post<{ Params: Params }>(`${BASE}/:keyId/${path}/remove`, user, async (request, reply) => {
       const { account, key } = await keyContext(app, request);
       requireRecentAuth(request, app.now(), keyPath(account, key));
-      await removeFromKeyList(panelContext(app, request), { keyId: key.id, list, value: formField(request, field), field });
-      return reply.redirect(`${keyPath(account, key)}?done=${removed}#${path}`, 303);
+      const updated = await removeFromKeyList(panelContext(app, request), { keyId: key.id, list, value: formField(request, field), field });
+      const done = updated !== null && changed(updated) ? removed : absent;
+      return reply.redirect(`${keyPath(account, key)}?done=${done}#${path}`, 303);
     });
   }
 }

@@ -101,6 +101,22 @@ describe('behind a trusted proxy', () => {
     // Another host claiming to forward is not believed: its own address counts.
     expect(await via('10.0.0.2', '198.51.100.1')).toBe(403);
   });
+
+  it('takes the proxy\'s own address when what it forwards is not an IP address, for the ranges and the last use', async () => {
+    const { key, secret } = await service.key('acme', { ipRanges: ['198.51.100.0/24'] });
+    const via = (forwarded: string, remoteAddress = '10.0.0.1') =>
+      service.request({ url: LOOKUP, remoteAddress, headers: { 'x-api-key': secret, 'x-forwarded-for': forwarded } });
+    for (const forwarded of ['\u001b[31mnot-an-ip', '198.51.100.1, <b>', '0x7f.1', 'unknown']) {
+      const response = await via(forwarded);
+      expect(response.statusCode, forwarded).toBe(403);
+      expect(json(response).message, forwarded).toBe(`Requests from 10.0.0.1 are not allowed for the API key ${key.id}.`);
+    }
+    const { key: open, secret: openSecret } = await service.key('acme');
+    const used = await service.request({ url: LOOKUP, remoteAddress: '10.0.0.1', headers: { 'x-api-key': openSecret, 'x-forwarded-for': 'evil\u202eexample' } });
+    expect(used.statusCode).toBe(200);
+    await service.app.keyUses.flush();
+    expect((await service.app.store.panel.keyUses(open.accountId)).find((use) => use.keyId === open.id)?.ip).toBe('10.0.0.1');
+  });
 });
 
 describe('WWW-Authenticate on every 401', () => {

@@ -3,6 +3,7 @@
  * share a database file, and the bytes they hold: at most `capacity`, estimated from each record's
  * JSON, beyond which writes are refused as a full disk refuses them.
  */
+import type { HeldInvitation } from '../held-invitations.ts';
 import type { NewAuditEntry } from '../audit-store.ts';
 import type { Challenge, KeyUse, NewLink, PanelSession, Passkey, Rotation, User } from '../panel-store.ts';
 import { StoreUnavailable, type Account, type ApiKey, type KeyLimits, type NewSession, type SavedLocation } from '../store.ts';
@@ -37,6 +38,8 @@ export class MemoryDatabase {
   readonly rotations = new Map<string, Rotation>();
   /** By key id. */
   readonly keyUses = new Map<string, KeyUse>();
+  /** By id (held-invitations.ts). */
+  readonly heldInvitations = new Map<string, HeldInvitation>();
   /** By `keyId kind hour` (usage-store.ts). */
   readonly usage = new Map<string, UsageHour>();
   /** By seq; details as JSON text, as the SQL engines keep them. */

@@ -6,6 +6,7 @@
  */
 import { newId } from '../ids.ts';
 import { drop, put, type MemoryDatabase } from './memory-database.ts';
+import { MemoryHeldInvitations } from './memory-held.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import { CapReached, StoreConflict, type Updated } from '../store.ts';
 
@@ -17,7 +18,11 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const copyPasskey = (passkey: Passkey): Passkey => ({ ...passkey, transports: [...passkey.transports] });
 
 export class MemoryPanelStore implements PanelStore {
-  constructor(private readonly run: Run) {}
+  readonly held: MemoryHeldInvitations;
+
+  constructor(private readonly run: Run) {
+    this.held = new MemoryHeldInvitations(run);
+  }
 
   createUser(input: { accountId: string; email: string; operator: boolean; createdAt: number }, cap?: number): Promise<User> {
     return this.run((db) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
 import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { heldInvitationsConformance } from '../../../test/conformance/held-invitations.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
 import { MemoryDatabase, MemoryStore } from './memory.ts';
@@ -20,6 +21,7 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('memory', open);
 panelStoreConformance('memory', open);
+heldInvitationsConformance('memory', open);
 usageStoreConformance('memory', open);
 boundsConformance('memory', open);
 // No SQL to change an entry behind the port's back: the port itself has no way to.

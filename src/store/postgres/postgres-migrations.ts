@@ -198,6 +198,20 @@ export const MIGRATIONS: readonly Migration[] = [
     ALTER TABLE accounts ADD COLUMN ceiling_session_limit integer CHECK (ceiling_session_limit > 0);
     `,
   },
+  // 7: invitations held back (held-invitations.ts), as SQLite's migration 8 has them. Only added.
+  {
+    compatibleFrom: 1,
+    sql: `
+    CREATE TABLE held_invitations (
+      id text PRIMARY KEY,
+      account_id text NOT NULL REFERENCES accounts (id),
+      email text NOT NULL,
+      invited_by text NOT NULL,
+      created_at bigint NOT NULL
+    );
+    CREATE INDEX held_invitations_account ON held_invitations (account_id, created_at);
+    `,
+  },
 ];
 
 /** The schema version this loc writes. */

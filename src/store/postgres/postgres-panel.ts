@@ -7,6 +7,7 @@
  * Look-ups by what a browser or an operator typed find nothing for a U+0000, without a query.
  */
 import { newId } from '../ids.ts';
+import { PostgresHeldInvitations } from './postgres-held.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
   challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, unstorable, updated, updateReturningBefore, user,
@@ -21,7 +22,11 @@ type Transaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
 type LinkUserRow = UserRow & { purpose: LinkPurpose };
 
 export class PostgresPanelStore implements PanelStore {
-  constructor(private readonly query: Query, private readonly transaction: Transaction) {}
+  readonly held: PostgresHeldInvitations;
+
+  constructor(private readonly query: Query, private readonly transaction: Transaction) {
+    this.held = new PostgresHeldInvitations(query);
+  }
 
   /** `work`, with a unique value taken (23505) as StoreConflict saying `message`. */
   private async unique<T>(work: Promise<T>, message: string): Promise<T> {

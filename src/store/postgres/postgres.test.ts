@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
 import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { heldInvitationsConformance } from '../../../test/conformance/held-invitations.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
 import { postgresFill } from '../../../test/support/postgres-fill.ts';
@@ -34,6 +35,7 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('postgres', open);
 panelStoreConformance('postgres', open);
+heldInvitationsConformance('postgres', open);
 usageStoreConformance('postgres', open);
 boundsConformance('postgres', open);
 auditStoreConformance('postgres', open);

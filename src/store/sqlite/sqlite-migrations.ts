@@ -178,6 +178,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE accounts ADD COLUMN ceiling_embed_hourly_limit INTEGER CHECK (ceiling_embed_hourly_limit > 0);
   ALTER TABLE accounts ADD COLUMN ceiling_session_limit INTEGER CHECK (ceiling_session_limit > 0);
   `,
+  // 8: invitations held back (held-invitations.ts).
+  `
+  CREATE TABLE held_invitations (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    email TEXT NOT NULL,
+    invited_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX held_invitations_account ON held_invitations (account_id, created_at);
+  `,
 ];
 
 /** Brings `db` to the latest schema; refuses a database written by a newer loc. */

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { newId } from '../ids.ts';
+import { SqliteHeldInvitations } from './sqlite-held.ts';
 import { latestUses, storedEmail, type Challenge, type KeyUse, type LinkPurpose, type NewLink, type PanelSession, type PanelStore, type Passkey, type Rotation, type User } from '../panel-store.ts';
 import {
   beforeAndAfter, challenge, keyUse, panelSession, passkey, rotation, sessionUser, SESSION_USER_COLUMNS, user,
@@ -32,7 +33,10 @@ export class SqlitePanelStore implements PanelStore {
   private readonly recordAll;
   private readonly removeAll;
 
+  readonly held: SqliteHeldInvitations;
+
   constructor(private readonly db: Database.Database, private readonly run: Run) {
+    this.held = new SqliteHeldInvitations(db, run);
     this.q = {
       insertUser: db.prepare('INSERT INTO users (id, account_id, email, operator, created_at) VALUES (?, ?, ?, ?, ?)'),
       pendingUsers: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM users WHERE account_id = ? AND activated_at IS NULL'),

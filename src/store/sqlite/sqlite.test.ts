@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { auditStoreConformance } from '../../../test/conformance/audit-store.ts';
 import { boundsConformance } from '../../../test/conformance/bounds.ts';
 import { panelStoreConformance } from '../../../test/conformance/panel-store.ts';
+import { heldInvitationsConformance } from '../../../test/conformance/held-invitations.ts';
 import { storeConformance, type OpenedStore } from '../../../test/conformance/store.ts';
 import { usageStoreConformance } from '../../../test/conformance/usage-store.ts';
 import { sqliteFill } from '../../../test/support/sqlite-fill.ts';
@@ -35,6 +36,7 @@ const open = async (): Promise<OpenedStore> => {
 };
 storeConformance('sqlite', open);
 panelStoreConformance('sqlite', open);
+heldInvitationsConformance('sqlite', open);
 usageStoreConformance('sqlite', open);
 boundsConformance('sqlite', open);
 auditStoreConformance('sqlite', open);

@@ -73,7 +73,9 @@ describe('inviting an address that is another account\'s user', () => {
     // Nothing of Bo's changed, and the link shown leads nowhere, as a used or expired one.
     expect(await service.app.store.panel.findUserByEmail(boEmail)).toMatchObject({ accountId: bolt.id });
     const link = new URL(/id="invite-link" readonly value="([^"]+)"/.exec(held.body)![1].replaceAll('&amp;', '&'));
-    expect((await panelClient(service).get(link.pathname + link.search)).statusCode).toBe(410);
+    const opener = panelClient(service);
+    expect((await opener.get(link.pathname + link.search)).statusCode).toBe(303);
+    expect((await opener.get('/panel/link')).statusCode).toBe(410);
     // Asked again, it answers as for an invited teammate.
     await ada.get(teamPath(acme.id));
     const again = await ada.submit(teamPath(acme.id), { email: boEmail });

@@ -8,7 +8,7 @@ import { printable } from '../printable.ts';
 import { alreadyAUser, createInvitedUser, issueLink, normalizeEmail, unstoredLink, type IssuedLink } from '../auth/panel-links.ts';
 import type { User } from '../store/panel-store.ts';
 import type { Updated } from '../store/store.ts';
-import { capped } from './caps.ts';
+import { capped, overCap } from './caps.ts';
 import { audit, changed, type ChangeContext } from './change-context.ts';
 
 /** A user and the one-time link made for them, to hand over. */
@@ -26,8 +26,10 @@ export async function inviteUser(
   context: ChangeContext,
   input: { accountId: string; email: string; operator?: boolean },
   publicUrl: string,
+  held = 0,
 ): Promise<UserLink> {
-  const invited = await capped(context.caps, 'invitations', 'email', (most) => createInvitedUser(context.store, input, context.now, publicUrl, most));
+  // The account's held invitations take places of the cap too (inviteFromPanel).
+  const invited = await capped(context.caps, 'invitations', 'email', (most) => createInvitedUser(context.store, input, context.now, publicUrl, most === undefined ? undefined : most - held));
   await audit(context, { accountId: input.accountId, action: 'user.invite', target: invited.user.email, details: { operator: invited.user.operator } });
   return invited;
 }
@@ -46,11 +48,18 @@ export async function inviteFromPanel(
   inviter: User,
 ): Promise<{ email: string; link: IssuedLink }> {
   const email = normalizeEmail(input.email);
-  if ((await context.store.panel.held.list(input.accountId)).some((held) => held.email === email)) throw alreadyAUser(email);
+  const held = await context.store.panel.held.list(input.accountId);
+  if (held.some((invitation) => invitation.email === email)) throw alreadyAUser(email);
   const holder = await context.store.panel.findUserByEmail(email);
   if (holder === null || holder.accountId === input.accountId || inviter.operator) {
-    const { user, link } = await inviteUser(context, { accountId: input.accountId, email }, publicUrl);
+    const { user, link } = await inviteUser(context, { accountId: input.accountId, email }, publicUrl, held.length);
     return { email: user.email, link };
+  }
+  // A held invitation is a pending one to the partner, so it meets the same cap, or the cap's answer
+  // would tell the address apart. Counted before the write: two at once may pass the cap by one.
+  if (context.caps !== undefined) {
+    const pending = (await context.store.panel.listUsers(input.accountId)).filter((user) => user.activatedAt === null).length;
+    if (pending + held.length >= context.caps.invitations.most) throw overCap(context.caps, 'invitations', 'email');
   }
   await context.store.panel.held.hold({ accountId: input.accountId, email, invitedBy: inviter.email, createdAt: context.now });
   await audit(context, { accountId: input.accountId, action: 'user.invite', target: email, details: { operator: false } });

@@ -88,6 +88,32 @@ describe('caps in the panel', () => {
     expect(refused.body).toMatch(/2 pending invitations[^<]*an operator raises/);
     expect(await service.app.store.panel.listUsers(account.id)).toHaveLength(3);
   });
+
+  it('counts invitations held back (of another account’s users) as pending ones, so the cap answers alike either way', async () => {
+    const others = await Promise.all([0, 1, 2].map(async () => (await newUser(service, 'elsewhere')).email));
+    const invite = async (client: PanelClient, team: string, email: string) => {
+      await client.get(team);
+      return client.submit(team, { email });
+    };
+    // One held and one made: the cap of 2 is reached either way round.
+    const a = await newUser(service, 'ea');
+    const teamA = `/panel/accounts/${a.account.id}/team`;
+    expect((await invite(a.client, teamA, others[0])).statusCode).toBe(201);
+    expect((await invite(a.client, teamA, newPerson('guest').email)).statusCode).toBe(201);
+    const b = await newUser(service, 'eb');
+    const teamB = `/panel/accounts/${b.account.id}/team`;
+    expect((await invite(b.client, teamB, newPerson('guest').email)).statusCode).toBe(201);
+    expect((await invite(b.client, teamB, others[1])).statusCode).toBe(201);
+    for (const [client, team] of [[a.client, teamA], [b.client, teamB]] as const) {
+      for (const email of [others[2], newPerson('guest').email]) {
+        const refused = await invite(client, team, email);
+        expect(refused.statusCode, `${team} ${email}`).toBe(422);
+        expect(refused.body).toMatch(/2 pending invitations[^<]*an operator raises/);
+      }
+    }
+    expect(await service.app.store.panel.held.list(a.account.id)).toHaveLength(1);
+    expect(await service.app.store.panel.held.list(b.account.id)).toHaveLength(1);
+  });
 });
 
 describe('caps at the CLI', () => {

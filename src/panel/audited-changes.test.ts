@@ -5,54 +5,32 @@
  * the operator CLI changing the same rows beside them. Whether a change changed anything is decided by
  * the write itself, on the row as the database held it.
  */
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli, type CommandResult } from '../../test/support/cli.ts';
-import { PASSWORD, panelClient, signedUpUser, type PanelClient } from '../../test/support/panel-client.ts';
-import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
-import { testService, type TestService } from '../../test/support/service.ts';
+import { PASSWORD, panelClient, type PanelClient } from '../../test/support/panel-client.ts';
+import { panelFleets, type PanelFleet } from '../../test/support/panel-fleet.ts';
+import type { TestService } from '../../test/support/service.ts';
 import type { Account, ApiKey } from '../store/store.ts';
 
-let db: TestDatabase | undefined;
-let servers: TestService[] = [];
+const panelFleet = panelFleets();
 
-afterEach(async () => {
-  for (const server of servers) await server.close();
-  await db?.dispose();
-  servers = [];
-  db = undefined;
-});
-afterAll(async () => {
-  await stopPostgres();
-});
-
-interface Fleet {
-  one: TestService;
-  two: TestService;
-  /** The same signed-in operator of acme, its requests sent to server one or to server two. */
-  onOne: PanelClient;
-  onTwo: PanelClient;
-  account: Account;
+interface Fleet extends PanelFleet {
   /** `loc args…` on the fleet's database. */
   cli: (...args: string[]) => Promise<CommandResult>;
   /** `loc args…` on the fleet's database, which must exit with `code`. */
   loc: (code: number, ...args: string[]) => Promise<void>;
 }
 
+/** The fleet, its user an operator of acme, and the CLI on its database. */
 async function fleet(): Promise<Fleet> {
-  db = await createTestDatabase({ migrated: true });
-  const settings = { LOC_DATABASE_URL: db.url, LOC_LOG_LEVEL: 'warn' };
-  servers = [await testService(settings), await testService(settings)];
-  const [one, two] = servers;
-  const onOne = await signedUpUser(one, 'acme', 'ada@example.com', { operator: true });
-  const onTwo = panelClient(two);
-  onTwo.cookie = onOne.cookie;
-  const cliEnv = { LOC_DATABASE_URL: db.url, LOC_PUBLIC_URL: one.config.publicUrl };
+  const made = await panelFleet({ operator: true });
+  const cliEnv = { LOC_DATABASE_URL: made.databaseUrl, LOC_PUBLIC_URL: made.one.config.publicUrl };
   const cli = (...args: string[]) => runCli(cliEnv, ...args);
   const loc = async (code: number, ...args: string[]) => {
     const result = await cli(...args);
     expect(result.code, `loc ${args.join(' ')}: ${result.stderr}`).toBe(code);
   };
-  return { one, two, onOne, onTwo, account: (await one.app.store.findAccount('acme'))!, cli, loc };
+  return { ...made, cli, loc };
 }
 
 /** The account's audit entries as `action target`, oldest first. */

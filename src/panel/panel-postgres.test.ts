@@ -5,40 +5,17 @@
  * sign-in throttle counts attempts across both, and a change made through one server after the other
  * changed the same key is applied and audited, though the server making it still holds the key as it was.
  */
-import { afterAll, afterEach, expect, it } from 'vitest';
-import { PASSWORD, panelClient, signedUpUser } from '../../test/support/panel-client.ts';
-import { createTestDatabase, stopPostgres, type TestDatabase } from '../../test/support/postgres.ts';
-import { testService, type TestService } from '../../test/support/service.ts';
+import { expect, it } from 'vitest';
+import { PASSWORD, panelClient } from '../../test/support/panel-client.ts';
+import { panelFleets } from '../../test/support/panel-fleet.ts';
+import type { TestService } from '../../test/support/service.ts';
 import { KEY_CACHE_MS } from '../server/plugins/store.ts';
 import { SIGN_IN_ATTEMPTS_PER_EMAIL } from './throttle.ts';
 
-let db: TestDatabase | undefined;
-let servers: TestService[] = [];
-
-afterEach(async () => {
-  for (const server of servers) await server.close();
-  await db?.dispose();
-  servers = [];
-  db = undefined;
-});
-afterAll(async () => {
-  await stopPostgres();
-});
+/** Two servers on one new database, and one partner signed in on both: the same browser, its requests sent to either. */
+const fleet = panelFleets();
 
 const secretOf = (html: string): string => /id="secret" readonly value="([^"]+)"/.exec(html)?.[1] ?? '';
-
-/** Two servers on one new database, and one partner signed in on both: the same browser, its requests sent to either. */
-async function fleet() {
-  db = await createTestDatabase({ migrated: true });
-  const settings = { LOC_DATABASE_URL: db.url, LOC_LOG_LEVEL: 'warn' };
-  servers = [await testService(settings), await testService(settings)];
-  const [one, two] = servers;
-  const onOne = await signedUpUser(one, 'acme', 'ada@example.com');
-  const onTwo = panelClient(two);
-  // The panel's session is in the database, so the cookie holds on either server.
-  onTwo.cookie = onOne.cookie;
-  return { one, two, onOne, onTwo, account: (await one.app.store.findAccount('acme'))! };
-}
 
 it('two servers on one PostgreSQL database serve one panel: sessions, keys, last uses and the throttle are shared', async () => {
   const { one, two, onOne, onTwo, account } = await fleet();

@@ -3,6 +3,7 @@
  * the form of a new key; and the one page that ever shows a key's secret, right after it is made.
  */
 import { KEY_LABEL_MAX } from '../../auth/keys.ts';
+import { printable } from '../../printable.ts';
 import type { KeyUse, Rotation } from '../../store/panel-store.ts';
 import type { Account, ApiKey } from '../../store/store.ts';
 import type { LimitDefaults } from '../../operations/change-context.ts';
@@ -13,7 +14,8 @@ import { accountPath, csrfField, escapeHtml, notice, panelPage, scrollingTable, 
 /** Where a key was last used from, in a few words. */
 export function lastUse(use: KeyUse | undefined): string {
   if (use === undefined) return 'never';
-  return `${time(use.at)}, ${use.origin === null ? `from ${escapeHtml(use.ip)}` : `on ${escapeHtml(use.origin)}`}`;
+  // Printable: a row from before client addresses were checked may hold anything.
+  return `${time(use.at)}, ${use.origin === null ? `from ${escapeHtml(printable(use.ip))}` : `on ${escapeHtml(printable(use.origin))}`}`;
 }
 
 /** A key's requests over the hours given: counted (both kinds) and refused (every reason). */
@@ -61,13 +63,15 @@ export const DONE_MESSAGES: Readonly<Record<string, string>> = {
   range_removed: 'The IP range is removed.',
   origin_not_there: 'That origin was not on the key; nothing changed.',
   range_not_there: 'That IP range was not on the key; nothing changed.',
+  origin_already_there: 'That origin was already on the key; nothing changed.',
+  range_already_there: 'That IP range was already on the key; nothing changed.',
 };
 
-/** The notice of a change's redirect: a change made, or one that had nothing to change. */
+/** The notice of a change's redirect: a change made, or one that had nothing to change (`_not_there`, `_already_there`). */
 export function doneNotice(done: string | undefined): string {
   const text = done === undefined ? undefined : DONE_MESSAGES[done];
   if (text === undefined) return '';
-  return notice(done!.endsWith('_not_there') ? 'info' : 'success', text);
+  return notice(/_(not|already)_there$/.test(done!) ? 'info' : 'success', text);
 }
 
 export function keysPage(options: { signedIn: SignedIn; account: Account; keys: ApiKey[]; uses: KeyUse[]; rotations: Rotation[]; recent: Map<string, RecentUsage>; done?: string }): string {

@@ -28,9 +28,9 @@ const lines = (text: string): string[] => text.split(/[\r\n]+/).map((line) => li
 
 /** The two lists of a key as the panel's paths and forms name them. */
 const LISTS = {
-  origins: { list: 'origins', field: 'origin', added: 'origin_added', removed: 'origin_removed', absent: 'origin_not_there' },
-  'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed', absent: 'range_not_there' },
-} as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string; absent: string }>;
+  origins: { list: 'origins', field: 'origin', added: 'origin_added', removed: 'origin_removed', present: 'origin_already_there', absent: 'origin_not_there' },
+  'ip-ranges': { list: 'ipRanges', field: 'ip_range', added: 'range_added', removed: 'range_removed', present: 'range_already_there', absent: 'range_not_there' },
+} as const satisfies Record<string, { list: KeyList; field: string; added: string; removed: string; present: string; absent: string }>;
 
 const BASE = '/panel/accounts/:accountId/keys';
 
@@ -130,19 +130,21 @@ function creationRoutes(app: FastifyInstance): void {
 
 /** The key's allowed origins and IP ranges, added and removed. */
 function restrictionRoutes(app: FastifyInstance): void {
-  for (const [path, { list, field, added, removed, absent }] of Object.entries(LISTS)) {
+  for (const [path, { list, field, added, removed, present, absent }] of Object.entries(LISTS)) {
     app.post<{ Params: Params }>(`${BASE}/:keyId/${path}`, user, async (request, reply) => {
       const { account, key } = await keyContext(app, request);
       requireRecentAuth(request, app.now(), keyPath(account, key));
       const input = formField(request, field).trim();
+      let done: string = added;
       try {
-        await addToKeyList(panelContext(app, request), { keyId: key.id, list, value: input, field });
+        const updated = await addToKeyList(panelContext(app, request), { keyId: key.id, list, value: input, field });
+        if (updated !== null && !changed(updated)) done = present;
       } catch (error) {
         if (!(error instanceof LocError)) throw error;
         request.errorCode = error.code;
         return renderKey(app, request, reply, 422, account, key, { refused: { list: path as keyof typeof LISTS, input, message: error.message } });
       }
-      return reply.redirect(`${keyPath(account, key)}?done=${added}#${path}`, 303);
+      return reply.redirect(`${keyPath(account, key)}?done=${done}#${path}`, 303);
     });
     app.post<{ Params: Params }>(`${BASE}/:keyId/${path}/remove`, user, async (request, reply) => {
       const { account, key } = await keyContext(app, request);

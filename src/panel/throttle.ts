@@ -36,14 +36,14 @@ export function clientOf(ip: string): string {
   return `${network.toString()}/64`;
 }
 
-/** A budget of `limit` per SIGN_IN_WINDOW_MS for `subject`, counted under `kind`. */
-function budget(kind: string, subject: string, limit: number, now: number): Budget {
-  const start = now - (now % SIGN_IN_WINDOW_MS);
-  return { id: `${kind}:${subject}:${start}`, keyId: '', kind, limit, resetsAt: start + SIGN_IN_WINDOW_MS };
+/** A budget of `limit` per window (SIGN_IN_WINDOW_MS unless given) for `subject`, counted under `kind`; the panel's other budgets are made so too (write-budget.ts). */
+export function budget(kind: string, subject: string, limit: number, now: number, windowMs = SIGN_IN_WINDOW_MS): Budget {
+  const start = now - (now % windowMs);
+  return { id: `${kind}:${subject}:${start}`, keyId: '', kind, limit, resetsAt: start + windowMs };
 }
 
 /** Counts `budgets`; when one is spent, the seconds until its window ends (for `Retry-After`), else null. */
-async function take(counters: Counters, budgets: Budget[], now: number): Promise<number | null> {
+export async function take(counters: Counters, budgets: Budget[], now: number): Promise<number | null> {
   const taken = await counters.take(budgets, now);
   return taken.spent < 0 ? null : Math.ceil((budgets[taken.spent].resetsAt - now) / 1000);
 }

@@ -6,6 +6,7 @@
  */
 import { LocError } from '../errors.ts';
 import type { Counters } from '../store/counters.ts';
+import { budget, take } from './throttle.ts';
 
 /** The window of the budget. */
 export const PANEL_WRITE_WINDOW_MS = 10 * 60_000;
@@ -14,8 +15,6 @@ export const PANEL_WRITES_PER_WINDOW = 120;
 
 /** Counts a change of `userId`; throws `panel_writes_throttled`, with when to retry, past the budget. */
 export async function takePanelWrite(counters: Counters, userId: string, now: number): Promise<void> {
-  const start = now - (now % PANEL_WRITE_WINDOW_MS);
-  const resetsAt = start + PANEL_WRITE_WINDOW_MS;
-  const taken = await counters.take([{ id: `panel_write:${userId}:${start}`, keyId: '', kind: 'panel_write', limit: PANEL_WRITES_PER_WINDOW, resetsAt }], now);
-  if (taken.spent >= 0) throw new LocError('panel_writes_throttled').retryAfter((resetsAt - now) / 1000);
+  const wait = await take(counters, [budget('panel_write', userId, PANEL_WRITES_PER_WINDOW, now, PANEL_WRITE_WINDOW_MS)], now);
+  if (wait !== null) throw new LocError('panel_writes_throttled').retryAfter(wait);
 }

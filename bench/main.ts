@@ -9,6 +9,7 @@ import { benchApi, measureStartup } from './api.ts';
 import { bundleRows } from './bundle.ts';
 import { benchCodec } from './codec.ts';
 import { benchMount } from './embed.ts';
+import { benchObservability } from './observability.ts';
 import { benchScaleOut } from './scale-out.ts';
 import { benchTileFlood } from './tiles.ts';
 import { markdownTable, meetsBudget, throughputChart, type BenchRow } from './report.ts';
@@ -30,6 +31,7 @@ await step('API', () => benchApi());
 await step('API during a flood of new tiles', async () => [await benchTileFlood()]);
 await step('start-up', async () => [await measureStartup()]);
 await step('scale-out: PostgreSQL, workers, Redis, revocation', () => benchScaleOut());
+await step('observability: metrics and tracing on vs off', () => benchObservability());
 await step('embed mount', () => benchMount());
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;

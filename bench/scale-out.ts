@@ -16,7 +16,7 @@
  * Run alone with `node --import tsx bench/scale-out.ts`; `npm run bench` includes it.
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,14 +26,13 @@ import { encode } from '../src/code/index.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
-import { spawnProcess, type Spawned } from '../test/support/loc-process.ts';
 import { createTestDatabase, stopPostgres } from '../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../test/support/redis.ts';
+import { cpuMs, family, processesNamed, serveLoc } from './processes.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 
 const DURATION_S = Number(process.env.LOC_BENCH_SECONDS ?? 3);
 const CONNECTIONS = 16;
-const CLOCK_TICKS = 100;
 const TRIALS = 20;
 const REVOCATION_BUDGET_MS = 1000;
 /** Keys of the many-keys case: the load spread over them rather than one hot key. */
@@ -51,41 +50,6 @@ const BUDGETS = {
   workers: 1,
 };
 
-/** User + system CPU ms of the processes whose pids are given. */
-function cpuMs(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    } catch {
-      // Gone meanwhile: its time is lost to the figure, which the notes' ranges show.
-    }
-  }
-  return total;
-}
-
-/** `pid` and its children (a cluster primary's workers). */
-function family(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    return [pid, ...(children === '' ? [] : children.split(' ').map(Number))];
-  } catch {
-    return [pid];
-  }
-}
-
-/** Every process named `name` on the machine (PostgreSQL's backends, redis-server). */
-function processesNamed(name: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
-    } catch {
-      return false;
-    }
-  });
-}
-
 interface Setup {
   name: string;
   env: Record<string, string>;
@@ -102,12 +66,7 @@ interface Measure {
   failures: number;
 }
 
-async function serve(setup: Setup): Promise<{ url: string; process: Spawned }> {
-  const child = spawnProcess(process.execPath, ['dist/cli.js', 'serve', '--port', '0', '--host', '127.0.0.1'], {
-    env: { LOC_LOG_LEVEL: 'warn', ...setup.env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return { url: (await child.ready()).url, process: child };
-}
+const serve = (setup: Setup): ReturnType<typeof serveLoc> => serveLoc(setup.env);
 
 async function measure(setup: Setup, requests: autocannon.Request[]): Promise<Measure> {
   const server = await serve(setup);
@@ -129,7 +88,7 @@ async function measure(setup: Setup, requests: autocannon.Request[]): Promise<Me
 }
 
 /** `count` keys of one partner account whose limits no benchmark reaches; the store is closed. */
-async function seed(store: Store, count = 1): Promise<string[]> {
+export async function seed(store: Store, count = 1): Promise<string[]> {
   const account = await store.createAccount({ name: 'bench', partner: true, createdAt: Date.now() });
   const secrets: string[] = [];
   for (let i = 0; i < count; i++) {

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { ROOT } from '../../../test/support/loc-process.ts';
 import { fileService, freshService, json } from '../../../test/support/service.ts';
 import { UNMATCHED } from './http.ts';
@@ -17,9 +16,16 @@ const service = fileService({ LOC_METRICS_PORT: '0' });
 const LOOKUP = '/v1/loc/lookup/US-550M-RQ5L';
 const LOOKUP_ROUTE = '/v1/loc/lookup/:code';
 
+/** A sample of a metric as the registry's JSON has it; a histogram's name its series (`…_bucket`, `…_count`). */
+interface Sample {
+  value: number;
+  labels: Record<string, string | number>;
+  metricName?: string;
+}
+
 /** The samples of metric `name` whose labels include `labels`. */
-async function samples(name: string, labels: Record<string, string> = {}): Promise<MetricValue<string>[]> {
-  const metric = (await service.app.metrics!.getMetricsAsJSON()).find((each) => each.name === name) as MetricObjectWithValues<MetricValue<string>> | undefined;
+async function samples(name: string, labels: Record<string, string> = {}): Promise<Sample[]> {
+  const metric = (await service.app.metrics!.getMetricsAsJSON()).find((each) => each.name === name) as { values: Sample[] } | undefined;
   if (metric === undefined) throw new Error(`no metric ${name}`);
   return metric.values.filter((sample) => Object.entries(labels).every(([label, value]) => sample.labels[label] === value));
 }

@@ -50,7 +50,11 @@ export interface Config {
   logLevel: string;
   /** While the database or the counters cannot serve, how often the log counts the failures of each cause (logs/outage-log.ts). */
   outageLogMs: number;
+  /** On SIGTERM, how long readiness fails while the server still serves, before it closes (process/server.ts). */
+  drainMs: number;
   shutdownTimeoutMs: number;
+  /** Past this mean event-loop delay, requests are answered 503 at once (plugins/overload.ts); 0: never. */
+  maxEventLoopDelayMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
   /** Offline mode: new tiles the service may draw per second (tiles/offline.ts). */
@@ -212,9 +216,19 @@ export const OPTIONS: Options = {
       return workers;
     },
   },
-  shutdownTimeoutMs: {
-    env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
+  drainMs: {
+    env: 'LOC_DRAIN_MS', default: '10000',
+    doc: 'On SIGTERM (not SIGINT, nor in `loc mock`): how long `/readyz` fails while the server still serves every request, new connections too, before it closes — a load balancer’s readiness probe period × its failure threshold, so that it stops sending first.',
     parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
+  },
+  shutdownTimeoutMs: {
+    env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM (after the drain) or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
+    parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
+  },
+  maxEventLoopDelayMs: {
+    env: 'LOC_MAX_EVENT_LOOP_DELAY_MS', default: '1000',
+    doc: 'Overload: while the event loop’s mean delay over the last second passes this, requests get 503 `service_unavailable` with `Retry-After` at once, and `/readyz` fails; `/livez` still answers. `0`: off.',
+    parse: (t, _, __, name) => integer(name, t!, 0, 60_000),
   },
 };
 
@@ -270,31 +284,4 @@ export function loadSettings<K extends keyof Config>(env: Record<string, string 
     (parsed as Record<string, unknown>)[key] = option.parse(text, parsed, env, flag?.flag ?? option.env);
   }
   return parsed as Pick<Config, K>;
-}
-
-/**
- * Warnings for the `LOC_` variables of `env` that loc does not read but that are one or two letters
- * away from one it does (`LOC_PUBLICURL`, `LOC_TILE`): a typo is otherwise ignored without a word,
- * and the service runs on the default — or an operator command acts on the database in ./data. A
- * variable near no setting is left alone: other tools (and the demo) may have theirs.
- */
-export function misspelledSettings(env: Record<string, string | undefined>): string[] {
-  const names = (Object.values(OPTIONS) as Option<keyof Config>[]).flatMap((option) => [option.env, ...(option.family ?? [])]);
-  return Object.keys(env)
-    .filter((name) => name.startsWith('LOC_') && !names.includes(name))
-    .flatMap((name) => {
-      const near = names.filter((setting) => editDistance(name, setting) <= 2).sort((a, b) => editDistance(name, a) - editDistance(name, b));
-      return near.length === 0 ? [] : [`warning: ${name} is not a loc setting and is ignored; did you mean ${near[0]}?`];
-    });
-}
-
-/** Levenshtein distance: the insertions, deletions and substitutions that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
 }

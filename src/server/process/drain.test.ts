@@ -79,8 +79,8 @@ describe.concurrent('loc serve, stopped', () => {
     await sleep(300);
     signalledAt = performance.now();
     spawned.child.kill('SIGTERM');
-    // The balancer stops sending once it has seen /readyz fail, and a while more.
-    await expect.poll(() => outcomes.some(({ via, result }) => via === 'readyz' && result === 503), { timeout: DRAIN_MS, interval: 10 }).toBe(true);
+    // The balancer stops sending once it has seen /readyz fail (or a connection refused), and a while more.
+    await expect.poll(() => outcomes.some(({ via, result }) => (via === 'readyz' && result === 503) || result === 'refused'), { timeout: DRAIN_MS, interval: 10 }).toBe(true);
     await sleep(Math.max(0, signalledAt + BALANCER_LAG_MS - performance.now()));
     sending = false;
     await loops;
@@ -92,8 +92,9 @@ describe.concurrent('loc serve, stopped', () => {
     const probe = await get(port, '/livez', false, 'probe', t0);
     expect((await spawned.exited).code).toBe(0);
 
-    const lost = outcomes.filter(({ result }) => typeof result === 'string');
+    const lost = outcomes.filter(({ result }) => typeof result === 'string' && result !== 'refused');
     expect(lost, 'requests that got neither an answer nor a refusal').toEqual([]);
+    expect(outcomes.filter(({ result }) => result === 'refused'), 'connections refused while the balancer still sent, within the drain').toEqual([]);
     const unready = outcomes.filter(({ via, result }) => via === 'readyz' && result === 503).map(({ endedAt }) => endedAt);
     const served = outcomes.filter(({ via, sentAt }) => via !== 'readyz' && sentAt > 0);
     expect(served.filter(({ result }) => result !== 200), 'answers in the drain that were not 200').toEqual([]);
@@ -110,12 +111,11 @@ describe.concurrent('loc serve, stopped', () => {
   });
 
   it('on SIGINT does not drain: it closes at once, whatever LOC_DRAIN_MS says', async ({ expect, onTestFinished }) => {
-    const drainMs = 20_000;
-    const { spawned } = await started({ LOC_DRAIN_MS: String(drainMs) }, onTestFinished);
-    const signalledAt = performance.now();
+    const { spawned } = await started({ LOC_DRAIN_MS: '60000' }, onTestFinished);
     spawned.child.kill('SIGINT');
-    expect((await spawned.exited).code).toBe(0);
-    expect(performance.now() - signalledAt).toBeLessThan(drainMs / 2);
+    // Far sooner than the drain would end, however loaded the machine.
+    const exit = await Promise.race([spawned.exited, sleep(10_000).then(() => 'still running 10 s after SIGINT')]);
+    expect(exit).toEqual({ code: 0, signal: null });
     expect(spawned.output()).toContain('"msg":"closed"');
     expect(spawned.output()).not.toContain('draining');
   });

@@ -5,41 +5,53 @@
  * still. @fastify/under-pressure measures the delay and runs the check; its own status route is not
  * exposed (`/livez` and `/readyz` are the service's). A route that must answer anyway — liveness, and
  * readiness, which reports the overload among its checks — takes ANSWERED_UNDER_PRESSURE as its config.
+ *
+ * under-pressure measures from its registration, while the app is still being built: a second in
+ * which the loop hardly turned, which it reads as a delay past any bound (and one in which the loop
+ * did not turn at all as an infinite one). What counts is the delay while serving, so its measures are
+ * heeded from WARM_UP_SAMPLES intervals after the app is ready: the first whose second began after it.
  */
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LocError } from '../../errors.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The event loop's mean delay over the last second, ms, as the overload check reads it; null when the check is off or not heeded yet. */
+    eventLoopDelay(): number | null;
+  }
   interface FastifyContextConfig {
     /** @fastify/under-pressure's handler for the route: one that returns nothing lets the request through. */
     pressureHandler?: (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => Promise<void> | void;
   }
 }
 
-/**
- * When an overloaded server is worth asking again: under-pressure measures the delay once a second, so
- * by then it has measured at least once more.
- */
+/** How often under-pressure measures the delay, ms (its default, said here since the warm-up counts in it). */
+const SAMPLE_INTERVAL_MS = 1000;
+
+/** Measures taken once the app is ready before the check is heeded: the first may cover the start's own work. */
+const WARM_UP_SAMPLES = 2;
+
+/** When an overloaded server is worth asking again: by then the delay has been measured at least once more. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 2;
 
 /** The config of a route answered under pressure too. */
 export const ANSWERED_UNDER_PRESSURE = { pressureHandler: (): void => undefined };
 
-/** The event loop's mean delay over the last second as under-pressure measured it, ms; null when the check is off. */
-export function eventLoopDelay(app: FastifyInstance): number | null {
-  return app.hasDecorator('memoryUsage') ? app.memoryUsage().eventLoopDelay : null;
-}
-
 export default fp(
   async (app) => {
     const bound = app.config.maxEventLoopDelayMs;
+    let heeded = false;
+    app.decorate('eventLoopDelay', () => (heeded ? app.memoryUsage().eventLoopDelay : null));
     if (bound === 0) return;
+    app.addHook('onReady', async () => void setTimeout(() => (heeded = true), WARM_UP_SAMPLES * SAMPLE_INTERVAL_MS).unref());
     await app.register(underPressure, {
       maxEventLoopDelay: bound,
+      sampleInterval: SAMPLE_INTERVAL_MS,
       // Thrown, it reaches the one error handler: the catalogue's body, the Retry-After header, the request line.
       pressureHandler: async (_request, _reply, _type, delay) => {
+        if (!heeded) return;
         throw new LocError('service_unavailable', `The service is overloaded (its event loop lags ${Math.round(delay ?? 0)} ms); retry in a moment.`)
           .retryAfter(OVERLOAD_RETRY_AFTER_SECONDS);
       },

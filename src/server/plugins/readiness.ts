@@ -10,7 +10,6 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadedPlaces } from '../../address/offline.ts';
 import { coverageLoaded } from '../../code/coverage.ts';
-import { eventLoopDelay } from './overload.ts';
 
 /** What readiness checks, each failing on its own. */
 export type ReadinessCheck = 'tables' | 'addresses' | 'store' | 'counters' | 'draining' | 'overloaded';
@@ -81,7 +80,7 @@ async function check(app: FastifyInstance, log: FastifyBaseLogger): Promise<Read
     answers(app, () => app.store.ping(), log, CHECK_TIMEOUT_MS),
     answers(app, async () => app.counters.ping?.(), log, CHECK_TIMEOUT_MS),
   ]);
-  const delay = eventLoopDelay(app);
+  const delay = app.eventLoopDelay();
   const bound = app.config.maxEventLoopDelayMs;
   const failing: [boolean, ReadinessCheck, string][] = [
     [!coverageLoaded(), 'tables', "the codec's tables are not loaded yet"],
@@ -104,5 +103,5 @@ export default fp(
       check: (log: FastifyBaseLogger = app.log) => check(app, log),
     } satisfies Readiness);
   },
-  { name: 'loc-readiness', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-draining', 'loc-store', 'loc-rate-limit'] },
+  { name: 'loc-readiness', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-draining', 'loc-overload', 'loc-store', 'loc-rate-limit'] },
 );

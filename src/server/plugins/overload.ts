@@ -6,14 +6,18 @@
  * exposed (`/livez` and `/readyz` are the service's). A route that must answer anyway — liveness, and
  * readiness, which reports the overload among its checks — takes ANSWERED_UNDER_PRESSURE as its config.
  *
- * under-pressure measures from its registration, while the app is still being built: a second in
- * which the loop hardly turned, which it reads as a delay past any bound (and one in which the loop
- * did not turn at all as an infinite one). What counts is the delay while serving, so its measures are
- * heeded from WARM_UP_SAMPLES intervals after the app is ready: the first whose second began after it.
+ * under-pressure measures from its registration, while the process is still starting: the app being
+ * built, then the codec's table read in one step just after the server listens (process/server.ts) —
+ * a quarter of a second, seconds on a machine short of CPU. A second in which the loop hardly turned
+ * reads as a delay past any bound (one in which it did not turn at all, as an infinite one). What
+ * counts is the delay while serving, so the measures are heeded from WARM_UP_SAMPLES intervals after
+ * the process has loaded what it serves from (the table and the address index, as readiness checks).
  */
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { loadedPlaces } from '../../address/offline.ts';
+import { coverageLoaded } from '../../code/coverage.ts';
 import { LocError } from '../../errors.ts';
 
 declare module 'fastify' {
@@ -30,8 +34,11 @@ declare module 'fastify' {
 /** How often under-pressure measures the delay, ms (its default, said here since the warm-up counts in it). */
 const SAMPLE_INTERVAL_MS = 1000;
 
-/** Measures taken once the app is ready before the check is heeded: the first may cover the start's own work. */
+/** Measures taken once the process has loaded what it serves from before the check is heeded: the first may cover the loading. */
 const WARM_UP_SAMPLES = 2;
+
+/** How often a starting process is looked at for whether it has loaded the table and the index, ms. */
+const LOADED_CHECK_MS = 100;
 
 /** When an overloaded server is worth asking again: by then the delay has been measured at least once more. */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 2;
@@ -45,7 +52,13 @@ export default fp(
     let heeded = false;
     app.decorate('eventLoopDelay', () => (heeded ? app.memoryUsage().eventLoopDelay : null));
     if (bound === 0) return;
-    app.addHook('onReady', async () => void setTimeout(() => (heeded = true), WARM_UP_SAMPLES * SAMPLE_INTERVAL_MS).unref());
+    app.addHook('onReady', async () => {
+      const starting = setInterval(() => {
+        if (!coverageLoaded() || loadedPlaces() === undefined) return;
+        clearInterval(starting);
+        setTimeout(() => (heeded = true), WARM_UP_SAMPLES * SAMPLE_INTERVAL_MS).unref();
+      }, LOADED_CHECK_MS).unref();
+    });
     await app.register(underPressure, {
       maxEventLoopDelay: bound,
       sampleInterval: SAMPLE_INTERVAL_MS,

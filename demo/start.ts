@@ -106,7 +106,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 // Our output may go to a reader that has gone: the children's output is then lost, and they go on.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
-const service = await run(['dist/cli.js', 'serve', '--seed-dev', '--dev-origin', address.origin], {}, serviceReady, false).ready;
+// No drain on SIGTERM: no load balancer sends a development service anything to finish first.
+const service = await run(['dist/cli.js', 'serve', '--seed-dev', '--dev-origin', address.origin], { LOC_DRAIN_MS: '0' }, serviceReady, false).ready;
 // The service said why it could not start, or it was stopped while starting.
 if (service === null || passedOn.size > 0) process.exit(await stopAll());
 

@@ -60,13 +60,13 @@ export function registerMockCommand(program: Command): void {
 
 /**
  * The configuration of `loc serve`, with what makes it the mock: its own default port, map tiles
- * drawn offline, offline addresses and places only (no provider or geocoder is asked). LOC_DATA_DIR is
- * never read: the store is in memory.
+ * drawn offline, offline addresses and places only (no provider or geocoder is asked), and no drain
+ * on SIGTERM: no balancer sends a test's mock anything. LOC_DATA_DIR is never read: the store is in memory.
  */
 function mockConfig(options: MockOptions, env: CliIo['env']): Config {
   const mock: CliIo['env'] = { ...env, LOC_TILES: 'offline' };
   if (!env.PORT?.trim()) mock.PORT = String(MOCK_DEFAULT_PORT);
-  return { ...loadConfig(mock, listenFlags(options)), geocoderUrl: null, geocoderSearch: false };
+  return { ...loadConfig(mock, listenFlags(options)), geocoderUrl: null, geocoderSearch: false, drainMs: 0 };
 }
 
 /** Whether `host` names this machine only: `localhost`, or a loopback address (127.0.0.0/8, ::1). */

@@ -289,3 +289,6 @@ export function coverage(): Coverage {
   loaded ??= new Coverage(readTableFile(readFileSync(TABLE_URL)));
   return loaded;
 }
+
+/** Whether the coverage has been read: a server is not ready to encode before (server/plugins/readiness.ts). */
+export const coverageLoaded = (): boolean => loaded !== undefined;

@@ -28,10 +28,13 @@ import mockFailuresPlugin from './plugins/mock-failures.ts';
 import mockKeysPlugin from './plugins/mock-keys.ts';
 import outagesPlugin from './plugins/outages.ts';
 import portCallsPlugin from './plugins/port-calls.ts';
+import overloadPlugin from './plugins/overload.ts';
 import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
+import readinessPlugin from './plugins/readiness.ts';
 import storePlugin from './plugins/store.ts';
 import generateRoutes from './routes/generate.ts';
+import healthRoutes from './routes/health.ts';
 import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
 import resolveRoutes from './routes/resolve.ts';
@@ -142,7 +145,7 @@ function serverOptions(config: Config, options: AppOptions): FastifyHttpOptions<
 }
 
 /** The API's routes, in the order /openapi.json lists them. */
-const API_ROUTES = [metaRoutes, sessionRoutes, resolveRoutes, generateRoutes, lookupRoutes, suggestRoutes, searchRoutes, embedRoutes];
+const API_ROUTES = [healthRoutes, metaRoutes, sessionRoutes, resolveRoutes, generateRoutes, lookupRoutes, suggestRoutes, searchRoutes, embedRoutes];
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config, options)).withTypeProvider<TypeBoxTypeProvider>();
@@ -169,6 +172,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const { default: metricsPlugin, newRegistry } = await import('./metrics/plugin.ts');
     await app.register(metricsPlugin, { registry: options.metrics ?? (await newRegistry()) });
   }
+  // An overloaded server refuses before any other work is spent on the request.
+  await app.register(overloadPlugin);
   await app.register(outagesPlugin);
   await app.register(errorsPlugin);
   await app.register(protocolPlugin);
@@ -180,6 +185,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (options.mock) await app.register(mockKeysPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin, { counters: options.counters });
+  await app.register(readinessPlugin);
   if (options.mock) await app.register(mockFailuresPlugin, { failures: options.mock.failures });
   await app.register(swagger, openApiOptions(config.publicUrl));
   await app.register(embedAssets, { publicUrl: config.publicUrl, tiles: config.tiles, tileRendersPerSecond: config.tileRendersPerSecond, now: app.now });

@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, OPTIONS, loadConfig } from './config.ts';
-import { misspelledSettings } from './config-spelling.ts';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -37,7 +36,9 @@ describe('loadConfig', () => {
       outageLogMs: 10000,
       metricsPort: null,
       metricsHost: '127.0.0.1',
+      drainMs: 10000,
       shutdownTimeoutMs: 10000,
+      maxEventLoopDelayMs: 1000,
       tiles: { mode: 'online', base: {} },
       tileRendersPerSecond: 20,
     });
@@ -93,6 +94,8 @@ describe('loadConfig', () => {
     [{ LOC_REDIS_URL: 'http://cache:6379' }, 'LOC_REDIS_URL must be a redis:// or rediss:// URL with a host, received "http://cache:6379/".'],
     [{ LOC_REDIS_URL: 'redis://:s3cret@cache:6379/x' }, 'LOC_REDIS_URL must be a redis:// URL whose path, if any, is a database number (/0), received "redis://:***@cache:6379/x".'],
     [{ LOC_SHUTDOWN_TIMEOUT_MS: '-1' }, 'LOC_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, received "-1".'],
+    [{ LOC_DRAIN_MS: '2.5' }, 'LOC_DRAIN_MS must be an integer from 0 to 600000, received "2.5".'],
+    [{ LOC_MAX_EVENT_LOOP_DELAY_MS: 'off' }, 'LOC_MAX_EVENT_LOOP_DELAY_MS must be an integer from 0 to 60000, received "off".'],
     [{ LOC_USAGE_FLUSH_MS: '10s' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "10s".'],
     [{ LOC_USAGE_FLUSH_MS: '50' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "50".'],
     [{ LOC_USAGE_FLUSH_MS: '3600000' }, 'LOC_USAGE_FLUSH_MS must be an integer from 100 to 60000, received "3600000".'],
@@ -126,23 +129,6 @@ describe('loadConfig', () => {
     // The flag is at fault even when the variable is bad too: it is the value that would have been used.
     expect(() => loadConfig({ PORT: 'eighty' }, { port: { flag: '--port', value: '70000' } })).toThrow(new ConfigError('--port must be an integer from 0 to 65535, received "70000".'));
     expect(() => loadConfig({}, { host: { flag: '--host', value: ' ' } })).toThrow(new ConfigError('--host must be given a value, received " ".'));
-  });
-});
-
-describe('misspelledSettings', () => {
-  it('warns of a LOC_ variable one or two letters from a setting, and names the setting', () => {
-    expect(misspelledSettings({ LOC_PUBLICURL: 'https://loc.example', LOC_TILE: 'offline', LOC_TILES_STREETS_UR: 'x', LOC_DATADIR: './data' })).toEqual([
-      'warning: LOC_PUBLICURL is not a loc setting and is ignored; did you mean LOC_PUBLIC_URL?',
-      'warning: LOC_TILE is not a loc setting and is ignored; did you mean LOC_TILES?',
-      'warning: LOC_TILES_STREETS_UR is not a loc setting and is ignored; did you mean LOC_TILES_STREETS_URL?',
-      'warning: LOC_DATADIR is not a loc setting and is ignored; did you mean LOC_DATA_DIR?',
-    ]);
-  });
-
-  it('leaves alone the settings themselves, variables near none of them (the demo\'s, which npm start sets beside them), and other prefixes', () => {
-    const demo = { LOC_DEMO_PORT: '5174', LOC_DEMO_ORIGIN: 'x', LOC_API_URL: 'x', LOC_API_PUBLIC_URL: 'x', LOC_DEMO_API_KEY: 'x', LOC_DEMO_KEY_FILE: 'x' };
-    const env = { LOC_DATA_DIR: '/srv/loc', LOC_TRAFFIC_OVERLAY_ATTRIBUTION: 'x', LOC_STRESS: 'full', LOC_SOMETHING_ELSE: '1', PORTS: '1', HOST: 'x', ...demo };
-    expect(misspelledSettings(env)).toEqual([]);
   });
 });
 

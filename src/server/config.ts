@@ -53,7 +53,11 @@ export interface Config {
   /** Port of the Prometheus metrics listener (metrics/listener.ts); null: no metrics, and none of their cost. */
   metricsPort: number | null;
   metricsHost: string;
+  /** On SIGTERM, how long readiness fails while the server still serves, before it closes (process/server.ts). */
+  drainMs: number;
   shutdownTimeoutMs: number;
+  /** Past this mean event-loop delay, requests are answered 503 at once (plugins/overload.ts); 0: never. */
+  maxEventLoopDelayMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
   /** Offline mode: new tiles the service may draw per second (tiles/offline.ts). */
@@ -225,9 +229,19 @@ export const OPTIONS: Options = {
       return workers;
     },
   },
-  shutdownTimeoutMs: {
-    env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
+  drainMs: {
+    env: 'LOC_DRAIN_MS', default: '10000',
+    doc: 'On SIGTERM (not SIGINT, nor in `loc mock`): how long `/readyz` fails while the server still serves every request, new connections too, before it closes — a load balancer’s readiness probe period × its failure threshold, so that it stops sending first.',
     parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
+  },
+  shutdownTimeoutMs: {
+    env: 'LOC_SHUTDOWN_TIMEOUT_MS', default: '10000', doc: 'On SIGTERM (after the drain) or SIGINT, how long in-flight requests get to finish before the process exits anyway.',
+    parse: (t, _, __, name) => integer(name, t!, 0, 600_000),
+  },
+  maxEventLoopDelayMs: {
+    env: 'LOC_MAX_EVENT_LOOP_DELAY_MS', default: '1000',
+    doc: 'Overload: while the event loop’s mean delay over the last second passes this, requests get 503 `service_unavailable` with `Retry-After` at once, and `/readyz` fails; `/livez` still answers. `0`: off.',
+    parse: (t, _, __, name) => integer(name, t!, 0, 60_000),
   },
 };
 

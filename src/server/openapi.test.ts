@@ -127,6 +127,9 @@ async function askAll(): Promise<Answer[]> {
     // The one request the key with a limit of one may make, so that it is refused below; the same for a session.
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
     ['resolvePoint', post('/v1/embed/resolve', { authorization: `Bearer ${capped}` }, { lat: 37.8591, lng: -122.4853 })],
+    ['getLiveness', { url: '/livez' }],
+    // Ready once the lookups above have loaded the codec's tables and the resolves the address index.
+    ['getReadiness', { url: '/readyz' }],
   ];
   const out: Answer[] = [];
   for (const [id, request] of successes) out.push(await ask(id, request));
@@ -196,6 +199,8 @@ describe('/openapi.json', () => {
   it('keeps the operationIds SDKs are generated with: renaming one breaks every client', () => {
     expect(Object.fromEntries(operations(doc).map(({ at, operation }) => [at, operation.operationId]))).toEqual({
       'GET /healthz': 'getHealth',
+      'GET /livez': 'getLiveness',
+      'GET /readyz': 'getReadiness',
       'POST /v1/embed/sessions': 'createEmbedSession',
       'POST /v1/embed/resolve': 'resolvePoint',
       'POST /v1/loc/generate': 'generateCode',
@@ -209,6 +214,8 @@ describe('/openapi.json', () => {
   it('says how each operation is called: with the key, a session token, or nothing (a token is optional for the session facts)', () => {
     expect(Object.fromEntries(operations(doc).map(({ operation }) => [operation.operationId, operation.security ?? []]))).toEqual({
       getHealth: [],
+      getLiveness: [],
+      getReadiness: [],
       createEmbedSession: [{ apiKey: [] }],
       resolvePoint: [{ apiKey: [] }, { sessionToken: [] }],
       generateCode: [{ apiKey: [] }],
@@ -222,6 +229,8 @@ describe('/openapi.json', () => {
   it('tags each operation with a name that makes a good client class (HealthService, not ServiceService)', () => {
     expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, op.tags]))).toEqual({
       getHealth: ['health'],
+      getLiveness: ['health'],
+      getReadiness: ['health'],
       createEmbedSession: ['embed'],
       resolvePoint: ['embed'],
       generateCode: ['codes'],
@@ -259,11 +268,13 @@ describe('the models of /openapi.json', () => {
 
   it('are named under components/schemas, so that a generated client has a LookupResult type rather than a LookupCode200', () => {
     expect(Object.keys(doc.components.schemas ?? {})).toEqual([
-      'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'LookupLocation', 'LookupResult', 'MapLinks', 'ResolveResult',
+      'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'Liveness', 'LookupLocation', 'LookupResult', 'MapLinks', 'Readiness', 'ResolveResult',
       'SearchCode', 'SearchCoordinates', 'SearchPlace', 'SearchResult', 'SuggestedCell', 'Suggestion', 'SuggestResult',
     ]);
     expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, body(op.operationId!, 200)]))).toEqual({
       getHealth: ref('Health'),
+      getLiveness: ref('Liveness'),
+      getReadiness: ref('Readiness'),
       createEmbedSession: ref('EmbedSession'),
       resolvePoint: ref('ResolveResult'),
       generateCode: ref('GenerateResult'),

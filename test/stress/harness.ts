@@ -169,7 +169,7 @@ export class SpawnedServer {
     // `exec`: the server is the child of `script` itself, not of a shell.
     const [command, ...args] = terminal ? ['script', '--quiet', '--return', '--command', `exec ${serve.map((arg) => `'${arg}'`).join(' ')}`, '/dev/null'] : serve;
     const child = spawn(command, args, {
-      env: { ...process.env, LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'warn', LOC_DRAIN_MS: '0', ...env },
       // `script` ends its terminal's input at the end of its own: it gets an input that never ends.
       stdio: [terminal ? 'pipe' : 'ignore', stdout ?? 'pipe', stderr ?? 'pipe'],
     });

@@ -59,14 +59,15 @@ export interface SpawnOptions {
 
 /**
  * The environment for a child: this one without any loc setting (a developer's shell may set
- * LOC_PUBLIC_URL or PORT for their own server), plus `extra`.
+ * LOC_PUBLIC_URL or PORT for their own server), with no drain on SIGTERM (a test stops its server at
+ * once; the drain's own test sets one), plus `extra`.
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('LOC_') && name !== 'PORT' && name !== 'HOST') env[name] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, LOC_DRAIN_MS: '0', ...extra };
 }
 
 /** The ready line in `output`, if it is there. */

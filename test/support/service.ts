@@ -51,7 +51,7 @@ export type TestServiceOptions = Pick<AppOptions, 'logStream' | 'requestTimeoutM
 
 export async function testService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-test-'));
-  const config = loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example', ...env });
+  const config = loadConfig({ LOC_DATA_DIR: dataDir, LOC_LOG_LEVEL: 'silent', LOC_PUBLIC_URL: 'https://loc.example', LOC_DRAIN_MS: '0', ...env });
   const clock = testClock();
   const app = await buildApp(config, { passwordCost: TEST_PASSWORD_COST, ...options, now: clock.now });
 

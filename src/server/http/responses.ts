@@ -52,7 +52,7 @@ const RETRY_AFTER: ResponseHeaders = {
   'Retry-After': {
     type: 'integer',
     minimum: 1,
-    description: 'Seconds after which a retry may succeed: with 429, until the hour ends; with 503, 1 for a shutdown or a locked database, 60 for a full disk. Retry then, with backoff and jitter.',
+    description: 'Seconds after which a retry may succeed: with 429, until the hour ends; with 503, 1 for a shutdown or a locked database, 2 for an overloaded server, 60 for a full disk. Retry then, with backoff and jitter.',
   },
 };
 const RETRIED: HttpErrorCode[] = ['rate_limited', 'service_unavailable'];

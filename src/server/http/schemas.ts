@@ -209,6 +209,22 @@ export const Health = Type.Object(
   { title: 'Health', description: 'The service and its database work.' },
 );
 
+export const Liveness = Type.Object(
+  {
+    success: Success,
+    status: Type.Literal('ok', { description: 'Always `ok`: a process that cannot answer is not live.' }),
+  },
+  { title: 'Liveness', description: 'The process answers; nothing it depends on is asked.' },
+);
+
+export const Readiness = Type.Object(
+  {
+    success: Success,
+    status: Type.Literal('ready', { description: 'Always `ready`: a service that is not answers 503, its message naming each check that failed.' }),
+  },
+  { title: 'Readiness', description: 'The service should get traffic: tables and address index loaded, database and counters answering, not shutting down, not overloaded.' },
+);
+
 export const SuggestQuery = Type.Object(
   {
     input: Type.String({

@@ -5,8 +5,8 @@
  * banner; connections are dealt out round-robin by the primary (Node 20 ignores `reusePort`). The
  * primary prints the banner once every worker listens, starts again a worker that exits unasked, and
  * stops everything (exit 1) when one keeps failing at its start rather than fork it forever. It
- * forwards SIGTERM and SIGINT to the workers, which shut down as a single process does, and exits
- * once they all have: 0 if each closed cleanly. Every process writes its own lines to the stdout they
+ * forwards SIGTERM and SIGINT to the workers, which shut down as a single process does (each drains
+ * on SIGTERM), and exits once they all have: 0 if each closed cleanly. Every process writes its own lines to the stdout they
  * share, so that a stuck destination holds up no other process; the lines say which process wrote
  * them: `worker` 1..N, and 0 for the primary. With LOC_METRICS_PORT the primary alone listens for
  * scrapes, and answers each with every worker's metrics (metrics/cluster.ts).
@@ -201,27 +201,31 @@ class Primary {
     if (this.slots.size > 0) this.stopWorkers(signal);
   }
 
-  /** Passes `signal` on to every worker, and kills those still running well past their shutdown timeout. */
+  /** Passes `signal` on to every worker, and kills those still running well past their drain and shutdown timeout. */
   private stopWorkers(signal: NodeJS.Signals): void {
     // A worker still starting may not listen for the word yet: it gets the signal, which it keeps.
     for (const slot of this.slots.values()) {
       if (slot.listenedAt === undefined) slot.worker.process.kill(signal);
       else slot.worker.send({ stop: signal } satisfies Stop);
     }
-    // Each worker ends itself after LOC_SHUTDOWN_TIMEOUT_MS; one that does not is killed.
+    // Each worker ends itself after its drain (SIGTERM only) and LOC_SHUTDOWN_TIMEOUT_MS; one that does not is killed.
+    const drainMs = signal === 'SIGTERM' ? this.config.drainMs : 0;
     setTimeout(() => {
       for (const slot of this.slots.values()) {
         this.log(ERROR, `worker ${slot.number} did not exit in time; killing it`, { of: { worker: slot.number, pid: slot.worker.process.pid } });
         slot.worker.process.kill('SIGKILL');
       }
-    }, this.config.shutdownTimeoutMs + EXIT_GRACE_MS).unref();
+    }, drainMs + this.config.shutdownTimeoutMs + EXIT_GRACE_MS).unref();
   }
 
-  /** Stops everything for `why`, the failure runPrimary throws once the workers have stopped. */
+  /**
+   * Stops everything for `why`, the failure runPrimary throws once the workers have stopped: as Ctrl-C
+   * does, without a drain — a service that cannot start keeps the operator waiting for nothing.
+   */
   private giveUp(why: string): void {
     this.failure = why;
     if (this.slots.size === 0) this.settle();
-    else this.stopWorkers('SIGTERM');
+    else this.stopWorkers('SIGINT');
   }
 
   /** A worker has exited and said its last: one of a stop, or one to start again unless it keeps failing. */

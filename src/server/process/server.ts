@@ -1,8 +1,10 @@
 /**
  * Runs the service: builds the app, listens — with LOC_METRICS_PORT, the metrics listener beside it
- * (metrics/listener.ts) — says where, and shuts down gracefully on SIGTERM or
- * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
- * database is closed and the process exits. While it runs on the store of its data directory it holds
+ * (metrics/listener.ts) — says where, and shuts down gracefully on SIGTERM or SIGINT — on SIGTERM it
+ * first drains for LOC_DRAIN_MS (readiness fails while every request is still served, so that a load
+ * balancer stops sending before connections are refused), then no new connections, in-flight
+ * requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), the database is closed and the process exits.
+ * While it runs on the store of its data directory it holds
  * that directory's lock (server-lock.ts); a store handed in (`loc mock`'s, in memory) is not there.
  * A start that cannot go on throws a StartFailure: one line for the operator.
  */
@@ -167,8 +169,8 @@ export const REPEATED_SIGNAL_MS = 500;
 
 export interface ShutdownSignals {
   /**
-   * Closes `server` on the first SIGTERM or SIGINT — at once if one came while it started — and
-   * resolves with the exit code once closed.
+   * Closes `server` on the first SIGTERM (after the drain) or SIGINT — at once if one came while it
+   * started, when no balancer sends it anything yet — and resolves with the exit code once closed.
    */
   closeOn(server: RunningServer): Promise<number>;
   /** Stops listening for signals: the start failed, and the process ends by itself. */
@@ -178,8 +180,9 @@ export interface ShutdownSignals {
 /**
  * Listens for SIGTERM and SIGINT from the moment it is called, before the server starts: a signal
  * sent as soon as the banner is out — or during the start — is then never met by Node's default,
- * which ends the process on the spot. A second signal, or in-flight requests outliving the timeout,
- * end the process at once.
+ * which ends the process on the spot. A second signal, during the drain too, or in-flight requests
+ * outliving the timeout, end the process at once. Only SIGTERM drains: it is how an orchestrator or
+ * systemd stops a service behind a balancer, while Ctrl-C (SIGINT) is a person who wants it gone.
  */
 export function shutdownOnSignal(config: Config): ShutdownSignals {
   let first: { signal: NodeJS.Signals; at: number } | undefined;
@@ -206,6 +209,13 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
     );
   };
 
+  const drainThenClose = (running: RunningServer, signal: NodeJS.Signals): void => {
+    if (signal !== 'SIGTERM' || config.drainMs === 0) return close(running, signal);
+    running.app.drain();
+    running.app.log.info({ signal, drainMs: config.drainMs }, 'draining: readiness fails, requests are still served');
+    setTimeout(() => close(running, signal), config.drainMs);
+  };
+
   const onSignal = (signal: NodeJS.Signals): void => {
     if (first !== undefined) {
       if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
@@ -214,7 +224,7 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
       process.exit(1);
     }
     first = { signal, at: performance.now() };
-    if (server !== undefined) close(server, signal);
+    if (server !== undefined) drainThenClose(server, signal);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -1,44 +1,15 @@
 /**
- * The service's own routes: `/healthz` for load balancers, `/openapi.json` generated from the route
- * schemas, `/docs` rendered from it, the embed guide beside it, and `/` pointing people at the docs.
+ * The service's own pages: `/openapi.json` generated from the route schemas, `/docs` rendered from it,
+ * the embed guide beside it, and `/` pointing people at the docs. (Health has routes/health.ts.)
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LocError } from '../../errors.ts';
 import { ICON_SVG, contentSecurityPolicy } from '../pages/html.ts';
 import { docsPage, type OpenApiDocument } from '../pages/docs-page.ts';
 import { GUIDES, guidePath, guideText } from '../pages/guides.ts';
-import { NO_STORE, errorResponses, withHeaders } from '../http/responses.ts';
-import { Health } from '../http/schemas.ts';
-import { VERSION } from '../version.ts';
 
 const DOCS_CSP = contentSecurityPolicy({});
 
 const metaRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/healthz', {
-    schema: {
-      operationId: 'getHealth',
-      tags: ['health'],
-      summary: 'Health check',
-      description: 'Answers 200 while the service, its database and the store of its request counters work, 503 otherwise.',
-      response: { 200: withHeaders(Health, NO_STORE), ...errorResponses({ codes: ['service_unavailable'] }) },
-    },
-  }, async (request, reply) => {
-    try {
-      await app.store.ping();
-    } catch (error) {
-      if (!app.outages.failed(error, { log: request.log, what: 'health check failed', request: true })) request.log.error({ err: error }, 'health check failed');
-      throw new LocError('service_unavailable', 'The database does not answer.').retryAfter(10);
-    }
-    try {
-      await app.counters.ping?.();
-    } catch (error) {
-      if (!app.outages.failed(error, { log: request.log, what: 'health check failed', request: true })) request.log.error({ err: error }, 'health check failed');
-      throw new LocError('service_unavailable', 'The store of the request counters does not answer.').retryAfter(10);
-    }
-    reply.header('cache-control', 'no-store');
-    return { success: true as const, status: 'ok' as const, version: VERSION };
-  });
-
   let docs: { json: string; html: string } | null = null;
   const documents = (): { json: string; html: string } => {
     if (docs === null) {

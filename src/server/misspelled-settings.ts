@@ -1,18 +1,16 @@
 /**
- * Misspelled settings: the `LOC_` variables of the environment that loc does not read but that are
- * one or two letters from one it does, said as warnings at the start of `loc serve` and of every
- * operator command.
+ * Mistyped settings: the `LOC_` variables loc does not read but that are one or two letters away from
+ * one it does (`LOC_PUBLICURL`, `LOC_TILE`). A typo is otherwise ignored without a word, and the
+ * service runs on the default — or an operator command acts on the database in ./data.
  */
 import { OPTIONS } from './config.ts';
 
 /**
- * Warnings for the `LOC_` variables of `env` that loc does not read but that are one or two letters
- * away from one it does (`LOC_PUBLICURL`, `LOC_TILE`): a typo is otherwise ignored without a word,
- * and the service runs on the default — or an operator command acts on the database in ./data. A
- * variable near no setting is left alone: other tools (and the demo) may have theirs.
+ * A warning for each such variable of `env`, naming the setting it is nearest. A variable near no
+ * setting is left alone: other tools (and the demo) may have theirs.
  */
 export function misspelledSettings(env: Record<string, string | undefined>): string[] {
-  const names = Object.values(OPTIONS).flatMap((option) => [option.env, ...(option.family ?? [])]);
+  const names = (Object.values(OPTIONS) as { env: string; family?: readonly string[] }[]).flatMap((option) => [option.env, ...(option.family ?? [])]);
   return Object.keys(env)
     .filter((name) => name.startsWith('LOC_') && !names.includes(name))
     .flatMap((name) => {

@@ -18,6 +18,8 @@
  *   the operations (what operators and partners change, for both fronts) → the server and its panel →
  *   the CLI;
  * - the panel imports of the server only its HTTP contract (src/server/http/) and configuration;
+ * - prom-client is named in src/server/metrics/ alone, as types, and loaded with import() when the
+ *   metrics are on;
  * - the ports of the store and of the counters import no engine, and an engine folder
  *   (src/store/memory, sqlite, postgres, redis) imports no other engine;
  * - no cycles.
@@ -42,6 +44,8 @@ const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|
 /** The one package loc-js names, as types only: Playwright's, for loc-js/testing's helpers. */
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright)/';
 const LOC_JS_TYPES = '^src/(embed/public-types|errors)\\.ts$';
+/** prom-client, which the metrics alone load, and only when they are on. */
+const PROM_CLIENT = '(^|/)node_modules/prom-client/';
 /** React, the optional peer dependency of loc-js/react. */
 const REACT = '^node_modules/react/';
 
@@ -88,6 +92,10 @@ module.exports = {
       '^src/store/(?!open-(store|counters)\\.ts$)[^/]+\\.ts$', `^src/store/(${ENGINES})/`),
     forbid('panel-imports-the-http-contract-only', 'The panel is mounted by the server as the API’s plugins are: of the server it imports the HTTP contract and the configuration, no internals.',
       '^src/panel/', { path: '^src/server/', pathNot: '^src/server/(http/|config\\.ts$)' }),
+    forbid('metrics-alone-name-prom-client', 'Metrics are made in src/server/metrics/ alone: the rest of the service knows their registry through its types there.',
+      '^src/(?!server/metrics/)', PROM_CLIENT),
+    forbid('prom-client-loaded-only-when-metrics-are-on', 'dist/cli.js is one bundle, which hoists any static import of a package to its top: prom-client is named as types, and loaded with import().',
+      '^src/', { path: PROM_CLIENT, dependencyTypesNot: ['type-only', 'type-import', 'dynamic-import'] }),
     forbid('server-imports-no-cli', 'The server does not import the CLI that starts it.', SERVER, CLI),
     {
       name: 'no-cycles',

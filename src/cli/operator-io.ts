@@ -9,7 +9,8 @@
 import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { LocError } from '../errors.ts';
-import { CAP_OPTIONS, ConfigError, OPTIONS, capsOf, loadSettings, misspelledSettings } from '../server/config.ts';
+import { CAP_OPTIONS, ConfigError, OPTIONS, capsOf, loadSettings } from '../server/config.ts';
+import { misspelledSettings } from '../server/config-spelling.ts';
 import { OverCap, type Caps } from '../operations/caps.ts';
 import type { ChangeContext } from '../operations/change-context.ts';
 import { printable } from '../printable.ts';

@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/process/cluster.ts';
-import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig, misspelledSettings, type Config } from '../server/config.ts';
+import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig, type Config } from '../server/config.ts';
+import { misspelledSettings } from '../server/config-spelling.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/process/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/process/server.ts';

@@ -11,6 +11,7 @@ import type { Counters } from '../store/counters.ts';
 import type { Store } from '../store/store.ts';
 import type { Config } from './config.ts';
 import type { Failure } from './mock/failures.ts';
+import type { Registry } from './metrics/metric-group.ts';
 import { openApiOptions } from './http/openapi-document.ts';
 import { REDACTED, redactLine, redactUrl } from './logs/redact.ts';
 import { REQUEST_LOG_LEVELS, logRequest } from './logs/request-log.ts';
@@ -79,6 +80,11 @@ export interface AppOptions {
    * lower it where hashing is not what they test. Never a setting: no operator can weaken the hashes.
    */
   passwordCost?: PasswordCost;
+  /**
+   * Where the app's metrics are kept (metrics/plugin.ts); default a registry of its own when
+   * LOC_METRICS_PORT is set, and no metrics at all when it is not. Tests pass one to read it in process.
+   */
+  metrics?: Registry;
   /** This process's number among a cluster's workers (1..N, cluster.ts), on each of its log lines; absent in a service of one process. */
   worker?: number;
 }
@@ -154,6 +160,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(requestIdPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
+  // Before the plugins whose parts it watches. Metrics off cost nothing: neither the plugin nor
+  // prom-client is loaded, and no hook is added.
+  if (options.metrics !== undefined || config.metricsPort !== null) {
+    const { default: metricsPlugin, newRegistry } = await import('./metrics/plugin.ts');
+    await app.register(metricsPlugin, { registry: options.metrics ?? (await newRegistry()) });
+  }
   await app.register(outagesPlugin);
   await app.register(errorsPlugin);
   await app.register(protocolPlugin);

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, OPTIONS, loadConfig, misspelledSettings } from './config.ts';
+import { ConfigError, OPTIONS, loadConfig } from './config.ts';
+import { misspelledSettings } from './config-spelling.ts';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -34,6 +35,8 @@ describe('loadConfig', () => {
       geocoderSearch: false,
       logLevel: 'info',
       outageLogMs: 10000,
+      metricsPort: null,
+      metricsHost: '127.0.0.1',
       shutdownTimeoutMs: 10000,
       tiles: { mode: 'online', base: {} },
       tileRendersPerSecond: 20,
@@ -51,6 +54,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
     expect(loadConfig({ LOC_PUBLIC_URL: 'https://loc.example/' }).publicUrl).toBe('https://loc.example');
     expect(loadConfig({ LOC_PUBLIC_URL: 'https://example.org/loc/' }).publicUrl).toBe('https://example.org/loc');
+  });
+
+  it('reads the metrics listener, off unless its port is set, and refuses a port out of range', () => {
+    expect(loadConfig({ LOC_METRICS_PORT: '0' })).toMatchObject({ metricsPort: 0, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ LOC_METRICS_PORT: '9464', LOC_METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(() => loadConfig({ LOC_METRICS_PORT: '70000' })).toThrow(/LOC_METRICS_PORT/);
   });
 
   it('reads country lists and proxy lists', () => {

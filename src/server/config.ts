@@ -50,6 +50,9 @@ export interface Config {
   logLevel: string;
   /** While the database or the counters cannot serve, how often the log counts the failures of each cause (logs/outage-log.ts). */
   outageLogMs: number;
+  /** Port of the Prometheus metrics listener (metrics/listener.ts); null: no metrics, and none of their cost. */
+  metricsPort: number | null;
+  metricsHost: string;
   shutdownTimeoutMs: number;
   /** Map tiles of the embed's four styles (the share page's map uses `streets`): public providers, the operator's own, or drawn offline. */
   tiles: TileSettings;
@@ -182,6 +185,16 @@ export const OPTIONS: Options = {
     doc: 'While the database or the request counters cannot serve, each cause is logged once in full, then once per this interval with how many more requests it failed, and once when it recovers.',
     parse: (t, _, __, name) => integer(name, t!, 100, 600_000),
   },
+  metricsPort: {
+    env: 'LOC_METRICS_PORT', default: null,
+    doc: 'Port of a listener of its own that answers `GET /metrics` in the Prometheus text format, never on the API’s port; `0`: any free port, named in the banner. With `LOC_WORKERS`, the primary answers for every worker. Default: no metrics.',
+    parse: (t, _, __, name) => (t === null ? null : integer(name, t, 0, 65535)),
+  },
+  metricsHost: {
+    env: 'LOC_METRICS_HOST', default: '127.0.0.1',
+    doc: 'Interface of the metrics listener (with `LOC_METRICS_PORT`). It asks for no key: keep it on loopback, or on a network only the monitoring reaches.',
+    parse: (t) => t!,
+  },
   tiles: {
     env: 'LOC_TILES', default: 'online',
     doc: '`online`: map tiles from public providers (or the `LOC_TILES_<STYLE>_URL` overrides below); `offline`: the service draws its own, for tests and air-gapped sites.',
@@ -270,31 +283,4 @@ export function loadSettings<K extends keyof Config>(env: Record<string, string 
     (parsed as Record<string, unknown>)[key] = option.parse(text, parsed, env, flag?.flag ?? option.env);
   }
   return parsed as Pick<Config, K>;
-}
-
-/**
- * Warnings for the `LOC_` variables of `env` that loc does not read but that are one or two letters
- * away from one it does (`LOC_PUBLICURL`, `LOC_TILE`): a typo is otherwise ignored without a word,
- * and the service runs on the default — or an operator command acts on the database in ./data. A
- * variable near no setting is left alone: other tools (and the demo) may have theirs.
- */
-export function misspelledSettings(env: Record<string, string | undefined>): string[] {
-  const names = (Object.values(OPTIONS) as Option<keyof Config>[]).flatMap((option) => [option.env, ...(option.family ?? [])]);
-  return Object.keys(env)
-    .filter((name) => name.startsWith('LOC_') && !names.includes(name))
-    .flatMap((name) => {
-      const near = names.filter((setting) => editDistance(name, setting) <= 2).sort((a, b) => editDistance(name, a) - editDistance(name, b));
-      return near.length === 0 ? [] : [`warning: ${name} is not a loc setting and is ignored; did you mean ${near[0]}?`];
-    });
-}
-
-/** Levenshtein distance: the insertions, deletions and substitutions that turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
 }

@@ -10,6 +10,7 @@ import { defaultPublicUrl, OPTIONS, type Config } from '../config.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
 import { readyLine } from './ready-line.ts';
 import { hostPort } from './start-failure.ts';
+import { metricsUrlOf } from '../metrics/listener.ts';
 
 export interface BannerOptions {
   /** Whether the development key was seeded (`--seed-dev`): the ready line names its file. */
@@ -20,16 +21,18 @@ export interface BannerOptions {
   worker?: number;
 }
 
-/** The banner of a service listening on `port` of `config.host`, which `config` names with its real port. */
+/** The banner of a service listening on `port` of `config.host`, which `config` names with its real ports. */
 export function bannerLines(config: Config, port: number, options: BannerOptions & Pick<AppOptions, 'mock'> = {}): string[] {
   const url = `http://${hostPort(config.host, port)}`;
   const base = config.publicUrl;
+  const metricsUrl = config.metricsPort === null ? undefined : metricsUrlOf(config.metricsHost, config.metricsPort);
   const lines = [
     `loc is listening on ${url} (public URL ${base})`,
     `  API        ${base}/v1/…   docs ${base}/docs   OpenAPI ${base}/openapi.json`,
     `  share page ${base}/{code}   health ${base}/healthz`,
     // `loc mock` has no partner panel: it keeps no users.
     ...(options.mock ? [] : [`  panel      ${base}/panel   (let a person in: loc accounts invite --account NAME --email EMAIL)`]),
+    ...(metricsUrl === undefined ? [] : [`  metrics    ${metricsUrl}   (no key asked: keep it off the public network)`]),
   ];
   if (base === defaultPublicUrl(port) && !isLoopback(config.host)) {
     lines.push(
@@ -38,7 +41,7 @@ export function bannerLines(config: Config, port: number, options: BannerOptions
     );
   }
   lines.push(...(options.bannerNotes?.(config) ?? []));
-  lines.push(readyLine(url, base, options.seedDevelopment ? join(config.dataDir, DEV_KEY_FILE) : undefined, options.worker));
+  lines.push(readyLine(url, base, { devKeyFile: options.seedDevelopment ? join(config.dataDir, DEV_KEY_FILE) : undefined, worker: options.worker, metricsUrl }));
   return lines;
 }
 

@@ -8,7 +8,8 @@
  * forwards SIGTERM and SIGINT to the workers, which shut down as a single process does, and exits
  * once they all have: 0 if each closed cleanly. Every process writes its own lines to the stdout they
  * share, so that a stuck destination holds up no other process; the lines say which process wrote
- * them: `worker` 1..N, and 0 for the primary.
+ * them: `worker` 1..N, and 0 for the primary. With LOC_METRICS_PORT the primary alone listens for
+ * scrapes, and answers each with every worker's metrics (metrics/cluster.ts).
  *
  * Not src/workers/: those are the threads that draw tiles, inside each process.
  */
@@ -21,6 +22,7 @@ import type { Config } from '../config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { REPEATED_SIGNAL_MS, databaseFailure, withRealPort, type StartOptions } from './server.ts';
 import { StartFailure } from './start-failure.ts';
+import { listenForScrapes, type MetricsListener } from '../metrics/listener.ts';
 
 /** The `worker` of the primary's own log lines. */
 export const PRIMARY = 0;
@@ -126,9 +128,21 @@ export async function runPrimary(requested: Config, options: StartOptions, outpu
 
   const config = await withRealPort(requested, { always: true });
   await prepareDatabase(config, options, (line) => primary.print(line));
-  if (primary.first === undefined) await primary.run(config);
+  const scrapes = await listenForWorkersMetrics(config);
+  try {
+    if (primary.first === undefined) await primary.run({ ...config, metricsPort: scrapes?.port ?? config.metricsPort });
+  } finally {
+    await scrapes?.close();
+  }
   if (primary.failure !== undefined) throw new StartFailure(primary.failure);
   return primary.exitCode;
+}
+
+/** With LOC_METRICS_PORT: the primary's listener, which answers each scrape for every worker (metrics/cluster.ts). */
+async function listenForWorkersMetrics(config: Config): Promise<MetricsListener | undefined> {
+  if (config.metricsPort === null) return undefined;
+  const { clusterScrape } = await import('../metrics/cluster.ts');
+  return listenForScrapes(config, await clusterScrape());
 }
 
 /**

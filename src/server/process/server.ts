@@ -18,6 +18,8 @@ import { embedDir } from '../embed/files.ts';
 import { defaultPublicUrl, type Config } from '../config.ts';
 import { seedDevelopment } from './dev-seed.ts';
 import { lockDataDir, type ServerLock } from './server-lock.ts';
+import { listenForScrapes, type MetricsListener } from '../metrics/listener.ts';
+import type { Registry } from '../metrics/metric-group.ts';
 import { StartFailure, hostPort, listenFailure, type ListenTarget } from './start-failure.ts';
 
 export interface StartOptions extends AppOptions, BannerOptions {
@@ -35,7 +37,7 @@ export interface RunningServer {
   app: FastifyInstance;
   /** The address it listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
-  /** The configuration it runs with: with PORT=0, the port it got and the public URL made from it. */
+  /** The configuration it runs with: with PORT=0, the port it got and the public URL made from it; with LOC_METRICS_PORT=0, the metrics port it got. */
   config: Config;
   /** Closes the app (in-flight requests finish, the database closes), then releases the data directory it held. */
   close(): Promise<void>;
@@ -59,13 +61,14 @@ export async function startServer(requested: Config, options: StartOptions = {})
   const config = await withRealPort(requested);
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, options);
+    app = await buildApp(config, { ...options, metrics: await workerMetrics(config, options) });
   } catch (error) {
     throw databaseFailure(error, config);
   }
   // Taken once the database opened, so that a directory that cannot be created or written is
   // reported as the database's failure, with SQLite's reason.
   let lock: ServerLock | undefined;
+  let scrapes: MetricsListener | undefined;
   try {
     // The lock guards SQLite's file, one process's database. A PostgreSQL database takes any number of
     // servers: what they count is shared there (store/postgres/postgres-counters.ts).
@@ -73,10 +76,13 @@ export async function startServer(requested: Config, options: StartOptions = {})
     if (options.seedDevelopment) {
       for (const line of await seedDevelopment(app.store, config, options.now?.() ?? Date.now(), options.devOrigins)) print(line);
     }
+    // Its own port, never the API's; a cluster's worker has none: its primary answers for it (cluster.ts).
+    if (config.metricsPort !== null && options.worker === undefined) scrapes = await listenForScrapes(config, app.metrics!);
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw listenFailure(error, apiTarget(config));
     });
   } catch (error) {
+    await scrapes?.close();
     await app.close();
     lock?.release();
     throw databaseFailure(error, config);
@@ -86,20 +92,34 @@ export async function startServer(requested: Config, options: StartOptions = {})
   setImmediate(() => void coverage());
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  if (options.banner ?? true) for (const line of bannerLines(config, port, options)) print(line);
+  const running = { ...config, metricsPort: scrapes?.port ?? config.metricsPort };
+  if (options.banner ?? true) for (const line of bannerLines(running, port, options)) print(line);
   const held = lock;
+  const listener = scrapes;
   return {
     app,
     url: `http://${hostPort(config.host, port)}`,
-    config,
+    config: running,
     close: async () => {
       try {
         await app.close();
       } finally {
+        // Last: the monitoring sees the shutdown through to its end.
+        await listener?.close();
         held?.release();
       }
     },
   };
+}
+
+/**
+ * The registry of a cluster's worker with metrics on, which the primary's scrapes read
+ * (metrics/cluster.ts); otherwise what the caller gave, or nothing: buildApp makes its own.
+ */
+async function workerMetrics(config: Config, options: StartOptions): Promise<Registry | undefined> {
+  if (config.metricsPort === null || options.worker === undefined || options.metrics !== undefined) return options.metrics;
+  const { workerRegistry } = await import('../metrics/cluster.ts');
+  return workerRegistry();
 }
 
 /** A disk that cannot hold the database: one line that says where and why, not a stack trace. */

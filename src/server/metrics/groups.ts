@@ -1,0 +1,8 @@
+/** The metric groups the metrics plugin runs (plugin.ts), one per part of the service; see metric-group.ts. */
+import type { MetricGroup } from './metric-group.ts';
+import { httpMetrics } from './http.ts';
+import { processMetrics } from './process.ts';
+
+export type { MetricGroup };
+
+export const METRIC_GROUPS: readonly MetricGroup[] = [httpMetrics, processMetrics];

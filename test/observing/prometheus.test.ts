@@ -25,7 +25,8 @@ const FOREIGN_ORIGIN = 'https://elsewhere.example';
 const FOUND = '/v1/loc/lookup/FR-0RMB-CLY0';
 const NOT_FOUND = '/v1/loc/lookup/ZZ-0000-0000';
 const TINY_LIMIT = 2;
-const WAIT = { timeout: 10_000, interval: 100 };
+/** A scrape that began after the test's requests may still miss one whose answer was not yet counted: a few scrapes more. */
+const WAIT = { timeout: 5_000, interval: 100 };
 
 /** One loc process under watch: how to reach its API and its metrics, and its keys. */
 interface Target {
@@ -36,6 +37,8 @@ interface Target {
   instance: string;
   key: string;
   tinyKey: string;
+  /** The statuses of each round, in the order round() sends them. */
+  answered: number[][];
 }
 
 /** GET `path` on a connection of its own, so that a cluster's workers share the requests. */
@@ -97,8 +100,8 @@ async function serve(name: string, env: Record<string, string>): Promise<Target>
     env: { ...store, LOC_METRICS_PORT: '0', LOC_LOG_LEVEL: 'info', LOC_TILES: 'offline', LOC_USAGE_FLUSH_MS: '500' },
   });
   const ready = await server.ready();
-  const instance = await metricsAddress(server);
-  return { name, server, api: ready.url, instance, ...made };
+  expect(ready.metricsUrl).toMatch(/\/metrics$/);
+  return { name, server, api: ready.url, instance: new URL(ready.metricsUrl!).host, answered: [], ...made };
 }
 
 beforeAll(async () => {
@@ -109,9 +112,9 @@ beforeAll(async () => {
   prometheus = await startPrometheus([{ job: 'loc', targets: [...targets.map((target) => target.instance), deadInstance] }], [ALERTS]);
   // Two rounds a scrape apart: every series the test counts then has two samples, and so a rate.
   for (let i = 0; i < 2; i++) {
-    await Promise.all(targets.map(round));
+    await Promise.all(targets.map(async (target) => target.answered.push(await round(target))));
     const sent = Date.now();
-    await Promise.all(targets.map((target) => prometheus.scrapedSince(target.instance, sent, 15_000)));
+    await Promise.all(targets.map((target) => prometheus.scrapedSince(target.instance, sent)));
   }
 });
 
@@ -130,6 +133,15 @@ const REFUSALS = { missing_api_key: 2, origin_not_allowed: 2, rate_limited: 4 };
 describe.each(['sqlite', 'cluster'])('loc serve (%s) as Prometheus scraped it', (name) => {
   const target = () => targets.find((each) => each.name === name)!;
   const selector = () => `job="loc", instance="${target().instance}"`;
+
+  it('answered the rounds as the test counts them', () => {
+    // The key of TINY_LIMIT calls: which of the three sent at once is refused is the race's.
+    const sorted = (statuses: number[]) => [...statuses.slice(0, 9), ...statuses.slice(9).sort()];
+    expect(target().answered.map(sorted)).toEqual([
+      [200, 200, 200, 404, 404, 404, 404, 401, 403, 200, 200, 429],
+      [200, 200, 200, 404, 404, 404, 404, 401, 403, 429, 429, 429],
+    ]);
+  });
 
   it('counts every request by route template and status class, random paths as unmatched', async () => {
     await vi.waitFor(async () => {
@@ -181,7 +193,7 @@ describe('the alerting rules (docs/observing/loc-alerts.yml)', () => {
     for (const rule of loaded) {
       expect(rule.type, rule.name).toBe('alerting');
       expect(['warning', 'critical'], rule.name).toContain(rule.labels?.severity);
-      expect(rule.annotations?.summary, rule.name).toMatch(/\S{20}/);
+      expect(rule.annotations?.summary?.length ?? 0, rule.name).toBeGreaterThan(40);
       expect(rule.duration, rule.name).toBeGreaterThan(0);
     }
   });
@@ -233,7 +245,3 @@ describe('the metrics table of docs/operations.md', () => {
     expect([...new Set(read)].filter((name) => !documented.has(name))).toEqual([]);
   });
 });
-
-async function metricsAddress(server: Spawned): Promise<string> {
-  return new URL((await server.ready()).url).host;
-}

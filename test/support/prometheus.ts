@@ -45,8 +45,8 @@ export interface Prometheus {
   query(promql: string): Promise<Sample[]>;
   /** The answer of `GET /api/v1/<path>`'s `data`; throws on an error answer. */
   api<T>(path: string): Promise<T>;
-  /** Resolves once every target of `job` was scraped, with success, by a scrape that began after `since` (ms since the epoch). */
-  scrapedSince(job: string, since: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once the target `instance` (its `host:port`) was scraped, with success, by a scrape that began after `since` (ms since the epoch). */
+  scrapedSince(instance: string, since: number, timeoutMs?: number): Promise<void>;
   /** Everything it wrote, for a failure's message. */
   output(): string;
   /** Kills it and removes its directory. */
@@ -120,12 +120,13 @@ export async function startPrometheus(jobs: Job[], ruleFiles: string[] = []): Pr
       if (data.resultType !== 'vector') throw new Error(`${promql} is a ${data.resultType}, not an instant vector`);
       return data.result.map(({ metric, value }) => ({ metric, value: Number(value[1]) }));
     },
-    scrapedSince: async (job, since, timeoutMs = 10_000) => {
+    // The first scrape comes about 5 s after the start: Prometheus hands new targets to its scrapers every 5 s.
+    scrapedSince: async (instance, since, timeoutMs = 15_000) => {
       let last: Targets['activeTargets'] = [];
       await until(async () => {
-        last = (await api<Targets>('targets?state=active')).activeTargets.filter((target) => target.labels.job === job);
+        last = (await api<Targets>('targets?state=active')).activeTargets.filter((target) => target.labels.instance === instance);
         return last.length > 0 && last.every((target) => target.health === 'up' && Date.parse(target.lastScrape) > since);
-      }, timeoutMs, () => `${job} was not scraped after ${new Date(since).toISOString()}: ${JSON.stringify(last)}`);
+      }, timeoutMs, () => `${instance} was not scraped after ${new Date(since).toISOString()}: ${JSON.stringify(last)}`);
     },
   };
 }

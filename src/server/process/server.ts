@@ -1,5 +1,6 @@
 /**
- * Runs the service: builds the app, listens, says where, and shuts down gracefully on SIGTERM or
+ * Runs the service: builds the app, listens — with LOC_METRICS_PORT, the metrics listener beside it
+ * (metrics/listener.ts) — says where, and shuts down gracefully on SIGTERM or
  * SIGINT — no new connections, in-flight requests finish (up to LOC_SHUTDOWN_TIMEOUT_MS), then the
  * database is closed and the process exits. While it runs on the store of its data directory it holds
  * that directory's lock (server-lock.ts); a store handed in (`loc mock`'s, in memory) is not there.

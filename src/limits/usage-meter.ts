@@ -33,6 +33,8 @@ export interface UsageMeter {
   flush(): Promise<void>;
   /** Deletes the hours older than the retention (the timer does it hourly). */
   sweep(): Promise<void>;
+  /** Batches added to the store since the meter started, and batches the store failed (kept for the next). */
+  stats(): { flushed: number; failed: number };
   /** Stops the timers and adds what is left. */
   close(): Promise<void>;
 }
@@ -47,6 +49,8 @@ export interface UsageMeterOptions {
 export function usageMeter(store: Store, { now, onError, flushEveryMs }: UsageMeterOptions): UsageMeter {
   let pending = new Map<string, UsageHour>();
   let flushing: Promise<void> = Promise.resolve();
+  let flushed = 0;
+  let failed = 0;
 
   const row = (keyId: string, kind: TrafficKind, at: number): UsageHour | undefined => {
     const hour = Math.floor(at / HOUR_MS) * HOUR_MS;
@@ -76,7 +80,9 @@ export function usageMeter(store: Store, { now, onError, flushEveryMs }: UsageMe
       pending = new Map();
       try {
         await store.usage.addUsage(batch);
+        flushed++;
       } catch (error) {
+        failed++;
         for (const entry of batch) keep(entry);
         onError(error);
       }
@@ -104,6 +110,7 @@ export function usageMeter(store: Store, { now, onError, flushEveryMs }: UsageMe
     },
     flush,
     sweep,
+    stats: () => ({ flushed, failed }),
     async close() {
       clearInterval(flusher);
       clearInterval(sweeper);

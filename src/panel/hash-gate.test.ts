@@ -34,6 +34,7 @@ describe('gate', () => {
     const refused = await through(pending().work).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(LocError);
     expect(refused).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSeconds: 5 });
+    expect(through.stats()).toEqual({ running: 2, queued: 2, refused: 1 });
 
     works[1].fail(new Error('out of memory'));
     await expect(results[1]).rejects.toThrow('out of memory');
@@ -46,6 +47,7 @@ describe('gate', () => {
     works[2].end('c');
     works[3].end('d');
     expect(await Promise.all([results[2], results[3]])).toEqual(['c', 'd']);
+    expect(through.stats()).toEqual({ running: 0, queued: 0, refused: 1 });
 
     // All done: two places again, and an empty line.
     const again = [pending(), pending(), pending()];

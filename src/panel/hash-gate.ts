@@ -13,9 +13,20 @@ export const HASHES_AT_ONCE = 2;
 /** Hashes that may wait for one of those; more are refused (503). A few seconds of waiting at most. */
 export const HASHES_WAITING = 16;
 
+/** What a gate holds now, and what it has refused since it was made: an operator's view of it. */
+export interface GateStats {
+  running: number;
+  queued: number;
+  refused: number;
+}
+
+/** Runs work through the gate; `stats` reads its figures. */
+export type Gate = (<T>(work: () => Promise<T>) => Promise<T>) & { stats(): GateStats };
+
 /** Runs `work` when fewer than `atOnce` run, after those waiting; refuses when `waiting` already wait. */
-export function gate(atOnce: number, waiting: number): <T>(work: () => Promise<T>) => Promise<T> {
+export function gate(atOnce: number, waiting: number): Gate {
   let running = 0;
+  let refused = 0;
   const line: Array<() => void> = [];
   // A place freed goes to the first in line, if any, without being given back: `running` stays counted.
   const next = (): void => {
@@ -23,9 +34,12 @@ export function gate(atOnce: number, waiting: number): <T>(work: () => Promise<T
     if (resume === undefined) running--;
     else resume();
   };
-  return async (work) => {
+  const through = async <T>(work: () => Promise<T>): Promise<T> => {
     if (running >= atOnce) {
-      if (line.length >= waiting) throw new LocError('service_unavailable', 'Too many sign-ins at once; retry in a few seconds.').retryAfter(5);
+      if (line.length >= waiting) {
+        refused++;
+        throw new LocError('service_unavailable', 'Too many sign-ins at once; retry in a few seconds.').retryAfter(5);
+      }
       await new Promise<void>((resume) => line.push(resume));
     } else {
       running++;
@@ -36,4 +50,5 @@ export function gate(atOnce: number, waiting: number): <T>(work: () => Promise<T
       next();
     }
   };
+  return Object.assign(through, { stats: () => ({ running, queued: line.length, refused }) });
 }

@@ -14,7 +14,7 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { HASHES_AT_ONCE, HASHES_WAITING, gate } from './hash-gate.ts';
+import { HASHES_AT_ONCE, HASHES_WAITING, gate, type GateStats } from './hash-gate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +51,8 @@ export interface PasswordHasher {
   verify(password: string, stored: string | null): Promise<boolean>;
   /** Whether a verified hash was made with a lower cost than new ones get: replace it while the password is at hand. */
   needsRehash(stored: string): boolean;
+  /** The hashes running and waiting at the gate now, and those it has refused (hash-gate.ts). */
+  stats(): GateStats;
 }
 
 /** Throws when `cost` is not one OpenSSL computes and a PHC string here holds. */
@@ -106,6 +108,7 @@ export function passwordHasher(cost: PasswordCost = PASSWORD_COST): PasswordHash
       const parsed = parse(stored);
       return parsed === null || parsed.cost.ln < own.ln || parsed.cost.r < own.r;
     },
+    stats: hashing.stats,
   };
 }
 

@@ -19,7 +19,6 @@ import panelAssets from './assets.ts';
 import { errorPage } from './pages/errors.ts';
 import { Redirect, signedIn } from './access.ts';
 import { CSRF_FIELD, CSRF_HEADER, PANEL_PATH, readSession, sameCsrf } from './panel-sessions.ts';
-import { passwordsPlugin, type PasswordCost } from './password-hasher.ts';
 import accountRoutes from './routes/accounts.ts';
 import auditRoutes from './routes/audit.ts';
 import keyRoutes from './routes/keys.ts';
@@ -63,14 +62,9 @@ function panelHeaders(reply: FastifyReply, ownOrigin: string): void {
   });
 }
 
-export interface PanelOptions {
-  /** The cost of the users' password hashes (password-hasher.ts); default the service's. */
-  passwordCost?: PasswordCost;
-}
-
-export default async function panelPlugin(app: FastifyInstance, options: PanelOptions): Promise<void> {
+/** The panel, on an app that has its password hasher (`app.passwords`, password-hasher.ts). */
+export default async function panelPlugin(app: FastifyInstance): Promise<void> {
   const ownOrigin = new URL(app.config.publicUrl).origin;
-  await app.register(passwordsPlugin, { cost: options.passwordCost });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   app.decorateRequest('signedIn', null);

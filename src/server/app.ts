@@ -27,6 +27,7 @@ import jsonBodyPlugin from './plugins/json-body.ts';
 import mockFailuresPlugin from './plugins/mock-failures.ts';
 import mockKeysPlugin from './plugins/mock-keys.ts';
 import outagesPlugin from './plugins/outages.ts';
+import portCallsPlugin from './plugins/port-calls.ts';
 import protocolPlugin, { clientErrorHandler } from './plugins/protocol.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import storePlugin from './plugins/store.ts';
@@ -41,7 +42,7 @@ import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
 import { lazySchemaController } from './http/lazy-schemas.ts';
-import type { PasswordCost } from '../panel/password-hasher.ts';
+import { passwordsPlugin, type PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 
 /** Largest request body accepted: coordinates and two short texts fit many times. */
@@ -160,6 +161,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(requestIdPlugin);
   await app.register(drainingPlugin);
   await app.register(configPlugin, { config, now: options.now ?? Date.now });
+  // Before whatever watches the store's and the counters' calls (the outage log, the metrics).
+  await app.register(portCallsPlugin);
   // Before the plugins whose parts it watches. Metrics off cost nothing: neither the plugin nor
   // prom-client is loaded, and no hook is added.
   if (options.metrics !== undefined || config.metricsPort !== null) {
@@ -181,8 +184,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(swagger, openApiOptions(config.publicUrl));
   await app.register(embedAssets, { publicUrl: config.publicUrl, tiles: config.tiles, tileRendersPerSecond: config.tileRendersPerSecond, now: app.now });
   for (const routes of API_ROUTES) await app.register(routes);
-  // The partner panel; `loc mock` has no users to sign in.
-  if (!options.mock) await app.register(panelPlugin, { passwordCost: options.passwordCost });
+  // The partner panel; `loc mock` has no users to sign in. Its hasher is the app's, where the metrics read its gate.
+  if (!options.mock) {
+    await app.register(passwordsPlugin, { cost: options.passwordCost });
+    await app.register(panelPlugin);
+  }
   await app.register(shareRoutes);
   await app.ready();
   return app;

@@ -41,6 +41,9 @@ export function cachedStore(store: Store, options: CacheOptions): Store {
   };
 
   return {
+    engine: store.engine,
+    // The pool's figures are read as they are now.
+    ...(store.poolStats && { poolStats: () => store.poolStats!() }),
     // Uncached: a session signed out, a link used or a passkey removed must count at once, in every process.
     panel: store.panel,
     // Uncached too: usage is written in batches and read for reports, the audit log appended and read

@@ -40,7 +40,12 @@ export interface Taken {
   firstRefusal: boolean;
 }
 
+/** The engines counts are kept in (open-counters.ts chooses one). */
+export type CounterEngine = 'memory' | 'postgres' | 'redis';
+
 export interface Counters {
+  /** Which engine holds the counts: what metrics name them by. */
+  readonly engine: CounterEngine;
   /**
    * Counts one request against every budget, or against none when any is used up: a refused request
    * costs nothing, so a limit raised within the window applies to what was served, and a request

@@ -32,7 +32,7 @@
  * request is never let through uncounted.
  */
 import { HOUR_MS } from '../durations.ts';
-import type { Budget, Counters, Taken } from './counters.ts';
+import type { Budget, CounterEngine, Counters, Taken } from './counters.ts';
 
 /** How often ended windows are swept out of the engine and of this process. */
 const SWEEP_EVERY_MS = HOUR_MS;
@@ -60,6 +60,7 @@ export interface Wanted {
 
 /** One atomic step of a shared engine, and its housekeeping. */
 export interface CountEngine {
+  readonly engine: Exclude<CounterEngine, 'memory'>;
   /**
    * Takes the sets in turn, each as many of its requests as all its budgets have room for, each
    * request all or nothing, a later set seeing what an earlier one took from a budget they share;
@@ -236,6 +237,7 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
   }
 
   return {
+    engine: engine.engine,
     take(budgets, at): Promise<Taken> {
       const name = lineOf(budgets);
       const leased = leases.take(name);

@@ -132,7 +132,21 @@ export type KeyList = 'origins' | 'ipRanges';
 /** A change to a list of a key: a value added, with the most values the list may then hold, or removed. */
 export type KeyListChange = { add: string; cap?: number } | { remove: string };
 
+/** The engines a store is kept in (open-store.ts chooses one). */
+export type StoreEngine = 'sqlite' | 'postgres' | 'memory';
+
+/** A pool's connections now, for an operator's view of a networked engine. */
+export interface PoolStats {
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection, none being free. */
+  waiting: number;
+}
+
 export interface Store {
+  /** Which engine holds it: what metrics and messages name it by. */
+  readonly engine: StoreEngine;
   /** The partner panel's users, sign-ins, rotations and keys' last uses (panel-store.ts). */
   readonly panel: PanelStore;
   /** Each key's traffic per hour, refusals by reason (usage-store.ts). */
@@ -201,6 +215,8 @@ export interface Store {
 
   /** Cheap liveness probe for /healthz. */
   ping(): Promise<void>;
+  /** The connections of an engine that keeps a pool of them (PostgreSQL); absent where there is none. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
 }
 

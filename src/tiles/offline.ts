@@ -48,12 +48,23 @@ export interface OfflineTileOptions {
   cacheSize?: number;
 }
 
+/** What the tile service has done since it started, and what waits now: an operator's view of it. */
+export interface TileStats {
+  /** Tiles drawn by the workers. */
+  rendered: number;
+  /** Tiles handed to the workers and not yet drawn. */
+  queued: number;
+  /** New tiles refused: too many waiting, or over the render rate. */
+  refused: number;
+}
+
 export interface OfflineTiles {
   /**
    * The PNG of tile (z, x, y) of `style`. Rejects with a RangeError for an address that does not exist,
    * with 503 `service_unavailable` (LocError, with the seconds to wait) for a tile it may not draw now.
    */
   get(style: string, z: number, x: number, y: number): Promise<Buffer>;
+  stats(): TileStats;
   /** Ends the workers; tiles still waiting for one are refused. */
   close(): Promise<void>;
 }
@@ -61,22 +72,16 @@ export interface OfflineTiles {
 const unavailable = (message: string, seconds: number): LocError => new LocError('service_unavailable', message).retryAfter(seconds);
 const SHUTTING_DOWN = 'The service is shutting down; retry the request.';
 
-/** The tile service: cache, budget and bounds in this thread, drawing in TILE_WORKERS worker threads started on first use. */
-export function offlineTiles(options: OfflineTileOptions): OfflineTiles {
-  const { rendersPerSecond, now, onBudgetSpent, onDrawFailed, cacheSize = 512 } = options;
-  const cache = new Map<string, Buffer>();
-  /** The tiles handed to the workers, by address: a second request for one waits for the same drawing. */
-  const drawing = new Map<string, Promise<Buffer>>();
-  const maxPending = TILE_WORKERS * PENDING_PER_WORKER;
-  let pool: Promise<Piscina> | undefined;
-  let closed = false;
-
+/**
+ * The token bucket of new tiles: RENDER_BURST_SECONDS of `rendersPerSecond` at once, refilled on
+ * `now`'s clock. Takes one drawing from it: 0, or the seconds until there is one.
+ */
+function renderBudget(rendersPerSecond: number, now: () => number, onBudgetSpent: (() => void) | undefined): () => number {
   const burst = rendersPerSecond * RENDER_BURST_SECONDS;
   let tokens = burst;
   let filledAt = now();
   let spent = false;
-  /** Takes one drawing from the bucket: 0, or the seconds until there is one. */
-  const take = (): number => {
+  return (): number => {
     const time = now();
     // A clock moved back (tests move theirs, NTP may) refills nothing until it has passed the last
     // refill again, rather than draining the bucket or refilling that stretch twice.
@@ -91,12 +96,28 @@ export function offlineTiles(options: OfflineTileOptions): OfflineTiles {
     spent = true;
     return (1 - tokens) / rendersPerSecond;
   };
+}
+
+/** The tile service: cache, budget and bounds in this thread, drawing in TILE_WORKERS worker threads started on first use. */
+export function offlineTiles(options: OfflineTileOptions): OfflineTiles {
+  const { rendersPerSecond, now, onBudgetSpent, onDrawFailed, cacheSize = 512 } = options;
+  const cache = new Map<string, Buffer>();
+  /** The tiles handed to the workers, by address: a second request for one waits for the same drawing. */
+  const drawing = new Map<string, Promise<Buffer>>();
+  const maxPending = TILE_WORKERS * PENDING_PER_WORKER;
+  let pool: Promise<Piscina> | undefined;
+  let closed = false;
+  let rendered = 0;
+  let refused = 0;
+
+  const take = renderBudget(rendersPerSecond, now, onBudgetSpent);
 
   const draw = async (key: string, task: TileTask): Promise<Buffer> => {
     try {
       pool ??= workerPool(new URL('./tile-worker.ts', import.meta.url), { threads: TILE_WORKERS });
       const png: Uint8Array = await (await pool).run(task, { signal: AbortSignal.timeout(DRAW_DEADLINE_MS) });
       const tile = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+      rendered++;
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
       cache.set(key, tile);
       return tile;
@@ -123,10 +144,12 @@ export function offlineTiles(options: OfflineTileOptions): OfflineTiles {
       checkTile(style, z, x, y); // a tile that cannot exist costs nothing from the budget
       if (closed) throw unavailable(SHUTTING_DOWN, 1);
       if (drawing.size >= maxPending) {
+        refused++;
         throw unavailable(`The service has ${drawing.size} new map tiles waiting to be drawn; retry in 1 s. Tiles it drew recently are still served.`, 1);
       }
       const wait = take();
       if (wait > 0) {
+        refused++;
         throw unavailable(
           `The service draws at most ${rendersPerSecond} new map tiles a second and has drawn its share; retry in ${Math.ceil(wait)} s. Tiles it drew recently are still served.`,
           wait,
@@ -136,6 +159,7 @@ export function offlineTiles(options: OfflineTileOptions): OfflineTiles {
       drawing.set(key, tile);
       return tile;
     },
+    stats: () => ({ rendered, queued: drawing.size, refused }),
     async close() {
       closed = true;
       if (pool) await (await pool).destroy();

@@ -47,7 +47,7 @@ export interface TestService {
   close: () => Promise<void>;
 }
 
-export type TestServiceOptions = Pick<AppOptions, 'logStream' | 'requestTimeoutMs' | 'passwordCost'>;
+export type TestServiceOptions = Pick<AppOptions, 'logStream' | 'requestTimeoutMs' | 'passwordCost' | 'metrics'>;
 
 export async function testService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loc-test-'));

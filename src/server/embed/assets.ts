@@ -20,7 +20,7 @@ import { coverage } from '../../code/coverage.ts';
 import { BLOCK_SIZE } from '../../code/grid.ts';
 import { FORMAT_VERSION } from '../../code/cells.ts';
 import { ERROR_CATALOGUE, LocError } from '../../errors.ts';
-import { offlineTiles } from '../../tiles/offline.ts';
+import { offlineTiles, type OfflineTiles } from '../../tiles/offline.ts';
 import type { StyleLayers } from '../../embed/frame-contract.ts';
 import { resolveStyles, type TileSettings } from '../../tiles/styles.ts';
 import { errorBody } from '../http/error-body.ts';
@@ -51,6 +51,8 @@ declare module 'fastify' {
     embedStyles: StyleLayers;
     /** Compresses every embed file in every encoding (started once the server listens). */
     prepareEmbedEncodings(): Promise<void>;
+    /** The tiles the service draws itself, in offline tile mode; null otherwise. */
+    offlineTiles: OfflineTiles | null;
   }
   interface FastifyReply {
     /** Sends the frame page for this session, with its CSP, referrer policy and no-store. */
@@ -170,14 +172,15 @@ export const embedAssets = fp<EmbedAssetsOptions>(
       return send(request, reply, file, request.query.v === version ? file.cache : REVALIDATE);
     });
 
-    if (tileSettings.mode === 'offline') {
-      const tiles = offlineTiles({
-        rendersPerSecond: options.tileRendersPerSecond,
-        now: options.now,
-        // Once per spell of refusals, as the rate limit does: what an operator's alerting watches.
-        onBudgetSpent: () => app.log.warn({ rendersPerSecond: options.tileRendersPerSecond }, 'offline tile budget spent: new tiles get 503 until it refills'),
-        onDrawFailed: (cause) => app.log.error({ err: cause }, 'an offline tile worker failed to draw a tile (503); the worker is replaced'),
-      });
+    const tiles = tileSettings.mode !== 'offline' ? null : offlineTiles({
+      rendersPerSecond: options.tileRendersPerSecond,
+      now: options.now,
+      // Once per spell of refusals, as the rate limit does: what an operator's alerting watches.
+      onBudgetSpent: () => app.log.warn({ rendersPerSecond: options.tileRendersPerSecond }, 'offline tile budget spent: new tiles get 503 until it refills'),
+      onDrawFailed: (cause) => app.log.error({ err: cause }, 'an offline tile worker failed to draw a tile (503); the worker is replaced'),
+    });
+    app.decorate('offlineTiles', tiles);
+    if (tiles !== null) {
       app.addHook('onClose', () => tiles.close());
       app.get<{ Params: { style: string; z: string; x: string; y: string } }>('/tiles/:style/:z/:x/:y.png', { schema: { hide: true } }, async (request, reply) => {
         const { style, z, x, y } = request.params;

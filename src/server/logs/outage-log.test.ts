@@ -11,6 +11,7 @@ import { redisServer, stopRedis } from '../../../test/support/redis.ts';
 import { testService, type TestService } from '../../../test/support/service.ts';
 import { tcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.ts';
 import { StoreUnavailable } from '../../store/store.ts';
+import { portCalls } from '../plugins/port-calls.ts';
 import { KEY_CACHE_MS } from '../plugins/store.ts';
 import { outageLog } from './outage-log.ts';
 
@@ -114,10 +115,12 @@ describe('the outage log', () => {
     const outages = outageLog(log, 50, Date.now);
     const request = { log, what: 'request failed', request: true };
     let up = false;
-    const counters = outages.watch({ take: async () => {
+    const calls = portCalls();
+    calls.watchWith(outages.watcher);
+    const counters = calls.watch({ engine: 'redis', take: async () => {
       if (!up) throw new StoreUnavailable('unreachable', 'Redis: connect ECONNREFUSED');
       return 1;
-    } }, 'request counters');
+    } }, 'counters');
     const fail = () => counters.take().then(() => expect.unreachable(), (error: unknown) => expect(outages.failed(error, request)).toBe(true));
     const said = (pattern: RegExp) => lines.filter((line) => pattern.test(line.msg));
 

@@ -5,15 +5,19 @@
  * Without it, an outage of a few seconds under load writes a line with a stack per request: thousands,
  * which bury the one that says what happened and cost the disk that holds the log.
  *
- * A cause has recovered once its engine answered after the cause's last failure (`watch` notes every
- * answer of the store and of the counters); that is said at the next interval's end, with how long the
+ * A cause has recovered once its engine answered after the cause's last failure (its `watcher` is told of
+ * every answer of the store and of the counters); that is said at the next interval's end, with how long the
  * cause lasted. Other errors are not outages and are the caller's to log, each in full.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { StoreUnavailable } from '../../store/store.ts';
+import type { PortName, PortWatcher } from '../plugins/port-calls.ts';
 
 /** Where an outage is: the store, or the request counters (which may be Redis). */
 export type OutageSource = 'database' | 'request counters';
+
+/** The source of an outage of each watched port, as the log names it. */
+const SOURCES: Record<PortName, OutageSource> = { store: 'database', counters: 'request counters' };
 
 /** What failed, for the log: who logs its first line, in what words, and whether a request failed. */
 export interface Failure {
@@ -29,8 +33,8 @@ export interface OutageLog {
   failed(error: unknown, failure: Failure): boolean;
   /** What logs a failure of the service's own work (`what`: "panel sweep failed"): an outage as above, else in full at `warn`. */
   task(what: string): (error: unknown) => void;
-  /** `target` (a store, the counters), each of whose answers and failures is noted as `source`'s. */
-  watch<T extends object>(target: T, source: OutageSource): T;
+  /** Notes each answer and failure of the store and of the counters (plugins/port-calls.ts) as its source's. */
+  readonly watcher: PortWatcher;
   /** Stops the interval's timer. */
   close(): void;
 }
@@ -91,9 +95,12 @@ export function outageLog(log: FastifyBaseLogger, intervalMs: number, now: () =>
       }
       return true;
     },
-    watch: (target, source) => watched(target, source, answered, (error) => {
-      if (error instanceof StoreUnavailable && !sources.has(error)) sources.set(error, source);
-    }),
+    watcher: {
+      answered: (port) => answered(SOURCES[port.name]),
+      failed: (port, _operation, _startedAt, error) => {
+        if (error instanceof StoreUnavailable && !sources.has(error)) sources.set(error, SOURCES[port.name]);
+      },
+    },
     task: (what) => (error) => {
       if (!outages.failed(error, { log, what, request: false })) log.warn({ err: error }, what);
     },
@@ -115,37 +122,3 @@ function summarise(log: FastifyBaseLogger, name: string, cause: Cause, intervalM
 }
 
 const seconds = (ms: number): string => (Math.round(ms / 100) / 10).toFixed(1);
-
-/**
- * `target` with every method that returns a promise noting how it settled — answered, or failed
- * with an error — and every object it holds (a store's panel, usage and audit parts) likewise.
- */
-function watched<T extends object>(target: T, source: OutageSource, answered: (source: OutageSource) => void, failed: (error: unknown) => void): T {
-  const made = new Map<PropertyKey, unknown>();
-  return new Proxy(target, {
-    get(object, name) {
-      const value: unknown = Reflect.get(object, name, object);
-      if (made.has(name)) return made.get(name);
-      let wrapped: unknown = value;
-      if (typeof value === 'function') {
-        wrapped = (...args: unknown[]) => {
-          const result: unknown = (value as (...args: unknown[]) => unknown).apply(object, args);
-          if (!(result instanceof Promise)) return result;
-          return result.then((answer: unknown) => {
-            answered(source);
-            return answer;
-          }, (error: unknown) => {
-            failed(error);
-            throw error;
-          });
-        };
-      } else if (typeof value === 'object' && value !== null) {
-        wrapped = watched(value, source, answered, failed);
-      } else {
-        return value;
-      }
-      made.set(name, wrapped);
-      return wrapped;
-    },
-  });
-}

@@ -33,5 +33,5 @@ export default fp<MetricsPluginOptions>(
     for (const group of METRIC_GROUPS) group(app, registry, prom);
     app.decorate('metrics', registry);
   },
-  { name: 'loc-metrics', fastify: '5.x', dependencies: ['loc-config'] },
+  { name: 'loc-metrics', fastify: '5.x', dependencies: ['loc-config', 'loc-port-calls'] },
 );

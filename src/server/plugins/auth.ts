@@ -49,6 +49,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The keys' last uses noted and not yet written (auth/key-uses.ts). */
     keyUses: KeyUses;
+    /** Embed sessions created (routes/sessions.ts) and requests that came with an expired one, since the app started. */
+    sessionCounts: { created: number; expired: number };
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
@@ -99,9 +101,14 @@ export function sessionRefusal(session: EmbedSession, key: ApiKey | null): Sessi
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
+/** The missing_api_key message of a route that takes a key or a session. */
+const MISSING_KEY_OR_SESSION = 'Send your API key in the x-api-key header, or an embed session token as Authorization: Bearer <token>.';
+
 export default fp(
   async (app) => {
     const ownOrigin = new URL(app.config.publicUrl).origin;
+    const sessionCounts = { created: 0, expired: 0 };
+    app.decorate('sessionCounts', sessionCounts);
 
     async function byKey(request: FastifyRequest, presented: string, mode: AuthMode): Promise<Caller> {
       if (!looksLikeApiKey(presented)) throw new LocError('invalid_api_key', 'The x-api-key header does not hold a loc API key (they start with loc_).');
@@ -131,6 +138,7 @@ export default fp(
       const session = parts === null ? null : await app.store.getSession(parts.sid);
       if (session === null || !isSessionToken(token, session)) throw new LocError('invalid_session');
       if (app.now() >= session.expiresAt) {
+        sessionCounts.expired++;
         throw new LocError('session_expired', `The embed session expired at ${new Date(session.expiresAt).toISOString()}; create a new one.`);
       }
       const key = await app.store.getKey(session.keyId);
@@ -170,12 +178,7 @@ export default fp(
         noteUse(request, request.caller);
         return;
       }
-      throw new LocError(
-        'missing_api_key',
-        mode === 'key-or-session'
-          ? 'Send your API key in the x-api-key header, or an embed session token as Authorization: Bearer <token>.'
-          : undefined,
-      );
+      throw new LocError('missing_api_key', mode === 'key-or-session' ? MISSING_KEY_OR_SESSION : undefined);
     });
   },
   { name: 'loc-auth', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-store'] },

@@ -84,7 +84,7 @@ export default fp<RateLimitOptions>(
       throw error instanceof StoreUnavailable ? new StartFailure(error.message) : error;
     }));
     if (options.counters === undefined) app.addHook('onClose', async () => opened.close?.());
-    const counters = app.outages.watch(opened, 'request counters');
+    const counters = app.portCalls.watch(opened, 'counters');
     app.decorate('counters', counters);
     const usage = usageMeter(app.store, {
       now: app.now,
@@ -130,5 +130,5 @@ export default fp<RateLimitOptions>(
       throw refusal(budget, now);
     });
   },
-  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-store', 'loc-auth'] },
+  { name: 'loc-rate-limit', fastify: '5.x', dependencies: ['loc-config', 'loc-port-calls', 'loc-outages', 'loc-store', 'loc-auth'] },
 );

@@ -32,7 +32,7 @@ export default fp<StorePluginOptions>(
   async (app, options) => {
     const own = options.store ?? (await openStore(app.config));
     // Watched beneath the cache: what the database itself answered, not what the cache did.
-    const store = cachedStore(app.outages.watch(own, 'database'), { now: app.now, ttlMs: KEY_CACHE_MS });
+    const store = cachedStore(app.portCalls.watch(own, 'store'), { now: app.now, ttlMs: KEY_CACHE_MS });
     app.decorate('store', store);
     // Keep expired sessions a day, so a late request still hears session_expired, not invalid_session.
     // The panel's sessions, links and challenges go as soon as they expire: nobody is told why.
@@ -45,5 +45,5 @@ export default fp<StorePluginOptions>(
       if (options.store === undefined) await own.close();
     });
   },
-  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config', 'loc-outages'] },
+  { name: 'loc-store', fastify: '5.x', dependencies: ['loc-config', 'loc-port-calls', 'loc-outages'] },
 );

@@ -50,6 +50,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const expiresAt = now + (request.body.ttl ?? DEFAULT_TTL_S) * 1000;
     const { sid, secret, token } = newSessionToken();
     await app.store.createSession({ sid, secretHash: hashSecret(secret), keyId: caller.key.id, origin, createdAt: now, expiresAt, countries, bounds });
+    app.sessionCounts.created++;
     reply.header('cache-control', 'no-store');
     return {
       success: true as const,

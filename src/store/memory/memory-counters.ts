@@ -38,6 +38,7 @@ export function memoryCounters(): MemoryCounters {
   };
 
   return {
+    engine: 'memory',
     get size() {
       return counts.size;
     },

@@ -39,6 +39,7 @@ const copyKey = (key: ApiKey): ApiKey => ({ ...key, origins: [...key.origins], i
 
 export class MemoryStore implements Store {
   private closed = false;
+  readonly engine = 'memory';
   readonly panel: PanelStore = new MemoryPanelStore((work) => this.run(work));
   readonly usage: UsageStore = new MemoryUsageStore((work) => this.run(work));
   readonly audit: AuditStore = new MemoryAuditStore((work) => this.run(work));

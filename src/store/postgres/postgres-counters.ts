@@ -34,6 +34,7 @@ export function postgresCountEngine(pool: pg.Pool): CountEngine {
     }
   };
   return {
+    engine: 'postgres',
     async take(sets: readonly Wanted[], now: number) {
       const budgets = sets.flatMap((set) => set.budgets);
       const [row] = await query<{ granted: number[]; spent: number[]; counts: string[]; first_refusal: boolean[] }>(

@@ -40,6 +40,7 @@ import {
   type NewKey,
   type NewSession,
   type OpenStoreOptions,
+  type PoolStats,
   type SavedLocation,
   type Store,
   type Updated,
@@ -72,6 +73,7 @@ export async function openPostgresStore(url: string, { create = true }: OpenStor
 
 export class PostgresStore implements Store {
   private closed = false;
+  readonly engine = 'postgres';
   readonly panel: PostgresPanelStore;
   readonly usage: PostgresUsageStore;
   readonly audit: PostgresAuditStore;
@@ -269,6 +271,10 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.query('SELECT 1', [], 'ping');
+  }
+
+  poolStats(): PoolStats {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async close(): Promise<void> {

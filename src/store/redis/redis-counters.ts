@@ -104,6 +104,7 @@ export function redisCountEngine(redis: Redis, prefix: string): CountEngine {
     }
   };
   return {
+    engine: 'redis',
     take: (sets, now) =>
       run(async () => {
         const budgets = sets.flatMap((set) => set.budgets);

@@ -72,6 +72,7 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
 
 export class SqliteStore implements Store, BackupCapable {
   private readonly q;
+  readonly engine = 'sqlite';
   readonly panel: SqlitePanelStore;
   readonly usage: SqliteUsageStore;
   readonly audit: SqliteAuditStore;

@@ -208,22 +208,23 @@ describe('the alerting rules (docs/observing/loc-alerts.yml)', () => {
   });
 });
 
-/** The dashboard's panels whose every expression must answer, with numbers, for what the test did. */
-const PROVOKED_PANELS = [
-  'Request rate by route and status class', 'Refusals by reason', 'Latency p50 by route', 'Latency p95 by route', 'Latency p99 by route',
-  'Event loop lag', 'Event loop utilisation', 'CPU', 'Memory', 'Build',
-];
+/**
+ * The dashboard's panels the test provokes nothing for: failures of the store and the counters, and
+ * readiness, which only a process that went out of it shows. Every other expression must answer.
+ */
+const UNPROVOKED_PANELS = ['Counters unreachable', 'Store errors', 'Readiness'];
 
 describe('the Grafana dashboard (docs/observing/loc-dashboard.json)', () => {
   const substitutions = () => ({ rateInterval: '1m', job: 'loc', instance: '.+' });
 
-  it('runs every expression through the query API, with an answer for what the test provoked', async () => {
+  it('runs every expression through the query API, with a number for what the test provoked', async () => {
     const queries = dashboardQueries(substitutions());
     expect(queries.length).toBeGreaterThan(20);
     const unanswered: string[] = [];
     for (const { panel, refId, promql } of queries) {
       const samples = await prometheus.query(promql);
-      if (PROVOKED_PANELS.includes(panel) && (samples.length === 0 || samples.some(({ value }) => Number.isNaN(value)))) unanswered.push(`${panel} ${refId}: ${JSON.stringify(samples)}`);
+      // A quantile of a series that did not grow in the window is NaN: some of them at least must have.
+      if (!UNPROVOKED_PANELS.includes(panel) && !samples.some(({ value }) => Number.isFinite(value))) unanswered.push(`${panel} ${refId}: ${JSON.stringify(samples)}`);
     }
     expect(unanswered).toEqual([]);
   });

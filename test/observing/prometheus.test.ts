@@ -41,7 +41,7 @@ interface Target {
   answered: number[][];
 }
 
-/** GET `path` on a connection of its own, so that a cluster's workers share the requests. */
+/** GET `url` on a connection of its own, so that a cluster's workers share the requests: its status. */
 const get = (url: string, headers: Record<string, string> = {}): Promise<number> =>
   new Promise((resolve, reject) => {
     request(url, { headers, agent: false }, (response) => {
@@ -97,6 +97,7 @@ async function serve(name: string, env: Record<string, string>): Promise<Target>
   const store = { LOC_DATA_DIR: dataDir, ...env };
   const made = await keys(store);
   const server = spawnLoc(['serve', '--port', '0', '--host', '127.0.0.1'], {
+    // Offline tiles, for their metrics; usage batches every half second, so that some are written meanwhile.
     env: { ...store, LOC_METRICS_PORT: '0', LOC_LOG_LEVEL: 'info', LOC_TILES: 'offline', LOC_USAGE_FLUSH_MS: '500' },
   });
   const ready = await server.ready();
@@ -155,6 +156,18 @@ describe.each(['sqlite', 'cluster'])('loc serve (%s) as Prometheus scraped it', 
     await vi.waitFor(async () => {
       expect(byLabels(await prometheus.query(`sum by (reason) (loc_refusals_total{${selector()}})`), 'reason')).toEqual(REFUSALS);
     }, WAIT);
+  });
+
+  it('times the store and the counters on its engine, and shows a PostgreSQL pool only on PostgreSQL', async () => {
+    const engine = name === 'sqlite' ? 'sqlite' : 'postgres';
+    // One process counts in memory; workers share their counts in the database.
+    const counters = name === 'sqlite' ? 'memory' : 'postgres';
+    const calls = async (metric: string) => byLabels(await prometheus.query(`sum by (engine, operation) (${metric}_count{${selector()}})`), 'engine', 'operation');
+    // One take a request the key's limit counts: the lookups with a key, found or not, and the tiny key's.
+    expect(await calls('loc_counters_operation_duration_seconds')).toEqual({ [`${counters} take`]: 16 });
+    expect(Object.keys(await calls('loc_store_operation_duration_seconds'))).toEqual(expect.arrayContaining([`${engine} findKeyByHash`, `${engine} usage.addUsage`]));
+    const pool = byLabels(await prometheus.query(`loc_store_pool_connections{${selector()}}`), 'state');
+    expect(Object.keys(pool).sort()).toEqual(name === 'sqlite' ? [] : ['idle', 'in_use']);
   });
 
   it('has no key, origin, code or path among its series', async () => {

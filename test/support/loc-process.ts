@@ -30,6 +30,8 @@ export interface Ready {
   publicUrl: string;
   /** The pid of the server process (under npm, not the pid of the child spawned). */
   pid: number;
+  /** Where its metrics are scraped, with LOC_METRICS_PORT set. */
+  metricsUrl?: string;
 }
 
 export interface Spawned {
@@ -75,9 +77,9 @@ export function readyIn(output: string): Ready | null {
   for (const line of output.split('\n')) {
     if (!line.startsWith('{') || !line.includes(READY_MESSAGE)) continue;
     try {
-      const fields = JSON.parse(line) as { msg?: string; url?: string; publicUrl?: string; pid?: number };
+      const fields = JSON.parse(line) as { msg?: string; url?: string; publicUrl?: string; pid?: number; metricsUrl?: string };
       if (fields.msg === READY_MESSAGE && fields.url !== undefined && fields.publicUrl !== undefined) {
-        return { url: fields.url, publicUrl: fields.publicUrl, pid: fields.pid ?? 0 };
+        return { url: fields.url, publicUrl: fields.publicUrl, pid: fields.pid ?? 0, metricsUrl: fields.metricsUrl };
       }
     } catch {
       // A line that only looks like it: not the one.

@@ -4,8 +4,9 @@ import { counterMetrics } from './counters.ts';
 import { httpMetrics } from './http.ts';
 import { partMetrics } from './parts.ts';
 import { processMetrics } from './process.ts';
+import { readinessMetrics } from './readiness.ts';
 import { storeMetrics } from './store.ts';
 
 export type { MetricGroup };
 
-export const METRIC_GROUPS: readonly MetricGroup[] = [httpMetrics, processMetrics, storeMetrics, counterMetrics, partMetrics];
+export const METRIC_GROUPS: readonly MetricGroup[] = [httpMetrics, processMetrics, storeMetrics, counterMetrics, partMetrics, readinessMetrics];

@@ -25,7 +25,7 @@
  * Tests are left out as importers: a test may reach anything it checks.
  */
 const TEST = '\\.test\\.ts$';
-const SHARED = '^src/(durations|errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
+const SHARED = '^src/(durations|errors|spans|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers|cells|search/(?!coordinates\\.ts$))';
 /** The engines of the store and of the counters, a folder each (Redis counts, and stores nothing else). */

@@ -6,7 +6,7 @@
  * reads them. Done once per span in the export batch, away from the request.
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { redactLine, redactUrl } from '../logs/redact.ts';
 
 /** Attributes that hold a URL or a part of one: a query parameter named like a secret loses its value whatever it is. */
@@ -20,24 +20,29 @@ function redactText(name: string, text: string): string {
 
 function redactValue(name: string, value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value === 'string') return redactText(name, value);
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactLine(item) : item)) as AttributeValue;
+  if (Array.isArray(value) && value.some((item) => typeof item === 'string' && redactLine(item) !== item)) {
+    return value.map((item) => (typeof item === 'string' ? redactLine(item) : item)) as AttributeValue;
+  }
   return value;
 }
 
-export function redactAttributes(attributes: Attributes): Attributes {
-  const redacted: Attributes = {};
-  for (const [name, value] of Object.entries(attributes)) redacted[name] = redactValue(name, value);
-  return redacted;
+/**
+ * Redacts `attributes` where they are. A finished span's are its own, and the exporter is the last to
+ * read them: a copy of every span (a wrapper, or a new object) cost as much as the rest of the export.
+ */
+function redactAttributes(attributes: Attributes): void {
+  for (const name in attributes) {
+    const value = attributes[name];
+    const redacted = redactValue(name, value);
+    if (redacted !== value) attributes[name] = redacted;
+  }
 }
 
-const redactEvent = (event: TimedEvent): TimedEvent => (event.attributes === undefined ? event : { ...event, attributes: redactAttributes(event.attributes) });
-
-/** `span` as exported: the same span, seen through its attributes and events redacted. */
+/** `span`'s attributes and events' attributes (a recorded exception's message and stack), redacted. */
 function redactSpan(span: ReadableSpan): ReadableSpan {
-  return Object.create(span, {
-    attributes: { value: redactAttributes(span.attributes) },
-    events: { value: span.events.map(redactEvent) },
-  }) as ReadableSpan;
+  redactAttributes(span.attributes);
+  for (const event of span.events) if (event.attributes !== undefined) redactAttributes(event.attributes);
+  return span;
 }
 
 /** `exporter`, given every span redacted. */

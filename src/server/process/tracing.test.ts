@@ -35,6 +35,8 @@ describe('which settings turn traces on', () => {
   it.each([
     [{ OTEL_TRACES_EXPORTER: 'zipkin' }, 'OTEL_TRACES_EXPORTER=zipkin: loc exports traces over OTLP only (otlp, or none for no traces)'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL=grpc: loc sends OTLP over HTTP (http/json), not grpc'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT=collector:4318: not an http:// or https:// URL (the OTLP/HTTP receiver, e.g. http://otel-collector:4318)'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=not a url: not an http:// or https:// URL (the OTLP/HTTP receiver, e.g. http://otel-collector:4318)'],
   ])('refuses %j before loading anything', async (env, message) => {
     await expect(startTracing(env)).rejects.toThrow(new TracingSettingError(message));
   });

@@ -37,6 +37,13 @@ function checkSettings(env: Env): void {
   if (exporter !== undefined && exporter !== 'otlp') {
     throw new TracingSettingError(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: loc exports traces over OTLP only (otlp, or none for no traces)`);
   }
+  // The exporter drops an endpoint it cannot read without a word, and every span with it.
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'] as const) {
+    const endpoint = env[name]?.trim();
+    if (endpoint && !/^https?:$/.test(URL.parse(endpoint)?.protocol ?? '')) {
+      throw new TracingSettingError(`${name}=${endpoint}: not an http:// or https:// URL (the OTLP/HTTP receiver, e.g. http://otel-collector:4318)`);
+    }
+  }
   const protocol = given(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? given(env.OTEL_EXPORTER_OTLP_PROTOCOL);
   if (protocol !== undefined && protocol !== 'http/json' && protocol !== 'http/protobuf') {
     throw new TracingSettingError(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: loc sends OTLP over HTTP (http/json), not ${protocol}`);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnLoc, type Spawned } from '../../../test/support/loc-process.ts';
+import { finished, spawnLoc, type Spawned } from '../../../test/support/loc-process.ts';
 import { createTestDatabase, stopPostgres, type TestDatabase } from '../../../test/support/postgres.ts';
 import { redisServer, stopRedis } from '../../../test/support/redis.ts';
 import { VERSION } from '../version.ts';
@@ -159,6 +159,16 @@ describe('loc serve with traces on, on PostgreSQL with its counters in Redis', (
 
     const sent = receiver.bodies.join('\n');
     for (const secret of [key, token, token.split('.')[1], key.slice('loc_'.length)]) expect(sent).not.toContain(secret);
+  });
+});
+
+describe('loc serve with a setting it cannot honour', () => {
+  it('stops before starting, with one line and exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-refused-'));
+    const server = spawnLoc(['serve'], { env: { PORT: '0', LOC_DATA_DIR: dir, OTEL_TRACES_EXPORTER: 'zipkin' } });
+    expect(await finished(server)).toBe(2);
+    expect(server.output()).toBe('error: OTEL_TRACES_EXPORTER=zipkin: loc exports traces over OTLP only (otlp, or none for no traces)\n');
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

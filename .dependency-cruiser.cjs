@@ -13,7 +13,7 @@
  *   loc-js/testing);
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
- *   helpers, the reading of pasted coordinates) → the embed's contract → the parts the service is made
+ *   helpers, the reading of pasted coordinates, loc's own spans) → the embed's contract → the parts the service is made
  *   of (store, limits, auth, audit, addresses, tiles, workers, cells, search; the store the lowest of them) →
  *   the operations (what operators and partners change, for both fronts) → the server and its panel →
  *   the CLI;
@@ -27,7 +27,7 @@
  * Tests are left out as importers: a test may reach anything it checks.
  */
 const TEST = '\\.test\\.ts$';
-const SHARED = '^src/(durations|errors|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
+const SHARED = '^src/(durations|errors|spans|printable|escape-html|text-rules|bounded-cache|search/coordinates)\\.ts$|^src/code/';
 const CONTRACT = '^src/embed/';
 const PARTS = '^src/(store|limits|auth|audit|address|tiles|workers|cells|search/(?!coordinates\\.ts$))';
 /** The engines of the store and of the counters, a folder each (Redis counts, and stores nothing else). */

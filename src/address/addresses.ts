@@ -4,6 +4,7 @@
  * the place's one GeoNames name (usually its local one). The one entry point the routes use.
  */
 import { BoundedCache } from '../bounded-cache.ts';
+import { inSpan } from '../spans.ts';
 import { nominatimGeocoder, type ReverseGeocoder } from './nominatim.ts';
 import { offlineAddress } from './offline.ts';
 
@@ -58,9 +59,11 @@ export function createAddresses(options: AddressOptions): Addresses {
     return address;
   };
 
+  const addressOf: Addresses['addressOf'] = remote === null
+    ? offline
+    : async (cell, offlineOnly = false, language) => (offlineOnly ? null : await remote(cell.loc_code, cell.latitude, cell.longitude, language)) ?? offline(cell);
   return {
-    addressOf: remote === null
-      ? offline
-      : async (cell, offlineOnly = false, language) => (offlineOnly ? null : await remote(cell.loc_code, cell.latitude, cell.longitude, language)) ?? offline(cell),
+    addressOf: (cell, offlineOnly = false, language) =>
+      inSpan('loc.address', { 'loc.address.geocoder': remote !== null && !offlineOnly }, () => addressOf(cell, offlineOnly, language)),
   };
 }

@@ -16,6 +16,7 @@ import { RAD, distanceOfH, haverSin } from './haversine.ts';
 import { loadPlaces, loadedPlaces } from './offline.ts';
 import type { PlaceIndex } from './place-index.ts';
 import { populationOf } from './place-index.ts';
+import { inSpan } from '../spans.ts';
 
 /** Most places one search answers with. */
 export const PLACES_MAX = 8;
@@ -133,9 +134,13 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): num
  * The places whose name, or a word of it, starts with `query` (two characters at least, folded),
  * best first: those `preferred` holds, then by distance from the focus over the square root of the
  * population — a village next door before a city across the country, the city before a village as
- * far — or without a focus by population.
+ * far — or without a focus by population. A span of its own in a traced request; what was typed
+ * stays out of it (a visitor's words).
  */
-export function searchPlaces(query: string, { focus, preferred, only, limit = PLACES_MAX }: PlaceQuery = {}): NamedPlace[] {
+export const searchPlaces = (query: string, options: PlaceQuery = {}): NamedPlace[] =>
+  inSpan('loc.address.search', { 'loc.address.focused': options.focus !== undefined }, () => rankPlaces(query, options));
+
+function rankPlaces(query: string, { focus, preferred, only, limit = PLACES_MAX }: PlaceQuery): NamedPlace[] {
   const q = foldQuery(query);
   if (q.length < 2 || q.length > QUERY_MAX) return [];
   const f = foldedPlaces();

@@ -45,6 +45,7 @@ import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
 import { lazySchemaController } from './http/lazy-schemas.ts';
+import { flushSpans, traceFields, tracingOn } from '../spans.ts';
 import { passwordsPlugin, type PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 
@@ -106,6 +107,8 @@ function loggerOptions(config: Config, stream: LogStream | undefined, worker: nu
       req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
     },
     hooks: { streamWrite: redactLine },
+    // With traces on, each line written in a traced request names its trace and span.
+    ...(tracingOn() ? { mixin: traceFields } : {}),
   };
 }
 
@@ -155,6 +158,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Undocumented, but Node's own tests and userland servers rely on it (nodejs/node#36819).
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
+  // The spans of the last requests leave before the process does.
+  if (tracingOn()) app.addHook('onClose', flushSpans);
   // No hook at all when the request line would log nothing (request-log.ts).
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 

@@ -6,6 +6,7 @@
  */
 import type { Counters } from './counters.ts';
 import { memoryCounters } from './memory/memory-counters.ts';
+import { inSpan, tracingOn } from '../spans.ts';
 
 export interface CounterSettings {
   databaseUrl: string | null;
@@ -15,11 +16,21 @@ export interface CounterSettings {
 export async function openCounters(settings: CounterSettings, now: () => number): Promise<Counters> {
   if (settings.redisUrl !== null) {
     const { redisCounters } = await import('./redis/redis-counters.ts');
-    return redisCounters(settings.redisUrl, { now });
+    return traced(await redisCounters(settings.redisUrl, { now }), 'redis');
   }
   if (settings.databaseUrl !== null) {
     const { postgresCounters } = await import('./postgres/postgres-counters.ts');
-    return postgresCounters(settings.databaseUrl, { now });
+    return traced(await postgresCounters(settings.databaseUrl, { now }), 'postgresql');
   }
-  return memoryCounters();
+  return traced(memoryCounters(), 'memory');
+}
+
+/**
+ * With traces on, each take is a span of loc's own, whichever the engine: requests gathered into one
+ * step share its statement or command, which is the child of the first of them only.
+ */
+function traced(counters: Counters, engine: string): Counters {
+  if (!tracingOn()) return counters;
+  const attributes = { 'loc.counters.engine': engine };
+  return { ...counters, take: (budgets, now) => inSpan('loc.counters.take', attributes, () => counters.take(budgets, now)) };
 }

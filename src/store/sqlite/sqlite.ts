@@ -15,6 +15,7 @@ import { newId } from '../ids.ts';
 import { DATABASE_FILE, prepareDataDir } from './sqlite-files.ts';
 import { translateSqliteError } from './sqlite-errors.ts';
 import { migrate } from './sqlite-migrations.ts';
+import { traceStatements } from './sqlite-spans.ts';
 import { SqliteKeys, KEY_COLUMNS } from './sqlite-keys.ts';
 import { SqliteLocations } from './sqlite-locations.ts';
 import { SqliteAuditStore } from './sqlite-audit.ts';
@@ -67,6 +68,7 @@ export function openSqliteStore(dataDir: string, { create = true }: OpenStoreOpt
     db?.close();
     throw translateSqliteError(error);
   }
+  traceStatements(db);
   return new SqliteStore(db);
 }
 

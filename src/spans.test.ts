@@ -1,0 +1,90 @@
+/**
+ * loc's own spans in-process, with the real SDK and an exporter that keeps what it is given: a span
+ * is the child of the request that was current, none is made outside a request, SQLite's statements
+ * and the address search make theirs, and a log line gets the trace it was written in.
+ */
+import * as api from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { searchPlaces } from './address/place-names.ts';
+import { flushSpans, inSpan, traceFields, tracingOn, useTracing } from './spans.ts';
+import { openSqliteStore } from './store/sqlite/sqlite.ts';
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const request = api.trace.getTracer('test');
+
+/** `work` in a span standing for a request, as @fastify/otel makes it; resolves with the request span and what `work` returned. */
+async function inRequest<T>(work: () => T | Promise<T>): Promise<{ parent: api.SpanContext; result: T }> {
+  return request.startActiveSpan('request', async (span) => {
+    const result = await work();
+    span.end();
+    return { parent: span.spanContext(), result };
+  });
+}
+
+const finished = (): ReadableSpan[] => exporter.getFinishedSpans();
+const named = (name: string): ReadableSpan[] => finished().filter((span) => span.name === name);
+
+beforeAll(() => {
+  expect(tracingOn()).toBe(false);
+  provider.register();
+  useTracing({ api, flush: () => provider.forceFlush() });
+});
+beforeEach(() => exporter.reset());
+afterAll(() => provider.shutdown());
+
+describe('inSpan', () => {
+  it('makes a child of the current span, ended when the promise settles, and passes a failure on marked', async () => {
+    const { parent } = await inRequest(async () => {
+      await inSpan('loc.step', { 'loc.n': 1 }, async () => 'done');
+      await expect(inSpan('loc.failing', {}, async () => Promise.reject(new TypeError('no')))).rejects.toThrow('no');
+    });
+    const [step] = named('loc.step');
+    expect(step.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(step.spanContext().traceId).toBe(parent.traceId);
+    expect(step.attributes).toEqual({ 'loc.n': 1 });
+    const [failing] = named('loc.failing');
+    expect(failing.status).toEqual({ code: api.SpanStatusCode.ERROR, message: 'TypeError' });
+  });
+
+  it('makes no span outside a request', async () => {
+    expect(inSpan('loc.alone', {}, () => 42)).toBe(42);
+    await flushSpans();
+    expect(finished()).toEqual([]);
+  });
+});
+
+describe('traceFields', () => {
+  it('names the current trace in OpenTelemetry\'s log fields, and nothing outside one', async () => {
+    const { parent, result } = await inRequest(() => traceFields());
+    expect(result).toEqual({ trace_id: parent.traceId, span_id: parent.spanId, trace_flags: '01' });
+    expect(traceFields()).toEqual({});
+  });
+});
+
+describe('SQLite\'s statements', () => {
+  it('each run a span under the request, with the statement\'s text and none of its values', async () => {
+    const store = openSqliteStore(':memory:');
+    try {
+      await store.createAccount({ name: 'acme-traced', partner: false, createdAt: Date.now() });
+      const { parent } = await inRequest(() => store.findAccount('acme-traced'));
+      const statements = finished().filter((span) => span.attributes['db.system.name'] === 'sqlite');
+      expect(statements.map((span) => [span.name, span.parentSpanContext?.spanId])).toEqual([['SELECT', parent.spanId]]);
+      expect(statements[0].attributes['db.query.text']).toMatch(/^SELECT .* WHERE name = \?$/);
+      expect(JSON.stringify(statements[0].attributes)).not.toContain('acme-traced');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the address search', () => {
+  it('is a span under the request, which does not hold what was typed', async () => {
+    const { parent, result } = await inRequest(() => searchPlaces('Lyon'));
+    expect(result[0]).toMatchObject({ name: 'Lyon', country_code: 'FR' });
+    const [search] = named('loc.address.search');
+    expect(search.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(JSON.stringify(search.attributes)).not.toMatch(/lyon/i);
+  });
+});

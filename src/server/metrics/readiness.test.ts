@@ -1,4 +1,7 @@
-/** `loc_ready` in process: 1 once the tables and the address index are loaded, 0 from the drain on. */
+/**
+ * `loc_ready` in process: 1 once the tables and the address index are loaded, 0 from the drain on,
+ * and read without calling the engines (what the engines answered is /readyz's to ask, routes/health.test.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { sampled } from '../../../test/support/metric-samples.ts';
 import { freshService } from '../../../test/support/service.ts';
@@ -6,12 +9,14 @@ import { loadPlaces } from '../../address/offline.ts';
 import { coverage } from '../../code/coverage.ts';
 
 describe('loc_ready', () => {
-  it('is 1 while the service is ready and 0 once it drains', async () => {
+  it('is 1 while the service is ready and 0 once it drains, and a scrape never pings the store', async () => {
     const service = await freshService({ LOC_METRICS_PORT: '0' });
+    const registry = service.app.metrics!;
     loadPlaces();
     coverage();
-    expect(await sampled(service.app.metrics!, 'loc_ready')).toBe(1);
+    expect(await sampled(registry, 'loc_ready')).toBe(1);
     service.app.drain();
-    expect(await sampled(service.app.metrics!, 'loc_ready')).toBe(0);
+    expect(await sampled(registry, 'loc_ready')).toBe(0);
+    expect(await sampled(registry, 'loc_store_operation_duration_seconds_count', { operation: 'ping' })).toBeUndefined();
   });
 });

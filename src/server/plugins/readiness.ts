@@ -34,6 +34,11 @@ export interface Readiness {
   readonly draining: boolean;
   /** Runs every check, the engines' failures logged on `log` (default the app's); never rejects, and answers within CHECK_TIMEOUT_MS and a little. */
   check(log?: FastifyBaseLogger): Promise<ReadinessReport>;
+  /**
+   * The report without asking the engines: every other check now, the database and the counters as
+   * the last check found them. What a metrics scrape reads, so that scraping never calls the engines.
+   */
+  known(): ReadinessReport;
 }
 
 declare module 'fastify' {
@@ -75,18 +80,21 @@ export async function answers(app: FastifyInstance, ping: () => Promise<void>, l
   }
 }
 
-async function check(app: FastifyInstance, log: FastifyBaseLogger): Promise<ReadinessReport> {
-  const [store, counters] = await Promise.all([
-    answers(app, () => app.store.ping(), log, CHECK_TIMEOUT_MS),
-    answers(app, async () => app.counters.ping?.(), log, CHECK_TIMEOUT_MS),
-  ]);
+/** Whether the engines answered, as a check found them. */
+interface Engines {
+  store: boolean;
+  counters: boolean;
+}
+
+/** The report of every check, the engines' as `engines` says. */
+function report(app: FastifyInstance, engines: Engines): ReadinessReport {
   const delay = app.eventLoopDelay();
   const bound = app.config.maxEventLoopDelayMs;
   const failing: [boolean, ReadinessCheck, string][] = [
     [!coverageLoaded(), 'tables', "the codec's tables are not loaded yet"],
     [loadedPlaces() === undefined, 'addresses', 'the address index is not loaded yet'],
-    [!store, 'store', NOT_ANSWERING.store],
-    [!counters, 'counters', NOT_ANSWERING.counters],
+    [!engines.store, 'store', NOT_ANSWERING.store],
+    [!engines.counters, 'counters', NOT_ANSWERING.counters],
     [app.draining, 'draining', 'the service is shutting down'],
     [delay !== null && delay > bound, 'overloaded', `the event loop lags ${Math.round(delay ?? 0)} ms, past LOC_MAX_EVENT_LOOP_DELAY_MS=${bound}`],
   ];
@@ -94,13 +102,24 @@ async function check(app: FastifyInstance, log: FastifyBaseLogger): Promise<Read
   return { ready: failed.length === 0, draining: app.draining, failed };
 }
 
+async function engines(app: FastifyInstance, log: FastifyBaseLogger): Promise<Engines> {
+  const [store, counters] = await Promise.all([
+    answers(app, () => app.store.ping(), log, CHECK_TIMEOUT_MS),
+    answers(app, async () => app.counters.ping?.(), log, CHECK_TIMEOUT_MS),
+  ]);
+  return { store, counters };
+}
+
 export default fp(
   async (app) => {
+    // Until a check asks them, the engines are taken to answer: the start opened both.
+    let lastSeen: Engines = { store: true, counters: true };
     app.decorate('readiness', {
       get draining() {
         return app.draining;
       },
-      check: (log: FastifyBaseLogger = app.log) => check(app, log),
+      check: async (log: FastifyBaseLogger = app.log) => report(app, (lastSeen = await engines(app, log))),
+      known: () => report(app, lastSeen),
     } satisfies Readiness);
   },
   { name: 'loc-readiness', fastify: '5.x', dependencies: ['loc-config', 'loc-outages', 'loc-draining', 'loc-overload', 'loc-store', 'loc-rate-limit'] },

@@ -88,11 +88,14 @@ describe.each([
       await proxy.cut();
       expect(await ask(running, '/readyz')).toEqual({ status: 503, retryAfter: '10', message: `Not ready: ${message}.` });
       expect((await running.app.readiness.check()).failed).toEqual([{ check, message }]);
+      // What a metrics scrape reads: the engines as the last check found them, without asking again.
+      expect(running.app.readiness.known().failed).toEqual([{ check, message }]);
       expect(await ask(running, '/healthz')).toEqual({ status: 503, retryAfter: '10', message: healthz });
       expect(await ask(running, '/livez')).toEqual({ status: 200 });
 
       await proxy.restore();
       await expect.poll(async () => (await ask(running, '/readyz')).status, { timeout: 10_000 }).toBe(200);
+      expect(running.app.readiness.known()).toEqual({ ready: true, draining: false, failed: [] });
     } finally {
       await service?.close();
       await proxy.close();

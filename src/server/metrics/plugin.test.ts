@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../../test/support/loc-process.ts';
 import { fileService, freshService, json } from '../../../test/support/service.ts';
+import { byLabel, sampled, samples, type Labels } from '../../../test/support/metric-samples.ts';
 import { UNMATCHED } from './http.ts';
 
 const service = fileService({ LOC_METRICS_PORT: '0' });
@@ -16,40 +17,30 @@ const service = fileService({ LOC_METRICS_PORT: '0' });
 const LOOKUP = '/v1/loc/lookup/US-550M-RQ5L';
 const LOOKUP_ROUTE = '/v1/loc/lookup/:code';
 
-/** A sample of a metric as the registry's JSON has it; a histogram's name its series (`…_bucket`, `…_count`). */
-interface Sample {
-  value: number;
-  labels: Record<string, string | number>;
-  metricName?: string;
-}
-
-/** The samples of metric `name` whose labels include `labels`. */
-async function samples(name: string, labels: Record<string, string> = {}): Promise<Sample[]> {
-  const metric = (await service.app.metrics!.getMetricsAsJSON()).find((each) => each.name === name) as { values: Sample[] } | undefined;
-  if (metric === undefined) throw new Error(`no metric ${name}`);
-  return metric.values.filter((sample) => Object.entries(labels).every(([label, value]) => sample.labels[label] === value));
-}
+const registry = () => service.app.metrics!;
 
 /** The sum of the samples of `name` whose labels include `labels`: 0 when there is none. */
-const total = async (name: string, labels: Record<string, string> = {}): Promise<number> => (await samples(name, labels)).reduce((sum, { value }) => sum + value, 0);
+const total = async (name: string, labels: Labels = {}): Promise<number> => (await sampled(registry(), name, labels)) ?? 0;
 
 /** What `act` adds to the sample of `name` with `labels`. */
-async function added(name: string, labels: Record<string, string>, act: () => Promise<unknown>): Promise<number> {
+async function added(name: string, labels: Labels, act: () => Promise<unknown>): Promise<number> {
   const before = await total(name, labels);
   await act();
   return (await total(name, labels)) - before;
 }
+
+/** The samples named `name`. */
+const named = async (name: string) => (await samples(registry())).filter((sample) => sample.name === name);
 
 describe('HTTP metrics', () => {
   it('counts requests by method, route template and status class, and times them', async () => {
     const ok = { method: 'GET', route: LOOKUP_ROUTE, status_class: '2xx' };
     const lookups = () => Promise.all([0, 1, 2].map(() => service.request({ url: LOOKUP, headers: { 'x-api-key': service.secret } })));
     expect(await added('loc_http_requests_total', ok, lookups)).toBe(3);
-    expect(await added('loc_http_request_duration_seconds', { ...ok, le: '+Inf' }, lookups)).toBe(3);
-    const [count] = await samples('loc_http_request_duration_seconds', ok).then((all) => all.filter((sample) => sample.metricName?.endsWith('_count')));
-    const buckets = (await samples('loc_http_request_duration_seconds', ok)).filter((sample) => sample.metricName?.endsWith('_bucket')).map((sample) => sample.labels.le);
-    expect(count.value).toBe(6);
-    expect(buckets).toEqual([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, '+Inf']);
+    expect(await added('loc_http_request_duration_seconds_bucket', { ...ok, le: '+Inf' }, lookups)).toBe(3);
+    expect(await total('loc_http_request_duration_seconds_count', ok)).toBe(6);
+    const buckets = [...(await byLabel(registry(), 'loc_http_request_duration_seconds_bucket', 'le', ok)).keys()];
+    expect(buckets).toEqual(['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf']);
     const refused = { method: 'GET', route: LOOKUP_ROUTE, status_class: '4xx' };
     expect(await added('loc_http_requests_total', refused, () => service.request({ url: LOOKUP }))).toBe(1);
   });
@@ -59,13 +50,13 @@ describe('HTTP metrics', () => {
     const unmatched = { method: 'GET', route: UNMATCHED, status_class: '4xx' };
     expect(await added('loc_http_requests_total', unmatched, () => Promise.all(paths.map((url) => service.request({ url }))))).toBe(3);
     expect(await added('loc_http_requests_total', { method: 'other', route: UNMATCHED }, () => service.request({ method: 'PROPFIND', url: LOOKUP }))).toBe(1);
-    const text = await service.app.metrics!.metrics();
+    const text = await registry().metrics();
     for (const path of paths) expect(text).not.toContain(`"${path}"`);
     expect(text).not.toContain('PROPFIND');
   });
 
   it('counts refusals by reason: no key, a key the origin does not match, a limit spent', async () => {
-    const reasons = async () => Object.fromEntries((await samples('loc_refusals_total')).map((sample) => [sample.labels.reason, sample.value]));
+    const reasons = async () => Object.fromEntries(await byLabel(registry(), 'loc_refusals_total', 'reason'));
     const before = await reasons();
     const { secret: once } = await service.key('refusals', { hourlyLimit: 1 });
     const lookup = (key?: string) => service.request({ url: LOOKUP, headers: key === undefined ? {} : { 'x-api-key': key } });
@@ -86,20 +77,20 @@ describe('HTTP metrics', () => {
     const { key, secret } = await service.key('private', { origins: ['https://private-shop.example'] });
     await service.request({ url: LOOKUP, headers: { 'x-api-key': secret }, remoteAddress: '198.51.100.77' });
     await service.request({ method: 'POST', url: '/v1/embed/sessions', headers: { 'x-api-key': secret }, payload: { origin: 'https://intruder.example' } });
-    const text = await service.app.metrics!.metrics();
+    const text = await registry().metrics();
     for (const secretThing of [key.id, secret, 'private-shop.example', 'intruder.example', '198.51.100.77']) expect(text).not.toContain(secretThing);
   });
 });
 
 describe('process metrics', () => {
   it('has the build, the event loop utilisation and prom-client’s default metrics', async () => {
-    const [info] = await samples('loc_build_info');
+    const [info] = await named('loc_build_info');
     expect(info.value).toBe(1);
     expect(info.labels).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), table_revision: 'v1r3', node_version: process.version });
-    const [utilization] = await samples('loc_event_loop_utilization');
+    const [utilization] = await named('loc_event_loop_utilization');
     expect(utilization.value).toBeGreaterThanOrEqual(0);
     expect(utilization.value).toBeLessThanOrEqual(1);
-    const text = await service.app.metrics!.metrics();
+    const text = await registry().metrics();
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
       expect(text).toMatch(new RegExp(`^${name} `, 'm'));
     }

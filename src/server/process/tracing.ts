@@ -96,8 +96,10 @@ export async function startTracing(env: Env): Promise<void> {
         },
       }),
       // Statements outside a request (migrations, the usage meter's flush) would each be a trace alone.
-      // The statement's text is recorded, never its values (enhancedDatabaseReporting stays off).
-      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+      // The statement's text is recorded, never its values (enhancedDatabaseReporting stays off). No
+      // span for taking a pool connection: one per statement, it doubled the spans of a request, and
+      // the pool's waiting is a metric (loc_store_pool_waiting).
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
       // The command's name alone: its keys and arguments name keys' budgets and carry counts.
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],

@@ -13,7 +13,7 @@
 import { chromium, type Browser } from '@playwright/test';
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,8 +62,10 @@ beforeAll(async () => {
   await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs.map((name) => join(work, name))], project);
   // loc-js/testing's optional peer and the Node types a Playwright project has: the npm cache holds
   // the tarballs this checkout installed, not the registry's metadata an install of them needs, so the
-  // project links the checkout's own (their dependencies resolve beside them).
+  // project links the checkout's own (their dependencies resolve beside them) — unless the install
+  // brought one: the service's PostgreSQL instrumentation depends on @types/pg, which brings @types/node.
   for (const name of ['@playwright/test', '@types/node']) {
+    if (existsSync(join(project, 'node_modules', name))) continue;
     mkdirSync(join(project, 'node_modules', name, '..'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
   }

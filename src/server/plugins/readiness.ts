@@ -96,7 +96,7 @@ function report(app: FastifyInstance, engines: Engines): ReadinessReport {
     [!engines.store, 'store', NOT_ANSWERING.store],
     [!engines.counters, 'counters', NOT_ANSWERING.counters],
     [app.draining, 'draining', 'the service is shutting down'],
-    [delay !== null && delay > bound, 'overloaded', `the event loop lags ${Math.round(delay ?? 0)} ms, past LOC_MAX_EVENT_LOOP_DELAY_MS=${bound}`],
+    [app.overloaded(), 'overloaded', `the event loop lags ${Math.round(delay ?? 0)} ms, past LOC_MAX_EVENT_LOOP_DELAY_MS=${bound}`],
   ];
   const failed = failing.filter(([fails]) => fails).map(([, name, message]) => ({ check: name, message }));
   return { ready: failed.length === 0, draining: app.draining, failed };

@@ -3,7 +3,13 @@
  * every 15 s, as a Prometheus would; a scrape's own CPU apart), with tracing on (every request sampled, exported over
  * OTLP/HTTP to a local sink), with one request in ten sampled, and with both on, each against the
  * same with both off, at a steady rate. The modes alternate over several rounds and each takes its
- * median, so a machine that slows down during the run slows every mode alike. Run alone with `node --import tsx bench/observability.ts`.
+ * median, so a machine that slows down during the run slows every mode alike.
+ *
+ * One `loc serve` differs from the next by more than metrics cost (the CPU per request of five
+ * starts of one mode spreads over ±15 %), so metrics' budget is measured apart, paired: two servers
+ * in one process, metrics off and on (paired-servers.ts), loaded in turn in short slices. Tracing
+ * patches the drivers for the whole process and cannot be paired so. Run alone with
+ * `node --import tsx bench/observability.ts`.
  */
 import autocannon from 'autocannon';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { encode } from '../src/code/index.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres.ts';
 import { createTestDatabase, stopPostgres } from '../test/support/postgres.ts';
+import { spawnProcess } from '../test/support/loc-process.ts';
 import { cpuMs, family, serveLoc } from './processes.ts';
 import { markdownTable, type BenchRow } from './report.ts';
 import { seed } from './scale-out.ts';
@@ -31,8 +38,11 @@ const SCRAPE_EVERY_MS = 15_000;
 const SCRAPES = 10;
 /** Metrics on, or tracing on, may cost at most this much more per request than both off. */
 const BUDGET = 1.1;
-/** The modes the budget is on; the others are context. */
-const BUDGETED: ReadonlySet<string> = new Set(['metrics on', 'tracing on']);
+/** The modes of separate processes the budget is on; the others are context (metrics' is paired). */
+const BUDGETED: ReadonlySet<string> = new Set(['tracing on']);
+/** The paired measure: slices of load on each server in turn, alternating which goes first. */
+const PAIRED_ROUNDS = 16;
+const SLICE_S = 1.5;
 
 interface Mode {
   name: string;
@@ -108,6 +118,45 @@ async function cost(mode: Mode, databaseUrl: string, requests: autocannon.Reques
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+interface Paired {
+  off: number[];
+  on: number[];
+}
+
+/** loc's CPU per request of each slice on each server of one process (paired-servers.ts). */
+async function pairedCost(databaseUrl: string, requests: autocannon.Request[]): Promise<Paired> {
+  const child = spawnProcess(process.execPath, ['--import', 'tsx', 'bench/paired-servers.ts'], { env: { LOC_DATABASE_URL: databaseUrl } });
+  try {
+    const urls = JSON.parse((await child.waitFor(/^\{.*\}$/m))[0]) as { off: string; on: string; metrics: string };
+    const slice = async (url: string, duration: number): Promise<number> => {
+      const before = cpuMs([child.child.pid!]);
+      const result = await autocannon({ url, connections: CONNECTIONS, overallRate: RATE, requests, duration });
+      return ((cpuMs([child.child.pid!]) - before) * 1000) / result.requests.total;
+    };
+    for (const url of [urls.off, urls.on]) await slice(url, 2);
+    const paired: Paired = { off: [], on: [] };
+    for (let round = 0; round < PAIRED_ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      for (const mode of order) paired[mode].push(await slice(urls[mode], SLICE_S));
+    }
+    if (!(await (await fetch(urls.metrics)).text()).includes('loc_http_requests_total')) throw new Error('metrics on: no request counted in /metrics');
+    return paired;
+  } finally {
+    await child.stop();
+  }
+}
+
+/** The budgeted row of metrics' cost, from the paired slices. */
+function pairedRow({ off, on }: Paired): BenchRow {
+  const ratios = on.map((us, i) => us / off[i]).sort((a, b) => a - b);
+  return {
+    group: 'observability', name: 'loc CPU per counted lookup, PostgreSQL × 1: metrics on, paired in one process', ours: median(on), peerName: 'metrics off, the same process',
+    peer: median(off), unit: 'µs', higherIsBetter: false, budget: BUDGET,
+    note: `medians of ${PAIRED_ROUNDS} slices of ${SLICE_S} s each, alternating; the slices' ratios run ${ratios[0].toFixed(2)}–${ratios.at(-1)!.toFixed(2)}× (middle half ` +
+      `${ratios[Math.floor(ratios.length / 4)].toFixed(2)}–${ratios[Math.floor((ratios.length * 3) / 4)].toFixed(2)}×); ${RATE} requests/s on ${CONNECTIONS} connections; both servers run from source (tsx)`,
+  };
+}
+
 export async function benchObservability(): Promise<BenchRow[]> {
   const database = await createTestDatabase();
   const sink = await otlpSink();
@@ -127,12 +176,13 @@ export async function benchObservability(): Promise<BenchRow[]> {
       const ms = runs.get(name)!.flatMap((each) => each.scrapeMs ?? []);
       return ms.length === 0 ? '' : `; a scrape of /metrics costs loc ${median(ms).toFixed(1)} ms of CPU (median), every ${SCRAPE_EVERY_MS / 1000} s in Prometheus' usual setting`;
     };
-    return MODES.slice(1).map((mode) => ({
+    const paired = pairedRow(await pairedCost(database.url, requests));
+    return [paired, ...MODES.slice(1).map((mode) => ({
       group: 'observability', name: `loc CPU per counted lookup, PostgreSQL × 1: ${mode.name}`, ours: median(us(mode.name)), peerName: 'the same, metrics and tracing off',
       peer: off, unit: 'µs', higherIsBetter: false, budget: BUDGETED.has(mode.name) ? BUDGET : undefined,
       note: `median of ${ROUNDS} alternating runs (${spread(mode.name)} µs vs off ${spread('off')} µs); ${RATE} requests/s on ${CONNECTIONS} connections` +
-        scrape(mode.name) + (BUDGETED.has(mode.name) ? '' : '; no budget of its own, context for the two above'),
-    }));
+        scrape(mode.name) + (BUDGETED.has(mode.name) ? '' : '; no budget of its own: context (metrics\' budget is on the paired row)'),
+    }))];
   } finally {
     sink.server.close();
     await database.dispose();

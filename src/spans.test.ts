@@ -1,13 +1,18 @@
 /**
  * loc's own spans in-process, with the real SDK and an exporter that keeps what it is given: a span
- * is the child of the request that was current, none is made outside a request, SQLite's statements
- * and the address search make theirs, and a log line gets the trace it was written in.
+ * is the child of the request that was current, none is made outside a request, SQLite's statements,
+ * the address search and the request counters make theirs, and a log line gets the trace it was
+ * written in.
  */
 import * as api from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, stopPostgres } from '../test/support/postgres.ts';
 import { searchPlaces } from './address/place-names.ts';
+import { HOUR_MS } from './durations.ts';
 import { flushSpans, inSpan, traceFields, tracingOn, useTracing } from './spans.ts';
+import type { SettledStep } from './store/counters.ts';
+import { openCounters } from './store/open-counters.ts';
 import { openSqliteStore } from './store/sqlite/sqlite.ts';
 
 const exporter = new InMemorySpanExporter();
@@ -32,7 +37,10 @@ beforeAll(() => {
   useTracing({ api, flush: () => provider.forceFlush() });
 });
 beforeEach(() => exporter.reset());
-afterAll(() => provider.shutdown());
+afterAll(async () => {
+  await provider.shutdown();
+  await stopPostgres();
+});
 
 describe('inSpan', () => {
   it('makes a child of the current span, ended when the promise settles, and passes a failure on marked', async () => {
@@ -86,5 +94,24 @@ describe('the address search', () => {
     const [search] = named('loc.address.search');
     expect(search.parentSpanContext?.spanId).toBe(parent.spanId);
     expect(JSON.stringify(search.attributes)).not.toMatch(/lyon/i);
+  });
+});
+
+describe('the request counters', () => {
+  it('take in a span under the request, and keep a shared engine\'s figures and step observer through the span\'s wrapper', async () => {
+    const db = await createTestDatabase({ migrated: true });
+    const now = Date.now();
+    const counters = await openCounters({ databaseUrl: db.url, redisUrl: null }, () => now);
+    try {
+      const steps: Omit<SettledStep, 'seconds'>[] = [];
+      counters.observeSteps!(({ seconds: _, ...step }) => steps.push(step));
+      const { parent } = await inRequest(() => counters.take([{ id: 'traced', limit: 5, resetsAt: now + HOUR_MS, keyId: 'key_1', kind: 'server' }], now));
+      expect(named('loc.counters.take').map((span) => span.parentSpanContext?.spanId)).toEqual([parent.spanId]);
+      expect(steps).toEqual([{ requests: 1, sets: 1, failed: false }]);
+      expect(counters.stats!()).toMatchObject({ steps: 1, failedSteps: 0 });
+    } finally {
+      await counters.close!();
+      await db.dispose();
+    }
   });
 });

@@ -52,8 +52,40 @@ export interface Counters {
    * refused by one budget does not use up another.
    */
   take(budgets: readonly Budget[], now: number): Promise<Taken>;
+  /** What a shared engine's steps, leases and local refusals came to (shared-counters.ts); absent for the embedded engine, which has none. */
+  stats?(): SharedCounterStats;
+  /**
+   * Has `observer` told of each step a shared engine sends, replacing any before: set by the metrics
+   * alone, so that no step is timed while they are off.
+   */
+  observeSteps?(observer: StepObserver): void;
   /** Resolves when the engine answers (the health check); rejects with StoreUnavailable when not. The embedded engine always answers. */
   ping?(): Promise<void>;
   /** Lets go of the engine's connections. */
   close?(): Promise<void>;
 }
+
+/** What a process's shared counters did since they opened: totals, each raised where it happens. */
+export interface SharedCounterStats {
+  /** Steps sent to the engine, answered or failed, and of them those it failed. */
+  steps: number;
+  failedSteps: number;
+  /** Requests answered from a lease, with no step of their own. */
+  leased: number;
+  /** Counts the engine granted beyond a step's requests: leases, to be handed out later. */
+  leaseCounts: number;
+  /** Requests refused here, by a budget the engine had said was used up, without asking it. */
+  refusedHere: number;
+}
+
+/** One step of a shared engine as it settled: how long the engine took, and what the step carried. */
+export interface SettledStep {
+  seconds: number;
+  /** The requests it counted or refused. */
+  requests: number;
+  /** Their budget sets, one per key or session. */
+  sets: number;
+  failed: boolean;
+}
+
+export type StepObserver = (step: SettledStep) => void;

@@ -27,7 +27,8 @@ export async function openCounters(settings: CounterSettings, now: () => number)
 
 /**
  * With traces on, each take is a span of loc's own, whichever the engine: requests gathered into one
- * step share its statement or command, which is the child of the first of them only.
+ * step share its statement or command, which is the child of the first of them only. The rest of the
+ * port is spread through as it is: a shared engine's stats and step observer with it.
  */
 function traced(counters: Counters, engine: string): Counters {
   if (!tracingOn()) return counters;

@@ -11,7 +11,7 @@ import { redisServer, stopRedis } from '../../test/support/redis.ts';
 import { tcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.ts';
 import { StoreUnavailable } from './store.ts';
 import { HOUR_MS } from '../durations.ts';
-import type { Budget } from './counters.ts';
+import type { Budget, SettledStep } from './counters.ts';
 import { postgresCountEngine, postgresCounters } from './postgres/postgres-counters.ts';
 import { redisCountEngine, redisCounters } from './redis/redis-counters.ts';
 import { sharedCounters, type CountEngine, type SharedCounters } from './shared-counters.ts';
@@ -228,6 +228,45 @@ describe.each([
       const used = (await engine.row(b[0].id))?.used;
       expect(used).toBe(steps.flat().reduce((sum, wanted) => sum + wanted));
       expect(used! - 300).toBeLessThanOrEqual(256);
+    } finally {
+      await counters.close();
+    }
+  });
+
+  it('totals its steps, the requests its leases answered, the counts leased and the refusals made here, and tells an observer of each step', async () => {
+    const real = await engine.countEngine();
+    let away = false;
+    const cut = () => Promise.reject(new StoreUnavailable('unreachable', 'the test cut the engine off'));
+    const counters = sharedCounters({ ...real, take: (sets, at) => (away ? cut() : real.take(sets, at)) }, { now });
+    const steps: Omit<SettledStep, 'seconds'>[] = [];
+    counters.observeSteps(({ seconds, ...step }) => {
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      steps.push(step);
+    });
+    let takes = 0;
+    const take = (b: Budget[]) => (takes++, counters.take(b, NOW));
+    const at = (n: number, b: Budget[]) => Promise.all(Array.from({ length: n }, () => take(b)));
+    try {
+      const b = [budget(`stats:${hour}`, 10_000)];
+      // As the lease test: [1], [49]; then [1 with a lease of 1], which answers one of the 49 waiting,
+      // and [48 with a lease of 49]; then 49 answered from that lease at once, the last with a lease of 50.
+      for (let wave = 0; wave < 3; wave++) await at(50, b);
+      expect(counters.stats()).toEqual({ steps: 5, failedSteps: 0, leased: 50, leaseCounts: 100, refusedHere: 0 });
+      // A budget of 1: counted, refused by the engine, then twice refused here.
+      const one = [budget(`stats-one:${hour}`, 1)];
+      for (let i = 0; i < 4; i++) await take(one);
+      // Ten keys at once: the first alone, then the 29 others of ten budget sets in one step.
+      const keys = Array.from({ length: 10 }, (_, k) => [budget(`stats-${k}:${hour}`, 2)]);
+      await Promise.all(Array.from({ length: 30 }, (_, i) => take(keys[i % 10])));
+      away = true;
+      const failed = await Promise.allSettled([take([budget(`stats-away:${hour}`, 5)]), take([budget(`stats-away:${hour}`, 5)])]);
+      expect(failed.map((settled) => settled.status)).toEqual(['rejected', 'rejected']);
+      expect(counters.stats()).toEqual({ steps: 11, failedSteps: 2, leased: 50, leaseCounts: 100, refusedHere: 2 });
+      const ok = (requests: number, sets = 1) => ({ requests, sets, failed: false });
+      expect(steps).toEqual([ok(1), ok(49), ok(1), ok(48), ok(1), ok(1), ok(1), ok(1), ok(29, 10), { requests: 1, sets: 1, failed: true }, { requests: 1, sets: 1, failed: true }]);
+      // Every request went in a step, or was answered from a lease, or refused here.
+      const stats = counters.stats();
+      expect(steps.reduce((sum, step) => sum + step.requests, 0) + stats.leased + stats.refusedHere).toBe(takes);
     } finally {
       await counters.close();
     }

@@ -29,10 +29,11 @@
  *   (usage-meter.ts) adds it to the store in batches.
  *
  * An engine that cannot be reached fails the request (StoreUnavailable: 503 with Retry-After): a
- * request is never let through uncounted.
+ * request is never let through uncounted. The steps, leases and refusals here are totalled (`stats`).
  */
+import { performance } from 'node:perf_hooks';
 import { HOUR_MS } from '../durations.ts';
-import type { Budget, CounterEngine, Counters, Taken } from './counters.ts';
+import type { Budget, CounterEngine, Counters, SettledStep, SharedCounterStats, StepObserver, Taken } from './counters.ts';
 
 /** How often ended windows are swept out of the engine and of this process. */
 const SWEEP_EVERY_MS = HOUR_MS;
@@ -74,9 +75,8 @@ export interface CountEngine {
   close(): Promise<void>;
 }
 
-export interface SharedCounters extends Counters {
-  close(): Promise<void>;
-}
+/** The port with what only the shared engines have: figures of their steps, an observer of them, a close. */
+export type SharedCounters = Counters & Required<Pick<Counters, 'stats' | 'observeSteps' | 'close'>>;
 
 interface Spent {
   /** The count the engine refused at: a limit up to it is still used up. */
@@ -124,8 +124,8 @@ interface Lease {
 /** A request counted at `count` of the one budget it draws on. */
 const passedAt = (budgets: readonly Budget[], count: number): Taken => ({ spent: -1, remaining: [budgets[0].limit - count], firstRefusal: false });
 
-/** Leases by line, sized, filled and swept; bounded like the spent budgets. */
-function leaseBook() {
+/** Leases by line, sized, filled and swept; bounded like the spent budgets. Counts in `stats` the requests it answers. */
+function leaseBook(stats: SharedCounterStats) {
   const leases = new Map<string, Lease>();
   return {
     /** A count of the line's lease for one more request, or null when it holds none. */
@@ -133,7 +133,9 @@ function leaseBook() {
       const lease = leases.get(name);
       if (lease === undefined) return null;
       if (newRequest) lease.demand++;
-      return lease.next <= lease.last ? lease.next++ : null;
+      if (lease.next > lease.last) return null;
+      stats.leased++;
+      return lease.next++;
     },
     /** How many counts to ask for beyond the `waiting` requests of a line about to be sent. */
     extra(name: string, budgets: readonly Budget[], waiting: number): number {
@@ -171,24 +173,79 @@ function answer(budgets: readonly Budget[], { granted, spent, counts, firstRefus
   return { spent, remaining: budgets.map((budget, i) => Math.max(0, budget.limit - counts[i])), firstRefusal: firstRefusal && j === served };
 }
 
+/** What a process's shared counters keep between requests. */
+interface Held {
+  spent: Map<string, Spent>;
+  /** Budgets whose first refusal fell on a lease's extra counts: said by this process's next refusal. */
+  owed: Set<string>;
+  leases: ReturnType<typeof leaseBook>;
+  /** The requests waiting for the next step, by budget set. */
+  lines: Map<string, Line>;
+  stats: SharedCounterStats;
+}
+
 /** A request refused here, by a budget the engine said was used up; null when none was. */
-function refusedHere(spent: Map<string, Spent>, owed: Set<string>, budgets: readonly Budget[], at: number): Taken | null {
+function refusedHere({ spent, owed, stats }: Held, budgets: readonly Budget[], at: number): Taken | null {
   const known = budgets.findIndex((budget) => {
     const entry = spent.get(budget.id);
     return entry !== undefined && entry.resetsAt > at && budget.limit <= entry.count;
   });
   if (known < 0) return null;
+  stats.refusedHere++;
   return { spent: known, remaining: budgets.map(() => 0), firstRefusal: owed.delete(budgets[known].id) };
 }
 
+/**
+ * Answers each request of a line: the first `granted` counted, each with the count it made; the
+ * rest refused. What was granted beyond the requests is the line's lease.
+ */
+function share({ spent, owed, leases, lines, stats }: Held, name: string, { budgets, waiting }: Line, { granted, spent: index, counts, firstRefusal }: Granted): void {
+  const served = Math.min(granted, waiting.length);
+  // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
+  if (index >= 0 && spent.size < MAX_SPENT) spent.set(budgets[index].id, { count: counts[index], resetsAt: budgets[index].resetsAt });
+  if (firstRefusal && served === waiting.length) owed.add(budgets[index].id);
+  const first = firstRefusal || (index >= 0 && served < waiting.length && owed.delete(budgets[index].id));
+  waiting.forEach((waiter, j) => waiter.resolve(answer(budgets, { granted, spent: index, counts, firstRefusal: first }, served, j)));
+  leases.fill(name, budgets, counts[0], granted - served);
+  stats.leaseCounts += granted - served;
+  // The line's requests that came during the step are answered from the lease at once: a lease
+  // is never held while requests of its line wait.
+  leases.drain(name, lines.get(name));
+  if (lines.get(name)?.waiting.length === 0) lines.delete(name);
+}
+
+const settled = (startedAt: number, requests: number, sets: number, failed: boolean): SettledStep => ({ seconds: (performance.now() - startedAt) / 1000, requests, sets, failed });
+
+/**
+ * Sends one step, the requests of `step`'s lines and the lease of each line of one budget, and
+ * answers them, or fails each when the engine fails; tells `observer`, when there is one.
+ */
+async function sendStep(engine: CountEngine, held: Held, step: readonly [string, Line][], observer: StepObserver | undefined): Promise<void> {
+  const waiters = step.flatMap(([, line]) => line.waiting);
+  const sets = step.map(([name, line]) => ({ budgets: line.budgets, wanted: line.waiting.length + held.leases.extra(name, line.budgets, line.waiting.length) }));
+  // Timed only when observed: with the metrics off a step costs no clock reading.
+  const startedAt = observer === undefined ? 0 : performance.now();
+  held.stats.steps++;
+  let granted: Granted[] | undefined;
+  try {
+    granted = await engine.take(sets, Math.max(...waiters.map((w) => w.at)));
+    observer?.(settled(startedAt, waiters.length, sets.length, false));
+    step.forEach(([name, line], i) => share(held, name, line, granted![i]));
+  } catch (error) {
+    if (granted === undefined) {
+      held.stats.failedSteps++;
+      observer?.(settled(startedAt, waiters.length, sets.length, true));
+    }
+    for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
 export function sharedCounters(engine: CountEngine, { now }: { now: () => number }): SharedCounters {
-  const spent = new Map<string, Spent>();
-  /** Budgets whose first refusal fell on a lease's extra counts: said by this process's next refusal. */
-  const owed = new Set<string>();
-  const leases = leaseBook();
-  /** The requests waiting for the next step, by budget set. */
-  const lines = new Map<string, Line>();
+  const stats: SharedCounterStats = { steps: 0, failedSteps: 0, leased: 0, leaseCounts: 0, refusedHere: 0 };
+  const held: Held = { spent: new Map(), owed: new Set(), leases: leaseBook(stats), lines: new Map(), stats };
+  const { spent, owed, leases, lines } = held;
   let sending = false;
+  let observer: StepObserver | undefined;
 
   const sweep = (): void => {
     const at = now();
@@ -206,34 +263,9 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
     while (lines.size > 0) {
       const step = [...lines.entries()].slice(0, MAX_SETS);
       for (const [name] of step) lines.delete(name);
-      const waiters = step.flatMap(([, line]) => line.waiting);
-      const sets = step.map(([name, line]) => ({ budgets: line.budgets, wanted: line.waiting.length + leases.extra(name, line.budgets, line.waiting.length) }));
-      try {
-        const granted = await engine.take(sets, Math.max(...waiters.map((w) => w.at)));
-        step.forEach(([name, line], i) => share(name, line, granted[i]));
-      } catch (error) {
-        for (const waiter of waiters) waiter.reject(error);
-      }
+      await sendStep(engine, held, step, observer);
     }
     sending = false;
-  }
-
-  /**
-   * Answers each request of a line: the first `granted` counted, each with the count it made; the
-   * rest refused. What was granted beyond the requests is the line's lease.
-   */
-  function share(name: string, { budgets, waiting }: Line, { granted, spent: index, counts, firstRefusal }: Granted): void {
-    const served = Math.min(granted, waiting.length);
-    // Beyond the bound (a flood of spent sessions), a refusal asks the engine again: slower, still exact.
-    if (index >= 0 && spent.size < MAX_SPENT) spent.set(budgets[index].id, { count: counts[index], resetsAt: budgets[index].resetsAt });
-    if (firstRefusal && served === waiting.length) owed.add(budgets[index].id);
-    const first = firstRefusal || (index >= 0 && served < waiting.length && owed.delete(budgets[index].id));
-    waiting.forEach((waiter, j) => waiter.resolve(answer(budgets, { granted, spent: index, counts, firstRefusal: first }, served, j)));
-    leases.fill(name, budgets, counts[0], granted - served);
-    // The line's requests that came during the step are answered from the lease at once: a lease
-    // is never held while requests of its line wait.
-    leases.drain(name, lines.get(name));
-    if (lines.get(name)?.waiting.length === 0) lines.delete(name);
   }
 
   return {
@@ -242,7 +274,7 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       const name = lineOf(budgets);
       const leased = leases.take(name);
       if (leased !== null) return Promise.resolve(passedAt(budgets, leased));
-      const refused = refusedHere(spent, owed, budgets, at);
+      const refused = refusedHere(held, budgets, at);
       if (refused !== null) return Promise.resolve(refused);
       let line = lines.get(name);
       if (line === undefined) {
@@ -253,6 +285,10 @@ export function sharedCounters(engine: CountEngine, { now }: { now: () => number
       const taken = new Promise<Taken>((resolve, reject) => waiting.push({ at, resolve, reject }));
       if (!sending) void send();
       return taken;
+    },
+    stats: () => ({ ...stats }),
+    observeSteps(observed) {
+      observer = observed;
     },
     ping: () => engine.ping(),
     async close() {

@@ -158,7 +158,7 @@ describe.each(['sqlite', 'cluster'])('loc serve (%s) as Prometheus scraped it', 
     }, WAIT);
   });
 
-  it('times the store and the counters on its engine, and shows a PostgreSQL pool only on PostgreSQL', async () => {
+  it('times the store and the counters on its engine, and shows a PostgreSQL pool and the shared counters\' figures only on PostgreSQL', async () => {
     const engine = name === 'sqlite' ? 'sqlite' : 'postgres';
     // One process counts in memory; workers share their counts in the database.
     const counters = name === 'sqlite' ? 'memory' : 'postgres';
@@ -168,6 +168,13 @@ describe.each(['sqlite', 'cluster'])('loc serve (%s) as Prometheus scraped it', 
     expect(Object.keys(await calls('loc_store_operation_duration_seconds'))).toEqual(expect.arrayContaining([`${engine} findKeyByHash`, `${engine} usage.addUsage`]));
     const pool = byLabels(await prometheus.query(`loc_store_pool_connections{${selector()}}`), 'state');
     expect(Object.keys(pool).sort()).toEqual(name === 'sqlite' ? [] : ['idle', 'in_use']);
+    // The shared counters' own figures, the workers' summed: each take went in a step, was answered
+    // from a lease or was refused here. The counters in memory have none.
+    const total = async (metric: string) => (await prometheus.query(`sum(${metric}{${selector()}})`))[0]?.value;
+    const answered = ['loc_counters_step_requests_sum', 'loc_counters_leased_requests_total', 'loc_counters_refused_here_total'];
+    const totals = await Promise.all(answered.map(total));
+    if (name === 'sqlite') expect(totals).toEqual([undefined, undefined, undefined]);
+    else expect(totals.reduce((sum, value) => sum + (value ?? Number.NaN), 0)).toBe(16);
   });
 
   it('has no key, origin, code or path among its series', async () => {

@@ -14,7 +14,7 @@ import type { Counter, Registry } from 'prom-client';
 import type { MetricGroup, PromClient } from './metric-group.ts';
 
 /** A counter that follows a total a part keeps (`read`, by label set), brought up to it at each scrape. */
-function followed<L extends string>(prom: PromClient, registry: Registry, name: string, help: string, read: () => ReadonlyArray<[Partial<Record<L, string>>, number]>, labelNames: readonly L[] = []): Counter<L> {
+export function followed<L extends string>(prom: PromClient, registry: Registry, name: string, help: string, read: () => ReadonlyArray<[Partial<Record<L, string>>, number]>, labelNames: readonly L[] = []): Counter<L> {
   const counted = new Map<string, number>();
   return new prom.Counter({
     name, help, labelNames, registers: [registry],

@@ -2,7 +2,8 @@
  * The drain of the built `loc serve`, as a load balancer meets it: requests sent all along on fresh
  * and keep-alive connections, a readiness probe, then SIGTERM. `/readyz` fails at once while every
  * request is still answered, new connections too, for LOC_DRAIN_MS; the balancer, having seen it
- * fail, stops sending; only after the drain is the port closed. Ctrl-C (SIGINT) does not drain.
+ * fail, stops sending; only after the drain is the port closed. Ctrl-C (SIGINT) does not drain, and
+ * a second signal during the drain ends it at once. A cluster's drain is cluster.test.ts's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,9 @@ const DRAIN_MS = 1500;
 
 /** How long after it saw `/readyz` fail the balancer of this test still sends: inside the drain, well clear of its end. */
 const BALANCER_LAG_MS = 1000;
+
+/** Longer than REPEATED_SIGNAL_MS (server.ts): the same signal again is then a second one, not the first delivered twice. */
+const PAST_REPEAT_MS = 700;
 
 /** `loc serve` on a data directory of its own, stopped and removed when the test ends. */
 async function started(env: Record<string, string>, onTestFinished: (handler: OnTestFinishedHandler) => void): Promise<{ spawned: Spawned; port: number }> {
@@ -64,5 +68,30 @@ describe.concurrent('loc serve, stopped', () => {
     expect(await ending(spawned, 'SIGINT')).toEqual({ code: 0, signal: null });
     expect(spawned.output()).toContain('"msg":"closed"');
     expect(spawned.output()).not.toContain('draining');
+  });
+
+  it('on SIGTERM again during the drain, once past the time a forwarded copy takes, exits at once with code 1, saying why', async ({ expect, onTestFinished }) => {
+    const { spawned } = await started({ LOC_DRAIN_MS: '30000' }, onTestFinished);
+    spawned.child.kill('SIGTERM');
+    await spawned.waitFor(/"msg":"draining: /);
+    await sleep(PAST_REPEAT_MS);
+    spawned.child.kill('SIGTERM');
+    expect(await ending(spawned, 'the second SIGTERM')).toEqual({ code: 1, signal: null });
+    expect(spawned.output()).toContain('"signal":"SIGTERM","msg":"second signal: exiting without waiting"');
+    expect(spawned.output()).not.toContain('"msg":"closed"');
+  });
+
+  it('on SIGINT just after SIGTERM, exits at once with code 1, saying why though the log is still writing the drain\'s line', async ({ expect, onTestFinished }) => {
+    const { spawned } = await started({ LOC_DRAIN_MS: '30000' }, onTestFinished);
+    // Just after its ready line the process is busy (the codec's tables load): the drain's line is
+    // still being written when the second signal's is logged behind it. Apart, so that SIGTERM comes
+    // first: of two signals pending at once, the kernel delivers SIGINT first.
+    spawned.child.kill('SIGTERM');
+    await sleep(20);
+    spawned.child.kill('SIGINT');
+    expect(await ending(spawned, 'SIGINT')).toEqual({ code: 1, signal: null });
+    expect(spawned.output()).toContain('"msg":"draining: readiness fails, requests are still served"');
+    expect(spawned.output()).toContain('"signal":"SIGINT","msg":"second signal: exiting without waiting"');
+    expect(spawned.output()).not.toContain('"msg":"closed"');
   });
 });

@@ -103,7 +103,7 @@ export async function runService(config: Config, options: StartOptions, io: CliI
 /** Runs one server until a signal has closed it; resolves with the exit code. */
 async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<number> {
   const print = (line: string): void => output.write(`${line}\n`);
-  const signals = shutdownOnSignal(config);
+  const signals = shutdownOnSignal(config, output);
   let server: RunningServer;
   try {
     server = await startServer(config, { ...options, logStream: output, print });

@@ -2,8 +2,8 @@
  * `loc serve` with LOC_WORKERS=2 on PostgreSQL, as an operator runs it: the built CLI as a child
  * process. The primary seeds once and prints the banner once; both workers answer, each line tagged
  * with its worker; a killed worker is started again, one that keeps failing at its start stops the
- * service; SIGTERM lets in-flight requests finish, Ctrl-C (the whole process group) too, with no
- * worker started again meanwhile.
+ * service; SIGTERM drains every worker and lets in-flight requests finish, Ctrl-C (the whole process
+ * group) too, with no worker started again meanwhile; a second signal ends everything at once.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Balancer, expectDrained, type Outcome } from '../../../test/support/balancer.ts';
 import { finished, occupyPort, spawnLoc, type Spawned } from '../../../test/support/loc-process.ts';
 import { admin, createTestDatabase, startCluster, stopPostgres, type TestDatabase } from '../../../test/support/postgres.ts';
 import { DEV_KEY_FILE } from './dev-seed.ts';
@@ -22,6 +23,8 @@ interface LogLine {
   worker?: number;
   reqId?: string;
   signal?: string;
+  req?: { url?: string };
+  status?: number;
 }
 
 /** The JSON lines of `output`. */
@@ -84,6 +87,13 @@ const readyPort = async (spawned: Spawned): Promise<number> => Number(new URL((a
  * test files beside this one may serve seconds late; vi.waitFor's own second is for code in this process.
  */
 const FROM_WORKERS = { timeout: 10_000 };
+
+/** The drain of the test that sends requests through it, and how long its balancer still sends after the SIGTERM. */
+const DRAIN_MS = 1500;
+const BALANCER_LAG_MS = 1000;
+
+/** Longer than REPEATED_SIGNAL_MS (server.ts): the same signal again is then a second one, not the first delivered twice. */
+const PAST_REPEAT_MS = 700;
 
 // Each start forks two whole services on a machine of two cores: seconds, not milliseconds.
 describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
@@ -163,6 +173,48 @@ describe('loc serve with LOC_WORKERS=2', { timeout: 60_000 }, () => {
     expect(new Set(lines(output).filter((line) => line.msg === 'request').map((line) => line.worker))).toEqual(new Set([1, 2]));
     expect(output).not.toContain('starting it again');
     expect(lines(output).filter((line) => line.msg === 'closed')).toHaveLength(2);
+  });
+
+  it('on SIGTERM drains every worker: each fails /readyz at once, every request is served through the drain, and the primary exits 0 after it', async () => {
+    server = serve([], { LOC_DRAIN_MS: String(DRAIN_MS) });
+    const balancer = new Balancer(await readyPort(server));
+    // Each worker is ready once its codec's tables are loaded, just after the ready line: both, before the balancer starts.
+    await vi.waitFor(async () => {
+      await balancer.get('/readyz', false, 'readyz');
+      const ready = lines(server!.output()).filter((line) => line.msg === 'request' && line.req?.url === '/readyz' && line.status === 200);
+      expect(new Set(ready.map((line) => line.worker))).toEqual(new Set([1, 2]));
+    }, FROM_WORKERS);
+    await balancer.sendThrough(() => server!.child.kill('SIGTERM'), BALANCER_LAG_MS);
+    const code = await finished(server);
+    const exitedAt = balancer.since();
+
+    const output = server.output();
+    // Which worker answered: the request's log line says, its Request-Id as `reqId`; 0, the primary's, if none does.
+    const answeredBy = new Map(lines(output).filter((line) => line.msg === 'request').map((line) => [line.reqId, line.worker!]));
+    const workerOf = ({ id }: Outcome): number => answeredBy.get(id) ?? 0;
+    expectDrained(balancer.outcomes, BALANCER_LAG_MS, workerOf);
+    // The primary deals connections out to both: the balancer's probe reached each, and each failed it.
+    const probed = balancer.outcomes.filter(({ via, sentAt }) => via === 'readyz' && sentAt > 0).map(workerOf);
+    expect(new Set(probed)).toEqual(new Set([1, 2]));
+    expect(lines(output).filter((line) => line.msg?.startsWith('draining')).map((line) => line.worker).sort()).toEqual([1, 2]);
+    expect(lines(output).filter((line) => line.msg === 'closed').map((line) => line.worker).sort()).toEqual([1, 2]);
+    expect({ code, afterTheDrain: exitedAt >= DRAIN_MS }).toEqual({ code: 0, afterTheDrain: true });
+  });
+
+  it('on a second SIGTERM during the drain, ends the primary and the workers at once, exit 1', async () => {
+    server = serve([], { LOC_DRAIN_MS: '30000' });
+    await server.ready();
+    server.child.kill('SIGTERM');
+    await vi.waitFor(() => expect(lines(server!.output()).filter((line) => line.msg?.startsWith('draining')).map((line) => line.worker).sort()).toEqual([1, 2]), FROM_WORKERS);
+    // Past the time within which the same signal again is a forwarded copy of the first, for the workers too.
+    await new Promise((resolve) => setTimeout(resolve, PAST_REPEAT_MS));
+    server.child.kill('SIGTERM');
+    // Far sooner than the drain would end: the output is complete once every process of the service has ended.
+    const ended = await Promise.race([finished(server), new Promise((resolve) => setTimeout(resolve, 10_000, 'still running 10 s after the second signal'))]);
+    expect(ended).toBe(1);
+    const output = server.output();
+    expect(lines(output).filter((line) => line.msg === 'second signal: exiting without waiting').map((line) => line.worker)).toContain(0);
+    expect(output).not.toContain('"msg":"closed"');
   });
 
   it('on Ctrl-C, which signals every process of the group, shuts each worker down once and exits 0', async () => {

@@ -16,11 +16,11 @@
 import type { Cluster, Worker } from 'node:cluster';
 import { hostname } from 'node:os';
 import { openStore } from '../../store/open-store.ts';
-import type { LogStream } from '../app.ts';
+import type { LogDestination } from '../logs/log-destination.ts';
 import { bannerLines } from './banner.ts';
 import type { Config } from '../config.ts';
 import { seedDevelopment } from './dev-seed.ts';
-import { REPEATED_SIGNAL_MS, databaseFailure, withRealPort, type StartOptions } from './server.ts';
+import { REPEATED_SIGNAL_MS, databaseFailure, exitNow, withRealPort, type StartOptions } from './server.ts';
 import { StartFailure } from './start-failure.ts';
 import { listenForScrapes, type MetricsListener } from '../metrics/listener.ts';
 
@@ -120,7 +120,7 @@ interface Slot {
  * cannot go on — the database, the port, a worker that cannot start — is a StartFailure, thrown once
  * every worker has stopped.
  */
-export async function runPrimary(requested: Config, options: StartOptions, output: LogStream): Promise<number> {
+export async function runPrimary(requested: Config, options: StartOptions, output: LogDestination): Promise<number> {
   const { default: cluster } = await import('node:cluster');
   const primary = new Primary(cluster, options, output);
   process.on('SIGTERM', (signal) => primary.onSignal(signal));
@@ -162,7 +162,7 @@ class Primary {
   private settle: () => void = () => {};
   private readonly ended = new Promise<void>((resolve) => (this.settle = resolve));
 
-  constructor(private readonly cluster: Cluster, private readonly options: StartOptions, private readonly output: LogStream) {}
+  constructor(private readonly cluster: Cluster, private readonly options: StartOptions, private readonly output: LogDestination) {}
 
   /** Writes `line` to the output every process shares. */
   print(line: string): void {
@@ -194,7 +194,7 @@ class Primary {
       this.log(ERROR, 'second signal: exiting without waiting', { signal });
       // A worker exits at once on its second signal, as a single process does.
       for (const slot of this.slots.values()) slot.worker.process.kill(signal);
-      process.exit(1);
+      return exitNow(this.output, 1);
     }
     this.first = { signal, at: performance.now() };
     this.log(INFO, 'shutting down: stopping the workers', { signal });

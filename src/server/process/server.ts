@@ -15,6 +15,7 @@ import { PlacesFileError } from '../../address/places-file.ts';
 import { coverage } from '../../code/coverage.ts';
 import { storePlace } from '../../store/open-store.ts';
 import { StoreUnavailable } from '../../store/store.ts';
+import type { LogDestination } from '../logs/log-destination.ts';
 import { buildApp, type AppOptions } from '../app.ts';
 import { bannerLines, type BannerOptions } from './banner.ts';
 import { embedDir } from '../embed/files.ts';
@@ -167,6 +168,16 @@ export async function withRealPort(config: Config, { always = false }: { always?
  */
 export const REPEATED_SIGNAL_MS = 500;
 
+/**
+ * Ends the process with `code` without waiting for anything but the lines `output` holds — the one
+ * saying why among them — for as long as a close gives them (at most a second). The log writes without
+ * blocking: process.exit alone drops every line behind one still being written, and a write may take
+ * a tenth of a second and more while the process is busy, as just after its start.
+ */
+export function exitNow(output: LogDestination, code: number): void {
+  void output.close().then(() => process.exit(code));
+}
+
 export interface ShutdownSignals {
   /**
    * Closes `server` on the first SIGTERM (after the drain) or SIGINT — at once if one came while it
@@ -184,7 +195,7 @@ export interface ShutdownSignals {
  * outliving the timeout, end the process at once. Only SIGTERM drains: it is how an orchestrator or
  * systemd stops a service behind a balancer, while Ctrl-C (SIGINT) is a person who wants it gone.
  */
-export function shutdownOnSignal(config: Config): ShutdownSignals {
+export function shutdownOnSignal(config: Config, output: LogDestination): ShutdownSignals {
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   let server: RunningServer | undefined;
   let done: (code: number) => void = () => {};
@@ -194,7 +205,7 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
     running.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       running.app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
-      process.exit(1);
+      exitNow(output, 1);
     }, config.shutdownTimeoutMs).unref();
     running.close().then(
       () => {
@@ -221,7 +232,7 @@ export function shutdownOnSignal(config: Config): ShutdownSignals {
       if (signal === first.signal && performance.now() - first.at < REPEATED_SIGNAL_MS) return;
       if (server === undefined) process.stderr.write(`${signal} again: exiting without waiting\n`);
       else server.app.log.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
+      return exitNow(output, 1);
     }
     first = { signal, at: performance.now() };
     if (server !== undefined) drainThenClose(server, signal);

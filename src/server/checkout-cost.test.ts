@@ -1,5 +1,7 @@
 /**
- * docs/quickstart.md, held to the service: its session endpoint is the example's own code, and "what
+ * docs/quickstart.md, held to the service: its session endpoint and the page's call of it are the
+ * example's own code (which the example shop's suite runs), every integrator doc calls that endpoint
+ * and reads its answer as the example does, and "what
  * one checkout costs" is what the budgets count — a session and a lookup from the key's hourly budget,
  * a preview and a confirm from the session's and the key's embed budget, nothing from the loader's
  * session check.
@@ -10,6 +12,8 @@ import { json, testService, type TestService } from '../../test/support/service.
 
 const QUICKSTART = readFileSync(new URL('../../docs/quickstart.md', import.meta.url), 'utf8');
 const EXAMPLE_SERVER = readFileSync(new URL('../../examples/checkout/server.mjs', import.meta.url), 'utf8');
+const EXAMPLE_PAGE = readFileSync(new URL('../../examples/checkout/public/checkout.js', import.meta.url), 'utf8');
+const INTEGRATOR_DOCS = ['docs/quickstart.md', 'docs/embed.md', 'docs/testing-your-integration.md', 'docs/mock.md', 'packages/loc-js/README.md'];
 
 const ORIGIN = 'https://shop.example';
 const EIFFEL = { lat: 48.85837, lng: 2.29448 };
@@ -27,6 +31,23 @@ describe('docs/quickstart.md', () => {
     const shown = /```js\n(\/\*\* POST \/v1\/embed\/sessions[\s\S]*?\n)```/.exec(QUICKSTART)?.[1];
     expect(shown).toBeDefined();
     expect(EXAMPLE_SERVER).toContain(shown);
+  });
+
+  it('shows the page asking for a session token as examples/checkout/public/checkout.js does', () => {
+    const shown = /```js\n(async function getSessionToken\(\) \{[\s\S]*?\n\})\n/.exec(QUICKSTART)?.[1];
+    expect(shown).toBeDefined();
+    expect(EXAMPLE_PAGE).toContain(shown);
+  });
+
+  it('has every integrator doc call the shop’s session endpoint as the example does, and read sessionToken from it', () => {
+    const endpoint = /^ +if \(request\.method === 'POST' && request\.url === '([^']+)'\)/m.exec(EXAMPLE_SERVER)?.[1];
+    expect(endpoint).toBe('/api/loc-session');
+    const calls = INTEGRATOR_DOCS.flatMap((doc) => {
+      const text = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8');
+      return [...text.matchAll(/fetch\('([^']*session[^']*)'[^\n]*(?:\n[^\n]*){0,2}/g)].map(([call, path]) => ({ doc, path, reads: /\.(session_token|sessionToken)\b/.exec(call)?.[1] }));
+    });
+    expect(calls.map(({ doc }) => doc)).toEqual(['docs/quickstart.md', 'docs/embed.md', 'docs/embed.md', 'packages/loc-js/README.md']);
+    expect(calls.filter(({ path, reads }) => path !== endpoint || reads !== 'sessionToken')).toEqual([]);
   });
 
   it('states the default budgets the service has', () => {

@@ -1,16 +1,19 @@
 /**
  * loc's own spans in-process, with the real SDK and an exporter that keeps what it is given: a span
  * is the child of the request that was current, none is made outside a request, SQLite's statements,
- * the address search and the request counters make theirs, and a log line gets the trace it was
- * written in.
+ * the address search and the request counters make theirs, a log line gets the trace it was
+ * written in, and an export a collector refuses is said in the log.
  */
 import * as api from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BatchSpanProcessor, InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, stopPostgres } from '../test/support/postgres.ts';
 import { searchPlaces } from './address/place-names.ts';
 import { HOUR_MS } from './durations.ts';
-import { flushSpans, inSpan, traceFields, tracingOn, useTracing } from './spans.ts';
+import { flushSpans, inSpan, logTracingProblems, traceFields, tracingOn, useTracing } from './spans.ts';
 import type { SettledStep } from './store/counters.ts';
 import { openCounters } from './store/open-counters.ts';
 import { openSqliteStore } from './store/sqlite/sqlite.ts';
@@ -112,6 +115,50 @@ describe('the request counters', () => {
     } finally {
       await counters.close!();
       await db.dispose();
+    }
+  });
+});
+
+describe('logTracingProblems', () => {
+  it('says in the log that a collector refused an export, at most once an interval, the next line with how many were left out', async () => {
+    const collector = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(400, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((done) => collector.listen(0, '127.0.0.1', done));
+    const lines: { fields: object; message: string }[] = [];
+    let clock = 0;
+    logTracingProblems({ warn: (fields, message) => lines.push({ fields, message }) }, 10_000, () => clock);
+    const url = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
+    // Batched, as loc exports: a batch its timer sends tells the SDK's error handler when it fails.
+    const exporter = new OTLPTraceExporter({ url });
+    let settled = 0;
+    const counted: SpanExporter = {
+      export: (spans, done) => exporter.export(spans, (result) => {
+        done(result);
+        settled++;
+      }),
+      shutdown: () => exporter.shutdown(),
+    };
+    const refused = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(counted, { scheduledDelayMillis: 1 })] });
+    const send = async (exports: number): Promise<void> => {
+      refused.getTracer('test').startSpan('lost').end();
+      await vi.waitFor(() => expect(settled).toBe(exports));
+    };
+    try {
+      await send(1);
+      await send(2);
+      clock = 10_000;
+      await send(3);
+      await vi.waitFor(() => expect(lines).toHaveLength(2));
+      expect(lines).toEqual([
+        { fields: { problem: expect.stringContaining('Bad Request') }, message: 'tracing: OpenTelemetry reported a problem' },
+        { fields: { problem: expect.stringContaining('Bad Request'), leftOut: 1 }, message: 'tracing: OpenTelemetry reported a problem' },
+      ]);
+    } finally {
+      api.diag.disable();
+      await refused.shutdown();
+      collector.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * loc's own spans: what no driver's instrumentation sees — the address search, the request counters
- * taken, SQLite's statements — and the trace fields of a log line. Tracing is off unless the process
+ * taken, SQLite's statements — the trace fields of a log line, and OpenTelemetry's own problems in
+ * loc's log. Tracing is off unless the process
  * turned it on (server/process/tracing.ts hands its API here); off, each function is one test of
  * `undefined` and @opentelemetry/api is never loaded, so a service that does not trace pays nothing.
  */
@@ -66,4 +67,32 @@ export function traceFields(): Record<string, string> {
   if (span === undefined) return {};
   const { traceId, spanId, traceFlags } = span.spanContext();
   return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
+}
+
+/** Where OpenTelemetry's problems are written: a line with its fields and a message, as pino takes it. */
+export interface ProblemLog {
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * Writes OpenTelemetry's own warnings and errors — above all an export the collector refused or
+ * never answered, whose spans are then dropped — to `log`, at most one line each `everyMs`, the next
+ * saying how many were left out: a collector that is down fails every batch, every few seconds, in
+ * each process. Without it they go nowhere, and traces stop without a word. Nothing when tracing is off.
+ */
+export function logTracingProblems(log: ProblemLog, everyMs: number, now: () => number = Date.now): void {
+  if (tracing === undefined) return;
+  let lastAt = -Infinity;
+  let leftOut = 0;
+  const write = (message: string, ...details: unknown[]): void => {
+    if (now() - lastAt < everyMs) {
+      leftOut++;
+      return;
+    }
+    log.warn({ problem: [message, ...details].map(String).join(' '), ...(leftOut > 0 ? { leftOut } : {}) }, 'tracing: OpenTelemetry reported a problem');
+    lastAt = now();
+    leftOut = 0;
+  };
+  const quiet = (): void => {};
+  tracing.api.diag.setLogger({ error: write, warn: write, info: quiet, debug: quiet, verbose: quiet }, { logLevel: tracing.api.DiagLogLevel.WARN, suppressOverrideMessage: true });
 }

@@ -45,7 +45,7 @@ import sessionRoutes from './routes/sessions.ts';
 import shareRoutes from './routes/share.ts';
 import suggestRoutes from './routes/suggest.ts';
 import { lazySchemaController } from './http/lazy-schemas.ts';
-import { flushSpans, traceFields, tracingOn } from '../spans.ts';
+import { flushSpans, logTracingProblems, traceFields, tracingOn } from '../spans.ts';
 import { passwordsPlugin, type PasswordCost } from '../panel/password-hasher.ts';
 import panelPlugin from '../panel/plugin.ts';
 
@@ -158,8 +158,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Undocumented, but Node's own tests and userland servers rely on it (nodejs/node#36819).
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
-  // The spans of the last requests leave before the process does.
-  if (tracingOn()) app.addHook('onClose', flushSpans);
+  if (tracingOn()) {
+    // The spans of the last requests leave before the process does.
+    app.addHook('onClose', flushSpans);
+    logTracingProblems(app.log, config.outageLogMs);
+  }
   // No hook at all when the request line would log nothing (request-log.ts).
   if (REQUEST_LOG_LEVELS.has(config.logLevel)) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 

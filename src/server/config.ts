@@ -186,7 +186,7 @@ export const OPTIONS: Options = {
   },
   outageLogMs: {
     env: 'LOC_OUTAGE_LOG_MS', default: '10000',
-    doc: 'While the database or the request counters cannot serve, each cause is logged once in full, then once per this interval with how many more requests it failed, and once when it recovers.',
+    doc: 'While the database or the request counters cannot serve, each cause is logged once in full, then once per this interval with how many more requests it failed, and once when it recovers. With traces on, OpenTelemetry’s problems (a failed export) are logged at most once per interval too.',
     parse: (t, _, __, name) => integer(name, t!, 100, 600_000),
   },
   metricsPort: {

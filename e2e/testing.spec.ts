@@ -152,6 +152,37 @@ test('advanceLocSession renews and expireLocSession expires on real time and und
   }
 });
 
+test('the testing guide’s long stay: a move into each session’s last minute renews, one past expires_at ends it unasked, a fake clock jumping over it renews; the theme is on the frame', async ({ page, stack }) => {
+  const renewals = await exposeRenewal(page, stack, 15 * 60);
+  const stays = await mountRenewable(page, stack, 15 * 60);
+  await waitForLocReady(page);
+  // As docs/testing-your-integration.md shows it.
+  await advanceLocSession(page, 14.5 * 60_000);
+  await advanceLocSession(page, 14.5 * 60_000);
+  await pickLocation(page, 'FR-0RMB-CLY0');
+  expect(renewals()).toBe(2);
+  expect((await events(page, stays)).map((event) => event.name)).toEqual(['ready', 'select']);
+
+  const jumped = await mountRenewable(page, stack, 15 * 60);
+  await advanceLocSession(page, 20 * 60_000);
+  expect(await waitForEvent(page, jumped, 'error')).toMatchObject({ code: 'session_expired', recoverable: false });
+  expect(renewals()).toBe(2);
+
+  await page.clock.install();
+  await page.goto(stack.pages);
+  const overslept = await mountRenewable(page, stack, 60);
+  await waitForLocReady(page);
+  await page.clock.fastForward(61_000);
+  await expect.poll(renewals).toBe(3);
+  expect((await pickLocation(page, EIFFEL.loc_code)).source).toBe('visitor');
+  expect((await events(page, overslept)).map((event) => event.name)).toEqual(['ready', 'select']);
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await mount(page, (await createSession({ service: stack.service, apiKey: stack.apiKey, origin: stack.pages })).session_token, { ...AWAY, appearance: { theme: 'auto' } });
+  await waitForLocReady(page);
+  await expect((await locFrame(page)).locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
 test('a session of a test key shows the "Test mode" badge, once, in words; a live session shows none', async ({ page, stack, newSession }) => {
   const { apiKey } = createKey(stack.dataDir, { account: 'e2e', origins: [stack.pages], test: true });
   expect(apiKey).toMatch(/^loc_test_/);

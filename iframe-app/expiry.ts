@@ -99,9 +99,10 @@ class SessionExpiry implements Expiry {
     const left = this.expiresAt - this.now();
     if (left <= 0) return this.expire();
     // A renewal still under way at the end decides it: a clock that jumped (a fast-forwarded fake clock,
-    // a machine waking) can bring the end before the renewal's answer.
-    this.expiryTimer = setTimeout(() => (this.renewing ? void this.renewing.then((renewed) => renewed || this.expire()) : this.expire()), left);
+    // a machine waking) can bring the end before the renewal's answer. The renewal's timer is set
+    // first: a jump over both makes them due at once, and timers due at once fire in the order set.
     if (this.options.renew) this.renewTimer = setTimeout(() => void this.renew(), Math.max(0, left - this.lead()));
+    this.expiryTimer = setTimeout(() => (this.renewing ? void this.renewing.then((renewed) => renewed || this.expire()) : this.expire()), left);
   }
 
   /** How long before the end to renew: a minute, or a quarter of a short session's life. */

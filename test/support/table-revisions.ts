@@ -113,43 +113,48 @@ export function gridDifferences(old: TableData, next: TableData): string[] {
 }
 
 /**
- * A country's covered blocks, in numbering order, as ranges of consecutive blocks of one band:
- * [band, first, end) triples, runs that continue each other merged; the blocks its fills add after them.
+ * Each country's covered blocks, in numbering order, as ranges of consecutive blocks of one band:
+ * [band, first, end) triples, runs that continue each other merged; the blocks its fills add after
+ * them. Every country's in one pass over the runs and the fills.
  */
-function blockRanges(data: TableData, country: number): number[] {
+function blockRanges(data: TableData): number[][] {
   const { bandStart, first, length, cls } = data.runs;
-  const ranges: number[] = [];
-  const add = (band: number, start: number, end: number): void => {
-    const last = ranges.length - 3;
-    if (last >= 0 && ranges[last] === band && ranges[last + 2] === start) ranges[last + 2] = end;
-    else ranges.push(band, start, end);
+  const ranges = data.countries.map((): number[] => []);
+  const add = (country: number, band: number, start: number, end: number): void => {
+    const own = ranges[country];
+    const last = own.length - 3;
+    if (last >= 0 && own[last] === band && own[last + 2] === start) own[last + 2] = end;
+    else own.push(band, start, end);
   };
   const counts = data.countries.map(() => 0);
   for (let band = 0; band < data.columns.length; band++) {
     for (let r = bandStart[band]; r < bandStart[band + 1]; r++) {
-      for (const m of data.classes[cls[r]].members) counts[m] += length[r];
-      if (data.classes[cls[r]].members.includes(country)) add(band, first[r], first[r] + length[r]);
+      for (const m of data.classes[cls[r]].members) {
+        counts[m] += length[r];
+        add(m, band, first[r], first[r] + length[r]);
+      }
     }
   }
   const membersAt = (band: number, block: number): number[] => {
     for (let r = bandStart[band]; r < bandStart[band + 1]; r++) if (first[r] <= block && block < first[r] + length[r]) return data.classes[cls[r]].members;
     return [];
   };
-  for (const added of addedBlocks(data.fills ?? [], membersAt, counts)) if (added.country === country) add(added.band, added.block, added.block + 1);
+  for (const added of addedBlocks(data.fills ?? [], membersAt, counts)) add(added.country, added.band, added.block, added.block + 1);
   return ranges;
 }
 
 /** Each country's old list of covered blocks must be a prefix of its new list: no number moves. */
 export function blockListDifferences(old: TableData, next: TableData): string[] {
   const found: string[] = [];
+  const [oldRanges, nextRanges] = [blockRanges(old), blockRanges(next)];
   old.countries.forEach((code, country) => {
     const at = next.countries.indexOf(code);
     if (at < 0) {
       found.push(`${code} lost its coverage`);
       return;
     }
-    const was = blockRanges(old, country);
-    const now = blockRanges(next, at);
+    const was = oldRanges[country];
+    const now = nextRanges[at];
     let number = 0;
     for (let i = 0; i < was.length; i += 3) {
       const lastOld = i + 3 === was.length;

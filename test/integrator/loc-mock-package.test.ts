@@ -1,0 +1,65 @@
+/**
+ * The light mock as an integrator's CI gets it (test/support/loc-mock-install.ts): packed, installed
+ * from its tarball into an empty project with install scripts off, npm refusing any package whose
+ * `engines` excludes Node 20.19; then the installed bin started on a free loopback port, and the
+ * contract suite (test/contract/contract-suite.ts) run against it, as against `loc serve` and
+ * `loc mock`. One install, one server.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installLocMock, type InstalledMock } from '../support/loc-mock-install.ts';
+import { spawnProcess, type Spawned } from '../support/loc-process.ts';
+import { contractSuite, type ContractTarget } from '../contract/contract-suite.ts';
+
+let work: string;
+let installed: InstalledMock;
+let server: Spawned;
+let target: ContractTarget;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'loc-mock-package-'));
+  installed = await installLocMock(work);
+  server = spawnProcess(installed.bin, ['--port', '0', '--host', '127.0.0.1'], { cwd: installed.project, env: { LOC_LOG_LEVEL: 'warn' } });
+  const ready = await server.ready();
+  target = { baseUrl: ready.url, publicUrl: ready.publicUrl, key: `loc_test_${randomBytes(32).toString('base64url')}`, origin: 'http://localhost:3000' };
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The packages installed in `modules` (a node_modules folder), scoped ones as `@scope/name`. */
+function packagesIn(modules: string): string[] {
+  return readdirSync(modules)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name]));
+}
+
+describe('loc-mock installed from its tarball', () => {
+  it('is one package: no dependency, no native module, engines Node >=20.19 as the service', () => {
+    const modules = join(installed.project, 'node_modules');
+    expect(packagesIn(modules)).toEqual(['loc-mock']);
+    const files = readdirSync(modules, { recursive: true, encoding: 'utf8' });
+    expect(files.filter((file) => file.endsWith('.node'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(modules, 'loc-mock/package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ engines: { node: '>=20.19' }, bin: { 'loc-mock': 'dist/loc-mock.js' } });
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) expect(manifest[field], field).toBeUndefined();
+  });
+
+  it('serves what its dist carries: the frame’s files and catalogues, the guides, and tiles drawn offline at low and high zoom', async () => {
+    const get = async (path: string) => {
+      const response = await fetch(`${target.baseUrl}${path}`);
+      return { path, status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
+    };
+    const answers = await Promise.all(['/embed/frame.js', '/embed/frame.css', '/embed/locales/fr.json', '/docs/testing-your-integration.md', '/tiles/streets/3/4/2.png', '/tiles/streets/7/64/44.png'].map(get));
+    expect(answers.map(({ path, status }) => ({ path, status }))).toEqual(answers.map(({ path }) => ({ path, status: 200 })));
+    const tiles = answers.filter(({ path }) => path.startsWith('/tiles/'));
+    for (const tile of tiles) expect([tile.type, tile.body.subarray(1, 4).toString()]).toEqual(['image/png', 'PNG']);
+  });
+});
+
+contractSuite(() => target);

@@ -1,18 +1,25 @@
 /**
  * The light mock as an integrator's CI gets it (test/support/loc-mock-install.ts): packed, installed
- * from its tarball into an empty project with install scripts off, npm refusing any package whose
- * `engines` excludes Node 20.19; then the installed bin started on a free loopback port, and the
- * contract suite (test/contract/contract-suite.ts) run against it, as against `loc serve` and
- * `loc mock`. One install, one server.
+ * from its tarball into an empty project with install scripts off, and the install read: no native
+ * module, no package whose `engines` excludes Node 20.19 (the oldest loc supports); then the installed
+ * bin started on a free loopback port, and the contract suite (test/contract/contract-suite.ts) run
+ * against it, as against `loc serve` and `loc mock`. One install, one server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLocMock, type InstalledMock } from '../support/loc-mock-install.ts';
 import { spawnProcess, type Spawned } from '../support/loc-process.ts';
 import { contractSuite, type ContractTarget } from '../contract/contract-suite.ts';
+
+/** The oldest Node loc supports: every package of loc says `>=20.19`. */
+const OLDEST_NODE = '20.19.0';
+
+/** npm's own rules for version ranges: the semver package (npm's, and fastify's, hoisted in this checkout). */
+const semver = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
 
 let work: string;
 let installed: InstalledMock;
@@ -39,12 +46,22 @@ function packagesIn(modules: string): string[] {
     .flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name]));
 }
 
+/** The packages installed under `modules`, nested ones too, whose `engines.node` excludes Node `version`, with their range. */
+function enginesExcluding(modules: string, version: string): string[] {
+  const manifests = readdirSync(modules, { recursive: true, encoding: 'utf8' }).filter((file) => /(^|\/)node_modules\/(@[^/]+\/)?[^/@]+\/package\.json$/.test(`node_modules/${file}`));
+  return manifests.flatMap((file) => {
+    const { name, engines } = JSON.parse(readFileSync(join(modules, file), 'utf8')) as { name: string; engines?: { node?: string } };
+    return engines?.node === undefined || semver.satisfies(version, engines.node) ? [] : [`${name} ${engines.node}`];
+  });
+}
+
 describe('loc-mock installed from its tarball', () => {
-  it('is one package: no dependency, no native module, engines Node >=20.19 as the service', () => {
+  it('is one package: no dependency, no native module, no engines range that excludes Node 20.19', () => {
     const modules = join(installed.project, 'node_modules');
     expect(packagesIn(modules)).toEqual(['loc-mock']);
     const files = readdirSync(modules, { recursive: true, encoding: 'utf8' });
     expect(files.filter((file) => file.endsWith('.node'))).toEqual([]);
+    expect(enginesExcluding(modules, OLDEST_NODE)).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(modules, 'loc-mock/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ engines: { node: '>=20.19' }, bin: { 'loc-mock': 'dist/loc-mock.js' } });
     for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) expect(manifest[field], field).toBeUndefined();

@@ -6,13 +6,13 @@
  * against it, as against `loc serve` and `loc mock`. One install, one server.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLocMock, type InstalledMock } from '../support/loc-mock-install.ts';
-import { spawnProcess, type Spawned } from '../support/loc-process.ts';
+import { ROOT, spawnProcess, type Spawned } from '../support/loc-process.ts';
 import { contractSuite, type ContractTarget } from '../contract/contract-suite.ts';
 
 /** The oldest Node loc supports: every package of loc says `>=20.19`. */
@@ -29,6 +29,11 @@ let target: ContractTarget;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'loc-mock-package-'));
   installed = await installLocMock(work);
+  // A project has a docs/ and a dist/ of its own, where loc's files would be in loc's own checkout.
+  for (const file of ['docs/testing-your-integration.md', 'dist/embed/loc-embed.js']) {
+    mkdirSync(join(installed.project, file, '..'), { recursive: true });
+    writeFileSync(join(installed.project, file), 'the project’s own');
+  }
   server = spawnProcess(installed.bin, ['--port', '0', '--host', '127.0.0.1'], { cwd: installed.project, env: { LOC_LOG_LEVEL: 'warn' } });
   const ready = await server.ready();
   target = { baseUrl: ready.url, publicUrl: ready.publicUrl, key: `loc_test_${randomBytes(32).toString('base64url')}`, origin: 'http://localhost:3000' };
@@ -67,15 +72,18 @@ describe('loc-mock installed from its tarball', () => {
     for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) expect(manifest[field], field).toBeUndefined();
   });
 
-  it('serves what its dist carries: the frame’s files and catalogues, the guides, and tiles drawn offline at low and high zoom', async () => {
+  it('serves what its dist carries, not the project’s files: the embed, its catalogues, the guides, and tiles drawn offline at low and high zoom', async () => {
     const get = async (path: string) => {
       const response = await fetch(`${target.baseUrl}${path}`);
       return { path, status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
     };
-    const answers = await Promise.all(['/embed/frame.js', '/embed/frame.css', '/embed/locales/fr.json', '/docs/testing-your-integration.md', '/tiles/streets/3/4/2.png', '/tiles/streets/7/64/44.png'].map(get));
+    const answers = await Promise.all(['/embed/loc-embed.js', '/embed/frame.js', '/embed/frame.css', '/embed/locales/fr.json', '/docs/testing-your-integration.md', '/tiles/streets/3/4/2.png', '/tiles/streets/7/64/44.png'].map(get));
     expect(answers.map(({ path, status }) => ({ path, status }))).toEqual(answers.map(({ path }) => ({ path, status: 200 })));
     const tiles = answers.filter(({ path }) => path.startsWith('/tiles/'));
     for (const tile of tiles) expect([tile.type, tile.body.subarray(1, 4).toString()]).toEqual(['image/png', 'PNG']);
+    const served = (path: string) => answers.find((answer) => answer.path === path)!.body.toString();
+    expect(served('/docs/testing-your-integration.md')).toBe(readFileSync(join(ROOT, 'docs/testing-your-integration.md'), 'utf8'));
+    expect(served('/embed/loc-embed.js')).toBe(readFileSync(join(ROOT, 'dist/embed/loc-embed.js'), 'utf8'));
   });
 });
 

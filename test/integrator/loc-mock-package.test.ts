@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLocMock, type InstalledMock } from '../support/loc-mock-install.ts';
-import { ROOT, spawnProcess, type Spawned } from '../support/loc-process.ts';
+import { ROOT, runProcess, spawnProcess, type Spawned } from '../support/loc-process.ts';
 import { contractSuite, type ContractTarget } from '../contract/contract-suite.ts';
 
 /** The oldest Node loc supports: every package of loc says `>=20.19`. */
@@ -70,6 +70,15 @@ describe('loc-mock installed from its tarball', () => {
     const manifest = JSON.parse(readFileSync(join(modules, 'loc-mock/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ engines: { node: '>=20.19' }, bin: { 'loc-mock': 'dist/loc-mock.js' } });
     for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) expect(manifest[field], field).toBeUndefined();
+  });
+
+  it('is a command of its own with the flags of loc mock: --help names loc-mock; a bad --fail or an argument is a usage mistake, exit 2', async () => {
+    const run = (...args: string[]) => runProcess(installed.bin, args, { cwd: installed.project });
+    const [help, badFailure, argument] = await Promise.all([run('--help'), run('--fail', 'nope'), run('mock')]);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: loc-mock \[options\]\n/) });
+    for (const flag of ['--port', '--host', '--expose-unsafely', '--key', '--fail']) expect(help.stdout).toContain(`  ${flag} `);
+    expect(badFailure).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --fail must be CODE or CODE:N/) });
+    expect(argument).toMatchObject({ code: 2, stderr: "error: too many arguments. Expected 0 arguments but got 1. (see --help)\n" });
   });
 
   it('serves what its dist carries, not the project’s files: the embed, its catalogues, the guides, and tiles drawn offline at low and high zoom', async () => {

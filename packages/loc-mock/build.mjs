@@ -13,7 +13,7 @@
 // mock's path, and a change that reached one would stop the mock at start rather than ship it.
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, cpSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FILES } from './bundled-require.js';
 
@@ -35,7 +35,7 @@ const NEVER_EVALUATED = /^(better-sqlite3|pg|ioredis|@opentelemetry\/.*|@fastify
 const mockPlugin = {
   name: 'loc-mock',
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^node:module$/ }, ({ importer }) => (importer.startsWith(join(root, 'src')) ? { path: join(here, 'bundled-require.js') } : undefined));
+    esbuild.onResolve({ filter: /^node:module$/ }, ({ importer }) => (importer.startsWith(join(root, 'src') + sep) ? { path: join(here, 'bundled-require.js') } : undefined));
     esbuild.onResolve({ filter: NEVER_EVALUATED }, ({ path }) => ({ path, namespace: 'never-evaluated' }));
     esbuild.onLoad({ filter: /.*/, namespace: 'never-evaluated' }, ({ path }) => ({
       contents: `throw new Error(${JSON.stringify(`loc-mock does not include ${path}: the mock was about to load it (packages/loc-mock/build.mjs).`)});`,

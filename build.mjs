@@ -4,7 +4,8 @@
 // the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the map frame's script and styles and its language catalogues
 // (one JSON file per language, loaded on demand), and the demo page's script.
-// And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources.
+// And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources; and
+// the light mock in packages/loc-mock/dist/ (its build.mjs): `loc mock` bundled with what it reads.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
 // `npm start` on a fresh clone builds once, later starts stay fast, and a start after `git pull` (or
 // an edit) does not run the code from before it. `--check` builds nothing and says whether
@@ -16,6 +17,7 @@
 // never finds a file missing or half written.
 import { build } from 'esbuild';
 import { OUTPUTS as LOC_JS_OUTPUTS, buildLocJs } from './packages/loc-js/build.mjs';
+import { GUIDES, OUTPUTS as LOC_MOCK_OUTPUTS, SOURCES as LOC_MOCK_SOURCES, bundleLocMock, copyServiceFiles } from './packages/loc-mock/build.mjs';
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -23,6 +25,8 @@ import { promisify } from 'node:util';
 
 /** The integrators' package, a workspace of its own. */
 const LOC_JS = 'packages/loc-js';
+/** The light mock's package, a workspace of its own. */
+const LOC_MOCK = 'packages/loc-mock';
 
 const outputs = [
   'dist/code.js',
@@ -41,10 +45,12 @@ const outputs = [
   'dist/panel/panel.css',
   'dist/demo/demo.js',
   ...LOC_JS_OUTPUTS.map((file) => `${LOC_JS}/${file}`),
+  ...LOC_MOCK_OUTPUTS.map((file) => `${LOC_MOCK}/${file}`),
 ];
 
 /** What dist/ is built from; tests are not part of it. The demo's server runs from its source: only its page is built. */
-const sources = ['src', 'iframe-app', 'panel-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`];
+const sources = ['src', 'iframe-app', 'panel-app', 'demo/page', 'build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', `${LOC_JS}/src`, `${LOC_JS}/build.mjs`, `${LOC_JS}/package.json`, `${LOC_JS}/tsconfig.json`,
+  ...LOC_MOCK_SOURCES.map((file) => `${LOC_MOCK}/${file}`), ...GUIDES.map((guide) => `docs/${guide}`)];
 
 /** The latest modification time of the files at `path`, in milliseconds; 0 when there is none. */
 function newest(path) {
@@ -63,7 +69,8 @@ if (process.argv.includes('--if-missing') && upToDate()) process.exit(0);
 // At the depth of dist/, so that the source maps' relative paths hold once the files are moved.
 const out = mkdtempSync('.dist-build-');
 const locJsOut = mkdtempSync(`${LOC_JS}/.dist-build-`);
-process.on('exit', () => [out, locJsOut].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const locMockOut = mkdtempSync(`${LOC_MOCK}/.dist-build-`);
+process.on('exit', () => [out, locJsOut, locMockOut].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 mkdirSync(`${out}/tables`, { recursive: true });
 mkdirSync(`${out}/embed`, { recursive: true });
 mkdirSync(`${out}/panel`, { recursive: true });
@@ -110,6 +117,7 @@ await Promise.all([
   build({ ...browser, entryPoints: ['panel-app/panel.css'], outfile: `${out}/panel/panel.css` }),
   build({ ...browser, entryPoints: ['demo/page/main.ts'], outfile: `${out}/demo/demo.js`, format: 'iife', sourcemap: 'linked' }),
   buildLocJs(locJsOut, browser.target),
+  bundleLocMock(locMockOut),
   writeCatalogues(`${out}/embed/locales`),
 ]);
 chmodSync(`${out}/cli.js`, 0o755);
@@ -118,6 +126,7 @@ copyFileSync('iframe-app/frame.html', `${out}/embed/frame.html`);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
 // One source for the integrators' declarations: the public types of the embed, emitted by tsc above.
 copyFileSync(`${out}/types/embed/public-types.d.ts`, `${out}/embed/loc-embed.d.ts`);
+copyServiceFiles(locMockOut, out);
 
 /**
  * The frame's catalogues (iframe-app/locales/catalogues.ts), each as `<dir>/<tag>.json`: bundled for
@@ -153,3 +162,5 @@ function install(from, to) {
 install(out, 'dist');
 mkdirSync(`${LOC_JS}/dist`, { recursive: true });
 install(locJsOut, `${LOC_JS}/dist`);
+mkdirSync(`${LOC_MOCK}/dist`, { recursive: true });
+install(locMockOut, `${LOC_MOCK}/dist`);

@@ -17,7 +17,7 @@ let copy: string;
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'loc-build-'));
-  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'panel-app', 'demo', 'packages', 'dist']) {
+  for (const path of ['build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', 'tsconfig.browser.json', 'src', 'iframe-app', 'panel-app', 'demo', 'packages', 'docs', 'dist']) {
     cpSync(join(ROOT, path), join(copy, path), { recursive: true, preserveTimestamps: true, filter: (source) => !/\/node_modules$/.test(source) });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
@@ -37,6 +37,7 @@ const wouldBuild = (): boolean => {
 };
 const builtAt = (file = 'dist/cli.js'): number => statSync(join(copy, file)).mtimeMs;
 const packageBuiltAt = (): number => builtAt('packages/loc-js/dist/embed.js');
+const mockBuiltAt = (): number => builtAt('packages/loc-mock/dist/loc-mock.js');
 
 /** Gives `file` a modification time `seconds` after the build's, as `git pull` or an edit would. */
 function touchAfterBuild(file: string, seconds: number): void {
@@ -44,15 +45,16 @@ function touchAfterBuild(file: string, seconds: number): void {
   utimesSync(join(copy, file), time, time);
 }
 
-it('builds what is missing, the integrators’ package with the rest, then leaves a complete, up-to-date dist/ alone', { timeout: 120_000 }, () => {
+it('builds what is missing, the integrators’ package and the light mock with the rest, then leaves a complete, up-to-date dist/ alone', { timeout: 120_000 }, () => {
   expect(wouldBuild()).toBe(false);
-  const [before, packageBefore] = [builtAt(), packageBuiltAt()];
+  const [before, packageBefore, mockBefore] = [builtAt(), packageBuiltAt(), mockBuiltAt()];
   rmSync(join(copy, 'dist/embed/frame.css'));
   expect(wouldBuild()).toBe(true);
   build();
   expect(existsSync(join(copy, 'dist/embed/frame.css'))).toBe(true);
   expect(builtAt()).toBeGreaterThan(before);
   expect(packageBuiltAt()).toBeGreaterThan(packageBefore);
+  expect(mockBuiltAt()).toBeGreaterThan(mockBefore);
   const first = builtAt();
   build();
   expect(builtAt()).toBe(first);
@@ -70,6 +72,16 @@ it('builds again when a source of the integrators’ package is newer', () => {
   touchAfterBuild('src/cli/main.ts', -60);
   expect(wouldBuild()).toBe(false);
   touchAfterBuild('packages/loc-js/src/embed.ts', 120);
+  expect(wouldBuild()).toBe(true);
+});
+
+it('builds again when the light mock’s build or a guide it serves is newer', () => {
+  touchAfterBuild('packages/loc-js/src/embed.ts', -60);
+  expect(wouldBuild()).toBe(false);
+  touchAfterBuild('packages/loc-mock/bundled-require.js', 180);
+  expect(wouldBuild()).toBe(true);
+  touchAfterBuild('packages/loc-mock/bundled-require.js', -60);
+  touchAfterBuild('docs/testing-your-integration.md', 180);
   expect(wouldBuild()).toBe(true);
 });
 

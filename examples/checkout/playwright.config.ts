@@ -1,16 +1,17 @@
 /**
- * The shop's browser suite: `loc mock` plays the loc service — the real service over an in-memory
+ * The shop's browser suite: loc-mock plays the loc service — the real service over an in-memory
  * store, test keys only — and server.mjs the shop, as in production. Nothing else: the tests drive the
  * pages with Playwright and the loc-js/testing helpers.
  *
- * In your project, `loc mock` comes from the loc-service package (`npx loc mock`); inside loc's own
- * repository the example runs the checkout's build of it, so LOC_MOCK_COMMAND says how to start it.
+ * In your project, the mock is the loc-mock package, a dev dependency (`npx loc-mock`); inside loc's
+ * own repository `npm run test:example` packs and installs it as you would, and LOC_MOCK_COMMAND names
+ * the installed bin.
  */
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { LOC_URL, MOCK_PORT, SHOP_PORT, TEST_KEY } from './tests/settings.ts';
 
-const MOCK = process.env.LOC_MOCK_COMMAND ?? 'npx loc mock';
+const MOCK = process.env.LOC_MOCK_COMMAND ?? 'npx loc-mock';
 
 /** Debian's Chromium where there is one (CI here), else Playwright's own (`npx playwright install chromium`). */
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);

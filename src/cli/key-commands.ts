@@ -11,9 +11,9 @@ import { addToKeyList, createKey, removeFromKeyList, setKeyLimits, setKeyStatus 
 import { printable } from '../printable.ts';
 import { OPTIONS } from '../server/config.ts';
 import type { ApiKey, KeyLimits, KeyList } from '../store/store.ts';
-import { ioOf, type CliIo } from './cli-io.ts';
+import { collect, ioOf, type CliIo } from './cli-io.ts';
 import {
-  OVER_CAP, OperatorError, cliContext, collect, isoDate, limitOrDefault, operatorCaps, orNull, positiveInteger, printJson, printTable, requireAccount, withStore,
+  OVER_CAP, OperatorError, cliContext, isoDate, limitOrDefault, operatorCaps, orNull, positiveInteger, printJson, printTable, requireAccount, withStore,
 } from './operator-io.ts';
 
 /** The key, or the error of a key id that names none. */

@@ -13,8 +13,7 @@ import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { FAILURE_CODES, parseFailure, type Failure } from '../server/mock/failures.ts';
 import { MOCK_FAILURES_PATH } from '../server/plugins/mock-failures.ts';
 import { MemoryStore } from '../store/memory/memory.ts';
-import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
-import { collect } from './operator-io.ts';
+import { collect, ioOf, setExitCode, type CliIo } from './cli-io.ts';
 import { listenFlags, runService } from './serve-command.ts';
 
 /** Where `loc mock` listens unless PORT or --port say otherwise: beside `loc serve`'s 8080, so both can run. */
@@ -29,8 +28,15 @@ interface MockOptions {
 }
 
 export function registerMockCommand(program: Command): void {
-  program
-    .command('mock')
+  mockCommand(program.command('mock'));
+}
+
+/**
+ * `command` made the mock: its description, options and action. `loc mock` is a subcommand of `loc`;
+ * the loc-mock package's `loc-mock` is the root command of its own program (mock-bin.ts).
+ */
+export function mockCommand(command: Command): Command {
+  return command
     .description('run the service in memory for tests: any loc_test_ key, pages on localhost, offline tiles, error switches (see docs/mock.md)')
     .option('--port <n>', `port to listen on (overrides PORT; default ${MOCK_DEFAULT_PORT})`)
     .option('--host <host>', 'interface to listen on (overrides HOST): localhost, 127.0.0.1 or ::1 unless --expose-unsafely')

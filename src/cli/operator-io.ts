@@ -182,11 +182,6 @@ export function fail(command: Command, message: string): void {
   setExitCode(command, 1);
 }
 
-/** For repeatable options: `--origin a --origin b`. */
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
 /** Parses a positive integer option; commander reports a bad one as a usage error naming the option. */
 export function positiveInteger(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {

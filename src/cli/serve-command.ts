@@ -13,8 +13,7 @@ import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/process/dev-seed.ts';
 import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
 import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/process/server.ts';
 import { StartFailure } from '../server/process/start-failure.ts';
-import { ioOf, setExitCode, type CliIo } from './cli-io.ts';
-import { collect } from './operator-io.ts';
+import { collect, ioOf, setExitCode, type CliIo } from './cli-io.ts';
 
 interface ServeOptions extends Partial<Record<keyof typeof CAP_OPTIONS, string>> {
   port?: string;

@@ -1,10 +1,11 @@
 /**
  * Opens the store the service is configured with: the one place that knows which engines exist.
  * SQLite in the data directory, the embedded engine that needs nothing installed, unless a PostgreSQL
- * database is named (LOC_DATABASE_URL), the store several processes can share.
+ * database is named (LOC_DATABASE_URL), the store several processes can share. Each engine is loaded
+ * with import() when chosen, its driver with it: `loc mock`, on the in-memory store, loads neither, and
+ * the loc-mock package, which bundles the mock, runs without them installed.
  */
 import { redactUrl } from './database-url.ts';
-import { openSqliteStore } from './sqlite/sqlite.ts';
 import type { BackupCapable, OpenStoreOptions, Store } from './store.ts';
 
 /** Where the store is: the settings an engine is opened with. */
@@ -24,10 +25,10 @@ export interface StoreSettings {
  */
 export async function openStore(settings: StoreSettings, { create = true }: OpenStoreOptions = {}): Promise<Store & Partial<BackupCapable>> {
   if (settings.databaseUrl) {
-    // Loaded only here, with the driver (postgres-pool.ts): a service on SQLite needs neither.
     const { openPostgresStore } = await import('./postgres/postgres.ts');
     return openPostgresStore(settings.databaseUrl, { create }, settings.databasePoolSize);
   }
+  const { openSqliteStore } = await import('./sqlite/sqlite.ts');
   return openSqliteStore(settings.dataDir, { create });
 }
 

@@ -22,19 +22,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { ROOT, createKey, freePort, newDataDir, removeDataDir, startService, type Running } from '../../e2e/services.ts';
 import { createSession } from '../../e2e/stack.ts';
+import { npm } from '../support/npm.ts';
 import type { Outcome } from './consumer/page.ts';
 
 const run = promisify(execFile);
 const CONSUMER = join(import.meta.dirname, 'consumer');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-
-/** npm's settings from the environment, without those `npm test` exports for the checkout (its prefix above all). */
-function npmEnv(): NodeJS.ProcessEnv {
-  const keep = new Set(['npm_config_cache', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_registry', 'npm_config_cafile']);
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_') || keep.has(name.toLowerCase())));
-}
-
-const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env: npmEnv(), maxBuffer: 16 * 1024 * 1024 });
 
 /** The integrator's own web server, on an origin of its own: a page for each bundled script (`/` for page.js, `/react` for react.js). */
 function servePage(scripts: Record<'page' | 'react', string>, port: number): Promise<Server> {

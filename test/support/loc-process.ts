@@ -57,6 +57,8 @@ export interface SpawnOptions {
   stdio?: StdioOptions;
   /** Its own process group (to signal it as a terminal's Ctrl-C would). */
   detached?: boolean;
+  /** Where it runs; default the repository. */
+  cwd?: string;
 }
 
 /**
@@ -88,9 +90,9 @@ export function readyIn(output: string): Ready | null {
   return null;
 }
 
-/** Spawns `command` with `args` in the repository; see Spawned. */
+/** Spawns `command` with `args`, in the repository unless `options.cwd` says otherwise; see Spawned. */
 export function spawnProcess(command: string, args: string[], options: SpawnOptions = {}): Spawned {
-  const child = spawn(command, args, { cwd: ROOT, env: childEnv(options.env), stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'], detached: options.detached });
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: childEnv(options.env), stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'], detached: options.detached });
   let output = '';
   const listeners = new Set<() => void>();
   // Always drained: a child whose pipe fills up blocks on its next line.

@@ -7,8 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Paths rather than `new URL(…, import.meta.url)`, which Vite rewrites into asset URLs in DOM tests.
+// Beside the bundle first: installed in a project, the source tree's place is the project's own dist/.
 const here = dirname(fileURLToPath(import.meta.url));
-const CANDIDATES = [join(here, '../../../dist/embed/'), join(here, 'embed/')];
+const CANDIDATES = [join(here, 'embed/'), join(here, '../../../dist/embed/')];
 
 /** The directory of the built embed files, with a trailing slash; throws when there is none. */
 export function embedDir(): string {

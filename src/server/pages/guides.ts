@@ -25,13 +25,15 @@ export const EMBED_TYPES_PATH = '/embed/v1/loc-embed.d.ts';
 /** The npm package for integrators: `loadLoc`, the same types, the code's written form (packages/loc-js/). */
 export const INTEGRATOR_PACKAGE = 'loc-js';
 
-// Paths rather than `new URL(…, import.meta.url)`, as in embed/files.ts. From src/server/pages/ in a
-// checkout, from dist/cli.js once built; the package ships docs/ beside dist/.
+// Paths rather than `new URL(…, import.meta.url)`, as in embed/files.ts. From the bundle first: loc-mock
+// ships the guides inside its dist/ (packages/loc-mock/build.mjs), the service's package docs/ beside
+// dist/; then from src/server/pages/ in a checkout. In that order, as installed in a project the
+// source tree's place is the project's own docs/.
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** A guide's Markdown; throws when the installation has none. */
 export function guideText(guide: Guide): Buffer {
-  const candidates = [join(here, '../../../docs', guide), join(here, '../docs', guide)];
+  const candidates = [join(here, 'docs', guide), join(here, '../docs', guide), join(here, '../../../docs', guide)];
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`The guide ${guide} is missing: expected it at ${candidates.join(' or ')}.`);
   return readFileSync(found);

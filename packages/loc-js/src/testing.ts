@@ -109,7 +109,7 @@ export async function expireLocSession(page: Page, options: LocFrameOptions = {}
 }
 
 /** The failures `loc mock` can be told to answer with. */
-export type LocMockFailureCode = 'rate_limited' | 'session_expired' | 'unsupported_location' | 'outside_session_area' | 'network';
+export type LocMockFailureCode = 'rate_limited' | 'session_expired' | 'invalid_session' | 'key_inactive' | 'unsupported_location' | 'outside_session_area' | 'network';
 
 export interface MockFailureOptions {
   /** How many requests in a row fail, a positive integer. @default 1 */
@@ -118,7 +118,7 @@ export interface MockFailureOptions {
   scope?: 'embed' | 'api' | 'all';
 }
 
-const MOCK_FAILURE_CODES: readonly LocMockFailureCode[] = ['rate_limited', 'session_expired', 'unsupported_location', 'outside_session_area', 'network'];
+const MOCK_FAILURE_CODES: readonly LocMockFailureCode[] = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'unsupported_location', 'outside_session_area', 'network'];
 const MOCK_SCOPES: readonly string[] = ['embed', 'api', 'all'];
 
 /**

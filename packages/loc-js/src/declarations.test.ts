@@ -51,10 +51,28 @@ const RESOLUTIONS: Record<string, ts.CompilerOptions> = {
 };
 
 describe('loc-js declarations', () => {
-  it('ship the embed’s types as the service serves them, byte for byte', () => {
+  it('ship the embed’s types as the service serves them, byte for byte, but the global LOC of a page with the script’s tag', () => {
     const served = readFileSync(SERVED, 'utf8');
-    expect(readFileSync(join(DIST, 'src/embed/public-types.d.ts'), 'utf8')).toBe(served);
-    expect(readFileSync(join(DIST, 'src/embed/public-types.d.cts'), 'utf8')).toBe(served);
+    const shipped = readFileSync(join(DIST, 'src/embed/public-types.d.ts'), 'utf8');
+    expect(readFileSync(join(DIST, 'src/embed/public-types.d.cts'), 'utf8')).toBe(shipped);
+    expect(served.startsWith(shipped)).toBe(true);
+    expect(served.slice(shipped.length)).toMatch(/^declare global \{\n[^}]*\n {2}var LOC: LocGlobal;\n\}\n$/);
+    expect(shipped).not.toContain('declare global');
+  });
+
+  it('type window.LOC as possibly undefined for a page that imports loc-js/embed, and declare no bare LOC: loadLoc gives it', () => {
+    const page = [
+      `import { loadLoc } from 'loc-js/embed';`,
+      `const loaded = await loadLoc({ baseUrl: 'https://loc.example' });`,
+      `loaded.mount('#map', { sessionToken: 'sid.secret' });`,
+      `window.LOC?.mount('#map', { sessionToken: 'sid.secret' });`,
+      `window.LOC.mount('#map', { sessionToken: 'sid.secret' });`,
+      `LOC.mount('#map', { sessionToken: 'sid.secret' });`,
+      `export {};`,
+    ].join('\n');
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      expect(consumerErrors(page, options), name).toEqual(["'window.LOC' is possibly 'undefined'.", expect.stringMatching(/^Cannot find name 'LOC'\./)]);
+    }
   });
 
   it('export from loc-js/embed every type the served declarations export, and loadLoc', () => {

@@ -16,6 +16,17 @@ export type * from '../../../src/embed/public-types.ts';
 /** The codes an HTTP error response of the service carries in `code` (the service's error catalogue). */
 export type { HttpErrorCode as LocApiErrorCode } from '../../../src/errors.ts';
 
+declare global {
+  interface Window {
+    /**
+     * Defined by the service's `loc-embed.js` once it ran: after `loadLoc` resolved (use what it
+     * resolves with), not when this module is imported, which changes nothing. A page that loads the
+     * script with a tag of its own has the served loc-embed.d.ts, whose global `LOC` is always there.
+     */
+    LOC?: LocGlobal;
+  }
+}
+
 /** The options of `loadLoc`. */
 export interface LoadLocOptions {
   /**

@@ -100,8 +100,14 @@ export type LocErrorCode =
    */
   | 'invalid_option';
 
-/** What `onError` receives. */
+/**
+ * What `onError` receives, and what `select` and `clear` reject with when the map refused. Told from
+ * a `LocAbortError` by `name`, which this never has (`error.name === 'AbortError'` narrows to
+ * that), or by `code`, which that never has.
+ */
 export interface LocEmbedError {
+  /** Never set: `'AbortError'` here means a `LocAbortError`. */
+  name?: undefined;
   code: LocErrorCode;
   /** A sentence for developers; the frame shows its own message to the visitor. */
   message: string;
@@ -121,6 +127,8 @@ export interface LocEmbedError {
  */
 export interface LocAbortError {
   name: 'AbortError';
+  /** Never set: a `code` means a `LocEmbedError`. */
+  code?: undefined;
   message: string;
 }
 

@@ -119,6 +119,27 @@ describe('loc-js declarations', () => {
     }
   });
 
+  it('type a pickLocation rejection: a LocPickError whose cause is the map’s LocEmbedError', () => {
+    const test = `
+      import type { Page } from '@playwright/test';
+      import type { LocErrorCode } from 'loc-js/embed';
+      import { LocPickError, pickLocation } from 'loc-js/testing';
+      export async function choose(page: Page): Promise<LocErrorCode | undefined> {
+        try {
+          await pickLocation(page, 'FR-0RMB-CLY0');
+          return undefined;
+        } catch (error) {
+          if (!(error instanceof LocPickError)) throw error;
+          const name: 'LocPickError' = error.name;
+          void name;
+          return error.cause?.code;
+        }
+      }
+    `;
+    // A Playwright suite runs on Node, with its types; Playwright's own declarations are not this test's.
+    for (const [name, options] of Object.entries(RESOLUTIONS)) expect(consumerErrors(test, { ...options, types: ['node'], skipLibCheck: true }), name).toEqual([]);
+  });
+
   it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in react.d.ts, Playwright’s types in testing.d.ts', () => {
     for (const file of declarationFiles.filter((name) => name.endsWith('.d.ts'))) {
       const text = readFileSync(join(DIST, file), 'utf8');

@@ -11,7 +11,7 @@
  * without it, and nothing of it is bundled.
  */
 import type { Frame, Page } from '@playwright/test';
-import type { LocLatLng, LocResolveResult, LocSelectResult } from '../../../src/embed/public-types.ts';
+import type { LocEmbedError, LocLatLng, LocResolveResult, LocSelectResult } from '../../../src/embed/public-types.ts';
 import { ROOT_SELECTOR, TESTING_HOOK, TEST_MODE_SELECTOR, type FrameState, type FrameTestingHook, type PickOutcome } from '../../../src/embed/testing-contract.ts';
 
 export { createFakeLoc, type FakeLoc, type FakeMount, type FakeHandleCall } from './fake-loc.ts';
@@ -64,11 +64,25 @@ export interface PickOptions extends LocFrameOptions {
 }
 
 /**
+ * What `pickLocation` rejects with when the map chose nothing: `cause` is the `LocEmbedError` the
+ * page's `onError` received when the service refused the point or code (`cause.code` says why), and
+ * undefined when the map could not choose at all.
+ */
+export class LocPickError extends Error {
+  override readonly name = 'LocPickError';
+  declare readonly cause: LocEmbedError | undefined;
+
+  constructor(message: string, cause?: LocEmbedError) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
+/**
  * Chooses a cell on the `nth` map as the visitor would — a point as a click on it does, a code as the
  * visitor typing it does — with the map brought to it, no pixel to find; waits for the map to be
  * ready first. Resolves once the page's `onSelect` has run, with what it received (`source:
  * 'visitor'`); with `confirm: false`, with the previewed result when the map previews. Rejects with
- * the map's error (`cause` is the `LocEmbedError` `onError` received) when the service refused the
+ * a `LocPickError` (its `cause` the `LocEmbedError` `onError` received) when the service refused the
  * point or code, and when the map cannot choose.
  */
 export function pickLocation(page: Page, target: string | LocLatLng, options?: PickOptions & { confirm?: true }): Promise<LocSelectResult>;
@@ -80,8 +94,8 @@ export async function pickLocation(page: Page, target: string | LocLatLng, optio
     target,
     options.confirm ?? true,
   ] as const) as PickOutcome;
-  if (outcome.state === 'failed') throw new Error(`loc-js/testing: pickLocation(${JSON.stringify(target)}) failed with ${outcome.error.code}: ${outcome.error.message}`, { cause: outcome.error });
-  if (outcome.state === 'refused') throw new Error(`loc-js/testing: pickLocation(${JSON.stringify(target)}) chose nothing: ${outcome.message}`);
+  if (outcome.state === 'failed') throw new LocPickError(`loc-js/testing: pickLocation(${JSON.stringify(target)}) failed with ${outcome.error.code}: ${outcome.error.message}`, outcome.error);
+  if (outcome.state === 'refused') throw new LocPickError(`loc-js/testing: pickLocation(${JSON.stringify(target)}) chose nothing: ${outcome.message}`);
   return outcome.result;
 }
 

@@ -124,8 +124,11 @@ chmodSync(`${out}/cli.js`, 0o755);
 copyFileSync('src/code/tables/v1r3.bin', `${out}/tables/v1r3.bin`);
 copyFileSync('iframe-app/frame.html', `${out}/embed/frame.html`);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json', '--outDir', `${out}/types`], { stdio: 'inherit' });
-// One source for the integrators' declarations: the public types of the embed, emitted by tsc above.
-copyFileSync(`${out}/types/embed/public-types.d.ts`, `${out}/embed/loc-embed.d.ts`);
+// One source for the integrators' declarations: the public types of the embed, emitted by tsc above,
+// and the global `LOC` of a page with the script's tag (its `declare global`, after its import of
+// the types, which this file declares itself).
+const tagGlobal = readFileSync('src/embed/tag-global.d.ts', 'utf8');
+writeFileSync(`${out}/embed/loc-embed.d.ts`, `${readFileSync(`${out}/types/embed/public-types.d.ts`, 'utf8')}${tagGlobal.slice(tagGlobal.indexOf('declare global'))}`);
 copyServiceFiles(locMockOut, out);
 
 /**

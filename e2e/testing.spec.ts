@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { encode } from '../src/code/index.ts';
-import { LOC_TEST_MODE_SELECTOR, advanceLocSession, expireLocSession, locFrame, pickLocation, waitForLocReady } from '../packages/loc-js/dist/testing.js';
+import { LOC_FRAME_SELECTOR, LOC_TEST_MODE_SELECTOR, LocPickError, advanceLocSession, expireLocSession, locFrame, pickLocation, waitForLocReady } from '../packages/loc-js/dist/testing.js';
 import { expect, test } from './fixtures.ts';
 import { events, mount, waitForEvent, waitForEvents } from './harness.ts';
 import { createKey } from './services.ts';
@@ -81,8 +81,33 @@ test('pickLocation chooses a code, then a point, as the visitor: previewed, conf
   await expect(frame.getByRole('button', { name: 'Use this location' })).toBeVisible();
   expect((await events(page, id)).filter((event) => event.name === 'select')).toHaveLength(2);
 
-  await expect(pickLocation(page, { lat: 0, lng: -30 })).rejects.toThrow(/failed with unsupported_location/);
-  expect((await waitForEvent(page, id, 'error')).code).toBe('unsupported_location');
+  const refused = await pickLocation(page, { lat: 0, lng: -30 }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(LocPickError);
+  expect((refused as LocPickError).message).toMatch(/failed with unsupported_location/);
+  const reported = await waitForEvent(page, id, 'error');
+  expect(reported.code).toBe('unsupported_location');
+  expect((refused as LocPickError).cause).toEqual(reported);
+});
+
+test('the helpers wait for the live frame: a map mounted again while waitForLocReady waits on the frame it replaces', async ({ page, newSession }) => {
+  const [first, second] = [await newSession(), await newSession()];
+  const sidOf = (session: { session_token: string }) => session.session_token.split('.')[0];
+  // The first map's page never arrives, so the helper is still waiting on its frame when the page replaces it.
+  const held = new Promise<void>((requested) => void page.route(`**/embed/frame/${sidOf(first)}*`, () => requested()));
+  const waiting = waitForLocReady(page);
+  await mount(page, first.session_token, AWAY);
+  await held;
+  // The first frame is in the page, its document still on the way: the helper is waiting on it by now.
+  expect(await (await page.locator(LOC_FRAME_SELECTOR).elementHandle())?.contentFrame()).toBeTruthy();
+  const replaced = await mount(page, second.session_token, AWAY);
+
+  const live = await waiting;
+  expect(live.isDetached()).toBe(false);
+  expect(live.url()).toContain(sidOf(second));
+  await expect(live.locator('#loc')).toHaveAttribute('data-state', 'ready');
+  // Each helper goes through the same wait: a pick right after a remount chooses on the new map.
+  const picked = await pickLocation(page, EIFFEL.loc_code);
+  expect(await waitForEvent(page, replaced, 'select')).toEqual(picked);
 });
 
 test('pickLocation picks on the nth map of a page with two', async ({ page, newSession }) => {

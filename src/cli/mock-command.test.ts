@@ -159,7 +159,7 @@ describe('the start', () => {
     });
     expect(await runCli({}, 'mock', '--port', '0', '--fail', 'teapot:3')).toEqual({
       code: 2, stdout: '',
-      stderr: 'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
+      stderr: 'error: --fail must be CODE or CODE:N, CODE one of rate_limited, session_expired, invalid_session, key_inactive, unsupported_location, outside_session_area, network and N from 1 to 10000, received "teapot:3". (see --help)\n',
     });
   });
 

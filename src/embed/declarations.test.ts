@@ -9,7 +9,7 @@ const DECLARATIONS = new URL('../../dist/embed/loc-embed.d.ts', import.meta.url)
 
 const PAGES = {
   good: `
-    import type { LocAbortError, LocEmbedError } from '${DECLARATIONS.replace(/\.d\.ts$/, '')}';
+    import type { LocAbortError, LocEmbedError, LocErrorCode } from '${DECLARATIONS.replace(/\.d\.ts$/, '')}';
     const handle = LOC.mount('#map', {
       sessionToken: 'sid.secret',
       center: [48.8584, 2.2945],
@@ -35,6 +35,14 @@ const PAGES = {
     handle.select({ lat: 48.8584, lng: 2.2945 }).catch((error: LocEmbedError | LocAbortError) => {
       if ('code' in error && (error.code === 'invalid_code' || error.code === 'code_not_found')) return;
       if ('name' in error && error.name === 'AbortError') return;
+    });
+    // Told apart by name, as an aborted fetch's error, or by code.
+    handle.clear().catch((error: LocEmbedError | LocAbortError) => {
+      if (error.name === 'AbortError') { const why: string = error.message; void why; return; }
+      const code: LocErrorCode = error.code; const stopped: boolean = !error.recoverable; void code; void stopped;
+    });
+    handle.select('FR-0RMB-CQXT').catch((error: LocEmbedError | LocAbortError) => {
+      if (error.code !== undefined) { const again: boolean = error.recoverable; void again; } else { const name: 'AbortError' = error.name; void name; }
     });
     const cleared: Promise<void> = handle.clear();
     void cleared;

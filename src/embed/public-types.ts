@@ -3,8 +3,9 @@
  * `LOC.mount`, the handle it returns and what the callbacks receive.
  *
  * This file is the one source of these types. The build emits it as `loc-embed.d.ts`, served at
- * `{base_url}/embed/loc-embed.d.ts` for integrators; the loader and the map frame import it through
- * `protocol.ts`. It declares types only, so it adds nothing to either bundle.
+ * `{base_url}/embed/loc-embed.d.ts` for integrators, with tag-global.d.ts's global `LOC` after it;
+ * loc-js ships it as it is, and declares `window.LOC` its own way. The loader and the map frame
+ * import it through `protocol.ts`. It declares types only, so it adds nothing to either bundle.
  */
 
 /** A map style: a set of tile layers chosen by the service. */
@@ -99,8 +100,14 @@ export type LocErrorCode =
    */
   | 'invalid_option';
 
-/** What `onError` receives. */
+/**
+ * What `onError` receives, and what `select` and `clear` reject with when the map refused. Told from
+ * a `LocAbortError` by `name`, which this never has (`error.name === 'AbortError'` narrows to
+ * that), or by `code`, which that never has.
+ */
 export interface LocEmbedError {
+  /** Never set: `'AbortError'` here means a `LocAbortError`. */
+  name?: undefined;
   code: LocErrorCode;
   /** A sentence for developers; the frame shows its own message to the visitor. */
   message: string;
@@ -120,6 +127,8 @@ export interface LocEmbedError {
  */
 export interface LocAbortError {
   name: 'AbortError';
+  /** Never set: a `code` means a `LocEmbedError`. */
+  code?: undefined;
   message: string;
 }
 
@@ -283,10 +292,4 @@ export interface LocGlobal {
    * again into the same element replaces the earlier map. Throws at once on invalid options.
    */
   mount(target: string | Element, options: LocMountOptions): LocHandle;
-}
-
-declare global {
-  /** Defined by `loc-embed.js`. */
-  // `var` is how TypeScript declares a property of the global object.
-  var LOC: LocGlobal;
 }

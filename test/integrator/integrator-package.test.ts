@@ -178,9 +178,11 @@ describe('the packages as an integrator installs them', () => {
       await page.close();
     }, 60_000);
 
-    it('ship the types the running service serves, byte for byte', async () => {
+    it('ship the types the running service serves, byte for byte, but the global LOC of a page with the script’s tag', async () => {
       const served = await (await fetch(`${service.url}/embed/v1/loc-embed.d.ts`)).text();
-      expect(readFileSync(join(project, 'node_modules/loc-js/dist/src/embed/public-types.d.ts'), 'utf8')).toBe(served);
+      const shipped = readFileSync(join(project, 'node_modules/loc-js/dist/src/embed/public-types.d.ts'), 'utf8');
+      expect(served.slice(0, shipped.length)).toBe(shipped);
+      expect(served.slice(shipped.length)).toMatch(/^declare global \{[^}]*var LOC: LocGlobal;\n\}\n$/);
       const guide = await fetch(`${service.url}/docs/embed.md`);
       expect(guide.status).toBe(200);
       expect(await guide.text()).toContain('integrator guide');

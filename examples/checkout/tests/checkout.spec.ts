@@ -4,7 +4,7 @@
  * the map working as its session runs out.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { LOC_TEST_MODE_SELECTOR, advanceLocSession, clearMockFailures, expireLocSession, locFrame, mockFailure, pickLocation, waitForLocReady } from 'loc-js/testing';
+import { LOC_TEST_MODE_SELECTOR, LocPickError, advanceLocSession, clearMockFailures, expireLocSession, locFrame, mockFailure, pickLocation, waitForLocReady } from 'loc-js/testing';
 import { LOC_URL } from './settings.ts';
 
 /** A cell at the foot of the Eiffel Tower. */
@@ -55,7 +55,7 @@ for (const { name, path } of PAGES) {
         await waitForLocReady(page);
         await mockFailure(LOC_URL, code, { scope: 'embed' });
 
-        const failed = await pickLocation(page, { lat: 48.8584, lng: 2.2945 }).then(() => null, (error: Error) => error.cause as { code: string; recoverable: boolean });
+        const failed = await pickLocation(page, { lat: 48.8584, lng: 2.2945 }).then(() => null, (error: unknown) => (error instanceof LocPickError ? error.cause : error));
         expect(failed).toMatchObject({ code, recoverable: true });
         await expect(page.locator('#problem')).toBeVisible();
         await expect(page.locator('#problem')).toHaveText(/Try again\.$/);

@@ -54,7 +54,7 @@ describe('loc-js built entries', () => {
     const builds = [await import('loc-js/testing'), require('loc-js/testing') as typeof import('loc-js/testing')];
     for (const built of builds) {
       expect(Object.keys(built).sort()).toEqual([
-        'LOC_FRAME_SELECTOR', 'LOC_TEST_MODE_SELECTOR', 'advanceLocSession', 'clearMockFailures', 'createFakeLoc', 'expireLocSession', 'locFrame', 'mockFailure', 'pickLocation', 'waitForLocReady',
+        'LOC_FRAME_SELECTOR', 'LOC_TEST_MODE_SELECTOR', 'LocPickError', 'advanceLocSession', 'clearMockFailures', 'createFakeLoc', 'expireLocSession', 'locFrame', 'mockFailure', 'pickLocation', 'waitForLocReady',
       ]);
       expect(built.LOC_TEST_MODE_SELECTOR).toBe('#loc-test-mode');
     }

@@ -23,16 +23,25 @@ function exportsOf(file: string, program: ts.Program): string[] {
   return checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((symbol) => symbol.name).sort();
 }
 
-/** Type errors of `code`, compiled as a consumer's module at the repository's root (loc-js is linked in node_modules). */
-function consumerErrors(code: string, options: ts.CompilerOptions): string[] {
-  const file = join(ROOT, 'consumer-check.mts');
+/** The type errors of `code`, compiled as a consumer's module at the repository's root (loc-js is linked in node_modules); `.tsx` for a React page. */
+function consumerDiagnostics(code: string, options: ts.CompilerOptions, extension: '.mts' | '.tsx'): { file: string; diagnostics: readonly ts.Diagnostic[] } {
+  const file = join(ROOT, `consumer-check${extension}`);
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(name, code, version) : getSourceFile(name, version));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => name === file || fileExists(name);
-  const program = ts.createProgram([file], options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  return { file, diagnostics: ts.getPreEmitDiagnostics(ts.createProgram([file], options, host)) };
+}
+
+/** The messages of `code`'s type errors. */
+const consumerErrors = (code: string, options: ts.CompilerOptions): string[] =>
+  consumerDiagnostics(code, options, '.mts').diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+
+/** The lines of `code` its type errors are on, 1-based, each once; 0 for an error in another file. */
+function erringLines(code: string, options: ts.CompilerOptions, extension: '.mts' | '.tsx'): number[] {
+  const { file, diagnostics } = consumerDiagnostics(code, options, extension);
+  return [...new Set(diagnostics.map((d) => (d.file?.fileName === file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0)))];
 }
 
 const STRICT = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
@@ -42,10 +51,28 @@ const RESOLUTIONS: Record<string, ts.CompilerOptions> = {
 };
 
 describe('loc-js declarations', () => {
-  it('ship the embed’s types as the service serves them, byte for byte', () => {
+  it('ship the embed’s types as the service serves them, byte for byte, but the global LOC of a page with the script’s tag', () => {
     const served = readFileSync(SERVED, 'utf8');
-    expect(readFileSync(join(DIST, 'src/embed/public-types.d.ts'), 'utf8')).toBe(served);
-    expect(readFileSync(join(DIST, 'src/embed/public-types.d.cts'), 'utf8')).toBe(served);
+    const shipped = readFileSync(join(DIST, 'src/embed/public-types.d.ts'), 'utf8');
+    expect(readFileSync(join(DIST, 'src/embed/public-types.d.cts'), 'utf8')).toBe(shipped);
+    expect(served.startsWith(shipped)).toBe(true);
+    expect(served.slice(shipped.length)).toMatch(/^declare global \{\n[^}]*\n {2}var LOC: LocGlobal;\n\}\n$/);
+    expect(shipped).not.toContain('declare global');
+  });
+
+  it('type window.LOC as possibly undefined for a page that imports loc-js/embed, and declare no bare LOC: loadLoc gives it', () => {
+    const page = [
+      `import { loadLoc } from 'loc-js/embed';`,
+      `const loaded = await loadLoc({ baseUrl: 'https://loc.example' });`,
+      `loaded.mount('#map', { sessionToken: 'sid.secret' });`,
+      `window.LOC?.mount('#map', { sessionToken: 'sid.secret' });`,
+      `window.LOC.mount('#map', { sessionToken: 'sid.secret' });`,
+      `LOC.mount('#map', { sessionToken: 'sid.secret' });`,
+      `export {};`,
+    ].join('\n');
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      expect(consumerErrors(page, options), name).toEqual(["'window.LOC' is possibly 'undefined'.", expect.stringMatching(/^Cannot find name 'LOC'\./)]);
+    }
   });
 
   it('export from loc-js/embed every type the served declarations export, and loadLoc', () => {
@@ -71,6 +98,46 @@ describe('loc-js declarations', () => {
       expect(errors, name).toHaveLength(1);
       expect(errors[0], name).toMatch(/^Type '"network"' is not assignable to type '\w+'\.$/);
     }
+  });
+
+  it('give <LocPicker> exactly the map’s options, its own props, its container’s attributes and the session: any other prop is a type error', () => {
+    // One misuse per line marked WRONG; every other line type-checks.
+    const page = [
+      `import { LocPicker, type LocPickerMapProps } from 'loc-js/react';`,
+      `const session = { baseUrl: 'https://loc.example', sessionToken: 'sid.secret' } as const;`,
+      `export const right = <LocPicker {...session} id="map" className="picker" data-testid="loc-map" data-step={2} aria-label="Delivery point" aria-hidden={false} containerStyle={{ maxWidth: 800 }} style="satellite" zoom={12} onSelect={(result) => result.loc_code} />;`,
+      `export const options: LocPickerMapProps = { style: 'biking', zoom: 3, title: 'Delivery point' };`,
+      `export const misspelt = <LocPicker {...session} colour="red" />; // WRONG`,
+      `export const tabIndex = <LocPicker {...session} tabIndex={0} />; // WRONG`,
+      `export const css = <LocPicker {...session} style={{ width: 600 }} />; // WRONG`,
+      `export const ariaValue = <LocPicker {...session} aria-hidden="maybe" />; // WRONG`,
+      `export const notAnOption: LocPickerMapProps = { baseUrl: 'https://loc.example' }; // WRONG`,
+    ];
+    const wrong = page.flatMap((line, index) => (line.endsWith('// WRONG') ? [index + 1] : []));
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      expect(erringLines(page.join('\n'), { ...options, jsx: ts.JsxEmit.ReactJSX }, '.tsx'), name).toEqual(wrong);
+    }
+  });
+
+  it('type a pickLocation rejection: a LocPickError whose cause is the map’s LocEmbedError', () => {
+    const test = `
+      import type { Page } from '@playwright/test';
+      import type { LocErrorCode } from 'loc-js/embed';
+      import { LocPickError, pickLocation } from 'loc-js/testing';
+      export async function choose(page: Page): Promise<LocErrorCode | undefined> {
+        try {
+          await pickLocation(page, 'FR-0RMB-CLY0');
+          return undefined;
+        } catch (error) {
+          if (!(error instanceof LocPickError)) throw error;
+          const name: 'LocPickError' = error.name;
+          void name;
+          return error.cause?.code;
+        }
+      }
+    `;
+    // A Playwright suite runs on Node, with its types; Playwright's own declarations are not this test's.
+    for (const [name, options] of Object.entries(RESOLUTIONS)) expect(consumerErrors(test, { ...options, types: ['node'], skipLibCheck: true }), name).toEqual([]);
   });
 
   it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in react.d.ts, Playwright’s types in testing.d.ts', () => {

@@ -7,12 +7,25 @@
  * As @stripe/stripe-js's loader does: the script is injected once per service (a tag already in the
  * page is reused), every call for that service shares one promise, and a failed load forgets its
  * promise, and its tag, so that a later call tries again. Importing this module changes nothing.
+ * A load is also forgotten once `window.LOC` is no longer the `LOC` it resolved with: a component test
+ * installs a fresh fake `LOC` per test (loc-js/testing), and each test's loadLoc must give its own.
  */
 import type { LocGlobal } from '../../../src/embed/public-types.ts';
 
 export type * from '../../../src/embed/public-types.ts';
 /** The codes an HTTP error response of the service carries in `code` (the service's error catalogue). */
 export type { HttpErrorCode as LocApiErrorCode } from '../../../src/errors.ts';
+
+declare global {
+  interface Window {
+    /**
+     * Defined by the service's `loc-embed.js` once it ran: after `loadLoc` resolved (use what it
+     * resolves with), not when this module is imported, which changes nothing. A page that loads the
+     * script with a tag of its own has the served loc-embed.d.ts, whose global `LOC` is always there.
+     */
+    LOC?: LocGlobal;
+  }
+}
 
 /** The options of `loadLoc`. */
 export interface LoadLocOptions {
@@ -29,8 +42,14 @@ const SCRIPT_PATH = '/embed/v1/loc-embed.js';
 /** What the loader's own URL looks like, under either path the service serves it at. */
 const SCRIPT_URL = /^(.*)\/embed\/(v1\/)?loc-embed\.js$/;
 
-/** One load per script URL, until it fails. */
-const loads = new Map<string, Promise<LocGlobal>>();
+/** A load of the script: its promise, and the `LOC` it resolved with, once it did. */
+interface Load {
+  promise: Promise<LocGlobal>;
+  LOC?: LocGlobal;
+}
+
+/** One load per script URL, until it fails or the page's `LOC` is another. */
+const loads = new Map<string, Load>();
 
 /**
  * Loads the service's `loc-embed.js` into the page and resolves with `LOC` once it is defined.
@@ -41,12 +60,16 @@ export function loadLoc(options: LoadLocOptions): Promise<LocGlobal> {
   try {
     const src = scriptUrl(options);
     let load = loads.get(src);
+    if (load?.LOC !== undefined && load.LOC !== window.LOC) load = undefined;
     if (load === undefined) {
-      load = inject(src);
-      loads.set(src, load);
-      load.catch(() => loads.delete(src));
+      const started: Load = { promise: inject(src) };
+      loads.set(src, (load = started));
+      started.promise.then(
+        (LOC) => (started.LOC = LOC),
+        () => loads.get(src) === started && loads.delete(src),
+      );
     }
-    return load;
+    return load.promise;
   } catch (error) {
     return Promise.reject(error);
   }

@@ -140,3 +140,16 @@ describe('the fake LOC', () => {
     await expect(fake.lastMount().renew()).rejects.toThrow('the mount has no getSessionToken');
   });
 });
+
+// As the testing guide shows it: each test makes, installs and restores its own fake, and the code
+// under test reaches it through loadLoc. The second test must get its own fake, not the first's.
+describe('a fake per test', () => {
+  for (const test of ['first', 'second']) {
+    it(`is what loadLoc resolves with in the ${test} test, and its mounts fill`, async () => {
+      const LOC = await loadLoc({ baseUrl: 'https://loc.example' });
+      expect(LOC).toBe(fake);
+      LOC.mount('#map', { sessionToken: TOKEN });
+      expect(fake.mounts).toHaveLength(1);
+    });
+  }
+});

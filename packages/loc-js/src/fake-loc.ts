@@ -88,7 +88,10 @@ export interface FakeLoc extends LocGlobal {
   readonly mounts: readonly FakeMount[];
   /** The last mount, or an error when there is none. */
   lastMount(): FakeMount;
-  /** Sets `window.LOC` to this fake; returns the function that puts back what was there. */
+  /**
+   * Sets `window.LOC` to this fake; returns the function that puts back what was there. `loadLoc`
+   * resolves with this fake from then on, even after it resolved with another (a fake per test).
+   */
   install(): () => void;
 }
 

@@ -104,6 +104,18 @@ describe('<LocPicker>', () => {
     expect(ref.current).toBe(mounts[0].handle);
   });
 
+  it('puts id, className, data-* and aria-* on its <div>, not into the options, and mounts the map there', async () => {
+    await render(picker({ baseUrl: BASE_URL, sessionToken: 'sid.secret', id: 'delivery', className: 'map', 'data-testid': 'loc-map', 'aria-label': 'Delivery point', 'aria-describedby': 'hint', containerStyle: { width: '600px' }, zoom: 12 }));
+    const div = container.querySelector<HTMLElement>('[data-testid="loc-map"]');
+    expect(div).not.toBeNull();
+    expect([div!.tagName, div!.id, div!.className, div!.getAttribute('aria-label'), div!.getAttribute('aria-describedby'), div!.style.width]).toEqual(['DIV', 'delivery', 'map', 'Delivery point', 'hint', '600px']);
+    expect(mounts).toHaveLength(1);
+    expect(mounts[0].element).toBe(div);
+    expect(div!.querySelector('iframe')).toBe(mounts[0].handle.iframe);
+    const { onReady, onSelect, onPreview, onClear, onError, getSessionToken, ...options } = mounts[0].options;
+    expect(options).toEqual({ sessionToken: 'sid.secret', zoom: 12 });
+  });
+
   it('gives LOC.mount every map option, the token, and getSession as getSessionToken, which asks the latest getSession', async () => {
     const first = vi.fn(async () => 'sid1.secret');
     const props = { baseUrl: BASE_URL, sessionToken: 'sid0.secret', getSession: first, center: { lat: 48.85, lng: 2.29 }, zoom: 17, style: 'satellite', confirm: false, height: '300px', loadTimeout: 5000, title: 'Pick the gate', search: false, value: 'FR-0RMB-CLY0' } as const;

@@ -22,15 +22,22 @@
  *
  * React is an optional peer dependency, 18 or later; only APIs React 18 has are used.
  */
-import { createElement, forwardRef, useEffect, useImperativeHandle, useRef, useState, type CSSProperties, type ForwardedRef } from 'react';
+import { createElement, forwardRef, useEffect, useImperativeHandle, useRef, useState, type AriaAttributes, type CSSProperties, type ForwardedRef } from 'react';
 import { loadLoc } from './embed.ts';
 import type { LocEmbedError, LocGlobal, LocHandle, LocMountOptions } from './embed.ts';
 
 /** What `getSession` is: the integrator's call to its own server, which makes a session and gives its `session_token`. */
 export type LocGetSession = NonNullable<LocMountOptions['getSessionToken']>;
 
-/** The props of `<LocPicker>` besides the session. */
-export interface LocPickerBaseProps extends Omit<LocMountOptions, 'sessionToken' | 'getSessionToken'> {
+/**
+ * The props that are the map's options: every option of `LOC.mount`, with its name and type, but the
+ * session's (the picker makes `sessionToken` and `getSessionToken` from its session props). These
+ * alone go to `LOC.mount`.
+ */
+export type LocPickerMapProps = Omit<LocMountOptions, 'sessionToken' | 'getSessionToken'>;
+
+/** The props that are the picker's own: where the map comes from, and what to do when it cannot come. */
+export interface LocPickerOwnProps {
   /** The service's public base URL, as for `loadLoc`, e.g. `'https://loc.example'`. */
   baseUrl: string;
   /**
@@ -39,11 +46,23 @@ export interface LocPickerBaseProps extends Omit<LocMountOptions, 'sessionToken'
    * `reportError` (the console, and your error monitoring).
    */
   onLoadError?: (error: Error) => void;
-  /** The class of the `<div>` the map is mounted into. */
-  className?: string;
-  /** CSS of that `<div>` (`style` is the map's style, as in `LOC.mount`). */
-  containerStyle?: CSSProperties;
 }
+
+/**
+ * The props that are attributes of the `<div>` the map is mounted into: `id`, `className`, `data-*`
+ * and `aria-*` as on any element, and `containerStyle` for its CSS (`style` is the map's style, as in
+ * `LOC.mount`). They never reach `LOC.mount`.
+ */
+export interface LocPickerContainerProps extends AriaAttributes {
+  id?: string;
+  className?: string;
+  /** CSS of the `<div>`. */
+  containerStyle?: CSSProperties;
+  [dataAttribute: `data-${string}`]: string | number | boolean | undefined;
+}
+
+/** The props of `<LocPicker>` besides the session. */
+export type LocPickerBaseProps = LocPickerMapProps & LocPickerOwnProps & LocPickerContainerProps;
 
 /**
  * The session: a `sessionToken` your page already has, or `getSession` to ask your server for one, or
@@ -51,6 +70,7 @@ export interface LocPickerBaseProps extends Omit<LocMountOptions, 'sessionToken'
  */
 export type LocPickerSessionProps = { sessionToken: string; getSession?: LocGetSession } | { sessionToken?: undefined; getSession: LocGetSession };
 
+/** Every prop of `<LocPicker>`: the map's options, its own, its container's and the session's; no other. */
 export type LocPickerProps = LocPickerBaseProps & LocPickerSessionProps;
 
 /** The props a change of which mounts the map again: they are what the map is made with. */
@@ -106,7 +126,7 @@ export const LocPicker = forwardRef(function LocPicker(props: LocPickerProps, re
 
   useImperativeHandle(ref, () => handle!, [handle]);
 
-  return createElement('div', { ref: element, className: props.className, style: props.containerStyle });
+  return createElement('div', { ...containerAttributes(props), ref: element, style: props.containerStyle });
 
   /** The cleanup of the mount effect: destroy `mount` after StrictMode's run of the effect again, unless that run kept it. */
   function leave(mount: Mount) {
@@ -172,9 +192,21 @@ function startMount(mount: Mount, latest: { readonly current: LocPickerProps }, 
     .catch(failed);
 }
 
-/** The props that go to `LOC.mount` as they are: the rest are the component's, or wrapped. */
-function mapOptions({ baseUrl, sessionToken, getSession, onLoadError, className, containerStyle, onReady, onSelect, onPreview, onClear, onError, ...options }: LocPickerProps) {
-  return options;
+/** Whether a prop is an attribute of the container (LocPickerContainerProps), not an option of the map. */
+const isContainerAttribute = (name: string) => name === 'id' || name === 'className' || /^(data|aria)-/.test(name);
+
+/** The container's attributes among the props, as React takes them on a `<div>`. */
+function containerAttributes(props: LocPickerProps): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props).filter(([name]) => isContainerAttribute(name)));
+}
+
+/**
+ * The props that go to `LOC.mount` as they are: the map's options. Any other prop a page passes (the
+ * types refuse it; plain JavaScript does not) goes too, so that the loader names it, as it names a
+ * misspelt option.
+ */
+function mapOptions({ baseUrl, sessionToken, getSession, onLoadError, containerStyle, onReady, onSelect, onPreview, onClear, onError, ...rest }: LocPickerProps) {
+  return Object.fromEntries(Object.entries(rest).filter(([name]) => !isContainerAttribute(name))) as LocPickerMapProps;
 }
 
 /** A token from `getSession`, or a rejection that says it is missing or what went wrong. */

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAILURE_CODES } from '../../../src/server/mock/failures.ts';
 import { clearMockFailures, mockFailure, type LocMockFailureCode } from './testing.ts';
 
 interface Received {
@@ -51,6 +52,12 @@ describe('mockFailure and clearMockFailures', () => {
     ]);
   });
 
+  it('take every code the mock takes, and no other', async () => {
+    const every: Record<LocMockFailureCode, true> = Object.fromEntries(FAILURE_CODES.map((code) => [code, true])) as Record<(typeof FAILURE_CODES)[number], true>;
+    for (const code of Object.keys(every) as LocMockFailureCode[]) await mockFailure(baseUrl, code);
+    expect(received.map((request) => JSON.parse(request.body).code)).toEqual([...FAILURE_CODES]);
+  });
+
   it('DELETE /_mock/failures to switch them all off, expecting 204', async () => {
     status = 204;
     await clearMockFailures(baseUrl);
@@ -65,7 +72,9 @@ describe('mockFailure and clearMockFailures', () => {
   });
 
   it('refuse a code, times or scope the mock does not take, sending nothing', async () => {
-    await expect(mockFailure(baseUrl, 'invalid_code' as LocMockFailureCode)).rejects.toThrow('mockFailure: code must be one of rate_limited, session_expired, unsupported_location, outside_session_area, network; received "invalid_code".');
+    await expect(mockFailure(baseUrl, 'invalid_code' as LocMockFailureCode)).rejects.toThrow(
+      'mockFailure: code must be one of rate_limited, session_expired, invalid_session, key_inactive, unsupported_location, outside_session_area, network; received "invalid_code".',
+    );
     await expect(mockFailure(baseUrl, 'network', { times: 0 })).rejects.toThrow('mockFailure: times must be a positive integer; received 0.');
     await expect(mockFailure(baseUrl, 'network', { times: 1.5 })).rejects.toThrow('received 1.5');
     await expect(mockFailure(baseUrl, 'network', { scope: 'page' as 'all' })).rejects.toThrow('mockFailure: scope must be one of embed, api, all; received "page".');

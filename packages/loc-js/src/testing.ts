@@ -11,7 +11,7 @@
  * without it, and nothing of it is bundled.
  */
 import type { Frame, Page } from '@playwright/test';
-import type { LocLatLng, LocResolveResult, LocSelectResult } from '../../../src/embed/public-types.ts';
+import type { LocEmbedError, LocLatLng, LocResolveResult, LocSelectResult } from '../../../src/embed/public-types.ts';
 import { ROOT_SELECTOR, TESTING_HOOK, TEST_MODE_SELECTOR, type FrameState, type FrameTestingHook, type PickOutcome } from '../../../src/embed/testing-contract.ts';
 
 export { createFakeLoc, type FakeLoc, type FakeMount, type FakeHandleCall } from './fake-loc.ts';
@@ -30,28 +30,59 @@ export interface LocFrameOptions {
   timeout?: number;
 }
 
-/** The frame of the page's `nth` map (the first by default), once its iframe is in the page. */
+/**
+ * The frame of the page's `nth` map (the first by default), once its iframe is in the page with a
+ * document. An iframe being replaced — removed by a remount, or just added and not yet a frame — is
+ * waited past, up to the timeout.
+ */
 export async function locFrame(page: Page, options: LocFrameOptions = {}): Promise<Frame> {
   const iframe = page.locator(LOC_FRAME_SELECTOR).nth(options.nth ?? 0);
-  const frame = await (await iframe.elementHandle(timeoutOf(options))).contentFrame();
-  if (frame === null) throw new Error(`loc-js/testing: loc frame ${options.nth ?? 0} has no document (was it destroyed?).`);
-  return frame;
+  const budget = budgetOf(options);
+  for (;;) {
+    // Resolves the iframe anew on each try, until one has a document.
+    await iframe.contentFrame().locator(':root').waitFor({ state: 'attached', ...budget.left() });
+    const frame = await (await iframe.elementHandle(budget.left())).contentFrame();
+    if (frame && !frame.isDetached()) return frame;
+    if (budget.over()) throw new Error(`loc-js/testing: loc frame ${options.nth ?? 0} has no document (was it destroyed?).`);
+  }
 }
 
 /**
  * Waits until the `nth` map is interactive — the condition `onReady` signals, and the page's `onReady`
- * has run — and returns its frame. Throws, with what the map shows the visitor, when the map stopped
+ * has run — and returns its frame. A frame replaced while it waits (the page mounted the map again)
+ * is left for the live one. Throws, with what the map shows the visitor, when the map stopped
  * instead (its session expired or was refused, the page did not connect in time …).
  */
 export async function waitForLocReady(page: Page, options: LocFrameOptions = {}): Promise<Frame> {
-  const frame = await locFrame(page, options);
-  const root = frame.locator(`${ROOT_SELECTOR}[data-state]:not([data-state="loading"])`);
-  await root.waitFor({ state: 'attached', ...timeoutOf(options) });
-  if ((await root.getAttribute('data-state')) !== ('ready' satisfies FrameState)) {
-    const why = await frame.getByRole('alert').textContent();
-    throw new Error(`loc-js/testing: loc frame ${options.nth ?? 0} stopped instead of becoming ready: ${why}`);
+  return onLiveFrame(page, options, async (frame) => frame);
+}
+
+/**
+ * Runs `action` on the `nth` map's frame once it is ready, and again on the frame that replaced it
+ * when the page mounted the map anew meanwhile (the frame is detached: what it did is gone with it),
+ * until the timeout.
+ */
+async function onLiveFrame<T>(page: Page, options: LocFrameOptions, action: (frame: Frame) => Promise<T>): Promise<T> {
+  const budget = budgetOf(options);
+  for (;;) {
+    const frame = await locFrame(page, { ...options, ...budget.left() });
+    try {
+      await readyIn(frame, options.nth ?? 0, budget);
+      return await action(frame);
+    } catch (error) {
+      if (!frame.isDetached()) throw error;
+    }
   }
-  return frame;
+}
+
+/** Waits until the map in `frame` is ready; throws with what it shows the visitor when it stopped instead. */
+async function readyIn(frame: Frame, nth: number, budget: Budget): Promise<void> {
+  const root = frame.locator(`${ROOT_SELECTOR}[data-state]:not([data-state="loading"])`);
+  await root.waitFor({ state: 'attached', ...budget.left() });
+  if ((await root.getAttribute('data-state', budget.left())) !== ('ready' satisfies FrameState)) {
+    const why = await frame.getByRole('alert').textContent(budget.left());
+    throw new Error(`loc-js/testing: loc frame ${nth} stopped instead of becoming ready: ${why}`);
+  }
 }
 
 export interface PickOptions extends LocFrameOptions {
@@ -64,24 +95,37 @@ export interface PickOptions extends LocFrameOptions {
 }
 
 /**
+ * What `pickLocation` rejects with when the map chose nothing: `cause` is the `LocEmbedError` the
+ * page's `onError` received when the service refused the point or code (`cause.code` says why), and
+ * undefined when the map could not choose at all.
+ */
+export class LocPickError extends Error {
+  override readonly name = 'LocPickError';
+  declare readonly cause: LocEmbedError | undefined;
+
+  constructor(message: string, cause?: LocEmbedError) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
+/**
  * Chooses a cell on the `nth` map as the visitor would — a point as a click on it does, a code as the
  * visitor typing it does — with the map brought to it, no pixel to find; waits for the map to be
  * ready first. Resolves once the page's `onSelect` has run, with what it received (`source:
  * 'visitor'`); with `confirm: false`, with the previewed result when the map previews. Rejects with
- * the map's error (`cause` is the `LocEmbedError` `onError` received) when the service refused the
+ * a `LocPickError` (its `cause` the `LocEmbedError` `onError` received) when the service refused the
  * point or code, and when the map cannot choose.
  */
 export function pickLocation(page: Page, target: string | LocLatLng, options?: PickOptions & { confirm?: true }): Promise<LocSelectResult>;
 export function pickLocation(page: Page, target: string | LocLatLng, options: PickOptions): Promise<LocSelectResult | LocResolveResult>;
 export async function pickLocation(page: Page, target: string | LocLatLng, options: PickOptions = {}): Promise<LocSelectResult | LocResolveResult> {
-  const frame = await waitForLocReady(page, options);
-  const outcome = await frame.evaluate(([name, target, confirm]) => (window as unknown as Record<string, FrameTestingHook>)[name].pick(target, confirm), [
+  const outcome = await onLiveFrame(page, options, (frame) => frame.evaluate(([name, target, confirm]) => (window as unknown as Record<string, FrameTestingHook>)[name].pick(target, confirm), [
     TESTING_HOOK,
     target,
     options.confirm ?? true,
-  ] as const) as PickOutcome;
-  if (outcome.state === 'failed') throw new Error(`loc-js/testing: pickLocation(${JSON.stringify(target)}) failed with ${outcome.error.code}: ${outcome.error.message}`, { cause: outcome.error });
-  if (outcome.state === 'refused') throw new Error(`loc-js/testing: pickLocation(${JSON.stringify(target)}) chose nothing: ${outcome.message}`);
+  ] as const)) as PickOutcome;
+  if (outcome.state === 'failed') throw new LocPickError(`loc-js/testing: pickLocation(${JSON.stringify(target)}) failed with ${outcome.error.code}: ${outcome.error.message}`, outcome.error);
+  if (outcome.state === 'refused') throw new LocPickError(`loc-js/testing: pickLocation(${JSON.stringify(target)}) chose nothing: ${outcome.message}`);
   return outcome.result;
 }
 
@@ -94,8 +138,7 @@ export async function pickLocation(page: Page, target: string | LocLatLng, optio
  * must be ready.
  */
 export async function advanceLocSession(page: Page, ms: number, options: LocFrameOptions = {}): Promise<void> {
-  const frame = await waitForLocReady(page, options);
-  await frame.evaluate(([name, ms]) => (window as unknown as Record<string, FrameTestingHook>)[name].advance(ms), [TESTING_HOOK, ms] as const);
+  await onLiveFrame(page, options, (frame) => frame.evaluate(([name, ms]) => (window as unknown as Record<string, FrameTestingHook>)[name].advance(ms), [TESTING_HOOK, ms] as const));
 }
 
 /**
@@ -104,12 +147,11 @@ export async function advanceLocSession(page: Page, ms: number, options: LocFram
  * to test renewal, `advanceLocSession` into the lead).
  */
 export async function expireLocSession(page: Page, options: LocFrameOptions = {}): Promise<void> {
-  const frame = await waitForLocReady(page, options);
-  await frame.evaluate((name) => (window as unknown as Record<string, FrameTestingHook>)[name].advance(), TESTING_HOOK);
+  await onLiveFrame(page, options, (frame) => frame.evaluate((name) => (window as unknown as Record<string, FrameTestingHook>)[name].advance(), TESTING_HOOK));
 }
 
 /** The failures `loc mock` can be told to answer with. */
-export type LocMockFailureCode = 'rate_limited' | 'session_expired' | 'unsupported_location' | 'outside_session_area' | 'network';
+export type LocMockFailureCode = 'rate_limited' | 'session_expired' | 'invalid_session' | 'key_inactive' | 'unsupported_location' | 'outside_session_area' | 'network';
 
 export interface MockFailureOptions {
   /** How many requests in a row fail, a positive integer. @default 1 */
@@ -118,7 +160,7 @@ export interface MockFailureOptions {
   scope?: 'embed' | 'api' | 'all';
 }
 
-const MOCK_FAILURE_CODES: readonly LocMockFailureCode[] = ['rate_limited', 'session_expired', 'unsupported_location', 'outside_session_area', 'network'];
+const MOCK_FAILURE_CODES: readonly LocMockFailureCode[] = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'unsupported_location', 'outside_session_area', 'network'];
 const MOCK_SCOPES: readonly string[] = ['embed', 'api', 'all'];
 
 /**
@@ -146,4 +188,16 @@ async function mockControl(baseUrl: string, method: 'POST' | 'DELETE', expected:
   }
 }
 
-const timeoutOf = (options: LocFrameOptions) => (options.timeout === undefined ? {} : { timeout: options.timeout });
+/** What is left of a helper's `timeout` for each Playwright call it makes, and whether it ran out. */
+interface Budget {
+  left(): { timeout?: number };
+  over(): boolean;
+}
+
+/** The budget of `options.timeout`: without one, each call has Playwright's own timeout (or none, for 0), and it never runs out. */
+function budgetOf(options: LocFrameOptions): Budget {
+  const { timeout } = options;
+  if (!timeout) return { left: () => (timeout === 0 ? { timeout: 0 } : {}), over: () => false };
+  const deadline = Date.now() + timeout;
+  return { left: () => ({ timeout: Math.max(1, deadline - Date.now()) }), over: () => Date.now() >= deadline };
+}

@@ -9,7 +9,7 @@ import { describeValue } from '../../errors.ts';
 import { ConfigError } from '../config.ts';
 
 /** The error paths the mock can be asked for. */
-export const FAILURE_CODES = ['rate_limited', 'session_expired', 'unsupported_location', 'outside_session_area', 'network'] as const;
+export const FAILURE_CODES = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'unsupported_location', 'outside_session_area', 'network'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 /**
@@ -47,8 +47,12 @@ const EMBED_ROUTE = '/v1/embed/resolve';
 /** Whether a request can meet `code` at all, as the real service would answer it. */
 function canFail(code: FailureCode, target: FailureTarget): boolean {
   switch (code) {
+    // Only a session can expire or be unknown; a disabled key refuses its own calls and its sessions'.
     case 'session_expired':
+    case 'invalid_session':
       return target.via === 'session';
+    case 'key_inactive':
+      return true;
     case 'unsupported_location':
       return LOCATING_ROUTES.has(target.route);
     // Only a session has an area: the map frame's resolve.

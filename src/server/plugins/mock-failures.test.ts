@@ -155,6 +155,30 @@ describe('/_mock/failures', () => {
     expect(short(await requests.sessionResolve(mock))).toBe('200');
   });
 
+  it('invalid_session: only calls made with a session, answered as the service answers a token it does not know', async () => {
+    const real = answered(await send(mock, '/v1/embed/resolve', { headers: { authorization: 'Bearer sid_unknown.secret', origin: ORIGIN }, body: SAUSALITO }));
+    await queue(mock, { code: 'invalid_session' });
+    expect(short(await requests.lookup(mock))).toBe('200');
+    expect(short(await requests.keyResolve(mock))).toBe('200');
+    const refused = answered(await requests.sessionResolve(mock));
+    expect(short(refused)).toBe('401 invalid_session');
+    expect(Object.keys(refused.body).sort()).toEqual(Object.keys(real.body).sort());
+    const queued = (text: unknown) => `${text as string} (loc mock: a queued failure)`;
+    expect(refused.body).toEqual({ ...real.body, message: queued(real.body.message), error: queued(real.body.error) });
+    expect(short(await requests.sessionResolve(mock))).toBe('200');
+  });
+
+  it('key_inactive: calls made with the key and with its sessions, each with the message the service gives it', async () => {
+    await queue(mock, { code: 'key_inactive', times: 2 });
+    const byKey = answered(await requests.lookup(mock));
+    expect(short(byKey)).toBe('401 key_inactive');
+    expect(byKey.body).toMatchObject({ success: false, message: expect.stringMatching(/^The API key \S+ is disabled\. \(loc mock: a queued failure\)$/) });
+    const bySession = answered(await requests.sessionResolve(mock));
+    expect(short(bySession)).toBe('401 key_inactive');
+    expect(bySession.body.message).toBe('The API key that created this session is disabled. (loc mock: a queued failure)');
+    expect(short(await requests.lookup(mock))).toBe('200');
+  });
+
   it('unsupported_location: only resolve and generate, with a valid body; scope embed takes resolve alone', async () => {
     await queue(mock, { code: 'unsupported_location', scope: 'embed' });
     expect(short(await requests.generate(mock))).toBe('200');

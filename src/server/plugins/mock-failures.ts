@@ -4,8 +4,8 @@
  * clears them. Registered only when the app is built as the mock, after the rate limit, so that the
  * caller is known and a 429 carries the limit headers the real one does.
  *
- * Each failure is met where the real service meets its error: a rate limit, an expired session and a
- * dropped connection before the body is read; an unsupported location once the body is valid.
+ * Each failure is met where the real service meets its error: a rate limit, a session expired or not
+ * valid, a disabled key and a dropped connection before the body is read; an unsupported location once the body is valid.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -29,7 +29,7 @@ import {
 export const MOCK_FAILURES_PATH = '/_mock/failures';
 
 /** Answered before the body is read, as the real refusals are. */
-const ON_ARRIVAL: readonly FailureCode[] = ['rate_limited', 'session_expired', 'network'];
+const ON_ARRIVAL: readonly FailureCode[] = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'network'];
 const ONCE_VALID: readonly FailureCode[] = ['unsupported_location', 'outside_session_area'];
 
 const FailureRequest = Type.Object(
@@ -65,6 +65,10 @@ function fail(code: FailureCode, request: FastifyRequest, reply: FastifyReply): 
     }
     case 'session_expired':
       return new LocError('session_expired', `The embed session has expired; create a new one. ${queued}`);
+    case 'invalid_session':
+      return new LocError('invalid_session', `The session token is not valid. ${queued}`);
+    case 'key_inactive':
+      return new LocError('key_inactive', request.caller!.via === 'session' ? `The API key that created this session is disabled. ${queued}` : `The API key ${request.caller!.key.id} is disabled. ${queued}`);
     case 'unsupported_location':
       return new LocError('unsupported_location', `No country's codes cover this point. ${queued}`);
     case 'outside_session_area':

@@ -13,6 +13,7 @@ export interface ReactOutcome {
   ready: LocReadyInfo;
   /** How often getSession was asked: once, StrictMode or not. */
   sessions: number;
+  /** iframes in the picker's own `<div>`, found by its `data-testid`. */
   iframes: number;
   refIsHandle: boolean;
   /** iframes left once the picker was unmounted. */
@@ -30,7 +31,7 @@ function runReact(baseUrl: string, sessionToken: string): Promise<ReactOutcome> 
   };
   return new Promise((resolve, reject) => {
     const onReady = (ready: LocReadyInfo) => {
-      const outcome = { ready, sessions, iframes: element.querySelectorAll('iframe').length, refIsHandle: ref.current?.iframe === element.querySelector('iframe') };
+      const outcome = { ready, sessions, iframes: element.querySelectorAll('[data-testid="loc-map"] > iframe').length, refIsHandle: ref.current?.iframe === element.querySelector('iframe') };
       root.unmount();
       // The picker destroys its map in a microtask after its cleanup: a task later it is gone.
       setTimeout(() => resolve({ ...outcome, afterUnmount: element.querySelectorAll('iframe').length }));
@@ -45,6 +46,8 @@ function runReact(baseUrl: string, sessionToken: string): Promise<ReactOutcome> 
           zoom={12}
           style="streets"
           containerStyle={{ width: 600 }}
+          data-testid="loc-map"
+          aria-label="Delivery point"
           onReady={onReady}
           onSelect={(result: LocSelectResult) => console.log(result.loc_code)}
           onError={(error) => reject(new Error(`${error.code}: ${error.message}`))}
@@ -63,6 +66,8 @@ export const misused: LocPickerProps[] = [
   { baseUrl: 'https://loc.example', sessionToken: 'sid.secret', style: 'night' },
   // @ts-expect-error: the container's CSS is containerStyle; style is the map's.
   { baseUrl: 'https://loc.example', sessionToken: 'sid.secret', style: { width: 600 } },
+  // @ts-expect-error: neither an option of the map nor an attribute the container takes.
+  { baseUrl: 'https://loc.example', sessionToken: 'sid.secret', tabIndex: 0 },
 ];
 
 declare global {

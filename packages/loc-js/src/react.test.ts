@@ -7,6 +7,7 @@
  * The test plays the map by calling the recorded callbacks. The real loader and frame in a real
  * browser are e2e/react.spec.ts's.
  */
+import { readFileSync } from 'node:fs';
 import { StrictMode, act, createElement, createRef, useEffect, type ReactNode, type Ref } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -195,6 +196,25 @@ describe('<LocPicker>', () => {
       ['ar', 'auto'],
     ]);
     expect(iframes()).toHaveLength(1);
+  });
+
+  it('mounts again for a change of exactly the props the guide and the README say, and of no other option', async () => {
+    const changes: Record<string, [unknown, unknown]> = {
+      baseUrl: [BASE_URL, `${BASE_URL}/`], sessionToken: ['sid1.secret', 'sid2.secret'], height: [300, 400], confirm: [true, false], loadTimeout: [10_000, 20_000],
+      title: ['Map', 'Delivery point'], search: [true, false], locale: ['fr', 'ar'], appearance: [{ theme: 'dark' }, { theme: 'light' }], style: ['streets', 'satellite'],
+      center: [{ lat: 1, lng: 2 }, { lat: 3, lng: 4 }], zoom: [3, 9], value: ['FR-0RMB-CLY0', 'FR-0RMB-CQXT'],
+    };
+    const remounting: string[] = [];
+    for (const [name, [before, after]] of Object.entries(changes)) {
+      const props = { baseUrl: BASE_URL, sessionToken: 'sid1.secret', key: name };
+      await render(picker({ ...props, [name]: before }));
+      const mounted = mounts.length;
+      await render(picker({ ...props, [name]: after }));
+      if (mounts.length > mounted) remounting.push(name);
+    }
+    const listed = (file: string, list: RegExp): string[] => [...(list.exec(readFileSync(new URL(file, import.meta.url), 'utf8'))?.[1] ?? '').matchAll(/`(\w+)`/g)].map(([, name]) => name);
+    expect(listed('../../../docs/embed.md', /^- (`baseUrl`(?:[^:\n]|\n {2})*): a new mount/m)).toEqual(remounting);
+    expect(listed('../README.md', /(`baseUrl`, `sessionToken`[\s\S]*?) mount it again/)).toEqual(remounting);
   });
 
   it('destroys the map on unmount: no iframe, no ref, no callback after', async () => {

@@ -23,12 +23,20 @@ function exportsOf(file: string, program: ts.Program): string[] {
   return checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((symbol) => symbol.name).sort();
 }
 
+/** Every declaration file the consumers' programs read, parsed once for all of them: by name and language version. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 /** The type errors of `code`, compiled as a consumer's module at the repository's root (loc-js is linked in node_modules); `.tsx` for a React page. */
 function consumerDiagnostics(code: string, options: ts.CompilerOptions, extension: '.mts' | '.tsx'): { file: string; diagnostics: readonly ts.Diagnostic[] } {
   const file = join(ROOT, `consumer-check${extension}`);
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(name, code, version) : getSourceFile(name, version));
+  host.getSourceFile = (name, version, ...rest) => {
+    if (name === file) return ts.createSourceFile(name, code, version);
+    const key = `${name}\n${typeof version === 'object' ? `${version.languageVersion} ${version.impliedNodeFormat}` : version}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(name, version, ...rest));
+    return parsed.get(key);
+  };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => name === file || fileExists(name);
   return { file, diagnostics: ts.getPreEmitDiagnostics(ts.createProgram([file], options, host)) };
@@ -44,7 +52,8 @@ function erringLines(code: string, options: ts.CompilerOptions, extension: '.mts
   return [...new Set(diagnostics.map((d) => (d.file?.fileName === file ? d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1 : 0)))];
 }
 
-const STRICT = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
+// Every declaration file is checked, loc-js's above all, but TypeScript's own lib files.
+const STRICT = { strict: true, noEmit: true, skipDefaultLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
 const RESOLUTIONS: Record<string, ts.CompilerOptions> = {
   bundler: { ...STRICT, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
   NodeNext: { ...STRICT, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },

@@ -18,7 +18,7 @@ import { contractSuite, type ContractTarget } from '../contract/contract-suite.t
 /** The oldest Node loc supports: every package of loc says `>=20.19`. */
 const OLDEST_NODE = '20.19.0';
 
-/** npm's own rules for version ranges: the semver package (npm's, and fastify's, hoisted in this checkout). */
+/** npm's own rules for version ranges: the semver package npm uses (a devDependency; it ships no types). */
 const semver = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
 
 let work: string;

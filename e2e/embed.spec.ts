@@ -30,7 +30,7 @@ test('mount → onReady with the view, the style and the session expiry', async 
   const session = await newSession();
   const id = await mount(page, session.session_token, { center: { lat: 48.8584, lng: 2.2945 }, zoom: 17 });
   const ready = await waitForEvent(page, id, 'ready');
-  expect(ready).toEqual({ style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 17, expiresAt: session.expires_at });
+  expect(ready).toEqual({ style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 17, expiresAt: session.expires_at, locale: 'en', requiredMessage: 'Choose a location on the map.' });
 
   const iframe = page.locator('#map iframe');
   await expect(iframe).toHaveCount(1);

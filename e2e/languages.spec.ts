@@ -89,7 +89,9 @@ test('the pseudo-locale reaches every word: at start, on an error, in the previe
 
 test('French: the page, the controls and the panel speak it', async ({ page, stack, newSession }) => {
   await page.goto(stack.pages);
-  const { frame } = await open(page, (await newSession()).session_token, { ...HOME_VIEW, locale: 'fr-CA' });
+  const { id, frame } = await open(page, (await newSession()).session_token, { ...HOME_VIEW, locale: 'fr-CA' });
+  // The page hears the language too, and the sentence <loc-picker required> says while empty.
+  expect(await waitForEvent(page, id, 'ready')).toMatchObject({ locale: 'fr', requiredMessage: 'Choisissez un emplacement sur la carte.' });
   await expect(frame.locator('html')).toHaveAttribute('lang', 'fr');
   await expect(frame.locator('html')).toHaveAttribute('dir', 'ltr');
   await expect(frame.getByRole('application', { name: 'Choisir un emplacement' })).toBeVisible();

@@ -78,7 +78,8 @@ describe('the frame’s life', () => {
     await vi.advanceTimersByTimeAsync(3999);
     expect(host.ready).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
-    expect(host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
+    // The language it speaks, English here, and the field's message in it.
+    expect(host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' });
   });
 
   it('opens on the value before onReady, which carries it, however long the lookup takes', async () => {

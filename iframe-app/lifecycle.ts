@@ -10,7 +10,7 @@ import { RECOVERABLE } from '../src/embed/recoverable.ts';
 import type { FrameState } from '../src/embed/testing-contract.ts';
 import { EmbedFailure } from './api.ts';
 import type { Chooser } from './choice.ts';
-import { t } from './i18n.ts';
+import { currentLocale, t } from './i18n.ts';
 import { VISITOR_MESSAGES, type Panel } from './panel.ts';
 import { startSession, type Session } from './session.ts';
 import type { View } from './view.ts';
@@ -178,7 +178,8 @@ function readyWhenUsable(state: LifecycleState, session: Session, value: string 
       if (!state.stopped) mark(state, 'ready');
       state.settle();
     };
-    const info = { ...view.shown(), expiresAt: config.expiresAt, ...(openedValue && { value: openedValue }) };
+    const language = { locale: currentLocale(), requiredMessage: t('field.required') };
+    const info = { ...view.shown(), expiresAt: config.expiresAt, ...language, ...(openedValue && { value: openedValue }) };
     if (!state.stopped) void Promise.resolve(callbacks.ready(info)).then(heard, heard);
   });
 }

@@ -15,7 +15,7 @@ export interface View extends Pick<FrameApi, 'setStyle' | 'setView'> {
   /** Resolves once the first style's tiles have loaded (failed tiles count as loaded). */
   readonly firstLoad: Promise<void>;
   /** The style, centre and zoom shown now, as `onReady` tells them. */
-  shown(): Omit<LocReadyInfo, 'expiresAt'>;
+  shown(): Pick<LocReadyInfo, 'style' | 'center' | 'zoom'>;
 }
 
 const toneOf = (style: LocStyle): GridTone => (DARK_STYLES.has(style) ? 'dark' : 'light');

@@ -25,6 +25,15 @@ async function createSession(origin) {
   return { status: 200, body: { sessionToken: body.session_token, expiresAt: body.expires_at } };
 }
 
+/** A request's body, as text. */
+async function readBody(request) {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  return body;
+}
+
+const escapeHtml = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const LOC_ORIGIN = new URL(LOC_URL).origin;
 const CSP = `default-src 'self'; script-src 'self' ${LOC_ORIGIN}; connect-src 'self' ${LOC_ORIGIN}; frame-src ${LOC_ORIGIN}; img-src 'self' data:`;
 
@@ -36,6 +45,11 @@ const server = createServer(async (request, response) => {
     if (request.method === 'POST' && request.url === '/api/loc-session') {
       const { status, body } = await createSession(`http://localhost:${server.address().port}`);
       return send(status, 'application/json', JSON.stringify(body));
+    }
+    // The form field's page posts here: the order as the shop's back end would take it.
+    if (request.method === 'POST' && request.url === '/order') {
+      const code = new URLSearchParams(await readBody(request)).get('loc_code') ?? '';
+      return send(200, 'text/html; charset=utf-8', `<!doctype html><title>Order placed</title><p id="placed">Order placed: delivery to ${escapeHtml(code)}.</p>`);
     }
     // The pages from public/, the React page's bundle from dist/ (npm run build).
     const path = normalize(request.url === '/' ? '/index.html' : request.url.split('?')[0]);

@@ -7,6 +7,7 @@ import type { Catalogue } from './en.ts';
 export default {
   'frame.title': 'Ort auswählen',
   'map.label': 'Ort auswählen',
+  'field.required': 'Wählen Sie einen Ort auf der Karte aus.',
   'map.roleDescription': 'Karte',
   'map.help':
     'Die Pfeiltasten verschieben die Karte unter dem Fadenkreuz (herangezoomt jeweils um ein 3-Meter-Feld), die Eingabetaste wählt den Punkt unter dem Fadenkreuz, Plus und Minus zoomen, Escape hebt die Auswahl auf.',

@@ -11,6 +11,8 @@ export const EN = {
   // The page and its static parts (frame.html).
   'frame.title': 'Choose a location',
   'map.label': 'Choose a location',
+  // What <loc-picker required> says while nothing is chosen (onReady's requiredMessage).
+  'field.required': 'Choose a location on the map.',
   'map.roleDescription': 'map',
   'map.help':
     'Arrow keys move the map under the crosshair (one 3 metre cell at a time when zoomed in), Enter chooses the point at the crosshair, plus and minus zoom, Escape clears the choice.',

@@ -7,6 +7,7 @@ import type { Catalogue } from './en.ts';
 export default {
   'frame.title': 'Elegir una ubicación',
   'map.label': 'Elegir una ubicación',
+  'field.required': 'Elija una ubicación en el mapa.',
   'map.roleDescription': 'mapa',
   'map.help':
     'Las flechas mueven el mapa bajo la cruz (una celda de 3 metros cada vez con el zoom cercano), Intro elige el punto bajo la cruz, más y menos cambian el zoom, Escape borra la elección.',

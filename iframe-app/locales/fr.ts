@@ -7,6 +7,7 @@ import type { Catalogue } from './en.ts';
 export default {
   'frame.title': 'Choisir un emplacement',
   'map.label': 'Choisir un emplacement',
+  'field.required': 'Choisissez un emplacement sur la carte.',
   'map.roleDescription': 'carte',
   'map.help':
     'Les flèches déplacent la carte sous le réticule (une case de 3 mètres à la fois en vue rapprochée), Entrée choisit le point sous le réticule, plus et moins zooment, Échap efface le choix.',

@@ -7,6 +7,7 @@ import type { Catalogue } from './en.ts';
 export default {
   'frame.title': '場所を選択',
   'map.label': '場所を選択',
+  'field.required': '地図で場所を選択してください。',
   'map.roleDescription': '地図',
   'map.help':
     '矢印キーで十字線の下の地図を動かします(拡大時は3メートルのマス1つずつ)。Enterキーで十字線の位置を選択、プラスとマイナスでズーム、Escapeキーで選択を解除します。',

@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
-export const ENTRIES = ['embed', 'code', 'react', 'testing'];
+export const ENTRIES = ['embed', 'code', 'react', 'picker', 'testing'];
 
 /** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
 export const OUTPUTS = ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]);

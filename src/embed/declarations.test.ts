@@ -1,11 +1,14 @@
 /**
  * The declarations integrators get (`dist/embed/loc-embed.d.ts`) type-check an integrator's page: the
  * global `LOC`, the option shapes, the callbacks' arguments — and reject what the loader would reject.
+ * The form field's (`dist/embed/loc-picker.d.ts`) type `<loc-picker>` as the DOM gives it, its events'
+ * payloads and its properties.
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const DECLARATIONS = new URL('../../dist/embed/loc-embed.d.ts', import.meta.url).pathname;
+const PICKER_DECLARATIONS = new URL('../../dist/embed/loc-picker.d.ts', import.meta.url).pathname;
 
 const PAGES = {
   good: `
@@ -69,8 +72,42 @@ const PAGES = {
   `,
 };
 
+const PICKER_PAGES = {
+  good: `
+    import type { LocEmbedError, LocPickerElement } from '${PICKER_DECLARATIONS.replace(/\.d\.ts$/, '')}';
+    const picker = document.querySelector('loc-picker')!;
+    picker.addEventListener('loc-select', (event) => { const code: string = event.detail.loc_code; const by: 'visitor' | 'page' = event.detail.source; void code; void by; });
+    picker.addEventListener('loc-ready', (event) => { const message: string = event.detail.requiredMessage; void message; });
+    picker.addEventListener('loc-error', (event) => { const error: LocEmbedError = event.detail; void error; });
+    picker.addEventListener('loc-load-error', (event) => { event.preventDefault(); const why: string = event.detail.message; void why; });
+    picker.addEventListener('change', function () { const code: string = this.value; void code; });
+    picker.getSessionToken = async () => 'sid.secret';
+    picker.sessionToken = 'sid.secret';
+    picker.appearance = { theme: 'dark', variables: { colorPrimary: '#0b57d0' } };
+    picker.value = 'FR-0RMB-CLY0';
+    picker.required = true;
+    const valid: boolean = picker.checkValidity() && picker.validity.valueMissing === false;
+    const form: HTMLFormElement | null = picker.form;
+    picker.select('FR-0RMB-CQXT').then((result) => { const from: 'visitor' | 'page' = result.source; void from; });
+    const created: LocPickerElement = document.createElement('loc-picker');
+    void valid; void form; void created;
+    export {};
+  `,
+  bad: `
+    import type {} from '${PICKER_DECLARATIONS.replace(/\.d\.ts$/, '')}';
+    const picker = document.querySelector('loc-picker')!;
+    picker.addEventListener('loc-select', (event) => event.detail.code);
+    picker.addEventListener('loc-error', (event) => { if (event.detail.code === 'no_such_code') {} });
+    picker.appearance = { theme: 'night' };
+    picker.value = 42;
+    picker.getSessionToken = 'sid.secret';
+    picker.select(42);
+    export {};
+  `,
+};
+
 /** Type errors per page, each compiled as an integrator's script beside the declarations, in one program. */
-function errorsOf(pages: Record<string, string>): Record<string, string[]> {
+function errorsOf(pages: Record<string, string>, declarations = DECLARATIONS): Record<string, string[]> {
   const files = Object.fromEntries(Object.entries(pages).map(([name, code]) => [`/virtual/${name}.ts`, code]));
   // The declarations themselves are tsc's own output; checking the pages is what matters, and fast.
   const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] };
@@ -79,7 +116,7 @@ function errorsOf(pages: Record<string, string>): Record<string, string[]> {
   host.fileExists = (name) => name in files || fileExists(name);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, version) => (name in files ? ts.createSourceFile(name, files[name], version) : getSourceFile(name, version));
-  const program = ts.createProgram([DECLARATIONS, ...Object.keys(files)], options, host);
+  const program = ts.createProgram([declarations, ...Object.keys(files)], options, host);
   return Object.fromEntries(
     Object.keys(pages).map((name) => [
       name,
@@ -97,5 +134,17 @@ describe('loc-embed.d.ts', () => {
 
   it('rejects what the loader would reject', () => {
     expect(errors.bad).toHaveLength(12);
+  });
+});
+
+describe('loc-picker.d.ts', () => {
+  const errors = errorsOf(PICKER_PAGES, PICKER_DECLARATIONS);
+
+  it('types <loc-picker> as the DOM gives it: its events’ payloads, its properties and methods', () => {
+    expect(errors.good).toEqual([]);
+  });
+
+  it('rejects a wrong payload, property or argument', () => {
+    expect(errors.bad).toHaveLength(6);
   });
 });

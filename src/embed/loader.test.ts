@@ -354,7 +354,7 @@ describe('the channel, against the real comlink on the frame side', () => {
     const onSelect = vi.fn();
     const onError = vi.fn();
     const { host } = await connected({ onReady, onSelect, onError });
-    const info = { style: 'streets' as const, center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' };
+    const info = { style: 'streets' as const, center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' };
     await host.ready(info);
     expect(onReady).toHaveBeenCalledWith(info);
     const result = { success: true as const, loc_code: 'FR-0RMB-CQXT', latitude: 1, longitude: 2, address: 'Paris', country_code: 'FR', cell: { north: 1, south: 0, east: 1, west: 0 }, saved: true, share_url: 'https://loc.example/FR-0RMB-CQXT', source: 'visitor' as const };
@@ -423,7 +423,7 @@ describe('the channel, against the real comlink on the frame side', () => {
     await vi.waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'invalid_session', message, recoverable: false }));
 
     // The stop cut the frame off: its calls are not answered any more, let alone passed on.
-    void host.ready({ style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z' });
+    void host.ready({ style: 'streets', center: { lat: 1, lng: 2 }, zoom: 3, expiresAt: '2030-01-01T00:00:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' });
     void host.select({} as never);
     void host.error({ code: 'network', message: 'Offline.', recoverable: true });
     await new Promise((resolve) => setTimeout(resolve, 50));

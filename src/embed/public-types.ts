@@ -139,6 +139,13 @@ export interface LocReadyInfo {
   zoom: number;
   /** When the current session expires (ISO 8601), as the service states it. */
   expiresAt: string;
+  /** The language the map speaks, a BCP 47 tag: `locale`'s, the page's, or English (see `LocMountOptions.locale`). */
+  locale: string;
+  /**
+   * The map's sentence asking for a choice, in its language — what `<loc-picker required>` shows as
+   * its validation message while nothing is chosen; yours to show for a required field of your own.
+   */
+  requiredMessage: string;
   /**
    * The cell of the `value` option, shown as already chosen; absent without `value`, or when it could
    * not be opened (then `onError` said why, before this).

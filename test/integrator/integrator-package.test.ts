@@ -173,7 +173,7 @@ describe('the packages as an integrator installs them', () => {
       // ReactOutcome of react-page.tsx, whole (the suite's tsconfig compiles no JSX, so it is not imported).
       const outcome: unknown = await page.evaluate(`runReact(${JSON.stringify(service.url)}, ${JSON.stringify(session.session_token)})`);
       expect(outcome).toEqual({
-        ready: { style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 12, expiresAt: session.expires_at },
+        ready: { style: 'streets', center: { lat: 48.8584, lng: 2.2945 }, zoom: 12, expiresAt: session.expires_at, locale: 'en', requiredMessage: 'Choose a location on the map.' },
         sessions: 1,
         iframes: 1,
         refIsHandle: true,

@@ -50,6 +50,17 @@ describe('loc-js built entries', () => {
     expect([...cjs.matchAll(/require\("([^"]+)"\)/g)].map(([, name]) => name).sort()).toEqual(['./embed.cjs', 'react']);
   });
 
+  it('give loc-js/picker in ESM and CommonJS, defineLocPicker alone, safe to import on a server, with loc-js/embed imported, not bundled', async () => {
+    const builds = [await import('loc-js/picker'), require('loc-js/picker') as typeof import('loc-js/picker')];
+    for (const built of builds) {
+      expect(Object.keys(built)).toEqual(['defineLocPicker']);
+      expect(() => built.defineLocPicker({ baseUrl: 'https://loc.example' })).toThrow('defineLocPicker: runs in a browser');
+    }
+    const esm = readFileSync(join(DIST, 'picker.js'), 'utf8');
+    expect(esm).toContain('import { loadLoc } from "./embed.js";');
+    expect(esm).not.toContain('function loadLoc');
+  });
+
   it('give loc-js/testing in ESM and CommonJS: the Playwright helpers, the mock switches and the fake, with no Playwright inside', async () => {
     const builds = [await import('loc-js/testing'), require('loc-js/testing') as typeof import('loc-js/testing')];
     for (const built of builds) {

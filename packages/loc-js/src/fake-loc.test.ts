@@ -67,7 +67,7 @@ describe('the fake LOC', () => {
     const mount = fake.lastMount();
     expect(() => mount.select()).toThrow('call ready() first');
     mount.ready({ expiresAt: '2030-01-01T00:00:00.000Z' });
-    expect(onReady).toHaveBeenCalledWith({ style: 'streets', center: { lat: 51.5, lng: -0.12 }, zoom: 12, expiresAt: '2030-01-01T00:00:00.000Z' });
+    expect(onReady).toHaveBeenCalledWith({ style: 'streets', center: { lat: 51.5, lng: -0.12 }, zoom: 12, expiresAt: '2030-01-01T00:00:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' });
     expect(() => mount.ready()).toThrow('onReady was called already');
 
     mount.select('us550mrq5l');

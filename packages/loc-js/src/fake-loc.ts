@@ -251,7 +251,7 @@ function mountControls(element: Element, map: FakeMap, handle: LocHandle): FakeM
       if (map.ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
       map.ready = true;
       const opened = settings.value === undefined ? {} : { value: unsourced(resultFor(settings.value, 'page')) };
-      const told: LocReadyInfo = { style: map.style, center: map.view.center, zoom: map.view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), ...opened, ...info };
+      const told: LocReadyInfo = { style: map.style, center: map.view.center, zoom: map.view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), locale: 'en', requiredMessage: 'Choose a location on the map.', ...opened, ...info };
       callComponent(map, options.onReady, told);
       for (const request of map.waiting) request.go();
       map.waiting = [];

@@ -17,7 +17,7 @@ import { LocPicker, type LocPickerProps } from './react.ts';
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const BASE_URL = 'https://loc.example';
-const READY: LocReadyInfo = { style: 'streets', center: { lat: 20, lng: 0 }, zoom: 2, expiresAt: '2030-01-01T00:15:00.000Z' };
+const READY: LocReadyInfo = { style: 'streets', center: { lat: 20, lng: 0 }, zoom: 2, expiresAt: '2030-01-01T00:15:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' };
 const RESULT = { success: true, loc_code: 'FR-0RMB-CLY0', source: 'visitor' } as LocSelectResult;
 const EXPIRED: LocEmbedError = { code: 'session_expired', message: 'The session expired.', recoverable: false };
 

@@ -58,8 +58,8 @@ describe('embed assets', () => {
     expect(again.body).toBe('');
   });
 
-  it('serve the loader and its declarations at the versioned path too, the same bytes, revalidated as the alias is', async () => {
-    for (const name of ['loc-embed.js', 'loc-embed.d.ts']) {
+  it('serve the loader, the form field’s script and their declarations at the versioned path too, the same bytes, revalidated as the alias is', async () => {
+    for (const name of ['loc-embed.js', 'loc-embed.d.ts', 'loc-picker.js', 'loc-picker.d.ts']) {
       const [alias, v1] = await Promise.all([online.inject(`/embed/${name}`), online.inject(`/embed/v1/${name}`)]);
       expect(v1.statusCode).toBe(200);
       expect(v1.rawPayload.equals(alias.rawPayload)).toBe(true);
@@ -82,6 +82,15 @@ describe('embed assets', () => {
     expect(response.headers['content-type']).toBe('application/typescript; charset=utf-8');
     expect(response.body).toContain('export interface LocMountOptions');
     expect(response.body).toContain('var LOC: LocGlobal');
+  });
+
+  it('serve the form field’s declarations standing alone: the public types, then the element’s', async () => {
+    const response = await online.inject('/embed/v1/loc-picker.d.ts');
+    expect(response.headers['content-type']).toBe('application/typescript; charset=utf-8');
+    expect(response.body).not.toMatch(/^import /m);
+    expect(response.body).toContain('export interface LocMountOptions');
+    expect(response.body).toContain('export interface LocPickerElement extends HTMLElement');
+    expect(response.body).toContain("'loc-picker': LocPickerElement;");
   });
 
   it('send the frame page with its headers and versioned asset links', async () => {

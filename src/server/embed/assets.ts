@@ -6,7 +6,7 @@
  *
  * Compression: each file goes out in Brotli or gzip when the browser accepts it (encodings.ts).
  *
- * Caching: the loader keeps a fixed URL that integrators paste into pages, so it is revalidated often
+ * Caching: the loader and the form field's script keep fixed URLs that integrators paste into pages, so they are revalidated often
  * (short max-age, ETag); the frame's files — its catalogues too — are requested with the build's
  * content hash (`?v=`) and so are immutable; the grid table and tiles never change within a format version. Only a URL that
  * names the content's hash may be immutable: `/embed/v1/loc-embed.js` is evergreen within v1 (every
@@ -80,13 +80,13 @@ function asset(body: Buffer, type: string, cache: string, { crossOrigin = false,
 }
 
 /** What the embed serves at `/embed/<name>`. */
-const BUILT_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'frame.js', 'frame.css', 'frame.js.map', 'grid.json'] as const;
+const BUILT_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'loc-picker.js', 'loc-picker.d.ts', 'frame.js', 'frame.css', 'frame.js.map', 'grid.json'] as const;
 
 /**
  * What it also serves at `/embed/v1/<name>`, the path integrators are given (loadLoc uses it): the
  * same bytes and headers as `/embed/<name>`, which stays for the pages that already name it.
  */
-const V1_FILES = ['loc-embed.js', 'loc-embed.d.ts'] as const;
+const V1_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'loc-picker.js', 'loc-picker.d.ts'] as const;
 
 /**
  * The built files as served, and the version of the frame's script and styles that its page links;
@@ -107,6 +107,8 @@ function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], 
   const files = {
     'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
     'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
+    'loc-picker.js': asset(read('loc-picker.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
+    'loc-picker.d.ts': asset(read('loc-picker.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
     'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
     'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
     // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of

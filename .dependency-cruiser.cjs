@@ -49,6 +49,8 @@ const LOC_JS_TYPES = '^src/(embed/(public-types|picker-types)|errors)\\.ts$';
 const PROM_CLIENT = '(^|/)node_modules/prom-client/';
 /** React, the optional peer dependency of loc-js/react. */
 const REACT = '^node_modules/react/';
+/** Svelte's and Vue's element types, which loc-js/picker/svelte and loc-js/picker/vue extend with `<loc-picker>`. */
+const TEMPLATE_TYPES = '^node_modules/(svelte|vue|@vue/[\\w-]+)/';
 
 /** A rule that forbids imports from `from` (tests aside) to `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -71,9 +73,13 @@ module.exports = {
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
       '^(src|iframe-app|demo)/', LOC_JS),
     forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React and Playwright’s types are optional peers, next rules).',
-      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${PLAYWRIGHT}` }),
-    forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entry for React pages may import it.',
-      '^packages/loc-js/(?!src/react\\.ts$)', REACT),
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${PLAYWRIGHT}|${TEMPLATE_TYPES}` }),
+    forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entries for React pages may import it.',
+      '^packages/loc-js/(?!src/(react|picker-react)\\.ts$)', REACT),
+    forbid('loc-js-reads-template-types-only', 'Svelte and Vue reach the element’s typings as types, for their own entries alone.',
+      LOC_JS, { path: TEMPLATE_TYPES, dependencyTypesNot: ['type-only'] }),
+    forbid('loc-js-template-types-stay-in-their-entries', 'Svelte’s and Vue’s types are for the element’s typings in each.',
+      '^packages/loc-js/(?!src/picker-(svelte|vue)\\.ts$)', TEMPLATE_TYPES),
     forbid('loc-js-reads-playwright-types-only', 'loc-js/testing takes Playwright’s Page as a type: the integrator’s own Playwright drives it.',
       LOC_JS, { path: PLAYWRIGHT, dependencyTypesNot: ['type-only'] }),
     forbid('loc-js-bundles-only-the-format', 'Of the service, loc-js bundles the code’s written form and reads the public types and error codes.',

@@ -20,8 +20,17 @@ const root = resolve(here, '../..');
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
 export const ENTRIES = ['embed', 'code', 'react', 'picker', 'testing'];
 
+/**
+ * The entries that are types alone: `<loc-picker>` in each framework's templates, `loc-js/picker/<framework>`
+ * from `src/picker-<framework>.ts`; nothing runs, so they have declarations and no JS.
+ */
+export const TYPE_ENTRIES = ['picker-react', 'picker-svelte', 'picker-vue'];
+
 /** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
-export const OUTPUTS = ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]);
+export const OUTPUTS = [
+  ...ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]),
+  ...TYPE_ENTRIES.map((name) => `dist/${name}.d.ts`),
+];
 
 /**
  * A relative module specifier in a declaration file: `.ts` where the source wrote it (tsc keeps it in
@@ -67,7 +76,7 @@ export async function buildLocJs(outDir, target) {
     const entryDir = join(emitted, relative(root, here), 'src');
     // The entries, and the package's modules they name, at dist/'s top; what they name from the
     // service's src/, below dist/src/.
-    const shipped = new Map(ENTRIES.map((name) => [join(entryDir, `${name}.d.ts`), `${name}.d.ts`]));
+    const shipped = new Map([...ENTRIES, ...TYPE_ENTRIES].map((name) => [join(entryDir, `${name}.d.ts`), `${name}.d.ts`]));
     const ownModule = (file) => dirname(file) === entryDir;
     // Grows while it is walked: each file's imports join it.
     for (const from of shipped.keys()) {

@@ -1,7 +1,7 @@
 /**
  * Bundle sizes of the embed against their budgets: the loader `loc-embed.js`, which every
- * integrator's page loads, the map frame's script and styles together, and the integrators'
- * package's `loc-js/embed` and `loc-js/react` entries, which their bundles take in. Sizes are of the
+ * integrator's page loads, the form field's `loc-picker.js`, the map frame's script and styles
+ * together, and the integrators' package's entries, which their bundles take in. Sizes are of the
  * built, minified files after gzip at level 9, in bytes (1 KB = 1024 bytes); the package ships
  * unminified, as libraries do, so its entries are measured as an integrator's bundler would minify
  * them, with what they import from the package and without React, which the page has anyway.
@@ -15,6 +15,12 @@ import type { BenchRow } from './report.ts';
 
 /** Budget of `loc-embed.js`, minified and gzipped. */
 export const LOADER_BUDGET_BYTES = 4 * 1024;
+
+/**
+ * Budget of `loc-picker.js`, the form field's own script, minified and gzipped; the loc-js/picker
+ * entry, the same element for bundlers, is held to it too.
+ */
+export const PICKER_BUDGET_BYTES = 4 * 1024;
 
 /** Budget of the frame's `frame.js` and `frame.css` together, minified and gzipped. */
 export const FRAME_BUDGET_BYTES = 70 * 1024;
@@ -53,8 +59,10 @@ export function bundleRows(): BenchRow[] {
   });
   return [
     row('loc-embed.js (min+gzip)', gzippedSize('loc-embed.js'), LOADER_BUDGET_BYTES),
+    row('loc-picker.js, the form field (min+gzip)', gzippedSize('loc-picker.js'), PICKER_BUDGET_BYTES),
     row('loc-js/embed entry (min+gzip)', locJsEntrySize('embed'), LOC_JS_EMBED_BUDGET_BYTES),
     row('loc-js/react entry, React aside (min+gzip)', locJsEntrySize('react'), LOC_JS_REACT_BUDGET_BYTES),
+    row('loc-js/picker entry (min+gzip)', locJsEntrySize('picker'), PICKER_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];
 }

@@ -141,10 +141,7 @@ export interface LocReadyInfo {
   expiresAt: string;
   /** The language the map speaks, a BCP 47 tag: `locale`'s, the page's, or English (see `LocMountOptions.locale`). */
   locale: string;
-  /**
-   * The map's sentence asking for a choice, in its language — what `<loc-picker required>` shows as
-   * its validation message while nothing is chosen; yours to show for a required field of your own.
-   */
+  /** The map's sentence asking for a choice, in its language: `<loc-picker required>`'s message while empty. */
   requiredMessage: string;
   /**
    * The cell of the `value` option, shown as already chosen; absent without `value`, or when it could

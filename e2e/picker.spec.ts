@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { encode } from '../src/code/index.ts';
 import type { LocPickerElement } from '../src/embed/picker-types.ts';
-import { pickLocation } from '../packages/loc-js/dist/testing.js';
+import { locFrame, pickLocation } from '../packages/loc-js/dist/testing.js';
 import { expect, test } from './fixtures.ts';
 import { createKey, freePort } from './services.ts';
 import { createSession } from './stack.ts';
@@ -66,6 +66,7 @@ test.beforeAll(async ({ stack }) => {
     }
     if (url.pathname === '/no-session') return send(403, 'application/json', '{"error":"signed_out"}');
     if (url.pathname === '/form') return send(200, 'text/html', formPage(stack.service, attributesOf(url.searchParams)));
+    if (url.pathname === '/bare') return send(200, 'text/html', '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loc e2e: no script yet</title></head><body></body></html>');
     if (url.pathname === '/order' && request.method === 'POST') {
       let body = '';
       for await (const chunk of request) body += chunk;
@@ -253,4 +254,22 @@ test('properties and attributes: getSessionToken first, map-style switched in pl
     '<loc-picker>: LOC.mount: options.zoom must be an integer from 0 to 20; received "far".',
   ]);
   expect(sessions).toBe(2);
+});
+
+test('properties a framework set before the script ran are the element’s once it is defined', async ({ page, stack }) => {
+  await page.goto(`${origin}/bare`);
+  await page.evaluate(() => {
+    const picker = document.body.appendChild(document.createElement('loc-picker'));
+    Object.assign(picker, {
+      value: 'fr-0rmb-cly0',
+      appearance: { theme: 'dark' },
+      getSessionToken: () => fetch('/session', { method: 'POST' }).then((response) => response.json()).then((session: { session_token: string }) => session.session_token),
+    });
+  });
+  await page.addScriptTag({ url: `${stack.service}/embed/v1/loc-picker.js` });
+  const [ready] = await heard(page, 'loc-ready');
+  expect((ready.detail as { value?: { loc_code: string } }).value?.loc_code).toBe(EIFFEL);
+  expect(await page.locator('loc-picker').evaluate((picker: LocPickerElement) => [picker.value, Object.hasOwn(picker, 'value')])).toEqual([EIFFEL, false]);
+  await expect((await locFrame(page)).locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(sessions).toBe(1);
 });

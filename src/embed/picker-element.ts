@@ -1,8 +1,8 @@
 /**
  * `<loc-picker>`: the map picker as a form field, for pages with no script of their own. It is
- * form-associated (ElementInternals): the chosen code is its value, in the form's data, checked by
- * `required`, reset with the form and restored when the visitor comes back to the page. Its map — the
- * session, the mounts, the renewal — is picker-mounts.ts's `FieldMap`, in a `<div>` of its shadow root.
+ * form-associated (ElementInternals, field-internals.ts): the chosen code is its value, in the form's
+ * data, checked by `required`, reset with the form and restored when the visitor comes back to the
+ * page. Its map — session, mounts, renewal — is `FieldMap`'s (picker-mounts.ts), in its shadow root.
  *
  * In the page it holds:
  * - One session per field: moving the element (which reloads any iframe) mounts the map again with
@@ -14,7 +14,8 @@
  * loader's script. Importing it touches nothing, on a server too: the class stands on `HTMLElement`
  * only where there is one, and only `defineLocPicker` defines the element.
  */
-import { attributeOptions, askSessionUrl, OPTION_ATTRIBUTES } from './picker-options.ts';
+import { fieldInternals } from './field-internals.ts';
+import { attributeOptions, OPTION_ATTRIBUTES, sessionAsker } from './picker-options.ts';
 import { FieldMap } from './picker-mounts.ts';
 import type { LocPickerElement, LocPickerEvents } from './picker-types.ts';
 import type { LocAppearance, LocEmbedError, LocGlobal, LocHandle, LocMountOptions, LocStyle } from './public-types.ts';
@@ -27,7 +28,6 @@ const PROPERTIES = ['value', 'sessionToken', 'getSessionToken', 'appearance'] as
 
 /** The validation message until the map has said its own, in its language. */
 const REQUIRED_MESSAGE = 'Choose a location on the map.';
-
 
 /** Defines `<loc-picker>` once per page; `load` gives the page's `LOC`. */
 export function defineLocPicker(load: () => Promise<LocGlobal>): void {
@@ -45,10 +45,10 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
   static observedAttributes = [...Object.keys(OPTION_ATTRIBUTES), 'theme', 'value', 'required', 'session-url'];
   /** Where the page's `LOC` comes from: the served script's service, or loc-js's `loadLoc`. */
   static load: () => Promise<LocGlobal>;
-  #internals = this.attachInternals();
+  #internals = fieldInternals(this);
   #box = document.createElement('div');
   #value = '';
-  /** Chosen since the page set it (a visitor's choice, or `value`): the `value` attribute no longer moves it. */
+  /** Chosen since the page set it: the `value` attribute no longer moves it. */
   #dirty = false;
   /** Removed in this task: a move unless it is back before the microtask. */
   #leaving = false;
@@ -57,10 +57,11 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
     {
       box: this.#box,
       options: () => this.#options(),
-      asker: () => this.#asker(),
+      asker: () => sessionAsker(this.getSessionToken, this.getAttribute('session-url')),
       firstToken: () => this.sessionToken,
       error: (error) => this.#emit('loc-error', error),
-      failed: (error) => this.#emit('loc-load-error', error, true) && reportError(error),
+      // Not in jsdom, where integrators' component tests run.
+      failed: (error) => this.#emit('loc-load-error', error, true) && (typeof reportError === 'function' ? reportError(error) : console.error(error)),
     },
     () => (this.constructor as typeof LocPicker).load(),
   );
@@ -263,13 +264,6 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
     this.#dirty = true;
     this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     this.dispatchEvent(new Event('change', { bubbles: true }));
-  }
-
-  #asker(): (() => Promise<string>) | null {
-    const { getSessionToken } = this;
-    const url = this.getAttribute('session-url');
-    if (getSessionToken) return () => Promise.resolve().then(getSessionToken);
-    return url ? () => askSessionUrl(url) : null;
   }
 
   #options(): ReturnType<ConstructorParameters<typeof FieldMap>[0]['options']> {

@@ -1,6 +1,6 @@
 /**
  * What `<loc-picker>` mounts with: its attributes read as `LOC.mount` options, and its session asked
- * of the integrator's own endpoint. Attributes are only parsed here — a number or a point from text —
+ * of the page's `getSessionToken` or of the integrator's own endpoint. Attributes are only parsed here — a number or a point from text —
  * and judged by `LOC.mount` itself, whose messages name the value (options.ts).
  */
 import type { LocAppearance, LocMountOptions } from './public-types.ts';
@@ -60,4 +60,10 @@ export async function askSessionUrl(url: string): Promise<string> {
     throw new Error(`<loc-picker>: POST ${url} must answer 200 with JSON holding session_token (the API's session response, passed through) or sessionToken; it answered ${response.status}${response.ok ? ' without either' : ''}.`);
   }
   return token;
+}
+
+/** How the field asks for a new session: its `getSessionToken` property first, else `session-url`; null for neither. */
+export function sessionAsker(getSessionToken: LocMountOptions['getSessionToken'], url: string | null): (() => Promise<string>) | null {
+  if (getSessionToken) return () => Promise.resolve().then(getSessionToken);
+  return url ? () => askSessionUrl(url) : null;
 }

@@ -93,14 +93,18 @@ describe('<loc-picker>', () => {
     expect(heard.filter(({ type }) => type === 'loc-error')).toHaveLength(1);
   });
 
-  it('switches map-style in place, mounts again on the same session for another attribute or a move, and destroys its map once removed', async () => {
+  it('switches map-style in place, mounts again on the same session for another attribute, its appearance or a move, and destroys its map once removed', async () => {
     const picker = await field();
     picker.setAttribute('map-style', 'biking');
     expect(LOC.lastMount().calls).toEqual([{ method: 'setStyle', args: ['biking'] }]);
     picker.setAttribute('height', '300px');
     picker.setAttribute('zoom', '12');
+    picker.appearance = { theme: 'auto' };
     await settle();
-    expect(LOC.mounts.map((mount) => [mount.options.sessionToken, mount.options.height, mount.isStopped])).toEqual([['sid1.secret', undefined, true], ['sid1.secret', '300px', false]]);
+    expect(LOC.mounts.map((mount) => [mount.options.sessionToken, mount.options.height, mount.options.appearance, mount.isStopped])).toEqual([
+      ['sid1.secret', undefined, undefined, true],
+      ['sid1.secret', '300px', { theme: 'auto' }, false],
+    ]);
     document.getElementById('elsewhere')!.append(picker);
     await settle();
     expect(LOC.mounts.map((mount) => mount.options.sessionToken)).toEqual(['sid1.secret', 'sid1.secret', 'sid1.secret']);

@@ -60,7 +60,7 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
       asker: () => sessionAsker(this.getSessionToken, this.getAttribute('session-url')),
       firstToken: () => this.sessionToken,
       error: (error) => this.#emit('loc-error', error),
-      // Not in jsdom, where integrators' component tests run.
+      // jsdom, where integrators' component tests run, has no reportError.
       failed: (error) => this.#emit('loc-load-error', error, true) && (typeof reportError === 'function' ? reportError(error) : console.error(error)),
     },
     () => (this.constructor as typeof LocPicker).load(),
@@ -101,6 +101,7 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
   }
   set appearance(appearance) {
     this.#appearance = appearance;
+    if (this.#map.handle) this.#map.remount();
   }
   get value() {
     return this.#value;

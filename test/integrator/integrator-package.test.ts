@@ -2,8 +2,11 @@
  * The integrator's kit as an integrator gets it: both packages packed with `npm pack`, installed
  * into a fresh project from their tarballs (dependencies, React among them, from the npm cache that
  * `npm ci` filled), the project's page scripts (consumer/page.ts, and consumer/react-page.tsx for
- * loc-js/react) and tests (consumer/testing.ts, with loc-js/testing and Playwright's types)
- * type-checked strictly under `moduleResolution` `bundler` and `NodeNext` (a CommonJS module too),
+ * loc-js/react, consumer/element-page.tsx for `<loc-picker>` in React 19) and tests
+ * (consumer/testing.ts, with loc-js/testing and Playwright's types) type-checked strictly under
+ * `moduleResolution` `bundler` and `NodeNext` (a CommonJS module too) — the element's Svelte and Vue
+ * typings (consumer/template-types.ts) under `bundler` alone, as those apps are built, since checking
+ * Svelte's and Vue's own declarations doubles a project's time —
  * bundled with esbuild, and run in Chromium against a real `loc serve` with a real key and session.
  *
  * Install scripts are skipped: loc-js has none, and better-sqlite3's would compile SQLite for about

@@ -172,6 +172,19 @@ describe('LocPicker (loc-js/vue)', () => {
     await settle();
     expect(code.value).toBe(CLY0);
     expect(onError.mock.calls).toEqual([[refused]]);
+
+    // Refused after the page set another code: that one stands.
+    let refuse!: (error: LocEmbedError) => void;
+    map.handle.select = () => new Promise((_, fail) => (refuse = fail));
+    code.value = 'FR-0RMB-ZZZZ';
+    await settle();
+    map.handle.select = () => new Promise(() => undefined);
+    code.value = CQXT;
+    await settle();
+    refuse(refused);
+    await settle();
+    expect(code.value).toBe(CQXT);
+    expect(onError).toHaveBeenCalledTimes(1);
   });
 
   it('switches the style with setStyle, once per change, and mounts nothing again when center, zoom or value change', async () => {

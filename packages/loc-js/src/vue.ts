@@ -116,6 +116,8 @@ export const LocPicker = defineComponent<LocPickerProps, LocPickerEmits>(
     watch(() => props.modelValue, (next) => show(next ?? ''));
 
     onMounted(() => ((kept = handed?.shift()), start()));
+    // KeepAlive moves a deactivated picker's DOM out of the document, which reloads its iframe past
+    // the loader's reach: the map goes, and comes back on the session it had, opening on `code`.
     onDeactivated(() => ((away = true), stop()));
     onActivated(() => away && ((away = false), start()));
     onBeforeUnmount(() => (kept && handed?.push(kept), stop()));

@@ -9,9 +9,8 @@
  * - the integrators' package (packages/loc-js/) has no dependency: of the service it imports the code's
  *   written form, the mount options' checks, the script's loader, the form field and the embed's
  *   testing contract, which its build bundles in, and the public types (the element's too) and error
- *   codes, as types only; of npm, React (the optional peer its
- *   build leaves out, for its React entry alone) and Playwright's types (an optional peer of
- *   loc-js/testing);
+ *   codes, as types only; of npm, React and Vue (the optional peers its build leaves out, each for
+ *   its own entry alone) and Playwright's types (an optional peer of loc-js/testing);
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers, the reading of pasted coordinates, loc's own spans) → the embed's contract → the parts the service is made
@@ -49,8 +48,10 @@ const LOC_JS_TYPES = '^src/(embed/(public-types|picker-types)|errors)\\.ts$';
 const PROM_CLIENT = '(^|/)node_modules/prom-client/';
 /** React, the optional peer dependency of loc-js/react. */
 const REACT = '^node_modules/react/';
-/** Svelte's and Vue's element types, which loc-js/picker/svelte and loc-js/picker/vue extend with `<loc-picker>`. */
-const TEMPLATE_TYPES = '^node_modules/(svelte|vue|@vue/[\\w-]+)/';
+/** Vue, the optional peer dependency of loc-js/vue (and of the element's typings for Vue templates). */
+const VUE = '^node_modules/vue/';
+/** Svelte, whose element types loc-js/picker/svelte extends with `<loc-picker>`. */
+const SVELTE = '^node_modules/svelte/';
 
 /** A rule that forbids imports from `from` (tests aside) to `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -72,14 +73,16 @@ module.exports = {
       '^demo/', { path: '^src/', pathNot: '^src/embed/public-types\\.ts$' }),
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
       '^(src|iframe-app|demo)/', LOC_JS),
-    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React and Playwright’s types are optional peers, next rules).',
-      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${PLAYWRIGHT}|${TEMPLATE_TYPES}` }),
+    forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React, Vue, Svelte’s and Playwright’s types are optional peers, next rules).',
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${VUE}|${SVELTE}|${PLAYWRIGHT}` }),
     forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entries for React pages may import it.',
       '^packages/loc-js/(?!src/(react|picker-react)\\.ts$)', REACT),
-    forbid('loc-js-reads-template-types-only', 'Svelte and Vue reach the element’s typings as types, for their own entries alone.',
-      LOC_JS, { path: TEMPLATE_TYPES, dependencyTypesNot: ['type-only'] }),
-    forbid('loc-js-template-types-stay-in-their-entries', 'Svelte’s and Vue’s types are for the element’s typings in each.',
-      '^packages/loc-js/(?!src/picker-(svelte|vue)\\.ts$)', TEMPLATE_TYPES),
+    forbid('loc-js-vue-alone-imports-vue', 'Vue is an optional peer: only the entries for Vue pages may import it.',
+      '^packages/loc-js/(?!src/(vue|picker-vue)\\.ts$)', VUE),
+    forbid('loc-js-element-typings-are-types', 'The element’s typings for Vue and Svelte templates read those frameworks’ types, nothing that runs.',
+      '^packages/loc-js/src/picker-(svelte|vue)\\.ts$', { path: `${VUE}|${SVELTE}`, dependencyTypesNot: ['type-only'] }),
+    forbid('loc-js-svelte-alone-in-its-typings', 'Svelte’s types are for the element’s typings in Svelte alone.',
+      '^packages/loc-js/(?!src/picker-svelte\\.ts$)', SVELTE),
     forbid('loc-js-reads-playwright-types-only', 'loc-js/testing takes Playwright’s Page as a type: the integrator’s own Playwright drives it.',
       LOC_JS, { path: PLAYWRIGHT, dependencyTypesNot: ['type-only'] }),
     forbid('loc-js-bundles-only-the-format', 'Of the service, loc-js bundles the code’s written form and reads the public types and error codes.',

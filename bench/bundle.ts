@@ -4,7 +4,7 @@
  * together, and the integrators' package's entries, which their bundles take in. Sizes are of the
  * built, minified files after gzip at level 9, in bytes (1 KB = 1024 bytes); the package ships
  * unminified, as libraries do, so its entries are measured as an integrator's bundler would minify
- * them, with what they import from the package and without React, which the page has anyway.
+ * them, with what they import from the package and without React or Vue, which the page has anyway.
  */
 import { buildSync } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -31,12 +31,15 @@ export const LOC_JS_EMBED_BUDGET_BYTES = 1.5 * 1024;
 /** Budget of the `loc-js/react` entry with what it imports from the package (`loc-js/embed`), React aside, minified and gzipped. */
 export const LOC_JS_REACT_BUDGET_BYTES = 2.5 * 1024;
 
+/** Budget of the `loc-js/vue` entry with what it imports from the package (`loc-js/embed`), Vue aside, minified and gzipped. */
+export const LOC_JS_VUE_BUDGET_BYTES = 2.5 * 1024;
+
 /** The built ESM entries of loc-js. */
 const LOC_JS_DIST = join(import.meta.dirname, '../packages/loc-js/dist');
 
-/** Gzipped size of a loc-js entry (`embed`, `react`, `code`) bundled with what it imports but React and minified, as an integrator's build would. */
+/** Gzipped size of a loc-js entry (`embed`, `react`, `vue`, `code`) bundled with what it imports but React and Vue and minified, as an integrator's build would. */
 export function locJsEntrySize(entry: string): number {
-  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', external: ['react'], write: false, logLevel: 'silent' });
+  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', external: ['react', 'vue'], write: false, logLevel: 'silent' });
   return gzipSync(outputFiles[0].contents, { level: 9 }).length;
 }
 
@@ -62,6 +65,7 @@ export function bundleRows(): BenchRow[] {
     row('loc-picker.js, the form field (min+gzip)', gzippedSize('loc-picker.js'), PICKER_BUDGET_BYTES),
     row('loc-js/embed entry (min+gzip)', locJsEntrySize('embed'), LOC_JS_EMBED_BUDGET_BYTES),
     row('loc-js/react entry, React aside (min+gzip)', locJsEntrySize('react'), LOC_JS_REACT_BUDGET_BYTES),
+    row('loc-js/vue entry, Vue aside (min+gzip)', locJsEntrySize('vue'), LOC_JS_VUE_BUDGET_BYTES),
     row('loc-js/picker entry (min+gzip)', locJsEntrySize('picker'), PICKER_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];

@@ -1,13 +1,14 @@
 /**
  * The integrator's kit as an integrator gets it: both packages packed with `npm pack`, installed
- * into a fresh project from their tarballs (dependencies, React among them, from the npm cache that
- * `npm ci` filled), the project's page scripts (consumer/page.ts, and consumer/react-page.tsx for
- * loc-js/react, consumer/element-page.tsx for `<loc-picker>` in React 19) and tests
- * (consumer/testing.ts, with loc-js/testing and Playwright's types) type-checked strictly under
- * `moduleResolution` `bundler` and `NodeNext` (a CommonJS module too) — the element's Svelte and Vue
- * typings (consumer/template-types.ts) under `bundler` alone, as those apps are built, since checking
- * Svelte's and Vue's own declarations doubles a project's time —
- * bundled with esbuild, and run in Chromium against a real `loc serve` with a real key and session.
+ * into a fresh project from their tarballs (dependencies, React and Vue among them, from the npm cache
+ * that `npm ci` filled), the project's page scripts (consumer/page.ts, consumer/react-page.tsx for
+ * loc-js/react, consumer/vue-page.ts for loc-js/vue, consumer/element-page.tsx for `<loc-picker>` in
+ * React 19) and tests (consumer/testing.ts, with loc-js/testing and Playwright's types) type-checked
+ * strictly under `moduleResolution` `bundler` and `NodeNext` (a CommonJS module too) — the Vue page
+ * and the element's Svelte and Vue typings (consumer/template-types.ts) under `bundler` alone, as
+ * those apps are built, since checking Svelte's and Vue's own declarations doubles a project's time —
+ * and the plain and React pages bundled with esbuild and run in Chromium against a real `loc serve`
+ * with a real key and session (the example shop's suite runs the Vue and element pages).
  *
  * Install scripts are skipped: loc-js has none, and better-sqlite3's would compile SQLite for about
  * 80 s — the installed service is run for its codec (`loc encode`), which needs no database; the
@@ -70,14 +71,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packages as an integrator installs them', () => {
-  it('install from their tarballs: loc-js with no dependency (React and Playwright optional peers), loc-service with its command and codec', async () => {
+  it('install from their tarballs: loc-js with no dependency (React, Vue and Playwright optional peers), loc-service with its command and codec', async () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/loc-js/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
-    // React is for loc-js/react alone, Playwright for loc-js/testing's helpers: peers the integrator
-    // brings, optional for everyone else.
+    // React is for loc-js/react alone, Vue for loc-js/vue, Playwright for loc-js/testing's helpers:
+    // peers the integrator brings, optional for everyone else.
     expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([
-      { react: '>=18', '@playwright/test': '>=1.45.0' },
-      { react: { optional: true }, '@playwright/test': { optional: true } },
+      { react: '>=18', vue: '>=3.3', '@playwright/test': '>=1.45.0' },
+      { react: { optional: true }, vue: { optional: true }, '@playwright/test': { optional: true } },
     ]);
     expect(manifest.sideEffects).toBe(false);
     const { stdout } = await run(join(project, 'node_modules/.bin/loc'), ['encode', '48.8584', '2.2945'], { cwd: project });

@@ -50,6 +50,23 @@ describe('loc-js built entries', () => {
     expect([...cjs.matchAll(/require\("([^"]+)"\)/g)].map(([, name]) => name).sort()).toEqual(['./embed.cjs', 'react']);
   });
 
+  it('give loc-js/vue in ESM and CommonJS, LocPicker alone, with Vue and loc-js/embed imported, not bundled', async () => {
+    const builds = [await import('loc-js/vue'), require('loc-js/vue') as typeof import('loc-js/vue')];
+    for (const built of builds) {
+      expect(Object.keys(built)).toEqual(['LocPicker']);
+      const component = built.LocPicker as unknown as { name: string; setup: unknown };
+      expect([component.name, typeof component.setup]).toEqual(['LocPicker', 'function']);
+    }
+    const esm = readFileSync(join(DIST, 'vue.js'), 'utf8');
+    // APIs that Vue 3.3, its oldest supported peer, has (defineComponent of a setup function and options came with it).
+    const taken = /import \{([^}]*)\} from "vue";/.exec(esm)?.[1].split(',').map((name) => name.trim()).sort();
+    expect(taken).toEqual(['defineComponent', 'h', 'nextTick', 'onActivated', 'onBeforeUnmount', 'onDeactivated', 'onMounted', 'watch']);
+    expect(esm).toContain('import { loadLoc } from "./embed.js";');
+    expect(esm).not.toContain('function loadLoc');
+    const cjs = readFileSync(join(DIST, 'vue.cjs'), 'utf8');
+    expect([...cjs.matchAll(/require\("([^"]+)"\)/g)].map(([, name]) => name).sort()).toEqual(['./embed.cjs', 'vue']);
+  });
+
   it('give loc-js/picker in ESM and CommonJS, defineLocPicker alone, safe to import on a server, with loc-js/embed imported, not bundled', async () => {
     const builds = [await import('loc-js/picker'), require('loc-js/picker') as typeof import('loc-js/picker')];
     for (const built of builds) {

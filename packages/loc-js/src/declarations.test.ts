@@ -13,6 +13,16 @@ const ROOT = join(import.meta.dirname, '../../..');
 const DIST = join(ROOT, 'packages/loc-js/dist');
 const SERVED = join(ROOT, 'dist/embed/loc-embed.d.ts');
 
+/** The one package outside loc-js each declaration file may name: an optional peer, or its types. */
+const PEERS: Record<string, string> = {
+  'react.d.ts': 'react',
+  'picker-react.d.ts': 'react',
+  'vue.d.ts': 'vue',
+  'picker-vue.d.ts': 'vue',
+  'picker-svelte.d.ts': 'svelte/elements',
+  'testing.d.ts': '@playwright/test',
+};
+
 const declarationFiles = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.c?ts$/.test(file));
 
 /** The names a declaration file exports, as TypeScript sees them. */
@@ -128,6 +138,31 @@ describe('loc-js declarations', () => {
     }
   });
 
+  it('give Vue’s LocPicker the map’s options, its own props, v-model’s and the session, typed, and its events’ listeners', () => {
+    // One misuse per line marked WRONG; every other line type-checks. Other attributes are Vue's to pass to the <div>.
+    const page = [
+      `import { h, ref } from 'vue';`,
+      `import { LocPicker, type LocPickerHandle } from 'loc-js/vue';`,
+      `const session = { baseUrl: 'https://loc.example', sessionToken: 'sid.secret' } as const;`,
+      `const picker = ref<LocPickerHandle | null>(null);`,
+      `const code = ref('');`,
+      `export const right = h(LocPicker, { ...session, ref: picker, class: 'map', 'data-testid': 'loc-map', containerStyle: { maxWidth: '800px' }, style: 'satellite', zoom: 12, modelValue: code.value, 'onUpdate:modelValue': (next: string) => (code.value = next), onSelect: (result) => result.loc_code, onLoadError: (error) => error.message });`,
+      `export const asked = h(LocPicker, { baseUrl: 'https://loc.example', getSession: async () => 'sid.secret', onError: (error) => error.recoverable });`,
+      `export const view = () => picker.value?.setView?.({ lat: 1, lng: 2 }, 12);`,
+      `export const noSession = h(LocPicker, { baseUrl: 'https://loc.example' }); // WRONG`,
+      `export const night = h(LocPicker, { ...session, style: 'night' }); // WRONG`,
+      `export const css = h(LocPicker, { ...session, style: { width: '600px' } }); // WRONG`,
+      `export const notACode = h(LocPicker, { ...session, modelValue: 42 }); // WRONG`,
+      `export const notAResult = h(LocPicker, { ...session, onSelect: (result: string) => result }); // WRONG`,
+    ];
+    const wrong = page.flatMap((line, index) => (line.endsWith('// WRONG') ? [index + 1] : []));
+    // Vue's own declarations left unchecked: 5 s of Vue's, not loc-js's; the integrator's project
+    // (test/integrator/consumer/vue-page.ts) checks every declaration file of the same use.
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      expect(erringLines(page.join('\n'), { ...options, skipLibCheck: true }, '.mts'), name).toEqual(wrong);
+    }
+  });
+
   it('type a pickLocation rejection: a LocPickError whose cause is the map’s LocEmbedError', () => {
     const test = `
       import type { Page } from '@playwright/test';
@@ -149,15 +184,14 @@ describe('loc-js declarations', () => {
     for (const [name, options] of Object.entries(RESOLUTIONS)) expect(consumerErrors(test, { ...options, types: ['node'], skipLibCheck: true }), name).toEqual([]);
   });
 
-  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in react.d.ts, Playwright’s types in testing.d.ts', () => {
+  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in its entries, Vue in its, Svelte’s element types in the element’s typings, Playwright’s types in testing.d.ts', () => {
     for (const file of declarationFiles.filter((name) => name.endsWith('.d.ts'))) {
       const text = readFileSync(join(DIST, file), 'utf8');
       const twin = readFileSync(join(DIST, file.replace(/\.d\.ts$/, '.d.cts')), 'utf8');
       expect(twin.replaceAll(".cjs'", ".js'").replaceAll('.cjs"', '.js"'), file).toBe(text);
       for (const [, specifier] of text.matchAll(/from\s+['"]([^'"]+)['"]/g)) {
         // The optional peers: the integrator's own React and its types, and Playwright's.
-        if (file === 'react.d.ts' && specifier === 'react') continue;
-        if (file === 'testing.d.ts' && specifier === '@playwright/test') continue;
+        if (PEERS[file] === specifier) continue;
         expect(specifier, `${file} names ${specifier}`).toMatch(/^\.\.?\/.*\.js$/);
         expect(relative(DIST, join(DIST, file, '..', specifier)).startsWith('..'), `${file} names ${specifier}`).toBe(false);
       }

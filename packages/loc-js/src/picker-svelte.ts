@@ -1,7 +1,7 @@
 /**
  * loc-js/picker/svelte — `<loc-picker>` in Svelte 5's markup, types only: its attributes, the
  * properties Svelte sets on a defined custom element, and its events as Svelte 5 listens to them
- * (`onloc-select={(event) => …}`). One `import type {} from 'loc-js/picker/svelte'` (in a `.d.ts` of
+ * (`onloc-select={(event) => …}`). One type-only import of `loc-js/picker/svelte` (in a `.d.ts` of
  * the app, or a `<script lang="ts">`) brings them in.
  */
 import type { HTMLAttributes } from 'svelte/elements';

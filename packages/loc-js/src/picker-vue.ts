@@ -1,7 +1,7 @@
 /**
  * loc-js/picker/vue — `<loc-picker>` in Vue templates, types only, as Vue's guide declares a custom
  * element: its attributes and properties as the template's props, its events for `@loc-select` and
- * the like. One `import type {} from 'loc-js/picker/vue'` in the app brings them in; tell Vue's
+ * the like. One type-only import of `loc-js/picker/vue` in the app brings them in; tell Vue's
  * compiler the tag is a custom element (`compilerOptions.isCustomElement`). For a component with
  * `v-model` instead, loc-js/vue.
  */

@@ -40,7 +40,7 @@ const CLI = '^src/cli/';
 const BROWSER = '^(src/embed|iframe-app|panel-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
-const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options)\\.ts$';
+const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options|field-map|field-internals)\\.ts$';
 /** The one package loc-js names, as types only: Playwright's, for loc-js/testing's helpers. */
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright)/';
 const LOC_JS_TYPES = '^src/(embed/(public-types|picker-types)|errors)\\.ts$';

@@ -2,7 +2,7 @@
  * `<loc-picker>`: the map picker as a form field, for pages with no script of their own. It is
  * form-associated (ElementInternals, field-internals.ts): the chosen code is its value, in the form's
  * data, checked by `required`, reset with the form and restored when the visitor comes back to the
- * page. Its map — session, mounts, renewal — is `FieldMap`'s (picker-mounts.ts), in its shadow root.
+ * page. Its map — session, mounts, renewal — is `FieldMap`'s (field-map.ts), in its shadow root.
  *
  * In the page it holds:
  * - One session per field: moving the element (which reloads any iframe) mounts the map again with
@@ -16,7 +16,7 @@
  */
 import { fieldInternals } from './field-internals.ts';
 import { attributeOptions, OPTION_ATTRIBUTES, sessionAsker } from './picker-options.ts';
-import { FieldMap } from './picker-mounts.ts';
+import { FieldMap } from './field-map.ts';
 import type { LocPickerElement, LocPickerEvents } from './picker-types.ts';
 import type { LocAppearance, LocEmbedError, LocGlobal, LocHandle, LocMountOptions, LocStyle } from './public-types.ts';
 

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeLoc, type FakeLoc } from '../../packages/loc-js/src/fake-loc.ts';
-import { FieldMap, type MapHost } from './picker-mounts.ts';
+import { FieldMap, type MapHost } from './field-map.ts';
 
 let LOC: FakeLoc;
 let asked: string[];

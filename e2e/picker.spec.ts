@@ -154,7 +154,7 @@ test('from markup: the form refuses it empty in the map’s language, its label 
   expect(sessions).toBe(2);
 });
 
-test('an edit page opens on its value, a reset goes back to it, and a disabled field is left out of the form', async ({ page }) => {
+test('an edit page opens on its value, a reset goes back to it, `form` names another form, and a disabled field is left out of the form', async ({ page }) => {
   // As a visitor might have typed it: the field takes the map's own writing of it.
   await page.goto(`${origin}/form?value=${BIG_BEN.toLowerCase()}`);
   const [ready] = await heard(page, 'loc-ready');
@@ -168,6 +168,16 @@ test('an edit page opens on its value, a reset goes back to it, and a disabled f
   // The map shows it again, as the page's choice.
   const selects = await heard(page, 'loc-select', 2);
   expect(selects[1].detail).toMatchObject({ loc_code: BIG_BEN, source: 'page' });
+
+  // `form` names a form elsewhere in the page, as for any field.
+  const elsewhere = await page.locator('loc-picker').evaluate((picker: LocPickerElement) => {
+    document.body.insertAdjacentHTML('beforeend', '<form id="other"></form>');
+    picker.setAttribute('form', 'other');
+    const moved = [picker.form?.id, [...new FormData(document.querySelector<HTMLFormElement>('#other')!)], [...new FormData(document.querySelector<HTMLFormElement>('#order')!)]];
+    picker.removeAttribute('form');
+    return moved;
+  });
+  expect(elsewhere).toEqual(['other', [['loc_code', BIG_BEN]], []]);
 
   await page.locator('loc-picker').evaluate((picker: LocPickerElement) => (picker.disabled = true));
   expect(await page.locator('loc-picker').evaluate((picker: LocPickerElement) => [picker.willValidate, picker.matches(':disabled'), picker.shadowRoot!.querySelector('div')!.inert])).toEqual([false, true, true]);

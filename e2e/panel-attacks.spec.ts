@@ -22,6 +22,9 @@ function keyStatus(dataDir: string, account: string, keyId: string): string {
   return keys.find((key) => key.id === keyId)!.status;
 }
 
+/** A window of the frame's, holding what its script opened. */
+type WithOpened = Window & { opened?: Window | null };
+
 /** The id of the key whose page is open. */
 const openKeyId = (page: Page): string => /\/keys\/(key_[A-Za-z0-9_-]+)/.exec(page.url())![1];
 
@@ -120,8 +123,10 @@ test('script in the embed frame cannot read a panel page, frame it, or reach a p
   const framed = await frame.evaluate(async (url) => {
     const iframe = document.createElement('iframe');
     iframe.src = url;
+    // A page that refuses to be framed still ends in a load: of the browser's error page in its place.
+    const loaded = new Promise((done) => iframe.addEventListener('load', done, { once: true }));
     document.body.append(iframe);
-    await new Promise((done) => setTimeout(done, 1500));
+    await loaded;
     try {
       return iframe.contentDocument?.body?.innerHTML ?? 'no document';
     } catch (error) {
@@ -131,20 +136,21 @@ test('script in the embed frame cannot read a panel page, frame it, or reach a p
   expect(framed).not.toContain('guarded');
 
   const popupOpened = page.context().waitForEvent('page');
-  const opened = frame.evaluate(async (url) => {
-    const handle = window.open(url);
-    await new Promise((done) => setTimeout(done, 3000));
-    if (handle === null) return 'no handle';
+  await frame.evaluate((url) => void ((window as WithOpened).opened = window.open(url)), keyUrl);
+  const popup = await popupOpened;
+  // The window itself is the panel, signed in — the barrier is the browsing context group, not the cookie.
+  await expect(popup.getByRole('heading', { level: 1, name: 'Key “guarded”' })).toBeVisible();
+  // Read from the frame once the key's page is there to read.
+  const opened = await frame.evaluate(() => {
+    const handle = (window as WithOpened).opened;
+    if (handle === null || handle === undefined) return 'no handle';
     try {
       return handle.closed ? 'closed' : handle.document.body.innerHTML;
     } catch (error) {
       return `threw ${(error as Error).name}`;
     }
-  }, keyUrl);
-  const popup = await popupOpened;
-  // The window itself is the panel, signed in — the barrier is the browsing context group, not the cookie.
-  await expect(popup.getByRole('heading', { level: 1, name: 'Key “guarded”' })).toBeVisible();
-  expect(await opened).not.toContain('guarded');
+  });
+  expect(opened).not.toContain('guarded');
   await popup.close();
 });
 

@@ -18,8 +18,8 @@ import { createTestDatabase, startCluster, type Cluster } from '../support/postg
 import { SpawnedServer, ensureBuilt, seedDataDir, type Seeded } from './harness.ts';
 
 const CLIENTS = 4;
-/** How long PostgreSQL stays down: several times the key cache's time, so nothing is served from memory at the end. */
-const DOWN_MS = 2500;
+/** How long PostgreSQL stays down: three times the key cache's time, so nothing is served from memory at the end. */
+const DOWN_MS = 3 * KEY_CACHE_MS;
 /** How soon after PostgreSQL is back every endpoint must answer 2xx again. */
 const RECOVERY_MS = 5000;
 

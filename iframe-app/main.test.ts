@@ -132,7 +132,7 @@ describe('the map frame', () => {
     const frame = await startFrame({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15 });
     await vi.advanceTimersByTimeAsync(4000);
     await vi.waitFor(() => expect(frame.host.ready).toHaveBeenCalledTimes(1));
-    expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z' });
+    expect(frame.host.ready).toHaveBeenCalledWith({ style: 'biking', center: { lat: 51.5, lng: -0.12 }, zoom: 15, expiresAt: '2030-01-01T00:01:00.000Z', locale: 'en', requiredMessage: 'Choose a location on the map.' });
     // The whole token was checked in the frame, against the page's tokenCheck: no round trip.
     expect(frame.fetchMock.mock.calls.filter(([url]) => String(url).includes('/embed/session/'))).toHaveLength(0);
   });

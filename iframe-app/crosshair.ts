@@ -7,7 +7,7 @@
  */
 import type * as L from 'leaflet';
 import type { GridColumns } from './grid-layer.ts';
-import { GRID_MIN_ZOOM, neighbourCentre } from './grid-lines.ts';
+import { GRID_MIN_ZOOM, neighbourCentre } from '../src/code/grid-lines.ts';
 import { burstAnnouncement, type Movement, type StepUnit } from './move-announcement.ts';
 import { nearCentre } from './world-copy.ts';
 

@@ -6,7 +6,7 @@
 import * as L from 'leaflet';
 import { BANDS, BLOCK_SIZE } from '../src/code/grid.ts';
 import type { GridData } from '../src/embed/protocol.ts';
-import { GRID_MIN_ZOOM, gridLines } from './grid-lines.ts';
+import { GRID_MIN_ZOOM, gridLines } from '../src/code/grid-lines.ts';
 
 /** Line colours that read on each kind of base map. */
 export type GridTone = 'light' | 'dark';

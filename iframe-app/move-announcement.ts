@@ -3,7 +3,7 @@
  * net movement, the zoom reached, and at cell level what Enter does. It is said after every burst, so
  * every word must earn its place.
  */
-import { GRID_MIN_ZOOM } from './grid-lines.ts';
+import { GRID_MIN_ZOOM } from '../src/code/grid-lines.ts';
 import { t } from './i18n.ts';
 
 /** What an arrow moves the map by: a 3 m cell from the grid's zoom, below it a screen step (80 px). */

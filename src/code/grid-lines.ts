@@ -3,8 +3,13 @@
  * cell lies next to a point (for keyboard steps) — the codec's grid math applied to the frozen column
  * counts, so the lines on the map are exactly the cells that the codes name.
  */
-import { BLOCK_SIZE, ROWS, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from '../src/code/grid.ts';
-import type { LatLng } from '../src/embed/protocol.ts';
+import { BLOCK_SIZE, ROWS, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from './grid.ts';
+
+/** A point in degrees. */
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
 
 /** Zoom from which the grid shows; a cell is about 5 px wide there at the equator. */
 export const GRID_MIN_ZOOM = 18;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SIZE, bandOf, colCentre, rowOf, rowSouth } from '../src/code/grid.ts';
-import { coverage } from '../src/code/coverage.ts';
+import { BLOCK_SIZE, bandOf, colCentre, rowOf, rowSouth } from './grid.ts';
+import { coverage } from './coverage.ts';
 import { gridLines, neighbourCentre } from './grid-lines.ts';
 
 const columns = Array.from(coverage().columns);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BorderIndex, valueAt } from './border-index.ts';
 import { territoryOf } from './country.ts';
-import { coverage } from './coverage.ts';
+import { coverage } from './shipped-table.ts';
 import { BLOCK_SIZE, colOf, colWest, rowOf, rowSouth } from './grid.ts';
 
 const table = coverage();

@@ -2,7 +2,7 @@
  * Cells without codes: the bounds of the cell of any point, covered or not, and the frozen column
  * counts, for drawing the 3 m grid on a map.
  */
-import { coverage } from './coverage.ts';
+import { coverage } from './shipped-table.ts';
 import { BANDS, bandOf, cellBounds, colOf, rowOf, type CellBounds } from './grid.ts';
 import { LocError, describeValue } from '../errors.ts';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LocError, type ErrorCode } from '../errors.ts';
 import { decode, encode, type LocatedCell } from './codec.ts';
 import { territoryOf } from './country.ts';
-import { TABLE_URL, coverage } from './coverage.ts';
+import { TABLE_URL, coverage } from './shipped-table.ts';
 import { formatCode } from './format.ts';
 import { BLOCK_SIZE, EARTH_RADIUS_M, blocksInBand } from './grid.ts';
 import { readTableFile } from './table-file.ts';

@@ -6,7 +6,6 @@
  * number of its first block for each country that covers it (its base). The blocks that fills add to a
  * country (block-fills.ts) follow its blocks in runs.
  */
-import { readFileSync } from 'node:fs';
 import { blocksInBand } from './grid.ts';
 import type { BorderPolygons } from './border-polygons.ts';
 import { addedBlocks, type AddedBlock, type BlockFill } from './block-fills.ts';
@@ -51,13 +50,6 @@ export const entryMixed = (entry: number): number => entry - 1;
 
 /** The pure entry of block `number` of country `country`. */
 export const pureEntry = (country: number, number: number): number => (PURE_ENTRY | (country << NUMBER_BITS) | number) >>> 0;
-
-/**
- * The table of format v1 the codec reads, its revision 3, committed beside this module and never
- * regenerated at run time. Revisions 1 and 2 (`tables/v1.bin`, `tables/v1r2.bin`) stay beside it,
- * frozen, for the proof that each revision changes no code of the one before (src/code/revision.test.ts).
- */
-export const TABLE_URL = new URL('./tables/v1r3.bin', import.meta.url);
 
 export class Coverage {
   readonly version: number;
@@ -281,14 +273,3 @@ export class Coverage {
 
 /** The key of `country`'s number for an added block. */
 const addedKey = (band: number, block: number, country: number): number => ((band << 14) + block) * MAX_PACKED_COUNTRIES + country;
-
-let loaded: Coverage | undefined;
-
-/** The coverage of format v1 (revision 3), read on first use. */
-export function coverage(): Coverage {
-  loaded ??= new Coverage(readTableFile(readFileSync(TABLE_URL)));
-  return loaded;
-}
-
-/** Whether the coverage has been read: a server is not ready to encode before (server/plugins/readiness.ts). */
-export const coverageLoaded = (): boolean => loaded !== undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_SIZE, bandOf, colCentre, rowOf, rowSouth } from './grid.ts';
-import { coverage } from './coverage.ts';
+import { coverage } from './shipped-table.ts';
 import { gridLines, neighbourCentre } from './grid-lines.ts';
 
 const columns = Array.from(coverage().columns);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coverage } from './coverage.ts';
+import { coverage } from './shipped-table.ts';
 import {
   BANDS,
   BLOCK_SIZE,

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { squareOf } from './block-fills.ts';
 import { territoryOf } from './country.ts';
-import { NO_COVERAGE, coverage, entryMixed, isPureEntry, pureEntry } from './coverage.ts';
+import { NO_COVERAGE, entryMixed, isPureEntry, pureEntry } from './coverage.ts';
+import { coverage } from './shipped-table.ts';
 import { BLOCK_SIZE, blocksInBand, colCentre, rowCentre } from './grid.ts';
 import { MixedBlocks } from './mixed-blocks.ts';
 

@@ -17,7 +17,8 @@ import { blockBounds, borderTest, holds, mixedBlockPlaces } from '../../test/sup
 import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
-import { Coverage, TABLE_URL, coverage } from './coverage.ts';
+import { Coverage } from './coverage.ts';
+import { TABLE_URL, coverage } from './shipped-table.ts';
 import { formatCode, normalizeCode } from './format.ts';
 import { readTableFile } from './table-file.ts';
 

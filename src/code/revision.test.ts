@@ -25,7 +25,7 @@ import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
 import { territoryOf } from './country.ts';
-import { TABLE_URL, coverage } from './coverage.ts';
+import { TABLE_URL, coverage } from './shipped-table.ts';
 import { readTableFile } from './table-file.ts';
 
 const REVISION_1 = loadRevision(new URL('./tables/v1.bin', import.meta.url));

@@ -2,7 +2,7 @@ import * as countryCoder from '@rapideditor/country-coder';
 import fc from 'fast-check';
 import whichPolygon from 'which-polygon';
 import { describe, expect, it } from 'vitest';
-import { coverage } from '../coverage.ts';
+import { coverage } from '../shipped-table.ts';
 import { territoryOfFeature } from '../country.ts';
 import { borderPolygons } from './borders.ts';
 

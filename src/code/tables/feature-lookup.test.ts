@@ -2,7 +2,7 @@ import * as countryCoder from '@rapideditor/country-coder';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { territoryOf } from '../country.ts';
-import { coverage } from '../coverage.ts';
+import { coverage } from '../shipped-table.ts';
 import { BLOCK_SIZE, colOf, rowOf } from '../grid.ts';
 import { FeatureLookup, NO_FEATURE, UNCODED_FEATURE } from './feature-lookup.ts';
 

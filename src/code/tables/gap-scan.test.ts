@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverage } from '../coverage.ts';
+import { coverage } from '../shipped-table.ts';
 import { BLOCK_SIZE, blocksInBand, rowOf } from '../grid.ts';
 import { FeatureLookup } from './feature-lookup.ts';
 import { FeatureEdges } from './gap-geometry.ts';

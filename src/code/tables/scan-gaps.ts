@@ -7,7 +7,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Coverage, TABLE_URL, coverage } from '../coverage.ts';
+import { Coverage } from '../coverage.ts';
+import { TABLE_URL, coverage } from '../shipped-table.ts';
 import { readTableFile, writeTableFile } from '../table-file.ts';
 import { MAX_FILL_M, deriveFills } from './gap-fills.ts';
 import { groupRegions, summarise } from './gap-regions.ts';

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 import { BLOCK_SIZE } from '../../code/grid.ts';
 import { FORMAT_VERSION } from '../../code/cells.ts';
 import { ERROR_CATALOGUE, LocError } from '../../errors.ts';

@@ -4,7 +4,7 @@
  * the primary sums what each reports (metrics/cluster.ts) but for the two that say otherwise here.
  */
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 import { VERSION } from '../version.ts';
 import type { MetricGroup } from './metric-group.ts';
 

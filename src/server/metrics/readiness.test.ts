@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sampled } from '../../../test/support/metric-samples.ts';
 import { freshService } from '../../../test/support/service.ts';
 import { loadPlaces } from '../../address/offline.ts';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 
 describe('loc_ready', () => {
   it('is 1 while the service is ready and 0 once it drains, and a scrape never pings the store', async () => {

@@ -7,7 +7,7 @@ import { setTimeout as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { freshService, json } from '../../../test/support/service.ts';
 import { loadPlaces } from '../../address/offline.ts';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 import { OVERLOAD_RETRY_AFTER_SECONDS } from './overload.ts';
 
 /** The bound of these tests: far below the default, so that a few blocked turns pass it. */

@@ -19,7 +19,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadedPlaces } from '../../address/offline.ts';
-import { coverageLoaded } from '../../code/coverage.ts';
+import { coverageLoaded } from '../../code/shipped-table.ts';
 import { LocError } from '../../errors.ts';
 
 declare module 'fastify' {

@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadedPlaces } from '../../address/offline.ts';
-import { coverageLoaded } from '../../code/coverage.ts';
+import { coverageLoaded } from '../../code/shipped-table.ts';
 
 /** What readiness checks, each failing on its own. */
 export type ReadinessCheck = 'tables' | 'addresses' | 'store' | 'counters' | 'draining' | 'overloaded';

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadPlaces } from '../../address/offline.ts';
 import { PlacesFileError } from '../../address/places-file.ts';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 import { storePlace } from '../../store/open-store.ts';
 import { StoreUnavailable } from '../../store/store.ts';
 import type { LogDestination } from '../logs/log-destination.ts';

@@ -9,7 +9,7 @@ import { redisServer, stopRedis } from '../../../test/support/redis.ts';
 import { freshService, json, testService, type TestService } from '../../../test/support/service.ts';
 import { tcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.ts';
 import { loadPlaces } from '../../address/offline.ts';
-import { coverage } from '../../code/coverage.ts';
+import { coverage } from '../../code/shipped-table.ts';
 
 afterAll(async () => {
   await stopPostgres();

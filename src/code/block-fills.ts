@@ -35,7 +35,14 @@ export const squareOf = (row: number, col: number): number =>
 /** The countries a fill gives, ascending, each once. */
 export function fillCountries(fill: BlockFill): number[] {
   if (fill.squares === null) return [fill.country];
-  return [...new Set(fill.squares)].filter((c) => c !== NO_FILL).sort((a, b) => a - b);
+  // A loop, not a Set of the 1296 squares: the table's load calls this for every fill.
+  const countries: number[] = [];
+  let last = NO_FILL;
+  for (const country of fill.squares) {
+    if (country !== last && country !== NO_FILL && !countries.includes(country)) countries.push(country);
+    last = country;
+  }
+  return countries.sort((a, b) => a - b);
 }
 
 /** Writes the fill section: the blocks in band order then block column, each with its fill or squares. */

@@ -16,9 +16,13 @@ export const TABLE_URL = new URL('./tables/v1r3.bin', import.meta.url);
 
 let loaded: Coverage | undefined;
 
-/** The coverage of format v1 (revision 3), read on first use. */
+/** The coverage of format v1 (revision 3), read and prepared whole on first use. */
 export function coverage(): Coverage {
-  loaded ??= new Coverage(readTableFile(readFileSync(TABLE_URL)));
+  if (loaded === undefined) {
+    const table = new Coverage(readTableFile(readFileSync(TABLE_URL)));
+    table.prepare();
+    loaded = table;
+  }
   return loaded;
 }
 

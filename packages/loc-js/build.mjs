@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
-export const ENTRIES = ['embed', 'code', 'react', 'vue', 'picker', 'testing'];
+export const ENTRIES = ['embed', 'code', 'codec', 'react', 'vue', 'picker', 'testing'];
 
 /**
  * The entries that are types alone: `<loc-picker>` in each framework's templates, `loc-js/picker/<framework>`

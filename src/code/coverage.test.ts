@@ -9,6 +9,7 @@ import { TABLE_URL, coverage } from './shipped-table.ts';
 import { blocksInBand } from './grid.ts';
 import { MAX_BLOCKS } from './format.ts';
 import { readTableFile, writeTableFile } from './table-file.ts';
+import { SHIPPED_TABLE } from './table-release.ts';
 
 const require = createRequire(import.meta.url);
 const bytes = readFileSync(TABLE_URL);
@@ -29,6 +30,8 @@ describe('the frozen table of format v1', () => {
   it('is the committed file of revision 3, byte for byte (docs/code-format.md §6 states its hash)', () => {
     expect(readTableFile(bytes)).toMatchObject({ version: 1, revision: 3 });
     expect(sha256(bytes)).toBe('7f7af0b3993bcf0a01ee89ab028b05948902cef05acc029fccf20b08cc25db3a');
+    // What the service publishes and loc-js/codec checks a download against.
+    expect(SHIPPED_TABLE).toMatchObject({ format: 1, revision: 3, sha256: sha256(bytes) });
     expect(bytes.length).toBe(714_035);
     const docs = readFileSync(new URL('../../docs/code-format.md', import.meta.url), 'utf8');
     for (const file of [bytes, revision2, revision1]) expect(docs).toContain(sha256(file));

@@ -6,13 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { Coverage } from './coverage.ts';
 import { readTableFile } from './table-file.ts';
+import { SHIPPED_TABLE } from './table-release.ts';
 
 /**
  * The table of format v1 the codec reads, its revision 3, committed beside this module and never
  * regenerated at run time. Revisions 1 and 2 (`tables/v1.bin`, `tables/v1r2.bin`) stay beside it,
  * frozen, for the proof that each revision changes no code of the one before (src/code/revision.test.ts).
  */
-export const TABLE_URL = new URL('./tables/v1r3.bin', import.meta.url);
+export const TABLE_URL = new URL(`./tables/${SHIPPED_TABLE.file}`, import.meta.url);
 
 let loaded: Coverage | undefined;
 

@@ -10,7 +10,6 @@
  */
 import { LocError, describeValue } from '../errors.ts';
 import { NO_COVERAGE, entryCountry, entryMixed, entryNumber, isPureEntry, type Coverage } from './coverage.ts';
-import { coverage } from './shipped-table.ts';
 import { parseCode, writeCode } from './format.ts';
 import { BLOCK_SIZE, ROWS, colCentre, colWest, rowCentre, rowSouth, type CellBounds } from './grid.ts';
 import { MixedBlocks } from './mixed-blocks.ts';

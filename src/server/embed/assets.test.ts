@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -7,6 +7,8 @@ import { PNG } from 'pngjs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BANDS, BLOCK_SIZE } from '../../code/grid.ts';
+import { TABLE_URL } from '../../code/shipped-table.ts';
+import { TABLE_PATH } from '../../code/table-release.ts';
 import { embedAssets, type EmbedAssetsOptions } from './assets.ts';
 import { EncodedFile } from './encodings.ts';
 
@@ -189,6 +191,27 @@ describe('embed assets', () => {
     expect(grid.rowsPerBand).toBe(BLOCK_SIZE);
     expect(grid.columns).toHaveLength(BANDS);
     expect(grid.columns[BANDS / 2]).toBeGreaterThan(13_000_000);
+  });
+
+  it('serve the codec’s table under a name that holds its hash: immutable, open to every origin, compressed on first request', async () => {
+    const shipped = readFileSync(TABLE_URL);
+    expect(TABLE_PATH).toBe('/embed/tables/v1r3.7f7af0b3993bcf0a.bin');
+    const first = await online.inject({ url: TABLE_PATH, headers: { 'accept-encoding': 'br', origin: 'https://shop.example' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+    });
+    // The first answer does not wait for Brotli; the file is the documented one, byte for byte.
+    expect(Buffer.compare(first.rawPayload, shipped)).toBe(0);
+    await vi.waitFor(async () => {
+      const br = await online.inject({ url: TABLE_PATH, headers: { 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(Buffer.compare(brotliDecompressSync(br.rawPayload), shipped)).toBe(0);
+    }, { timeout: 30_000, interval: 200 });
+    expect((await online.inject('/embed/tables/v1r3.0000000000000000.bin')).statusCode).toBe(404);
   });
 
   it('answer 404 for files it does not have', async () => {

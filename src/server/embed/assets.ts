@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { coverage } from '../../code/shipped-table.ts';
+import { TABLE_URL, coverage } from '../../code/shipped-table.ts';
+import { TABLE_PATH } from '../../code/table-release.ts';
 import { BLOCK_SIZE } from '../../code/grid.ts';
 import { FORMAT_VERSION } from '../../code/cells.ts';
 import { ERROR_CATALOGUE, LocError } from '../../errors.ts';
@@ -154,6 +155,14 @@ export const embedAssets = fp<EmbedAssetsOptions>(
     const tileSettings = options.tiles ?? { mode: 'online' };
     const styles = resolveStyles(tileSettings, options.publicUrl);
     app.decorate('embedStyles', styles);
+
+    // The codec's table for browsers (loc-js/codec): its URL names its hash, so it is immutable. Read
+    // and compressed on its first request rather than at start: Brotli takes seconds on its 714 KB,
+    // which every start would pay for a file most services never send.
+    let table: Asset | undefined;
+    app.get(TABLE_PATH, { schema: { hide: true } }, async (request, reply) =>
+      send(request, reply, (table ??= asset(readFileSync(TABLE_URL), 'application/octet-stream', IMMUTABLE, { crossOrigin: true }))),
+    );
 
     const paths = [...BUILT_FILES.map((name) => [`/embed/${name}`, name] as const), ...V1_FILES.map((name) => [`/embed/v1/${name}`, name] as const)];
     for (const [path, name] of paths) {

@@ -101,29 +101,37 @@ export class BlockIndex {
     for (let band = 0; band < this.written.length; band++) if (this.written[band] === 0) this.writeBand(band);
   }
 
-  /** The groups of `band` that one pure run does not hold whole and some run touches: each needs a slot. */
+  /**
+   * The groups of `band` that some run touches but no pure run holds whole: each needs a slot. Written
+   * out rather than through forEachGroup, as the load counts them for every band.
+   */
   private slotsOf(band: number): number {
+    const { bandStart, first, length, pure } = this.runs;
+    const blocks = blocksInBand(this.runs.columns[band]);
     let slots = 0;
-    this.forEachGroup(band, (_group, slot) => {
-      if (slot) slots++;
-    });
+    let last = -1;
+    for (let run = bandStart[band]; run < bandStart[band + 1]; run++) {
+      const end = first[run] + length[run];
+      for (let group = Math.max(last + 1, first[run] >>> GROUP_SHIFT); group <= (end - 1) >>> GROUP_SHIFT; group++) {
+        if (!holdsWhole(pure[run], first[run], end, group, blocks)) slots++;
+        last = group;
+      }
+    }
     return slots;
   }
 
   /**
-   * Calls `visit` for each group of `band` that a run touches, with whether it needs a slot, or else
-   * the pure run that holds it whole; in group order. A group that two runs share is visited once.
+   * Calls `visit` for each group of `band` that a run touches, with whether it needs a slot, and the
+   * run; in group order. A group that two runs share is visited once, with the first.
    */
-  private forEachGroup(band: number, visit: (group: number, slot: boolean, pureRun: number) => void): void {
+  private forEachGroup(band: number, visit: (group: number, slot: boolean, run: number) => void): void {
     const { bandStart, first, length, pure } = this.runs;
     const blocks = blocksInBand(this.runs.columns[band]);
     let last = -1;
     for (let run = bandStart[band]; run < bandStart[band + 1]; run++) {
       const end = first[run] + length[run];
       for (let group = Math.max(last + 1, first[run] >>> GROUP_SHIFT); group <= (end - 1) >>> GROUP_SHIFT; group++) {
-        // The band's last group may hold fewer than 32 blocks: a run to the band's end holds it whole.
-        const whole = pure[run] === 1 && first[run] <= group << GROUP_SHIFT && end >= Math.min((group + 1) << GROUP_SHIFT, blocks);
-        visit(group, !whole, run);
+        visit(group, !holdsWhole(pure[run], first[run], end, group, blocks), run);
         last = group;
       }
     }
@@ -150,3 +158,10 @@ export class BlockIndex {
     this.written[band] = 1;
   }
 }
+
+/**
+ * Whether a run (pure or not, from `first` to `end`) holds group `group` whole in a band of `blocks`
+ * blocks; the band's last group may hold fewer than 32 blocks.
+ */
+const holdsWhole = (pure: number, first: number, end: number, group: number, blocks: number): boolean =>
+  pure === 1 && first <= group << GROUP_SHIFT && end >= Math.min((group + 1) << GROUP_SHIFT, blocks);

@@ -50,6 +50,12 @@ export class ByteReader {
   }
 
   uint(): number {
+    // Most of the table's numbers fit one byte: that path first, without the loop.
+    const first = this.data[this.pos];
+    if (first < 0x80) {
+      this.pos++;
+      return first;
+    }
     let value = 0;
     let scale = 1;
     for (;;) {
@@ -72,6 +78,11 @@ export class ByteReader {
     const text = String.fromCharCode(...this.data.subarray(this.pos, this.pos + count));
     this.pos += count;
     return text;
+  }
+
+  /** Bytes not read yet. */
+  remaining(): number {
+    return this.data.length - this.pos;
   }
 
   /** Throws unless every byte has been read. */

@@ -111,23 +111,7 @@ export function readTableFile(bytes: Uint8Array): TableData {
     return { pure, members };
   });
 
-  const bandStart = new Uint32Array(bands + 1);
-  const first: number[] = [];
-  const length: number[] = [];
-  const cls: number[] = [];
-  for (let band = 0; band < bands; band++) {
-    const count = input.uint();
-    let next = 0;
-    for (let r = 0; r < count; r++) {
-      const start = next + input.uint();
-      const len = input.uint();
-      first.push(start);
-      length.push(len);
-      cls.push(input.uint());
-      next = start + len;
-    }
-    bandStart[band + 1] = first.length;
-  }
+  const runs = readRuns(input, bands);
   const borders = revision === 1 ? null : readBorderSection(input);
   const fills = revision >= FILLS_FROM ? readFillSection(input, countries.length, columns) : null;
   input.end();
@@ -137,8 +121,31 @@ export function readTableFile(bytes: Uint8Array): TableData {
     columns,
     countries,
     classes,
-    runs: { bandStart, first: Uint32Array.from(first), length: Uint32Array.from(length), cls: Uint32Array.from(cls) },
+    runs,
     borders,
     fills,
   };
+}
+
+/** The runs of every band, into typed arrays sized for the most runs the bytes left could hold (3 bytes each). */
+function readRuns(input: ByteReader, bands: number): TableData['runs'] {
+  const most = Math.ceil(input.remaining() / 3);
+  const bandStart = new Uint32Array(bands + 1);
+  const first = new Uint32Array(most);
+  const length = new Uint32Array(most);
+  const cls = new Uint32Array(most);
+  let runs = 0;
+  for (let band = 0; band < bands; band++) {
+    const count = input.uint();
+    if (runs + count > most) input.fail('more runs than bytes');
+    let next = 0;
+    for (let r = 0; r < count; r++, runs++) {
+      first[runs] = next + input.uint();
+      length[runs] = input.uint();
+      cls[runs] = input.uint();
+      next = first[runs] + length[runs];
+    }
+    bandStart[band + 1] = runs;
+  }
+  return { bandStart, first: first.slice(0, runs), length: length.slice(0, runs), cls: cls.slice(0, runs) };
 }

@@ -37,7 +37,7 @@ function codeAt(cell: GridCell): string | null {
 }
 
 /** From `cell`, steps east (or west) while the cells keep `keep`; the last cell that does. */
-function walk(cell: GridCell, east: -1 | 1, keep: (code: string | null) => boolean): GridCell {
+function walk(cell: GridCell, east: number, keep: (code: string | null) => boolean): GridCell {
   for (let step = 0; step < 200_000; step++) {
     const next = neighbourCell(cell, east, 0, columns)!;
     if (!keep(codeAt(next))) return cell;

@@ -18,7 +18,7 @@ export const NEIGHBOUR_DIRECTIONS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']
 export type NeighbourDirection = (typeof NEIGHBOUR_DIRECTIONS)[number];
 
 /** Steps [east, north] of each direction. */
-const STEPS: Record<NeighbourDirection, readonly [-1 | 0 | 1, -1 | 0 | 1]> = {
+const STEPS: Record<NeighbourDirection, readonly [number, number]> = {
   n: [0, 1],
   ne: [1, 1],
   e: [1, 0],
@@ -44,7 +44,7 @@ export interface NeighbourCodec {
  * north or south into another band lands on the cell of that band straight above or below the
  * centre; a step east or west is taken in the row reached, around the antimeridian.
  */
-export function neighbourCell(cell: GridCell, east: -1 | 0 | 1, north: -1 | 0 | 1, columns: ArrayLike<number>): GridCell | null {
+export function neighbourCell(cell: GridCell, east: number, north: number, columns: ArrayLike<number>): GridCell | null {
   const row = cell.row + north;
   if (row < 0 || row >= ROWS) return null;
   const from = bandOf(cell.row);

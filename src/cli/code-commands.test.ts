@@ -2,6 +2,7 @@
  * `loc encode`, `loc decode` and `loc neighbours`, run in-process (test/support/cli.ts): one JSON
  * object on stdout, or one on stderr with exit 1 for bad input and exit 2 for a usage mistake.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.ts';
 import { neighbours } from '../code/index.ts';
@@ -25,12 +26,20 @@ describe('loc encode / loc decode / loc neighbours', () => {
     expect(JSON.parse(stdout)).toEqual(encoded);
   });
 
-  it("prints a code's eight neighbours, clockwise from north, null where a cell has none", async () => {
+  it("prints a code's eight neighbours, clockwise from north, as docs/code-format.md shows", async () => {
     const { code, stdout } = await run('neighbours', 'fr0rmbcly0');
     expect(code).toBe(0);
     expect(stdout).toBe(`${JSON.stringify(neighbours('FR-0RMB-CLY0'))}\n`);
     expect(Object.keys(JSON.parse(stdout))).toEqual(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw']);
-    expect(JSON.parse(stdout).e).toBe('FR-0RMB-CLY1');
+    const docs = readFileSync(new URL('../../docs/code-format.md', import.meta.url), 'utf8');
+    expect(docs).toContain(`$ loc neighbours FR-0RMB-CLY0\n${stdout}`);
+  });
+
+  it('prints null for a neighbour without a code', async () => {
+    // A cell of the southernmost row of Malta's codes, at sea south of Valletta: below it, no code.
+    const { code, stdout } = await run('neighbours', 'MT-0001-00KH');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ n: 'MT-0001-01KH', e: 'MT-0001-00KI', se: null, s: null, sw: null, w: 'MT-0001-00KG' });
   });
 
   it('exits 1 with a JSON error on bad input', async () => {

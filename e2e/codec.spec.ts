@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { decode, encode } from '../src/code/index.ts';
+import { decode, encode, neighbours } from '../src/code/index.ts';
 import { TABLE_PATH } from '../src/code/table-release.ts';
 import { expect, test } from './fixtures.ts';
 import { ROOT, freePort } from './services.ts';
@@ -52,7 +52,7 @@ test.beforeAll(async () => {
 
 test.afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
 
-test('loadCodec on a page of another origin fetches the table once and answers every golden row and 10 000 random points and codes as the service does', async ({ page, stack }) => {
+test('loadCodec on a page of another origin fetches the table once and answers every golden row, its neighbours, and 10 000 random points and codes as the service does', async ({ page, stack }) => {
   const tableRequests: string[] = [];
   page.on('request', (request) => void (request.url().endsWith(TABLE_PATH) && tableRequests.push(request.url())));
   await page.goto(page0);
@@ -75,7 +75,8 @@ test('loadCodec on a page of another origin fetches the table once and answers e
       // Every code found, and a near miss of each (two digits swapped): found or not, as the service says.
       const found = encoded.filter((answer) => answer.includes(' ')).map((answer) => answer.slice(0, 12));
       const tried = [...codes, ...found, ...found.map((code) => `${code.slice(0, 8)}${code[9]}${code[8]}${code.slice(10)}`)];
-      return { shared: codec === again, tried, decoded: tried.map((code) => write(() => codec.decode(code))), encoded, revision: codec.revision };
+      const around = codes.map((code) => codec.neighbours(code));
+      return { shared: codec === again, tried, decoded: tried.map((code) => write(() => codec.decode(code))), encoded, around, revision: codec.revision };
     },
     { baseUrl: stack.service, points, codes },
   );
@@ -90,4 +91,5 @@ test('loadCodec on a page of another origin fetches the table once and answers e
   golden.forEach((row, i) => expect(answers.encoded[i].split(' ')[0], row.name).toBe(row.error || row.loc_code));
   expect(answers.tried.length).toBeGreaterThan(5_000);
   expect(mismatches(answers.decoded, answers.tried.map((code) => written(() => decode(code))))).toEqual([]);
+  expect(answers.around).toEqual(codes.map((code) => neighbours(code)));
 });

@@ -3,11 +3,13 @@
 docs/code-format.md alone (section numbers below are that page's).
 
 It reads the table file (revisions 2 and 3 of format 1), encodes a point to the code of the 3 m cell that
-holds it, decodes a code to its cell, and normalises written codes. Run it as
+holds it, decodes a code to its cell, gives a code's eight neighbours, and normalises written codes.
+Run it as
 
     python3 loc_code.py golden TABLE CSV   check every golden row, both ways; exit 1 on any mismatch
     python3 loc_code.py encode TABLE       stdin: "lat lng" per line; stdout: code or error per line
     python3 loc_code.py decode TABLE       stdin: a JSON string per line; stdout: the cell as JSON, or the error
+    python3 loc_code.py neighbours TABLE   stdin: a JSON string per line; stdout: the neighbours as JSON, or the error
     python3 loc_code.py normalize          stdin: a JSON string per line; stdout: JSON code or null
 
 All arithmetic is on Python floats (IEEE 754 doubles, each operation correctly rounded) and ints;
@@ -388,6 +390,40 @@ def decode(table, text):
     raise LocError("code_not_found", "no cell has the code %r" % (text,))
 
 
+# Section 7, Neighbours: the eight cells beside a cell, clockwise from north, as (east, north) steps.
+NEIGHBOUR_STEPS = (("n", 0, 1), ("ne", 1, 1), ("e", 1, 0), ("se", 1, -1),
+                   ("s", 0, -1), ("sw", -1, -1), ("w", -1, 0), ("nw", -1, 1))
+
+
+def neighbour_cell(table, r, c, east, north):
+    """The cell `east` columns and `north` rows from (r, c), or None past a pole."""
+    r2 = r + north
+    if r2 < 0 or r2 >= ROWS:
+        return None
+    n, n2 = table.columns[r // BLOCK_SIZE], table.columns[r2 // BLOCK_SIZE]
+    c2 = c if r2 // BLOCK_SIZE == r // BLOCK_SIZE else col_of(col_centre(c, n), n2)
+    return r2, (c2 + east) % n2
+
+
+def neighbours(table, text):
+    """Section 7: the codes of the eight neighbours of a code's cell, None where a cell has none."""
+    cell = decode(table, text)
+    r = row_of(cell["latitude"])
+    c = col_of(cell["longitude"], table.columns[r // BLOCK_SIZE])
+    out = {}
+    for name, east, north in NEIGHBOUR_STEPS:
+        near = neighbour_cell(table, r, c, east, north)
+        out[name] = None
+        if near is not None:
+            r2, c2 = near
+            try:
+                out[name] = encode(table, row_centre(r2), col_centre(c2, table.columns[r2 // BLOCK_SIZE]))["loc_code"]
+            except LocError as error:
+                if error.code != "unsupported_location":
+                    raise
+    return out
+
+
 def check_golden(table, path):
     """Every golden row (section 8), both ways; returns the failures."""
     failures = []
@@ -426,7 +462,7 @@ def check_golden(table, path):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] not in ("golden", "encode", "decode", "normalize"):
+    if len(argv) < 2 or argv[1] not in ("golden", "encode", "decode", "neighbours", "normalize"):
         print(__doc__, file=sys.stderr)
         return 2
     command = argv[1]
@@ -449,8 +485,10 @@ def main(argv):
             if command == "encode":
                 lat, lng = (float(v) for v in line.split())
                 print(encode(table, lat, lng)["loc_code"])
-            else:
+            elif command == "decode":
                 print(json.dumps(decode(table, json.loads(line))))
+            else:
+                print(json.dumps(neighbours(table, json.loads(line))))
         except LocError as error:
             print(error.code if command == "encode" else json.dumps(error.code))
     return 0

@@ -1,15 +1,15 @@
 /**
- * `loc encode <lat> <lng>` and `loc decode <code>`: the codec from the shell. Each prints one JSON
- * object on stdout; on bad input it prints `{ "code", "message" }` on stderr and exits 1 — and a
+ * `loc encode <lat> <lng>`, `loc decode <code>` and `loc neighbours <code>`: the codec from the shell.
+ * Each prints one JSON object on stdout; on bad input it prints `{ "code", "message" }` on stderr and exits 1 — and a
  * usage mistake (an argument missing or too many) is JSON too, exit 2, so that a script reading
  * stderr always gets an object.
  */
 import type { Command } from 'commander';
-import { decode, encode, type LocatedCell } from '../code/index.ts';
+import { decode, encode, neighbours } from '../code/index.ts';
 import { LocError } from '../errors.ts';
 import { ioOf, setExitCode } from './cli-io.ts';
 
-/** Commander's own usage errors, as the JSON a script expects from these two commands. */
+/** Commander's own usage errors, as the JSON a script expects from these commands. */
 const JSON_USAGE_ERRORS = {
   outputError: (text: string, write: (text: string) => void) => {
     const said = text.trim().replace(/^error: /, '');
@@ -32,6 +32,13 @@ export function registerCodeCommands(program: Command): void {
     .description('print the cell of a code (case, spaces and hyphens are forgiven)')
     .argument('<code>', 'a code like FR-0RMB-CLY0')
     .action((code: string, _options: unknown, command: Command) => run(command, () => decode(code)));
+
+  program
+    .command('neighbours')
+    .configureOutput(JSON_USAGE_ERRORS)
+    .description("print the codes of a cell's eight neighbours, n to nw clockwise (null: no code)")
+    .argument('<code>', 'a code like FR-0RMB-CLY0')
+    .action((code: string, _options: unknown, command: Command) => run(command, () => neighbours(code)));
 }
 
 /**
@@ -46,7 +53,7 @@ function parseNumber(text: string, field: string): number {
   return Number(text);
 }
 
-function run(command: Command, work: () => LocatedCell): void {
+function run(command: Command, work: () => object): void {
   const io = ioOf(command);
   try {
     io.stdout(`${JSON.stringify(work())}\n`);

@@ -1,8 +1,9 @@
 /**
- * The service's codec: the codec of format v1 (table-codec.ts) on the table the service ships
- * (shipped-table.ts), read from disk on first use.
+ * The service's codec: the codec of format v1 (table-codec.ts) and a code's neighbours
+ * (neighbours.ts) on the table the service ships (shipped-table.ts), read from disk on first use.
  */
 import { coverage } from './shipped-table.ts';
+import { neighboursWith, type Neighbours } from './neighbours.ts';
 import { decodeIn, encodeIn, type LocatedCell } from './table-codec.ts';
 
 export type { LocatedCell };
@@ -15,4 +16,9 @@ export function encode(lat: number, lng: number): LocatedCell {
 /** The cell of a code. Throws `invalid_code` when malformed, `code_not_found` when no cell has it. */
 export function decode(code: string): LocatedCell {
   return decodeIn(coverage(), code);
+}
+
+/** The codes of the eight neighbours of `code` (docs/code-format.md §7); null where a cell has none. */
+export function neighbours(code: string): Neighbours {
+  return neighboursWith({ encode, decode, columns: coverage().columns }, code);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SIZE, bandOf, colCentre, rowOf, rowSouth } from './grid.ts';
+import { BLOCK_SIZE, bandOf, colCentre, rowCentre, rowOf, rowSouth } from './grid.ts';
+import { encode } from './codec.ts';
+import { neighbours } from './codec.ts';
 import { coverage } from './shipped-table.ts';
 import { gridLines, neighbourCentre } from './grid-lines.ts';
 
@@ -58,5 +60,18 @@ describe('keyboard cell steps', () => {
     expect(last.lng).toBe(colCentre(count - 1, count));
     expect(neighbourCentre(last, 1, 0, columns).lng).toBe(colCentre(0, count));
     expect(neighbourCentre({ lat: 0, lng: -180 }, -1, 0, columns).lng).toBe(colCentre(count - 1, count));
+  });
+
+  it('land on the neighbours of the code, across a band edge too, and stay at a pole', () => {
+    // The last row of a band at 60° N: north of it the band has fewer columns.
+    const row = Math.ceil(rowOf(60) / BLOCK_SIZE) * BLOCK_SIZE - 1;
+    const start = neighbourCentre({ lat: rowCentre(row), lng: 10.00001 }, 0, 0, columns);
+    const here = encode(start.lat, start.lng).loc_code;
+    for (const [direction, east, north] of [['n', 0, 1], ['s', 0, -1], ['e', 1, 0], ['w', -1, 0]] as const) {
+      const next = neighbourCentre(start, east, north, columns);
+      expect(encode(next.lat, next.lng).loc_code, direction).toBe(neighbours(here)[direction]);
+    }
+    const pole = neighbourCentre({ lat: 90, lng: 0 }, 0, 1, columns);
+    expect(pole).toEqual(neighbourCentre({ lat: 90, lng: 0 }, 0, 0, columns));
   });
 });

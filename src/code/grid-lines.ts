@@ -3,7 +3,8 @@
  * cell lies next to a point (for keyboard steps) — the codec's grid math applied to the frozen column
  * counts, so the lines on the map are exactly the cells that the codes name.
  */
-import { BLOCK_SIZE, ROWS, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from './grid.ts';
+import { BLOCK_SIZE, bandOf, colCentre, colOf, colWest, rowCentre, rowOf, rowSouth } from './grid.ts';
+import { neighbourCell } from './neighbours.ts';
 
 /** A point in degrees. */
 export interface LatLng {
@@ -55,10 +56,14 @@ export function gridLines(bounds: Bounds, columnsOf: (band: number) => number): 
   return { rows, bands };
 }
 
-/** The centre of the cell next to the one holding `point`, `east` and `north` cells away (−1, 0 or 1). */
-export function neighbourCentre(point: LatLng, east: number, north: number, columns: number[]): LatLng {
-  const row = Math.min(ROWS - 1, Math.max(0, rowOf(point.lat) + north));
-  const count = columns[bandOf(row)];
-  const col = (colOf(point.lng, count) + east + count) % count;
-  return { lat: rowCentre(row), lng: colCentre(col, count) };
+/**
+ * The centre of the cell `east` and `north` cells (−1, 0 or 1) from the one holding `point`: its
+ * neighbour as neighbours.ts defines it, so a step north lands on the cell whose code is the `n`
+ * neighbour's. Past a pole the step stays on the cell.
+ */
+export function neighbourCentre(point: LatLng, east: number, north: number, columns: ArrayLike<number>): LatLng {
+  const row = rowOf(point.lat);
+  const here = { row, col: colOf(point.lng, columns[bandOf(row)]) };
+  const { row: to, col } = neighbourCell(here, east, north, columns) ?? here;
+  return { lat: rowCentre(to), lng: colCentre(col, columns[bandOf(to)]) };
 }

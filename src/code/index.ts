@@ -1,8 +1,9 @@
 /**
- * loc-service/code — the location-code engine, format v1: `encode`, `decode`, the code's written form, and the
- * grid helpers a map needs to draw cells.
+ * loc-service/code — the location-code engine, format v1: `encode`, `decode`, a code's `neighbours`,
+ * the code's written form, and the grid helpers a map needs to draw cells.
  */
-export { encode, decode, type LocatedCell } from './codec.ts';
+export { encode, decode, neighbours, type LocatedCell } from './codec.ts';
+export { NEIGHBOUR_DIRECTIONS, type Neighbours, type NeighbourDirection } from './neighbours.ts';
 export { normalizeCode, isCodeFormat, parseCode, formatCode, type CodeParts } from './format.ts';
 export { findCodes, type FoundCode } from './find-codes.ts';
 export { cellAt, bandColumns, supportedCountries, FORMAT_VERSION } from './cells.ts';

@@ -3,23 +3,27 @@
  * written from docs/code-format.md alone) gives the answers this codec gives: on every golden row, on
  * random points (many in mixed blocks, where the border test of §4 decides, where polygons overlap,
  * where their order decides, and in fill blocks, where §10's fills decide), on random codes and codes
- * of added blocks, and on every BMP code point as white space or
- * separator. If python3 is missing, these tests fail: the
- * claim that the document is enough to implement the format is only as good as this check.
+ * of added blocks, on the neighbours of golden and random cells (§7), and on every BMP code point as
+ * white space or separator. If python3 is missing, these tests fail: the claim that the document is
+ * enough to implement the format is only as good as this check.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blockBounds, borderTest, holds, mixedBlockPlaces } from '../../test/support/table-revisions.ts';
 import { seededRandom } from '../../test/support/seeded-random.ts';
 import { LocError } from '../errors.ts';
 import { decode, encode } from './codec.ts';
+import { neighbours } from './codec.ts';
 import { Coverage } from './coverage.ts';
 import { TABLE_URL, coverage } from './shipped-table.ts';
 import { formatCode, normalizeCode } from './format.ts';
+import { BLOCK_SIZE, bandOf, blocksInBand, colCentre, rowCentre } from './grid.ts';
+import { NEIGHBOUR_DIRECTIONS, neighbourCell, type GridCell } from './neighbours.ts';
 import { readTableFile } from './table-file.ts';
 
 const PORT = fileURLToPath(new URL('../../ports/python/loc_code.py', import.meta.url));
@@ -138,6 +142,31 @@ describe('the Python implementation of docs/code-format.md', () => {
     expect(ours.filter((cell) => cell === 'code_not_found').length).toBeGreaterThan(100);
   });
 
+  it("gives each cell's neighbours as the codec does: golden rows, band edges, the antimeridian, near the poles, coasts, borders", () => {
+    const golden = readFileSync(GOLDEN, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[3]).filter((code) => code !== '');
+    const cases = neighbourCases(seededRandom(9));
+    const codes = [...golden, ...Object.values(cases).flat(), 'FR-0RMB', 'ZZ-0000-0000', 'FR-ZZZZ-0000'];
+    const { status, stdout } = python(['neighbours', TABLE], codes.map((code) => `${JSON.stringify(code)}\n`).join(''));
+    expect(status).toBe(0);
+    const theirs = stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    const ours = codes.map((code) => answer(() => neighbours(code)));
+    expect(theirs.length).toBe(codes.length);
+    expect(codes.filter((_, i) => !isDeepStrictEqual(theirs[i], ours[i])).slice(0, 10)).toEqual([]);
+    expect(ours.slice(-3)).toEqual(['invalid_code', 'code_not_found', 'code_not_found']);
+    expect(Object.keys(theirs[0] as object)).toEqual([...NEIGHBOUR_DIRECTIONS]);
+    expect(golden.length).toBeGreaterThan(300);
+    // Each kind of place is there, and the neighbours cross what the kind is about.
+    const found = (kind: keyof typeof cases) => cases[kind].map((code) => neighbours(code));
+    expect(found('bandEdge').filter(({ n, s }) => n !== null && s !== null).length).toBeGreaterThan(200);
+    expect(cases.antimeridian.length).toBeGreaterThan(50);
+    expect(found('antimeridian').filter(({ e, w }) => e !== null && w !== null).length).toBeGreaterThan(20);
+    expect(cases.north.filter((code) => decode(code).latitude > 80).length).toBeGreaterThan(30);
+    expect(cases.south.filter((code) => decode(code).latitude < -50).length).toBeGreaterThan(30);
+    expect(found('coverageEdge').filter((near) => Object.values(near).includes(null)).length).toBeGreaterThan(60);
+    const borders = found('border').map((near, i) => Object.values(near).filter((code) => code !== null && code.slice(0, 2) !== cases.border[i].slice(0, 2)));
+    expect(borders.filter((others) => others.length > 0).length).toBeGreaterThan(50);
+  });
+
   it('normalises as the codec does, every BMP code point as padding and as separator', () => {
     const inputs: string[] = [];
     for (let c = 0; c <= 0xffff; c++) {
@@ -168,6 +197,85 @@ describe('the Python implementation of docs/code-format.md', () => {
     expect(python(['golden', otherFormat, GOLDEN]).stderr).toBe('table file: format 2 is not one this reader knows (it reads format 1) at byte 5\n');
   });
 });
+
+/** A covered block of the shipped table. */
+interface CoveredBlock {
+  band: number;
+  block: number;
+}
+
+/**
+ * Codes of seeded cells for the neighbours' cross-check, by the place that tests the definition: the
+ * first and last rows of bands, the first and last columns (either side of 180°), the northernmost and
+ * southernmost covered bands, the first and last columns of runs of covered blocks (where coverage
+ * ends at sea, or another run begins), and the last cell of a country's codes on a walk from a cell of
+ * a mixed block (a border, or the edge of its polygon at sea). Cells without a code are dropped.
+ */
+function neighbourCases(next: () => number): Record<'bandEdge' | 'antimeridian' | 'north' | 'south' | 'coverageEdge' | 'border', string[]> {
+  const { columns, runs, classes } = shipped.data;
+  const lastBlock = (band: number) => blocksInBand(columns[band]) - 1;
+  const all: number[] = [];
+  const atEdge: CoveredBlock[] = [];
+  const mixedRuns: number[] = [];
+  const bandOfRun: number[] = [];
+  for (let band = 0; band < columns.length; band++) {
+    for (let run = runs.bandStart[band]; run < runs.bandStart[band + 1]; run++) {
+      all.push(run);
+      bandOfRun[run] = band;
+      if (!classes[runs.cls[run]].pure) mixedRuns.push(run);
+      if (runs.first[run] === 0) atEdge.push({ band, block: 0 });
+      if (runs.first[run] + runs.length[run] - 1 === lastBlock(band)) atEdge.push({ band, block: lastBlock(band) });
+    }
+  }
+  const bands = [...new Set(bandOfRun.filter((band) => band !== undefined))];
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  const inRun = (run: number): CoveredBlock => ({ band: bandOfRun[run], block: runs.first[run] + Math.floor(next() * runs.length[run]) });
+  const northRuns = all.filter((run) => bandOfRun[run] >= bands.at(-4)!);
+  const southRuns = all.filter((run) => bandOfRun[run] <= bands[3]);
+  const edgeRow = () => (next() < 0.5 ? 0 : BLOCK_SIZE - 1);
+  const sample = (count: number, draw: () => string | null) => Array.from({ length: count }, draw).filter((code) => code !== null);
+  /** The cell of (band, block) at `rowIn` and `col`, each at random unless given. */
+  const cellOf = ({ band, block }: CoveredBlock, rowIn?: number, col?: number): GridCell => ({
+    row: band * BLOCK_SIZE + (rowIn ?? Math.floor(next() * BLOCK_SIZE)),
+    col: col ?? block * BLOCK_SIZE + Math.floor(next() * Math.min(BLOCK_SIZE, columns[band] - block * BLOCK_SIZE)),
+  });
+  return {
+    bandEdge: sample(400, () => codeOfCell(cellOf(inRun(pick(all)), edgeRow()))),
+    antimeridian: sample(300, () => {
+      const place = pick(atEdge);
+      return codeOfCell(cellOf(place, next() < 0.2 ? edgeRow() : undefined, place.block === 0 ? 0 : columns[place.band] - 1));
+    }),
+    north: sample(150, () => codeOfCell(cellOf(inRun(pick(northRuns))))),
+    south: sample(150, () => codeOfCell(cellOf(inRun(pick(southRuns))))),
+    coverageEdge: sample(300, () => {
+      const run = pick(all);
+      const col = next() < 0.5 ? runs.first[run] * BLOCK_SIZE : Math.min(columns[bandOfRun[run]], (runs.first[run] + runs.length[run]) * BLOCK_SIZE) - 1;
+      return codeOfCell(cellOf({ band: bandOfRun[run], block: Math.floor(col / BLOCK_SIZE) }, undefined, col));
+    }),
+    border: sample(300, () => {
+      const [east, north] = pick([[1, 0], [-1, 0], [0, 1], [0, -1]] as const);
+      return lastOfCountry(cellOf(inRun(pick(mixedRuns))), east, north);
+    }),
+  };
+}
+
+/** The code of a cell, or null where it has none. */
+function codeOfCell({ row, col }: GridCell): string | null {
+  const code = answer(() => encode(rowCentre(row), colCentre(col, table.columns[bandOf(row)])).loc_code);
+  return code.length === 12 ? code : null;
+}
+
+/** From a cell with a code, the last cell of its country a walk of up to a block's cells reaches. */
+function lastOfCountry(cell: GridCell, east: number, north: number): string | null {
+  let code = codeOfCell(cell);
+  for (let step = 0; code !== null && step < BLOCK_SIZE; step++) {
+    const next = neighbourCell(cell, east, north, table.columns);
+    const nextCode = next && codeOfCell(next);
+    if (next === null || nextCode === null || nextCode.slice(0, 2) !== code.slice(0, 2)) return code;
+    [cell, code] = [next, nextCode];
+  }
+  return null;
+}
 
 /** A point within 2 km of a populated place that has a code. */
 function encodeSomewhere(next: () => number): [number, number] {

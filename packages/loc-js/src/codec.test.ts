@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decode, encode } from '../../../src/code/codec.ts';
+import { decode, encode, neighbours } from '../../../src/code/codec.ts';
 import { TABLE_URL } from '../../../src/code/shipped-table.ts';
 import { TABLE_PATH } from '../../../src/code/table-release.ts';
 import { freshService } from '../../../test/support/service.ts';
@@ -72,6 +72,14 @@ describe('loc-js/codec from the table bytes', () => {
     }
     expect(coded).toBeGreaterThan(40_000);
     expect(differences).toEqual([]);
+  });
+
+  it('gives every golden code’s neighbours as the service does, across band edges and the antimeridian', () => {
+    const codes = golden.filter((row) => row.loc_code !== '').map((row) => row.loc_code);
+    // A band edge and the antimeridian: cells whose neighbours lie in another band, or across 180°.
+    codes.push(codec.encode(60.000_01, 10).loc_code, codec.encode(65.5, 179.999_99).loc_code, codec.encode(65.5, -179.999_99).loc_code);
+    for (const code of codes) expect(codec.neighbours(code), code).toEqual(neighbours(code));
+    expect(answer(() => codec.neighbours('nonsense'))).toEqual({ error: 'invalid_code' });
   });
 
   it('throws the service’s error codes on bad input', () => {

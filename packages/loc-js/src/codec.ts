@@ -9,11 +9,13 @@
  */
 import { Coverage } from '../../../src/code/coverage.ts';
 import { SHIPPED_TABLE, TABLE_PATH } from '../../../src/code/table-release.ts';
+import { neighboursWith, type Neighbours } from '../../../src/code/neighbours.ts';
 import { decodeIn, encodeIn, type LocatedCell } from '../../../src/code/table-codec.ts';
 import { readTableFile } from '../../../src/code/table-file.ts';
 
 export type { LocatedCell as LocCell };
 export type { CellBounds } from '../../../src/code/grid.ts';
+export type { Neighbours, NeighbourDirection } from '../../../src/code/neighbours.ts';
 /** What the codec throws carries one of these in `code`, as the service's answers do. */
 export type LocCodecErrorCode = 'validation_error' | 'unsupported_location' | 'invalid_code' | 'code_not_found';
 
@@ -39,6 +41,8 @@ export interface LocCodec {
   encode(lat: number, lng: number): LocatedCell;
   /** The cell of a code in any accepted spelling, as `GET /v1/loc/lookup/{code}` answers for it. */
   decode(code: string): LocatedCell;
+  /** The codes of the eight cells around a code's, n to nw clockwise; null where a cell has none (docs/code-format.md §7). */
+  neighbours(code: string): Neighbours;
   /** The grid: every band's column count, south to north (docs/code-format.md §2), what the layers draw. */
   readonly grid: { readonly columns: ArrayLike<number> };
 }
@@ -87,11 +91,14 @@ async function codecOf(table: ArrayBuffer | Uint8Array): Promise<LocCodec> {
   }
   const data = readTableFile(bytes);
   const coverage = new Coverage(data);
+  const encode = (lat: number, lng: number) => encodeIn(coverage, lat, lng);
+  const decode = (code: string) => decodeIn(coverage, code);
   return {
     format: data.version,
     revision: data.revision,
-    encode: (lat, lng) => encodeIn(coverage, lat, lng),
-    decode: (code) => decodeIn(coverage, code),
+    encode,
+    decode,
+    neighbours: (code) => neighboursWith({ encode, decode, columns: coverage.columns }, code),
     grid: { columns: coverage.columns },
   };
 }

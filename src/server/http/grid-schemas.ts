@@ -36,7 +36,7 @@ const GridGeometry = Type.Object(
         'Lines: each a pair of positions; a row edge across the antimeridian is cut in two there.',
     }),
   },
-  { title: 'GridGeometry', description: 'A GeoJSON geometry, coordinates unrounded.' },
+  { title: 'GridGeometry', description: 'The feature’s GeoJSON geometry, its coordinates unrounded: a cell’s outline, or lines.' },
 );
 
 const nullableString = (description: string) => Type.Optional(Type.Unsafe<string | null>({ type: 'string', nullable: true, description }));
@@ -51,12 +51,12 @@ const GridProperties = Type.Object(
     band: Type.Optional(Type.Integer({ minimum: 0, description: 'Column edges: the band (row of blocks, 0 southernmost) they belong to.' })),
     columns: Type.Optional(Type.Integer({ minimum: 1, description: 'Column edges: how many columns that band has, each 360° / `columns` wide.' })),
   },
-  { title: 'GridProperties', description: 'Cells: `loc_code` and `country_code`. Lines: `edges`, and for column edges `band` and `columns`.' },
+  { title: 'GridProperties', description: 'What the feature is. Cells: `loc_code` and `country_code`. Lines: `edges`, and for column edges `band` and `columns`.' },
 );
 
 const GridFeature = Type.Object(
   {
-    type: Type.Literal('Feature'),
+    type: Type.Literal('Feature', { description: 'Always `Feature`.' }),
     geometry: GridGeometry,
     properties: GridProperties,
   },
@@ -67,7 +67,7 @@ export const GridResult = Type.Object(
   {
     success: Success,
     kind: Type.Union([Type.Literal('lines'), Type.Literal('cells')], { description: 'What the features are: as asked.' }),
-    type: Type.Literal('FeatureCollection'),
+    type: Type.Literal('FeatureCollection', { description: 'Always `FeatureCollection`.' }),
     bbox: Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: 'The box as read, `[west, south, east, north]`.' }),
     features: Type.Array(GridFeature, {
       description: 'Cells: south to north, then west to east along the box. Lines: the row edges first, then the column edges of each band the box crosses, south to north.',

@@ -36,7 +36,7 @@ const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'antimeridian). `kind=lines` (the default): the row edges across the box, then each band’s column edges, as MultiLineStrings, for boxes ' +
         `of at most ${GRID_DIAGONAL_MAX_M} m corner to corner. \`kind=cells\`: each cell the box overlaps, a Polygon exactly its bounds with its ` +
         `\`loc_code\` and \`country_code\` (null where no code is handed out), for boxes of at most ${GRID_CELLS_MAX} cells. A bigger box, a malformed ` +
-        '`bbox` or an unknown `kind`: 422 `validation_error` naming it, the message giving the bound and the box’s figure. ' +
+        '`bbox`, or a `kind` other than these: 422 `validation_error` naming it, the message giving the bound and the box’s figure. ' +
         'Accepts `x-api-key` or `Authorization: Bearer <session_token>`; one call of the budget.',
       security: [{ apiKey: [] }, { sessionToken: [] }],
       querystring: GridQuery,

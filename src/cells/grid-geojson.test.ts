@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { gridCells, parseBbox } from './grid-geojson.ts';
+import { cellsGeoJson, parseBbox } from './grid-geojson.ts';
 
 /** Across the French–Belgian border west of Halluin. */
 const BORDER = parseBbox('3.1064,50.7838,3.1070,50.7842');
 
 describe('the cells of a box as GeoJSON', () => {
   it('carry the codes of every country the codes cover, by default', () => {
-    const countries = new Set(gridCells({ supportedCountries: null }, BORDER).features.map(({ properties }) => properties.country_code));
+    const countries = new Set(cellsGeoJson({ supportedCountries: null }, BORDER).features.map(({ properties }) => properties.country_code));
     expect([...countries].sort()).toEqual(['BE', 'FR']);
   });
 
   it('carry no code in a country the service does not hand codes out in (LOC_SUPPORTED_COUNTRIES), as resolve refuses it', () => {
-    const all = gridCells({ supportedCountries: null }, BORDER).features;
-    const served = gridCells({ supportedCountries: new Set(['FR']) }, BORDER).features;
+    const all = cellsGeoJson({ supportedCountries: null }, BORDER).features;
+    const served = cellsGeoJson({ supportedCountries: new Set(['FR']) }, BORDER).features;
     expect(served.map(({ geometry }) => geometry)).toEqual(all.map(({ geometry }) => geometry));
     expect(served.map(({ properties }) => properties)).toEqual(
       all.map(({ properties }) => (properties.country_code === 'FR' ? properties : { loc_code: null, country_code: null })),

@@ -75,7 +75,7 @@ const bboxOf = (box: Box): GridCollection<never>['bbox'] => [box.west, box.south
  * where no country's codes cover it or the service does not hand out its country's. 422 `validation_error`
  * naming `bbox` beyond GRID_CELLS_MAX.
  */
-export function gridCells(config: Pick<Served, 'supportedCountries'>, box: Box): GridCollection<CellFeature> {
+export function cellsGeoJson(config: Pick<Served, 'supportedCountries'>, box: Box): GridCollection<CellFeature> {
   const cells = boxCells(box);
   const count = cellCount(cells);
   if (count > GRID_CELLS_MAX) {
@@ -112,7 +112,7 @@ function cellFeature(config: Pick<Served, 'supportedCountries'>, row: number, co
  * The grid lines inside `box`: the row edges across it, then each band's column edges (a band has
  * columns of its own width). 422 `validation_error` naming `bbox` beyond GRID_DIAGONAL_MAX_M.
  */
-export function gridLines(box: Box): GridCollection<LineFeature> {
+export function linesGeoJson(box: Box): GridCollection<LineFeature> {
   const diagonal = diagonalM(box);
   if (diagonal > GRID_DIAGONAL_MAX_M) {
     throw new LocError(

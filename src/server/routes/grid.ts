@@ -5,7 +5,7 @@
  * what refuses a cell outside the area.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { GRID_CELLS_MAX, GRID_DIAGONAL_MAX_M, gridCells, gridLines, parseBbox } from '../../cells/grid-geojson.ts';
+import { GRID_CELLS_MAX, GRID_DIAGONAL_MAX_M, cellsGeoJson, linesGeoJson, parseBbox } from '../../cells/grid-geojson.ts';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
 import { GridQuery, GridResult } from '../http/grid-schemas.ts';
 
@@ -48,7 +48,7 @@ const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const { bbox, kind = 'lines' } = request.query;
     const box = parseBbox(bbox);
-    const grid = kind === 'cells' ? gridCells(app.config, box) : gridLines(box);
+    const grid = kind === 'cells' ? cellsGeoJson(app.config, box) : linesGeoJson(box);
     reply.header('cache-control', `private, max-age=${MAX_AGE_S}`);
     return { success: true as const, kind, ...grid };
   });

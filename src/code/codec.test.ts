@@ -4,11 +4,11 @@ import * as countryCoder from '@rapideditor/country-coder';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LocError, type ErrorCode } from '../errors.ts';
-import { decode, encode, type LocatedCell } from './codec.ts';
+import { cellCode, decode, encode, type LocatedCell } from './codec.ts';
 import { territoryOf } from './country.ts';
 import { TABLE_URL, coverage } from './shipped-table.ts';
 import { formatCode } from './format.ts';
-import { BLOCK_SIZE, EARTH_RADIUS_M, blocksInBand } from './grid.ts';
+import { BLOCK_SIZE, EARTH_RADIUS_M, bandOf, blocksInBand, colOf, rowOf } from './grid.ts';
 import { readTableFile } from './table-file.ts';
 
 const require = createRequire(import.meta.url);
@@ -46,6 +46,17 @@ const contains = (cell: LocatedCell['cell'], lat: number, lng: number): boolean 
   cell.south <= lat && lat < cell.north && cell.west <= lng && lng < cell.east;
 
 describe('encode and decode', () => {
+  it('gives a cell’s code by its row and column as encode gives it for the cell, and null wherever encode refuses it', () => {
+    const anywhere = fc.record({ lat: fc.double({ min: -90, max: 90, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) });
+    fc.assert(
+      fc.property(fc.oneof(landPoint, anywhere), ({ lat, lng }) => {
+        const row = rowOf(lat);
+        expect(cellCode(row, colOf(lng, coverage().columns[bandOf(row)]))).toEqual(tryEncode(lat, lng));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('decodes a point’s code to a cell that contains the point, and encodes its centre to the same code', () => {
     fc.assert(
       fc.property(landPoint, ({ lat, lng }) => {

@@ -4,7 +4,7 @@
  */
 import { coverage } from './shipped-table.ts';
 import { neighboursWith, type Neighbours } from './neighbours.ts';
-import { decodeIn, encodeIn, type LocatedCell } from './table-codec.ts';
+import { cellCodeIn, decodeIn, encodeIn, type LocatedCell } from './table-codec.ts';
 
 export type { LocatedCell };
 
@@ -16,6 +16,11 @@ export function encode(lat: number, lng: number): LocatedCell {
 /** The cell of a code. Throws `invalid_code` when malformed, `code_not_found` when no cell has it. */
 export function decode(code: string): LocatedCell {
   return decodeIn(coverage(), code);
+}
+
+/** The code of the cell at `row`, `col`, or null where it has none: encode of its centre, without the throw. */
+export function cellCode(row: number, col: number): LocatedCell | null {
+  return cellCodeIn(coverage(), row, col);
 }
 
 /** The codes of the eight neighbours of `code` (docs/code-format.md §7); null where a cell has none. */

@@ -34,6 +34,7 @@ import rateLimitPlugin from './plugins/rate-limit.ts';
 import readinessPlugin from './plugins/readiness.ts';
 import storePlugin from './plugins/store.ts';
 import generateRoutes from './routes/generate.ts';
+import gridRoutes from './routes/grid.ts';
 import healthRoutes from './routes/health.ts';
 import lookupRoutes from './routes/lookup.ts';
 import metaRoutes from './routes/meta.ts';
@@ -148,7 +149,7 @@ function serverOptions(config: Config, options: AppOptions): FastifyHttpOptions<
 }
 
 /** The API's routes, in the order /openapi.json lists them. */
-const API_ROUTES = [healthRoutes, metaRoutes, sessionRoutes, resolveRoutes, generateRoutes, lookupRoutes, suggestRoutes, searchRoutes, embedRoutes];
+const API_ROUTES = [healthRoutes, metaRoutes, sessionRoutes, resolveRoutes, generateRoutes, lookupRoutes, suggestRoutes, searchRoutes, gridRoutes, embedRoutes];
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config, options)).withTypeProvider<TypeBoxTypeProvider>();

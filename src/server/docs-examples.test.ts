@@ -32,7 +32,8 @@ describe('the examples of docs/api.md', () => {
   it('are there: a request and its answer for each endpoint, and an error', () => {
     expect(examples.map(({ curl }) => /\$LOC_URL([^\s"']+)/.exec(curl)?.[1])).toEqual([
       '/v1/embed/sessions', '/v1/embed/sessions', '/v1/embed/resolve', '/v1/loc/generate', '/v1/loc/lookup/US-550M-RQ5L',
-      '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/loc/search?q=sainte-foy-les&focus=45.7640,4.8357', '/v1/embed/sessions',
+      '/v1/loc/suggest?input=fr-0mrb-cly0&focus=48.8664,2.3177', '/v1/loc/search?q=sainte-foy-les&focus=45.7640,4.8357',
+      '/v1/loc/grid?bbox=2.29451,48.85838,2.29455,48.85839&kind=cells', '/v1/loc/grid?bbox=2.2945,48.85836,2.29458,48.85842', '/v1/embed/sessions',
     ]);
   });
 

@@ -108,6 +108,7 @@ async function askAll(): Promise<Answer[]> {
   const lookup = (code: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/lookup/${code}`, headers });
   const suggest = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/suggest?${query}`, headers });
   const search = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/search?${query}`, headers });
+  const grid = (query: string, headers: Record<string, string> = key): InjectOptions => ({ url: `/v1/loc/grid?${query}`, headers });
 
   const successes: [string, InjectOptions][] = [
     ['getHealth', { url: '/healthz' }],
@@ -123,6 +124,9 @@ async function askAll(): Promise<Answer[]> {
     ['search', search('q=lyon&focus=45.76,4.83')],
     ['search', search(`q=${encodeURIComponent('48.8584, 2.2945')}&focus=45.76,4.83`, { authorization: `Bearer ${areaSession}` })],
     ['search', search('q=FR-0MRB-CLY0&focus=48.8664,2.3177', { authorization: `Bearer ${areaSession}` })],
+    // Each kind: lines (the default) with the key, cells with a session.
+    ['getGrid', grid('bbox=2.2943,48.8583,2.2947,48.8585')],
+    ['getGrid', grid('bbox=2.2943,48.8583,2.2947,48.8585&kind=cells', { authorization: `Bearer ${session}` })],
     ['getEmbedSession', { url: `/embed/session/${session.split('.')[0]}`, headers: { authorization: `Bearer ${session}` } }],
     // The one request the key with a limit of one may make, so that it is refused below; the same for a session.
     ['lookupCode', lookup('US-550M-RQ5L', { 'x-api-key': once })],
@@ -150,6 +154,7 @@ async function askAll(): Promise<Answer[]> {
     ['suggestCodes', suggest('input=FR-0RMB-CLY0', { authorization: 'Bearer nope.nope' }), 'invalid_session'],
     ['search', search('q='), 'validation_error'],
     ['search', search('q=lyon', { authorization: 'Bearer nope.nope' }), 'invalid_session'],
+    ['getGrid', grid('bbox=2.29,48.85,2.30,48.86&kind=cells'), 'validation_error'],
     ['createEmbedSession', post('/v1/embed/sessions', { 'x-api-key': plain }, { origin: 'https://shop.example' }), 'partner_required'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://other.example' }), 'origin_not_allowed'],
     ['createEmbedSession', post('/v1/embed/sessions', key, { origin: 'https://shop.example', ttl: 7200 }), 'validation_error'],
@@ -207,6 +212,7 @@ describe('/openapi.json', () => {
       'GET /v1/loc/lookup/{code}': 'lookupCode',
       'GET /v1/loc/suggest': 'suggestCodes',
       'GET /v1/loc/search': 'search',
+      'GET /v1/loc/grid': 'getGrid',
       'GET /embed/session/{sid}': 'getEmbedSession',
     });
   });
@@ -222,6 +228,7 @@ describe('/openapi.json', () => {
       lookupCode: [{ apiKey: [] }],
       suggestCodes: [{ apiKey: [] }, { sessionToken: [] }],
       search: [{ apiKey: [] }, { sessionToken: [] }],
+      getGrid: [{ apiKey: [] }, { sessionToken: [] }],
       getEmbedSession: [{}, { sessionToken: [] }],
     });
   });
@@ -237,6 +244,7 @@ describe('/openapi.json', () => {
       lookupCode: ['codes'],
       suggestCodes: ['codes'],
       search: ['codes'],
+      getGrid: ['codes'],
       getEmbedSession: ['embed'],
     });
   });
@@ -268,7 +276,7 @@ describe('the models of /openapi.json', () => {
 
   it('are named under components/schemas, so that a generated client has a LookupResult type rather than a LookupCode200', () => {
     expect(Object.keys(doc.components.schemas ?? {})).toEqual([
-      'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'Health', 'Liveness', 'LookupLocation', 'LookupResult', 'MapLinks', 'Readiness', 'ResolveResult',
+      'CellBounds', 'EmbedSession', 'EmbedSessionFacts', 'GenerateResult', 'GridFeature', 'GridGeometry', 'GridProperties', 'GridResult', 'Health', 'Liveness', 'LookupLocation', 'LookupResult', 'MapLinks', 'Readiness', 'ResolveResult',
       'SearchCode', 'SearchCoordinates', 'SearchPlace', 'SearchResult', 'SuggestedCell', 'Suggestion', 'SuggestResult',
     ]);
     expect(Object.fromEntries(operations(doc).map(({ operation: op }) => [op.operationId, body(op.operationId!, 200)]))).toEqual({
@@ -281,6 +289,7 @@ describe('the models of /openapi.json', () => {
       lookupCode: ref('LookupResult'),
       suggestCodes: ref('SuggestResult'),
       search: ref('SearchResult'),
+      getGrid: ref('GridResult'),
       getEmbedSession: ref('EmbedSessionFacts'),
     });
     // A request body stays in its operation: a generator reads its fields with a default (ttl, save)
@@ -405,6 +414,7 @@ describe('the response headers of /openapi.json', () => {
       lookupCode: ['ApiKey realm="loc", header="x-api-key"'],
       suggestCodes: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
       search: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
+      getGrid: ['ApiKey realm="loc", header="x-api-key"', 'Bearer realm="loc"'],
       getEmbedSession: ['Bearer realm="loc"'],
     });
   });

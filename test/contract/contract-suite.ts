@@ -194,6 +194,27 @@ export function contractSuite(target: () => ContractTarget): void {
     });
   });
 
+  describe('the grid', () => {
+    it('draws the grid of a box as GeoJSON, its cells with their codes or its lines, with the key and with a session', async () => {
+      const { token } = await newSession();
+      for (const headers of [withKey(), { authorization: `Bearer ${token}` }]) {
+        const cells = await call('/v1/loc/grid?bbox=2.29451,48.85838,2.29455,48.85839&kind=cells', { headers });
+        expect(cells.status).toBe(200);
+        expect(cells.body).toMatchObject({ success: true, kind: 'cells', type: 'FeatureCollection' });
+        expect((cells.body.features as { properties: unknown }[]).map(({ properties }) => properties)).toEqual([
+          { loc_code: 'FR-0RMB-CLY0', country_code: 'FR' },
+          { loc_code: 'FR-0RMB-CLY1', country_code: 'FR' },
+        ]);
+        const lines = await call('/v1/loc/grid?bbox=2.2945,48.85836,2.29458,48.85842', { headers });
+        expect((lines.body.features as { properties: unknown }[]).map(({ properties }) => properties)).toEqual([
+          { edges: 'rows' },
+          { edges: 'columns', band: 3971, columns: 8781074 },
+        ]);
+      }
+      expect(expectError(await call('/v1/loc/grid?bbox=2.29,48.85,2.30,48.86&kind=cells', { headers: withKey() }), 422, 'validation_error').field).toBe('bbox');
+    });
+  });
+
   describe('generate, lookup and resolve with the key', () => {
     it('resolves a point with the key, the same cell as with a session', async () => {
       const answer = await call('/v1/embed/resolve', { headers: withKey(), body: { ...SAUSALITO, save: false } });

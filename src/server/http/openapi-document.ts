@@ -34,7 +34,7 @@ export function openApiOptions(publicUrl: string): SwaggerOptions {
       },
       // Client generators group operations by tag (an SDK's classes): each tag says what it holds.
       tags: [
-        { name: 'codes', description: 'Save a point as a code, look a code up, suggest the codes a typed one may have meant, and search for places, coordinates and codes.' },
+        { name: 'codes', description: 'Save a point as a code, look a code up, suggest the codes a typed one may have meant, search for places, coordinates and codes, and draw the grid of a box.' },
         {
           name: 'embed',
           description: 'The map picker: embed sessions, resolving a map click, and the public facts of a session.',

@@ -69,6 +69,7 @@ describe('the API reference page', () => {
       '<code>x-api-key</code>',
       '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
       '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
+      '<code>x-api-key</code> or <code>Authorization: Bearer &lt;session_token&gt;</code>',
       'none or <code>Authorization: Bearer &lt;session_token&gt;</code>',
     ]);
   });
@@ -76,7 +77,7 @@ describe('the API reference page', () => {
   it('gives each endpoint’s operationId, the name of its method in a generated client', () => {
     expect(section('get-/v1/loc/lookup/{code}')).toContain('<p class="muted">Authentication: <code>x-api-key</code> · operationId <code>lookupCode</code></p>');
     expect([...html.matchAll(/ · operationId <code>(\w+)<\/code><\/p>/g)].map((match) => match[1]))
-      .toEqual(['getHealth', 'getLiveness', 'getReadiness', 'createEmbedSession', 'resolvePoint', 'generateCode', 'lookupCode', 'suggestCodes', 'search', 'getEmbedSession']);
+      .toEqual(['getHealth', 'getLiveness', 'getReadiness', 'createEmbedSession', 'resolvePoint', 'generateCode', 'lookupCode', 'suggestCodes', 'search', 'getGrid', 'getEmbedSession']);
   });
 
   it('lists the error codes of each status, each linked to its row of the Errors table', () => {

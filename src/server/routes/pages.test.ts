@@ -256,7 +256,7 @@ describe('service routes', () => {
       await service.request({ url: '/openapi.json' }),
     );
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/embed/session/{sid}', '/healthz', '/livez', '/readyz', '/v1/embed/resolve', '/v1/embed/sessions', '/v1/loc/generate', '/v1/loc/lookup/{code}', '/v1/loc/search', '/v1/loc/suggest']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/embed/session/{sid}', '/healthz', '/livez', '/readyz', '/v1/embed/resolve', '/v1/embed/sessions', '/v1/loc/generate', '/v1/loc/grid', '/v1/loc/lookup/{code}', '/v1/loc/search', '/v1/loc/suggest']);
     const sessions = doc.paths['/v1/embed/sessions'].post.responses;
     expect(Object.keys(sessions).sort()).toEqual(['200', '400', '401', '403', '413', '415', '422', '429', '503', 'default']);
     expect(sessions['403'].description).toContain('`partner_required`');
@@ -286,7 +286,7 @@ describe('service routes', () => {
         missing.push(...undescribed(ok.content!['application/json'].schema, `${method} ${path} 200`));
       }
     }
-    expect(successes).toBe(10);
+    expect(successes).toBe(11);
     expect(missing).toEqual([]);
   });
 

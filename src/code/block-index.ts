@@ -13,10 +13,10 @@
  * first-level entry is a slot of 32 block entries in the second level; groups that no country touches
  * share slot 0, which is all NO_COVERAGE. So every block is one or two reads away.
  *
- * A band's entries are written the first time the band is read. Every slot's place is fixed at load
- * by one pass over the runs, so filling a band later moves nothing; a browser that encodes around one
- * town then fills a few bands (a few kB) instead of 16 MB, and loading the table stays close to the
- * cost of reading its bytes. The service writes every band at start (writeAll).
+ * A band's entries are written the first time the band is read, its slots taken from the end of the
+ * second level, which grows as needed: a browser that encodes around one town writes a few bands (a
+ * few kB) instead of 16 MB, and loading the table stays close to the cost of reading its bytes. The
+ * service writes every band at start (writeAll).
  */
 import { blocksInBand } from './grid.ts';
 
@@ -66,9 +66,9 @@ export class BlockIndex {
   private readonly written: Uint8Array;
   /** First level: per group, its pure entry or its slot in `blockEntries`. */
   private readonly groups: Uint32Array;
-  /** Second level: 32 block entries per slot; per band, its first slot. */
-  private readonly blockEntries: Uint32Array;
-  private readonly bandSlotStart: Uint32Array;
+  /** Second level: 32 block entries per slot, `slots` of them taken so far (slot 0: no coverage). */
+  private blockEntries = new Uint32Array(64 << GROUP_SHIFT);
+  private slots = 1;
 
   constructor(private readonly runs: IndexRuns) {
     const bands = runs.columns.length;
@@ -76,11 +76,7 @@ export class BlockIndex {
     for (let band = 0; band < bands; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(runs.columns[band]) >>> GROUP_SHIFT) + 1;
     }
-    this.bandSlotStart = new Uint32Array(bands + 1);
-    this.bandSlotStart[0] = 1;
-    for (let band = 0; band < bands; band++) this.bandSlotStart[band + 1] = this.bandSlotStart[band] + this.slotsOf(band);
     this.groups = new Uint32Array(this.bandGroupStart[bands]);
-    this.blockEntries = new Uint32Array(this.bandSlotStart[bands] << GROUP_SHIFT);
     this.written = new Uint8Array(bands);
   }
 
@@ -140,7 +136,13 @@ export class BlockIndex {
   private writeBand(band: number): void {
     const { first, length, pure, country, base, mixedBase } = this.runs;
     const groupStart = this.bandGroupStart[band];
-    let slot = this.bandSlotStart[band];
+    let slot = this.slots;
+    this.slots += this.slotsOf(band);
+    if (this.slots << GROUP_SHIFT > this.blockEntries.length) {
+      const grown = new Uint32Array(Math.max(this.slots, 2 * (this.blockEntries.length >>> GROUP_SHIFT)) << GROUP_SHIFT);
+      grown.set(this.blockEntries);
+      this.blockEntries = grown;
+    }
     this.forEachGroup(band, (group, needsSlot, run) => {
       this.groups[groupStart + group] = needsSlot ? slot++ : pureEntry(country[run], base[run] + (group << GROUP_SHIFT) - first[run]);
     });

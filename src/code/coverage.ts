@@ -16,8 +16,8 @@ export { NO_COVERAGE, entryCountry, entryMixed, entryNumber, isPureEntry, pureEn
 export class Coverage {
   readonly version: number;
   readonly revision: number;
-  /** The border polygons that decide mixed blocks; null in revision 1. */
-  readonly borders: BorderPolygons | null;
+  /** The table as read; its border polygons and fills may be read only when first asked for (table-file.ts). */
+  private readonly data: TableData;
   readonly columns: Uint32Array;
   readonly countries: readonly string[];
   /** The two character codes of each country's code, for writing codes without reading strings. */
@@ -38,8 +38,6 @@ export class Coverage {
   private countryRunList: CountryRuns | undefined;
   /** Covered blocks per country in the runs; a country's added blocks are numbered from here on. */
   private readonly runBlockCounts: Uint32Array;
-  /** The fills of the table (revision 3 on), in band order then block column. */
-  readonly fills: readonly BlockFill[];
   /** What the fills give, worked out the first time a fill or an added block is asked for. */
   private fillsGiven: FillIndex | undefined;
   /** Per run: 1 when one country fills it (decode then needs no border lookup). */
@@ -48,14 +46,15 @@ export class Coverage {
   private readonly runCountry: Uint32Array;
   private readonly runBase: Uint32Array;
   private readonly index: BlockIndex;
-  /** Per mixed id (block-index.ts), the run of that block; per run, the mixed id of its first block. */
-  readonly mixedRun: Uint32Array;
+  /** Per run, the mixed id (block-index.ts) of its first block; the mixed blocks' count; per mixed id its run. */
   private readonly runMixedBase: Uint32Array;
+  private readonly mixedCount: number;
+  private mixedRuns: Uint32Array | undefined;
 
   constructor(data: TableData) {
     this.version = data.version;
     this.revision = data.revision;
-    this.borders = data.borders;
+    this.data = data;
     this.columns = data.columns;
     this.countries = data.countries;
     this.countryChars = data.countries.flatMap((code) => [code.charCodeAt(0), code.charCodeAt(1)]);
@@ -66,50 +65,67 @@ export class Coverage {
     this.countryIndex = new Map(data.countries.map((code, i) => [code, i]));
 
     if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The block index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
-    const { bandStart, first, length, cls } = data.runs;
+    const { bandStart, first, length } = data.runs;
     const runCount = length.length;
     this.bandStart = bandStart;
     this.runBand = new Uint16Array(runCount);
     for (let band = 0; band + 1 < bandStart.length; band++) this.runBand.fill(band, bandStart[band], bandStart[band + 1]);
     this.baseOffset = new Uint32Array(runCount + 1);
-    for (let r = 0; r < runCount; r++) this.baseOffset[r + 1] = this.baseOffset[r] + data.classes[cls[r]].members.length;
-    this.bases = new Uint32Array(this.baseOffset[runCount]);
-    const blockCounts = this.numberBlocks(data);
-
+    this.bases = new Uint32Array(runCount * Math.max(1, ...data.classes.map((cl) => cl.members.length)));
     this.runPure = new Uint8Array(runCount);
     this.runCountry = new Uint32Array(runCount);
     this.runBase = new Uint32Array(runCount);
     this.runMixedBase = new Uint32Array(runCount);
-    let mixedCount = 0;
-    for (let r = 0; r < runCount; r++) {
-      const cl = data.classes[cls[r]];
-      this.runPure[r] = cl.pure ? 1 : 0;
-      this.runCountry[r] = cl.members[0];
-      this.runBase[r] = this.bases[this.baseOffset[r]];
-      this.runMixedBase[r] = mixedCount;
-      if (!cl.pure) mixedCount += length[r];
-    }
-    this.mixedRun = new Uint32Array(mixedCount);
-    for (let r = 0; r < runCount; r++) if (this.runPure[r] === 0) this.mixedRun.fill(r, this.runMixedBase[r], this.runMixedBase[r] + length[r]);
+    const { blockCounts, mixedCount } = this.numberBlocks(data);
+    this.mixedCount = mixedCount;
     const { runPure: pure, runCountry: country, runBase: base, runMixedBase: mixedBase } = this;
     this.index = new BlockIndex({ columns: data.columns, bandStart, first, length, pure, country, base, mixedBase });
 
     this.runBlockCounts = blockCounts;
-    this.fills = data.fills ?? [];
   }
 
-  /** Numbers each country's blocks in the runs: the base of each run for each member. Returns blocks per country. */
-  private numberBlocks(data: TableData): Uint32Array {
+  /**
+   * One pass over the runs, as loading the table is mostly this: numbers each country's blocks (the
+   * base of each run for each member), and keeps what the block index reads of each run.
+   */
+  private numberBlocks(data: TableData): { blockCounts: Uint32Array; mixedCount: number } {
     const { length, cls } = data.runs;
     const blockCounts = new Uint32Array(data.countries.length);
+    let mixedCount = 0;
     for (let r = 0; r < length.length; r++) {
-      const members = data.classes[cls[r]].members;
+      const { members, pure } = data.classes[cls[r]];
+      const offset = this.baseOffset[r];
       for (let k = 0; k < members.length; k++) {
-        this.bases[this.baseOffset[r] + k] = blockCounts[members[k]];
+        this.bases[offset + k] = blockCounts[members[k]];
         blockCounts[members[k]] += length[r];
       }
+      this.baseOffset[r + 1] = offset + members.length;
+      this.runPure[r] = pure ? 1 : 0;
+      this.runCountry[r] = members[0];
+      this.runBase[r] = this.bases[offset];
+      this.runMixedBase[r] = mixedCount;
+      if (!pure) mixedCount += length[r];
     }
-    return blockCounts;
+    return { blockCounts, mixedCount };
+  }
+
+  /** Per mixed id (block-index.ts), the run of that block. */
+  get mixedRun(): Uint32Array {
+    if (this.mixedRuns === undefined) {
+      this.mixedRuns = new Uint32Array(this.mixedCount);
+      for (let r = 0; r < this.runPure.length; r++) if (this.runPure[r] === 0) this.mixedRuns.fill(r, this.runMixedBase[r], this.runMixedBase[r] + this.runLength[r]);
+    }
+    return this.mixedRuns;
+  }
+
+  /** The border polygons that decide mixed blocks; null in revision 1. */
+  get borders(): BorderPolygons | null {
+    return this.data.borders;
+  }
+
+  /** The fills of the table (revision 3 on), in band order then block column. */
+  get fills(): readonly BlockFill[] {
+    return this.data.fills ?? [];
   }
 
   /** Covered blocks per country, those added by fills included. */
@@ -120,7 +136,7 @@ export class Coverage {
   /** Ties each fill to its mixed block, and numbers the blocks fills add to a country after its own. */
   private fillsWorkedOut(): FillIndex {
     if (this.fillsGiven !== undefined) return this.fillsGiven;
-    const mixedFill = new Int32Array(this.mixedRun.length).fill(-1);
+    const mixedFill = new Int32Array(this.mixedCount).fill(-1);
     this.fills.forEach(({ band, block }, i) => {
       const run = this.runAt(band, block);
       if (run < 0 || this.runPure[run] === 1) throw new Error(`table file: the fill of band ${band} block ${block} is not in a mixed block`);

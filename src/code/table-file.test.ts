@@ -56,6 +56,15 @@ describe('table file', () => {
     expect(() => writeTableFile({ ...sample, fills })).toThrow(/from 3 on, and only they, have a fill section/);
   });
 
+  it('read lazily, reads the same borders and fills on first use, and refuses a bad tail only then', () => {
+    const bytes = writeTableFile(revision3);
+    expect(readTableFile(bytes, { lazy: true })).toEqual(revision3);
+    const trailing = readTableFile(Uint8Array.from([...bytes, 0]), { lazy: true });
+    expect(trailing.runs).toEqual(revision3.runs);
+    expect(() => trailing.fills).toThrow(/trailing bytes/);
+    expect(() => readTableFile(Uint8Array.from([...bytes, 0]))).toThrow(/trailing bytes/);
+  });
+
   it('refuses fills out of order, outside the grid, or naming a country it lacks', () => {
     const write = (list: BlockFill[]): Uint8Array => writeTableFile({ ...revision3, fills: list });
     expect(() => write([fills[1], fills[0]])).toThrow(/band 1 block 0 is out of order/);

@@ -86,7 +86,13 @@ export function writeTableFile(data: TableData): Uint8Array {
   return out.bytes();
 }
 
-export function readTableFile(bytes: Uint8Array): TableData {
+/**
+ * Reads a table file. `lazy`: the border polygons and the fills, which only points in mixed blocks
+ * need, are read on first use rather than now, and so are their checks, trailing bytes included: for
+ * a reader whose bytes are already vouched for (loc-js/codec checks their SHA-256 first), so that
+ * loading costs what encoding in pure blocks needs.
+ */
+export function readTableFile(bytes: Uint8Array, { lazy = false } = {}): TableData {
   const input = new ByteReader(bytes);
   if (input.ascii(MAGIC.length) !== MAGIC) input.fail('bad magic');
   const version = input.uint();
@@ -112,9 +118,17 @@ export function readTableFile(bytes: Uint8Array): TableData {
   });
 
   const runs = readRuns(input, bands);
-  const borders = revision === 1 ? null : readBorderSection(input);
-  const fills = revision >= FILLS_FROM ? readFillSection(input, countries.length, columns) : null;
-  input.end();
+  let tail: Pick<TableData, 'borders' | 'fills'> | undefined;
+  const readTail = (): Pick<TableData, 'borders' | 'fills'> => {
+    if (tail === undefined) {
+      const borders = revision === 1 ? null : readBorderSection(input);
+      const fills = revision >= FILLS_FROM ? readFillSection(input, countries.length, columns) : null;
+      input.end();
+      tail = { borders, fills };
+    }
+    return tail;
+  };
+  if (!lazy) readTail();
   return {
     version,
     revision,
@@ -122,8 +136,12 @@ export function readTableFile(bytes: Uint8Array): TableData {
     countries,
     classes,
     runs,
-    borders,
-    fills,
+    get borders() {
+      return readTail().borders;
+    },
+    get fills() {
+      return readTail().fills;
+    },
   };
 }
 

@@ -34,6 +34,9 @@ export const LOC_JS_REACT_BUDGET_BYTES = 2.5 * 1024;
 /** Budget of the `loc-js/vue` entry with what it imports from the package (`loc-js/embed`), Vue aside, minified and gzipped. */
 export const LOC_JS_VUE_BUDGET_BYTES = 2.5 * 1024;
 
+/** Budget of the `loc-js/codec` entry with the codec it bundles, the table aside (it is fetched), minified and gzipped. */
+export const LOC_JS_CODEC_BUDGET_BYTES = 10 * 1024;
+
 /** The built ESM entries of loc-js. */
 const LOC_JS_DIST = join(import.meta.dirname, '../packages/loc-js/dist');
 
@@ -67,6 +70,7 @@ export function bundleRows(): BenchRow[] {
     row('loc-js/react entry, React aside (min+gzip)', locJsEntrySize('react'), LOC_JS_REACT_BUDGET_BYTES),
     row('loc-js/vue entry, Vue aside (min+gzip)', locJsEntrySize('vue'), LOC_JS_VUE_BUDGET_BYTES),
     row('loc-js/picker entry (min+gzip)', locJsEntrySize('picker'), PICKER_BUDGET_BYTES),
+    row('loc-js/codec entry, the table aside (min+gzip)', locJsEntrySize('codec'), LOC_JS_CODEC_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];
 }

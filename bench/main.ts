@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { benchApi, measureStartup } from './api.ts';
 import { bundleRows } from './bundle.ts';
 import { benchCodec } from './codec.ts';
+import { benchBrowserCodec } from './codec-browser.ts';
 import { benchMount } from './embed.ts';
 import { benchObservability } from './observability.ts';
 import { benchScaleOut } from './scale-out.ts';
@@ -26,6 +27,7 @@ const step = async (name: string, work: () => BenchRow[] | Promise<BenchRow[]>):
   rows.push(...(await work()));
 };
 await step('codec', () => benchCodec());
+await step('codec in the browser', () => benchBrowserCodec());
 await step('bundle sizes', () => bundleRows());
 await step('API', () => benchApi());
 await step('API during a flood of new tiles', async () => [await benchTileFlood()]);

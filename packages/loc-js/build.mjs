@@ -9,7 +9,7 @@
 // bundler of declarations; the CommonJS twins differ only in naming `.cjs` files.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +26,17 @@ export const ENTRIES = ['embed', 'code', 'codec', 'react', 'vue', 'picker', 'tes
  */
 export const TYPE_ENTRIES = ['picker-react', 'picker-svelte', 'picker-vue'];
 
+/**
+ * The codec's table, `loc-js/table.bin`, for an app that bundles it rather than fetching it
+ * (`loadCodec({ table })`): the service's file, byte for byte.
+ */
+export const TABLE_OUTPUT = 'dist/table.bin';
+
 /** What the build writes, relative to the package: the JS of each entry; the declarations follow from them. */
 export const OUTPUTS = [
   ...ENTRIES.flatMap((name) => [`dist/${name}.js`, `dist/${name}.cjs`, `dist/${name}.d.ts`, `dist/${name}.d.cts`]),
   ...TYPE_ENTRIES.map((name) => `dist/${name}.d.ts`),
+  TABLE_OUTPUT,
 ];
 
 /**
@@ -69,6 +76,8 @@ export async function buildLocJs(outDir, target) {
       build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'cjs', outfile: join(outDir, `${name}.cjs`), plugins: [entriesStayApart('.cjs')] }),
     ]),
   );
+
+  copyFileSync(join(root, 'src/code/tables/v1r3.bin'), join(outDir, 'table.bin'));
 
   const emitted = mkdtempSync(join(tmpdir(), 'loc-js-types-'));
   try {

@@ -26,6 +26,17 @@ describe('loc-js built entries', () => {
     }
   });
 
+  it('give loc-js/codec in ESM and CommonJS, loadCodec alone, and the table it checks as loc-js/table.bin', async () => {
+    const table = readFileSync(require.resolve('loc-js/table.bin'));
+    const builds = [await import('loc-js/codec'), require('loc-js/codec') as typeof import('loc-js/codec')];
+    for (const built of builds) {
+      expect(Object.keys(built)).toEqual(['loadCodec']);
+      const codec = await built.loadCodec({ table });
+      expect(codec.encode(48.8584, 2.2945).loc_code).toBe('FR-0RMB-CLY0');
+      expect(codec.neighbours('FR-0RMB-CLY0').e).toBe('FR-0RMB-CLY1');
+    }
+  });
+
   it('give loc-js/embed in ESM and CommonJS, loadLoc alone, rejecting outside a browser', async () => {
     const builds = [await import('loc-js/embed'), require('loc-js/embed') as typeof import('loc-js/embed')];
     for (const built of builds) {

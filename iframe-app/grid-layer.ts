@@ -51,7 +51,10 @@ export function createGridLayer(columns: GridColumns): GridLayer {
         .get()
         .then((counts) => {
           const map = (this as unknown as { _map: L.Map })._map;
-          drawGridTile(canvas, map, coords, size, ratio, { stroke: STROKE[tone], width: 1 }, (bounds) => gridLines(bounds, (band) => counts[band]));
+          drawGridTile(canvas, map, coords, size, ratio, (bounds) => {
+            const lines = gridLines(bounds, (band) => counts[band]);
+            return lines && { lines, style: { stroke: STROKE[tone], width: 1 } };
+          });
           done(undefined, canvas);
         })
         .catch((error: Error) => done(error, canvas));

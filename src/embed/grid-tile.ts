@@ -13,17 +13,24 @@ export interface GridTileStyle {
   width: number;
 }
 
+/** Lines to draw, and how. */
+export interface StyledLines {
+  lines: GridLines;
+  style: GridTileStyle;
+}
+
 /**
  * Draws on `canvas` (sized `size` × `ratio` device pixels) the lines `linesOf` gives for the tile at
  * `coords`; draws nothing when it gives none.
  */
-export function drawGridTile(canvas: HTMLCanvasElement, map: LeafletMap, coords: Coords, size: Point, ratio: number, style: GridTileStyle, linesOf: (bounds: Bounds) => GridLines | null): void {
+export function drawGridTile(canvas: HTMLCanvasElement, map: LeafletMap, coords: Coords, size: Point, ratio: number, linesOf: (bounds: Bounds) => StyledLines | null): void {
   const origin = coords.scaleBy(size);
   const nw = map.unproject(origin, coords.z);
   const se = map.unproject(origin.add(size), coords.z);
-  const lines = linesOf({ south: se.lat, north: nw.lat, west: nw.lng, east: se.lng });
+  const drawn = linesOf({ south: se.lat, north: nw.lat, west: nw.lng, east: se.lng });
   const context = canvas.getContext('2d');
-  if (!lines || !context) return;
+  if (!drawn || !context) return;
+  const { lines, style } = drawn;
   const x = (lng: number) => ((lng - nw.lng) / (se.lng - nw.lng)) * size.x;
   const y = (lat: number) => map.project([lat, nw.lng], coords.z).y - origin.y;
   // Whole device pixels, so that a 1 px line stays one crisp pixel rather than two grey ones.

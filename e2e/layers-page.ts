@@ -31,7 +31,8 @@ export interface LayersPage {
   /** The bounds of the highlighted cell's rectangle on the Leaflet map; null when none is there. */
   leafletHighlight(): CellBounds | null;
   highlight(target: CellBounds | string | null): Promise<CellBounds | null>;
-  maplibre(service: string, center: LatLng, zoom: number): Promise<void>;
+  /** Mounts the MapLibre map in a box of `size` (software WebGL's time grows with its pixels). */
+  maplibre(service: string, center: LatLng, zoom: number, size: { width: number; height: number }): Promise<void>;
   maplibreView(center: LatLng, zoom: number): Promise<void>;
   maplibreData(): GeoJSON.FeatureCollection;
   /** How many of loc's lines the map has drawn where the view shows them. */
@@ -115,7 +116,9 @@ window.layersPage = {
     return found;
   },
   highlight: (target) => (layer ?? handle)!.highlight(target),
-  async maplibre(service, center, zoom) {
+  async maplibre(service, center, zoom, size) {
+    container.style.width = `${size.width}px`;
+    container.style.height = `${size.height}px`;
     gl = new MapLibreMap({
       container,
       center: [center.lng, center.lat],

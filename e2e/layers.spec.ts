@@ -21,6 +21,8 @@ import { cellBeside, pixelOf, pointAt, type View } from './map-geometry.ts';
 import { ROOT, freePort } from './services.ts';
 
 const SIZE = { width: 800, height: 600 };
+/** The MapLibre map's box: SwiftShader draws every pixel on the CPU, so a smaller one. */
+const GL_SIZE = { width: 400, height: 300 };
 const HOME = encode(48.85837, 2.29448);
 const CENTER = { lat: HOME.latitude, lng: HOME.longitude };
 const MAPLIBRE_DIST = join(ROOT, 'node_modules/maplibre-gl/dist');
@@ -177,15 +179,15 @@ test('on a MapLibre GL map (WebGL on SwiftShader) the helper draws the cells fro
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(origin);
-  await page.evaluate(({ service, center }) => window.layersPage.maplibre(service, center, 17), { service: stack.service, center: CENTER });
+  await page.evaluate(({ service, center, size }) => window.layersPage.maplibre(service, center, 17, size), { service: stack.service, center: CENTER, size: GL_SIZE });
   expect(await page.evaluate(() => document.querySelector<HTMLCanvasElement>('#map canvas')?.getContext('webgl2') != null)).toBe(true);
   await expect.poll(() => page.evaluate(() => window.layersPage.maplibreRendered())).toBeGreaterThan(0);
   const data = await page.evaluate(() => window.layersPage.maplibreData());
   expect(data.features.map((feature) => feature.properties)).toEqual([{ kind: 'cells' }]);
   // MapLibre's zoom 17 is Leaflet's 18: the lines of the same view.
   const lines = (data.features[0].geometry as GeoJSON.MultiLineString).coordinates;
-  const nw = pointAt({ center: CENTER, zoom: 18, ...SIZE }, { x: 0, y: 0 });
-  const se = pointAt({ center: CENTER, zoom: 18, ...SIZE }, { x: SIZE.width, y: SIZE.height });
+  const nw = pointAt({ center: CENTER, zoom: 18, ...GL_SIZE }, { x: 0, y: 0 });
+  const se = pointAt({ center: CENTER, zoom: 18, ...GL_SIZE }, { x: GL_SIZE.width, y: GL_SIZE.height });
   const expected = gridLines({ south: se.lat, north: nw.lat, west: nw.lng, east: se.lng }, columnsOf)!;
   // A line per row edge and per column edge in view, give or take one at each side's edge.
   expect(Math.abs(lines.length - (expected.rows.length + expected.bands[0].lngs.length))).toBeLessThanOrEqual(4);
@@ -200,7 +202,7 @@ test('on a MapLibre GL map (WebGL on SwiftShader) the helper draws the cells fro
   expect((await page.evaluate(() => window.layersPage.maplibreData())).features.map((feature) => feature.properties)).toEqual([{ kind: 'blocks' }]);
 
   await page.evaluate(({ center }) => window.layersPage.maplibreView(center, 18), { center: CENTER });
-  const view: View = { center: CENTER, zoom: 19, ...SIZE };
+  const view: View = { center: CENTER, zoom: 19, ...GL_SIZE };
   const target = cellBeside(HOME, -3, 2);
   const pixel = pixelOf(view, { lat: target.latitude, lng: target.longitude });
   await page.locator('#map canvas').click({ position: { x: Math.round(pixel.x), y: Math.round(pixel.y) } });

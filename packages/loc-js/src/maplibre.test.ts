@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { coverage } from '../../../src/code/coverage.ts';
 import { blockLines, gridLines } from './grid.ts';
-import { viewFeatures } from './maplibre.ts';
+import { addLocGrid, viewFeatures } from './maplibre.ts';
 
 const grid = { columns: coverage().columns };
 
@@ -48,5 +48,18 @@ describe('loc-js/maplibre’s source data', () => {
     const copy = linesOf(viewFeatures(grid, view(48.8575, 2.2935 + 360, 48.859, 2.2955 + 360, 17)));
     expect(copy.length).toBe(here.length);
     expect(copy.at(-1)![0][0]).toBeCloseTo(here.at(-1)![0][0] + 360, 9);
+  });
+});
+
+describe('addLocGrid', () => {
+  it('makes a grid that failed to load the map’s error event, as a tile that failed is', async () => {
+    // Of the map, only what the helper touches before its style has loaded.
+    const map = { isStyleLoaded: () => false, once: vi.fn(), off: vi.fn(), fire: vi.fn() };
+    const failure = new Error('loadGrid: https://loc.example/embed/grid.json answered 503');
+    const handle = addLocGrid(map as never, { grid: Promise.reject(failure) });
+    await vi.waitFor(() => expect(map.fire).toHaveBeenCalledWith('error', { error: failure }));
+    expect(map.once).toHaveBeenCalledWith('load', expect.any(Function));
+    handle.remove();
+    expect(map.off).toHaveBeenCalledWith('load', map.once.mock.calls[0][1]);
   });
 });

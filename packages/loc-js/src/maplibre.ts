@@ -111,10 +111,14 @@ export function addLocGrid(map: MapLibreMap, options: LocGridOptions): LocGridHa
     map.on('click', onClick);
     update();
   };
-  void Promise.resolve(options.grid).then((loaded) => {
-    grid = loaded;
-    update();
-  });
+  // A grid that failed to load is the map's error, as a tile's is (MapLibre logs it when nobody listens).
+  Promise.resolve(options.grid).then(
+    (loaded) => {
+      grid = loaded;
+      update();
+    },
+    (error: unknown) => void map.fire('error', { error }),
+  );
   if (map.isStyleLoaded()) setup();
   else map.once('load', setup);
 

@@ -10,7 +10,8 @@
  *   written form, the mount options' checks, the script's loader, the form field and the embed's
  *   testing contract, which its build bundles in, and the public types (the element's too) and error
  *   codes, as types only; of npm, React and Vue (the optional peers its build leaves out, each for
- *   its own entry alone) and Playwright's types (an optional peer of loc-js/testing);
+ *   its own entry alone), Leaflet (loc-js/leaflet's peer), MapLibre's types (loc-js/maplibre's) and
+ *   Playwright's types (an optional peer of loc-js/testing);
  *   the service never imports it;
  * - no import runs back up the layers, from the bottom: shared (the codec, the error catalogue, text
  *   helpers, the reading of pasted coordinates, loc's own spans) → the embed's contract → the parts the service is made
@@ -40,7 +41,12 @@ const CLI = '^src/cli/';
 const BROWSER = '^(src/embed|iframe-app|panel-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
-const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options|field-map|field-internals)\\.ts$';
+const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options|field-map|field-internals)\\.ts$'
+  // The grid's math and drawing, for loc-js/grid, loc-js/leaflet and loc-js/maplibre.
+  + '|^src/code/(grid|grid-lines|block-lines|table-grid|table-bytes)\\.ts$|^src/embed/(grid-data|grid-tile)\\.ts$'
+  // The codec on a table given, its checks and a code's neighbours, for loc-js/codec (which so bundles
+  // the error catalogue, whose codes its errors carry).
+  + '|^src/code/(table-codec|table-file|table-release|coverage|neighbours)\\.ts$';
 /** The one package loc-js names, as types only: Playwright's, for loc-js/testing's helpers. */
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright)/';
 const LOC_JS_TYPES = '^src/(embed/(public-types|picker-types)|errors)\\.ts$';
@@ -50,6 +56,10 @@ const PROM_CLIENT = '(^|/)node_modules/prom-client/';
 const REACT = '^node_modules/react/';
 /** Vue, the optional peer dependency of loc-js/vue (and of the element's typings for Vue templates). */
 const VUE = '^node_modules/vue/';
+/** Leaflet, the optional peer dependency of loc-js/leaflet. */
+const LEAFLET = '^node_modules/(leaflet|@types/leaflet)/';
+/** MapLibre GL, whose types loc-js/maplibre reads (the map it is handed does the rest). */
+const MAPLIBRE = '^node_modules/maplibre-gl/';
 /** Svelte, whose element types loc-js/picker/svelte extends with `<loc-picker>`. */
 const SVELTE = '^node_modules/svelte/';
 
@@ -74,11 +84,17 @@ module.exports = {
     forbid('service-imports-no-loc-js', 'The service is not built on the integrators’ package; the package is built from the service’s sources.',
       '^(src|iframe-app|demo)/', LOC_JS),
     forbid('loc-js-has-no-dependencies', 'loc-js installs nothing: no npm package, no Node module (React, Vue, Svelte’s and Playwright’s types are optional peers, next rules).',
-      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${VUE}|${SVELTE}|${PLAYWRIGHT}` }),
+      LOC_JS, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: `${REACT}|${VUE}|${SVELTE}|${PLAYWRIGHT}|${LEAFLET}|${MAPLIBRE}` }),
     forbid('loc-js-react-alone-imports-react', 'React is an optional peer: only the entries for React pages may import it.',
       '^packages/loc-js/(?!src/(react|picker-react)\\.ts$)', REACT),
     forbid('loc-js-vue-alone-imports-vue', 'Vue is an optional peer: only the entries for Vue pages may import it.',
       '^packages/loc-js/(?!src/(vue|picker-vue)\\.ts$)', VUE),
+    forbid('loc-js-leaflet-alone-imports-leaflet', 'Leaflet is an optional peer: only the entry for Leaflet maps may import it.',
+      '^packages/loc-js/(?!src/leaflet\\.ts$)', LEAFLET),
+    forbid('loc-js-maplibre-alone-reads-maplibre', 'MapLibre is an optional peer: only the entry for MapLibre maps reads it, as types; the map it is handed does the rest.',
+      '^packages/loc-js/(?!src/maplibre\\.ts$)', MAPLIBRE),
+    forbid('loc-js-maplibre-reads-types-only', 'loc-js/maplibre calls the map it is handed: MapLibre itself is never imported.',
+      LOC_JS, { path: MAPLIBRE, dependencyTypesNot: ['type-only'] }),
     forbid('loc-js-element-typings-are-types', 'The element’s typings for Vue and Svelte templates read those frameworks’ types, nothing that runs.',
       '^packages/loc-js/src/picker-(svelte|vue)\\.ts$', { path: `${VUE}|${SVELTE}`, dependencyTypesNot: ['type-only'] }),
     forbid('loc-js-svelte-alone-in-its-typings', 'Svelte’s types are for the element’s typings in Svelte alone.',

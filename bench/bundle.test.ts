@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_BUDGET_BYTES, LOADER_BUDGET_BYTES, LOC_JS_CODEC_BUDGET_BYTES, LOC_JS_EMBED_BUDGET_BYTES, LOC_JS_REACT_BUDGET_BYTES, LOC_JS_VUE_BUDGET_BYTES, PICKER_BUDGET_BYTES, bundleRows, gzippedSize, locJsEntrySize } from './bundle.ts';
+import { FRAME_BUDGET_BYTES, LOADER_BUDGET_BYTES, LOC_JS_CODEC_BUDGET_BYTES, LOC_JS_EMBED_BUDGET_BYTES, LOC_JS_LAYER_BUDGET_BYTES, LOC_JS_REACT_BUDGET_BYTES, LOC_JS_VUE_BUDGET_BYTES, PICKER_BUDGET_BYTES, bundleRows, gzippedSize, locJsEntrySize } from './bundle.ts';
 import { meetsBudget } from './report.ts';
 
 describe('embed bundle budgets', () => {
@@ -45,6 +45,14 @@ describe('embed bundle budgets', () => {
     // The whole codec is in it (border test, fills, block index): several KB; the 384 KB table is not.
     expect(size).toBeGreaterThan(5 * 1024);
     expect(size).toBeLessThanOrEqual(LOC_JS_CODEC_BUDGET_BYTES);
+  it('keep loc-js/grid, and loc-js/leaflet and loc-js/maplibre with it, within 3 KB each minified and gzipped, without Leaflet and MapLibre', () => {
+    const grid = locJsEntrySize('grid');
+    // The grid's math and the table's reader: a real bundle, not an empty one.
+    expect(grid).toBeGreaterThan(1000);
+    for (const entry of ['grid', 'leaflet', 'maplibre']) expect(locJsEntrySize(entry), entry).toBeLessThanOrEqual(LOC_JS_LAYER_BUDGET_BYTES);
+    // Each layer takes in the grid entry and adds its map's part; Leaflet itself (about 40 KB) stays out.
+    for (const entry of ['leaflet', 'maplibre']) expect(locJsEntrySize(entry) - grid, entry).toBeGreaterThan(200);
+    expect(locJsEntrySize('leaflet')).toBeLessThan(grid + 2000);
   });
 
   it('report each as a bench row that meets its budget', () => {
@@ -57,6 +65,9 @@ describe('embed bundle budgets', () => {
       ['loc-js/vue entry, Vue aside (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
       ['loc-js/picker entry (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
       ['loc-js/codec entry, the table aside (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
+      ['loc-js/grid entry (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
+      ['loc-js/leaflet entry, Leaflet aside (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
+      ['loc-js/maplibre entry, MapLibre aside (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
       ['frame.js + frame.css (min+gzip)', 'bundle', 'budget', 'bytes', false, 1],
     ]);
     expect(rows.map(meetsBudget)).toEqual(rows.map(() => true));

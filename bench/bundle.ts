@@ -37,12 +37,23 @@ export const LOC_JS_VUE_BUDGET_BYTES = 2.5 * 1024;
 /** Budget of the `loc-js/codec` entry with the codec it bundles, the table aside (it is fetched), minified and gzipped. */
 export const LOC_JS_CODEC_BUDGET_BYTES = 10 * 1024;
 
+/**
+ * Budget of each of the entries for the integrator's own map — `loc-js/grid`, and `loc-js/leaflet` and
+ * `loc-js/maplibre` with it — Leaflet and MapLibre aside, minified and gzipped.
+ */
+export const LOC_JS_LAYER_BUDGET_BYTES = 3 * 1024;
+
 /** The built ESM entries of loc-js. */
 const LOC_JS_DIST = join(import.meta.dirname, '../packages/loc-js/dist');
 
-/** Gzipped size of a loc-js entry (`embed`, `react`, `vue`, `code`) bundled with what it imports but React and Vue and minified, as an integrator's build would. */
+/**
+ * Gzipped size of a loc-js entry (`embed`, `react`, `vue`, `code`, `leaflet`…) bundled with what it
+ * imports but the page's own libraries (React, Vue, Leaflet, MapLibre) and minified, as an
+ * integrator's build would.
+ */
 export function locJsEntrySize(entry: string): number {
-  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', external: ['react', 'vue'], write: false, logLevel: 'silent' });
+  const external = ['react', 'vue', 'leaflet', 'maplibre-gl'];
+  const { outputFiles } = buildSync({ entryPoints: [join(LOC_JS_DIST, `${entry}.js`)], bundle: true, minify: true, format: 'esm', external, write: false, logLevel: 'silent' });
   return gzipSync(outputFiles[0].contents, { level: 9 }).length;
 }
 
@@ -71,6 +82,9 @@ export function bundleRows(): BenchRow[] {
     row('loc-js/vue entry, Vue aside (min+gzip)', locJsEntrySize('vue'), LOC_JS_VUE_BUDGET_BYTES),
     row('loc-js/picker entry (min+gzip)', locJsEntrySize('picker'), PICKER_BUDGET_BYTES),
     row('loc-js/codec entry, the table aside (min+gzip)', locJsEntrySize('codec'), LOC_JS_CODEC_BUDGET_BYTES),
+    row('loc-js/grid entry (min+gzip)', locJsEntrySize('grid'), LOC_JS_LAYER_BUDGET_BYTES),
+    row('loc-js/leaflet entry, Leaflet aside (min+gzip)', locJsEntrySize('leaflet'), LOC_JS_LAYER_BUDGET_BYTES),
+    row('loc-js/maplibre entry, MapLibre aside (min+gzip)', locJsEntrySize('maplibre'), LOC_JS_LAYER_BUDGET_BYTES),
     row('frame.js + frame.css (min+gzip)', gzippedSize('frame.js', 'frame.css'), FRAME_BUDGET_BYTES),
   ];
 }

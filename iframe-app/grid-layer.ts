@@ -1,12 +1,13 @@
 /**
  * The 3 m grid layer, drawn from zoom 18 up (below that the lines would merge into a grey wash):
- * canvas tiles with the lines of grid-lines.ts, from the frozen column counts the service publishes
- * in `grid.json`.
+ * canvas tiles with the lines of grid-lines.ts, drawn as loc-js/leaflet draws them
+ * (src/embed/grid-tile.ts), from the frozen column counts the service publishes in `grid.json`.
  */
 import * as L from 'leaflet';
-import { BANDS, BLOCK_SIZE } from '../src/code/grid.ts';
 import type { GridData } from '../src/embed/protocol.ts';
 import { GRID_MIN_ZOOM, gridLines } from '../src/code/grid-lines.ts';
+import { gridDataColumns } from '../src/embed/grid-data.ts';
+import { drawGridTile } from '../src/embed/grid-tile.ts';
 
 /** Line colours that read on each kind of base map. */
 export type GridTone = 'light' | 'dark';
@@ -27,10 +28,7 @@ export function gridColumns(load: () => Promise<GridData>): GridColumns {
     // A failed fetch is forgotten, so the next tile asks again rather than hiding the grid for good.
     get: () =>
       (pending ??= load()
-        .then((data) => {
-          if (data.columns.length !== BANDS || data.rowsPerBand !== BLOCK_SIZE) throw new Error('grid.json does not match format v1.');
-          return data.columns;
-        })
+        .then(gridDataColumns)
         .catch((error: unknown) => {
           pending = undefined;
           throw error;
@@ -52,7 +50,11 @@ export function createGridLayer(columns: GridColumns): GridLayer {
       columns
         .get()
         .then((counts) => {
-          draw(canvas, coords, size, ratio, counts, this);
+          const map = (this as unknown as { _map: L.Map })._map;
+          drawGridTile(canvas, map, coords, size, ratio, (bounds) => {
+            const lines = gridLines(bounds, (band) => counts[band]);
+            return lines && { lines, style: { stroke: STROKE[tone], width: 1 } };
+          });
           done(undefined, canvas);
         })
         .catch((error: Error) => done(error, canvas));
@@ -66,37 +68,6 @@ export function createGridLayer(columns: GridColumns): GridLayer {
       if (map && map.getZoom() >= GRID_MIN_ZOOM) this.redraw();
     },
   });
-
-  function draw(canvas: HTMLCanvasElement, coords: L.Coords, size: L.Point, ratio: number, counts: number[], layer: L.GridLayer) {
-    const map = (layer as unknown as { _map: L.Map })._map;
-    const origin = coords.scaleBy(size);
-    const nw = map.unproject(origin, coords.z);
-    const se = map.unproject(origin.add(size), coords.z);
-    const lines = gridLines({ south: se.lat, north: nw.lat, west: nw.lng, east: se.lng }, (band) => counts[band]);
-    const context = canvas.getContext('2d');
-    if (!lines || !context) return;
-    const x = (lng: number) => ((lng - nw.lng) / (se.lng - nw.lng)) * size.x;
-    const y = (lat: number) => map.project([lat, nw.lng], coords.z).y - origin.y;
-    context.scale(ratio, ratio);
-    context.strokeStyle = STROKE[tone];
-    context.lineWidth = 1 / ratio;
-    context.beginPath();
-    for (const lat of lines.rows) {
-      const py = Math.round(y(lat) * ratio) / ratio;
-      context.moveTo(0, py);
-      context.lineTo(size.x, py);
-    }
-    for (const band of lines.bands) {
-      const top = y(band.north);
-      const bottom = y(band.south);
-      for (const lng of band.lngs) {
-        const px = Math.round(x(lng) * ratio) / ratio;
-        context.moveTo(px, top);
-        context.lineTo(px, bottom);
-      }
-    }
-    context.stroke();
-  }
 
   // Above every tile layer, below the outline of the chosen cell (which sits in the overlay pane).
   return new Layer({ minZoom: GRID_MIN_ZOOM, zIndex: 10, className: 'loc-grid' });

@@ -25,6 +25,18 @@ async function createSession(origin) {
   return { status: 200, body: { sessionToken: body.session_token, expiresAt: body.expires_at } };
 }
 
+/** POST /v1/embed/resolve with the shop's key: a point's code, for the page with the shop's own map. */
+async function codeOf(lat, lng) {
+  const response = await fetch(`${LOC_URL}/v1/embed/resolve`, {
+    method: 'POST',
+    headers: { 'x-api-key': LOC_API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ lat, lng }),
+  });
+  const body = await response.json();
+  if (!response.ok) return { status: response.status >= 500 ? 502 : response.status, body: { error: body.code, message: body.message } };
+  return { status: 200, body: { code: body.loc_code } };
+}
+
 /** A request's body, as text. */
 async function readBody(request) {
   let body = '';
@@ -36,6 +48,8 @@ const escapeHtml = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 const LOC_ORIGIN = new URL(LOC_URL).origin;
 const CSP = `default-src 'self'; script-src 'self' ${LOC_ORIGIN}; connect-src 'self' ${LOC_ORIGIN}; frame-src ${LOC_ORIGIN}; img-src 'self' data:`;
+/** The page with the shop's own map shows the service's tiles itself, and reads its grid (connect-src). */
+const OWN_MAP_CSP = `default-src 'self'; script-src 'self'; connect-src 'self' ${LOC_ORIGIN}; img-src 'self' data: ${LOC_ORIGIN}`;
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
@@ -44,6 +58,11 @@ const server = createServer(async (request, response) => {
   try {
     if (request.method === 'POST' && request.url === '/api/loc-session') {
       const { status, body } = await createSession(`http://localhost:${server.address().port}`);
+      return send(status, 'application/json', JSON.stringify(body));
+    }
+    if (request.method === 'GET' && request.url.startsWith('/api/loc-code?')) {
+      const query = new URLSearchParams(request.url.slice('/api/loc-code?'.length));
+      const { status, body } = await codeOf(Number(query.get('lat')), Number(query.get('lng')));
       return send(status, 'application/json', JSON.stringify(body));
     }
     // The form field's page posts here: the order as the shop's back end would take it.
@@ -58,7 +77,7 @@ const server = createServer(async (request, response) => {
     // The pages load the picker's script from the loc service, which {{LOC_URL}} names; their
     // Content-Security-Policy lets in that script, its session check and its frame, nothing more.
     const text = (await readFile(file, 'utf8')).replaceAll('{{LOC_URL}}', LOC_URL);
-    if (extname(file) === '.html') response.setHeader('content-security-policy', CSP);
+    if (extname(file) === '.html') response.setHeader('content-security-policy', path === '/leaflet.html' ? OWN_MAP_CSP : CSP);
     send(200, TYPES[extname(file)], text);
   } catch (error) {
     if (error.code === 'ENOENT') send(404, 'text/plain', 'Not found');

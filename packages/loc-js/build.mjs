@@ -18,7 +18,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 
 /** The package's entries: `loc-js/<name>` is `src/<name>.ts`. */
-export const ENTRIES = ['embed', 'code', 'codec', 'react', 'vue', 'picker', 'testing'];
+export const ENTRIES = ['embed', 'code', 'codec', 'react', 'vue', 'picker', 'testing',
+  // loc's grid on the integrator's own map
+  'grid', 'leaflet', 'maplibre'];
 
 /**
  * The entries that are types alone: `<loc-picker>` in each framework's templates, `loc-js/picker/<framework>`
@@ -68,8 +70,9 @@ const entriesStayApart = (extension) => ({
  * @param {string[]} target esbuild's browser targets, the same as the service's browser code
  */
 export async function buildLocJs(outDir, target) {
-  // React and Vue are the integrator's, optional peers of loc-js/react and loc-js/vue: imported, never bundled.
-  const common = { bundle: true, platform: 'neutral', target, external: ['react', 'vue'], legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
+  // React, Vue, Leaflet and MapLibre are the integrator's, optional peers of loc-js/react, loc-js/vue,
+  // loc-js/leaflet and loc-js/maplibre: imported, never bundled.
+  const common = { bundle: true, platform: 'neutral', target, external: ['react', 'vue', 'leaflet', 'maplibre-gl'], legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
   await Promise.all(
     ENTRIES.flatMap((name) => [
       build({ ...common, entryPoints: [join(here, `src/${name}.ts`)], format: 'esm', outfile: join(outDir, `${name}.js`), plugins: [entriesStayApart('.js')] }),

@@ -3,7 +3,7 @@
  * counts, for drawing the 3 m grid on a map.
  */
 import { coverage } from './shipped-table.ts';
-import { BANDS, bandOf, cellBounds, colOf, rowOf, type CellBounds } from './grid.ts';
+import { BANDS, cellOf, type CellBounds } from './grid.ts';
 import { LocError, describeValue } from '../errors.ts';
 
 /** The format version the engine reads and writes. */
@@ -14,9 +14,7 @@ export function cellAt(lat: number, lng: number): CellBounds {
   if (!Number.isFinite(lat) || lat < -90 || lat > 90 || !Number.isFinite(lng) || lng < -180 || lng > 180) {
     throw new LocError('validation_error', `Expected lat in [-90, 90] and lng in [-180, 180], received ${describeValue(lat)}, ${describeValue(lng)}.`);
   }
-  const row = rowOf(lat);
-  const columns = coverage().columns[bandOf(row)];
-  return cellBounds(row, colOf(lng, columns), columns);
+  return cellOf(lat, lng, coverage().columns);
 }
 
 /** Columns of a band (0 = southernmost): the cell width there is 360° / columns. */

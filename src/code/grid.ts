@@ -93,6 +93,16 @@ export function cellBounds(row: number, col: number, columns: number): CellBound
 }
 
 /**
+ * Bounds of the cell holding (`lat`, `lng`), from every band's column count (`columns[band]`); the
+ * caller has checked that the point is on Earth.
+ */
+export function cellOf(lat: number, lng: number, columns: ArrayLike<number>): CellBounds {
+  const row = rowOf(lat);
+  const count = columns[bandOf(row)];
+  return cellBounds(row, colOf(lng, count), count);
+}
+
+/**
  * The column count of a band as the format defines it: the band's edge nearer the equator divided
  * into widths of at most 3 m. Only the table generator calls this — Math.cos may differ in the last
  * bit between engines, so the runtime reads the frozen counts from the table instead.

@@ -45,6 +45,11 @@ export class ByteReader {
 
   constructor(private readonly data: Uint8Array) {}
 
+  /** Bytes read so far. */
+  get offset(): number {
+    return this.pos;
+  }
+
   fail(why: string): never {
     throw new Error(`table file: ${why} at byte ${this.pos}`);
   }

@@ -10,6 +10,9 @@
 import { readFillSection, writeFillSection, type BlockFill } from './block-fills.ts';
 import { readBorderSection, writeBorderSection, type BorderPolygons } from './border-polygons.ts';
 import { ByteReader, ByteWriter } from './table-bytes.ts';
+import { TABLE_MAGIC, readTableGrid } from './table-grid.ts';
+
+export { FORMAT_VERSION, KNOWN_REVISIONS } from './table-grid.ts';
 
 /** What a run of blocks is: the countries whose coverage holds it, and whether one country fills it. */
 export interface BlockClass {
@@ -41,21 +44,12 @@ export interface TableData {
   fills: BlockFill[] | null;
 }
 
-const MAGIC = 'LOCT';
-/** The format this reader knows. */
-export const FORMAT_VERSION = 1;
-/**
- * The revisions of format 1 this reader knows. Revision 1 (`v1.bin`) has no revision field and no
- * border section: its format is followed by the band count, 5148, a number no revision will have.
- */
-export const KNOWN_REVISIONS: readonly number[] = [1, 2, 3];
 /** The first revision with a fill section. */
 const FILLS_FROM = 3;
-const REVISION_1_BANDS = 5148;
 
 export function writeTableFile(data: TableData): Uint8Array {
   const out = new ByteWriter();
-  out.ascii(MAGIC);
+  out.ascii(TABLE_MAGIC);
   out.uint(data.version);
   if (data.revision !== 1) out.uint(data.revision);
   out.uint(data.columns.length);
@@ -94,22 +88,8 @@ export function writeTableFile(data: TableData): Uint8Array {
  */
 export function readTableFile(bytes: Uint8Array, { lazy = false } = {}): TableData {
   const input = new ByteReader(bytes);
-  if (input.ascii(MAGIC.length) !== MAGIC) input.fail('bad magic');
-  const version = input.uint();
-  if (version !== FORMAT_VERSION) input.fail(`format ${version} is not one this reader knows (it reads format ${FORMAT_VERSION})`);
-  let revision = input.uint();
-  let bands: number;
-  if (revision === REVISION_1_BANDS) {
-    bands = revision;
-    revision = 1;
-  } else {
-    if (!KNOWN_REVISIONS.includes(revision)) {
-      input.fail(`revision ${revision} of format ${version} is not one this reader knows (it reads revisions ${KNOWN_REVISIONS.join(', ')})`);
-    }
-    bands = input.uint();
-  }
-  const columns = new Uint32Array(bands);
-  for (let b = 0; b < bands; b++) columns[b] = input.uint();
+  const { version, revision, columns } = readTableGrid(input);
+  const bands = columns.length;
   const countries = Array.from({ length: input.uint() }, () => input.ascii(2));
   const classes: BlockClass[] = Array.from({ length: input.uint() }, () => {
     const pure = input.uint() === 1;

@@ -71,14 +71,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packages as an integrator installs them', () => {
-  it('install from their tarballs: loc-js with no dependency (React, Vue and Playwright optional peers), loc-service with its command and codec', async () => {
+  it('install from their tarballs: loc-js with no dependency (React, Vue, Playwright, Leaflet and MapLibre optional peers), loc-service with its command and codec', async () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules/loc-js/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
-    // React is for loc-js/react alone, Vue for loc-js/vue, Playwright for loc-js/testing's helpers:
-    // peers the integrator brings, optional for everyone else.
+    // React is for loc-js/react alone, Vue for loc-js/vue, Playwright for loc-js/testing's helpers,
+    // Leaflet for loc-js/leaflet, MapLibre's types for loc-js/maplibre: peers the integrator brings,
+    // optional for everyone else.
     expect([manifest.peerDependencies, manifest.peerDependenciesMeta]).toEqual([
-      { react: '>=18', vue: '>=3.3', '@playwright/test': '>=1.45.0' },
-      { react: { optional: true }, vue: { optional: true }, '@playwright/test': { optional: true } },
+      { react: '>=18', vue: '>=3.3', '@playwright/test': '>=1.45.0', leaflet: '>=1.9', 'maplibre-gl': '>=6' },
+      { react: { optional: true }, vue: { optional: true }, '@playwright/test': { optional: true }, leaflet: { optional: true }, 'maplibre-gl': { optional: true } },
     ]);
     expect(manifest.sideEffects).toBe(false);
     const { stdout } = await run(join(project, 'node_modules/.bin/loc'), ['encode', '48.8584', '2.2945'], { cwd: project });

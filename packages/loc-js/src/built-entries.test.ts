@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCodes } from '../../../src/code/find-codes.ts';
 import { isCodeFormat, normalizeCode } from '../../../src/code/format.ts';
+import { cellAt as serviceCellAt } from '../../../src/code/cells.ts';
+import { coverage } from '../../../src/code/shipped-table.ts';
 
 const require = createRequire(import.meta.url);
 const DIST = join(import.meta.dirname, '../dist');
@@ -98,5 +100,35 @@ describe('loc-js built entries', () => {
       expect(built.LOC_TEST_MODE_SELECTOR).toBe('#loc-test-mode');
     }
     expect(readFileSync(require.resolve('loc-js/testing'), 'utf8')).not.toMatch(/playwright/i);
+  });
+
+  it('give loc-js/grid in ESM and CommonJS: the grid from the table’s first bytes, and each point’s cell as the service bounds it', async () => {
+    const builds = [await import('loc-js/grid'), require('loc-js/grid') as typeof import('loc-js/grid')];
+    const table = readFileSync(join(import.meta.dirname, '../../../src/code/tables/v1r3.bin'));
+    for (const built of builds) {
+      expect(Object.keys(built).sort()).toEqual(['BLOCK_MIN_ZOOM', 'GRID_MIN_ZOOM', 'blockLines', 'cellAt', 'gridFromTable', 'gridLines', 'linesAt', 'loadGrid']);
+      // The small part: the column counts end at byte 20 080 of the 714 KB file.
+      const grid = built.gridFromTable(table.subarray(0, 20_080));
+      expect(() => built.gridFromTable(table.subarray(0, 20_079))).toThrow('table file: unexpected end at byte 20079');
+      expect(Array.from(grid.columns)).toEqual(Array.from(coverage().columns));
+      for (const [lat, lng] of [[48.8584, 2.2945], [-33.8568, 151.2153], [0, -180], [90, 180], [-90, 0], [71.5, -30]]) {
+        expect(built.cellAt(grid, lat, lng)).toEqual(serviceCellAt(lat, lng));
+      }
+      expect(() => built.cellAt(grid, 91, 0)).toThrow(expect.objectContaining({ code: 'validation_error' }));
+      expect(() => built.cellAt(grid, Number.NaN, 0)).toThrow(expect.objectContaining({ code: 'validation_error' }));
+      const paris = { south: 48.85, north: 48.86, west: 2.29, east: 2.3 };
+      expect([10, 11, 17, 18].map((zoom) => built.linesAt(grid, paris, zoom)?.kind)).toEqual([undefined, 'blocks', 'blocks', 'cells']);
+    }
+  });
+
+  it('give loc-js/leaflet and loc-js/maplibre in ESM and CommonJS, on loc-js/grid imported, not bundled: Leaflet imported by its entry, MapLibre by neither', async () => {
+    expect(Object.keys(require('loc-js/maplibre') as object).sort()).toEqual(['addLocGrid', 'viewFeatures']);
+    expect(Object.keys(await import('loc-js/maplibre')).sort()).toEqual(['addLocGrid', 'viewFeatures']);
+    const imports = (file: string) => [...readFileSync(join(DIST, file), 'utf8').matchAll(/^import .* from "([^"]+)";$|require\("([^"]+)"\)/gm)].map(([, esm, cjs]) => esm ?? cjs);
+    expect(new Set(imports('leaflet.js'))).toEqual(new Set(['leaflet', './grid.js']));
+    expect(new Set(imports('leaflet.cjs'))).toEqual(new Set(['leaflet', './grid.cjs']));
+    expect(new Set(imports('maplibre.js'))).toEqual(new Set(['./grid.js']));
+    expect(new Set(imports('maplibre.cjs'))).toEqual(new Set(['./grid.cjs']));
+    for (const file of ['leaflet.js', 'maplibre.js']) expect(readFileSync(join(DIST, file), 'utf8')).not.toContain('function cellOf');
   });
 });

@@ -21,6 +21,8 @@ const PEERS: Record<string, string> = {
   'picker-vue.d.ts': 'vue',
   'picker-svelte.d.ts': 'svelte/elements',
   'testing.d.ts': '@playwright/test',
+  'leaflet.d.ts': 'leaflet',
+  'maplibre.d.ts': 'maplibre-gl',
 };
 
 const declarationFiles = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => /\.d\.c?ts$/.test(file));
@@ -184,7 +186,38 @@ describe('loc-js declarations', () => {
     for (const [name, options] of Object.entries(RESOLUTIONS)) expect(consumerErrors(test, { ...options, types: ['node'], skipLibCheck: true }), name).toEqual([]);
   });
 
-  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in its entries, Vue in its, Svelte’s element types in the element’s typings, Playwright’s types in testing.d.ts', () => {
+  it('type the grid, the Leaflet layer and the MapLibre helper: their options, the click’s event and the highlight, any misuse a type error', () => {
+    // One misuse per line marked WRONG; every other line type-checks.
+    const page = [
+      `import * as L from 'leaflet';`,
+      `import type { Map as MapLibreMap } from 'maplibre-gl';`,
+      `import { cellAt, gridFromTable, linesAt, loadGrid, type CellBounds, type LocGrid } from 'loc-js/grid';`,
+      `import { locGridLayer, type LocCellEvent, type LocGridLayer } from 'loc-js/leaflet';`,
+      `import { addLocGrid } from 'loc-js/maplibre';`,
+      `const grid: Promise<LocGrid> = loadGrid({ baseUrl: 'https://loc.example' });`,
+      `const offline: LocGrid = gridFromTable(new ArrayBuffer(8));`,
+      `const cell: CellBounds = cellAt(offline, 48.8584, 2.2945);`,
+      `export const kind: 'cells' | 'blocks' | undefined = linesAt(offline, cell, 18)?.kind;`,
+      `const codeAt = async (lat: number, lng: number) => (await fetch(\`/code?at=\${lat},\${lng}\`)).text();`,
+      `export const layer: LocGridLayer = locGridLayer({ grid, codeAt, onCell: (event: LocCellEvent) => event.code?.toUpperCase(), color: '#333' });`,
+      `export const added: L.Layer = layer.addTo(L.map('map'));`,
+      `export const shown: Promise<CellBounds | null> = layer.highlight('FR-0RMB-CLY0');`,
+      `export const handle = (map: MapLibreMap) => addLocGrid(map, { grid: offline, codeAt: () => 'FR-0RMB-CLY0', cellOfCode: () => cell, beforeId: 'labels' });`,
+      `export const removed = (map: MapLibreMap) => addLocGrid(map, { grid }).remove();`,
+      `export const noGrid = locGridLayer({ codeAt }); // WRONG`,
+      `export const notAGrid = cellAt({ columns: 'many' }, 1, 2); // WRONG`,
+      `export const badCode = locGridLayer({ grid, codeAt: (lat: number) => lat }); // WRONG`,
+      `export const notACell = layer.highlight(42); // WRONG`,
+      `export const noMap = addLocGrid(L.map('map'), { grid }); // WRONG`,
+    ];
+    const wrong = page.flatMap((line, index) => (line.endsWith('// WRONG') ? [index + 1] : []));
+    // MapLibre's and Leaflet's own declarations left unchecked: theirs, not loc-js's.
+    for (const [name, options] of Object.entries(RESOLUTIONS)) {
+      expect(erringLines(page.join('\n'), { ...options, skipLibCheck: true }, '.mts'), name).toEqual(wrong);
+    }
+  });
+
+  it('have CommonJS twins that differ only in naming .cjs files, and name nothing outside the package but its optional peers: React in its entries, Vue in its, Svelte’s element types in the element’s typings, Playwright’s types in testing.d.ts, Leaflet and MapLibre in theirs', () => {
     for (const file of declarationFiles.filter((name) => name.endsWith('.d.ts'))) {
       const text = readFileSync(join(DIST, file), 'utf8');
       const twin = readFileSync(join(DIST, file.replace(/\.d\.ts$/, '.d.cts')), 'utf8');

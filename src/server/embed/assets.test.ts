@@ -182,10 +182,12 @@ describe('embed assets', () => {
     }
   });
 
-  it('serve the grid table the frame draws the 3 m grid from', async () => {
+  it('serve the grid table the frame and any page’s loc-js/grid draw the 3 m grid from', async () => {
     const response = await online.inject('/embed/grid.json');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
     const grid = response.json();
     expect(grid.format).toBe(1);
     expect(grid.rowsPerBand).toBe(BLOCK_SIZE);
@@ -225,6 +227,8 @@ describe('embed assets', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    // Readable by a WebGL map on any page, which fetches its tiles with CORS.
+    expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(PNG.sync.read(response.rawPayload).width).toBe(256);
     expect(offline.embedStyles.biking[0].url).toBe('http://localhost:8080/tiles/biking/{z}/{x}/{y}.png');
   });

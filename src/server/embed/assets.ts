@@ -115,7 +115,8 @@ function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], 
     // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of
     // Brotli at every start.
     'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
-    'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY),
+    // To any page too: loc-js/grid's loadGrid reads it for the integrator's own map.
+    'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY, { crossOrigin: true }),
   };
   return { files, catalogues, version, page: readFileSync(`${dir}frame.html`, 'utf8') };
 }
@@ -206,6 +207,8 @@ export const embedAssets = fp<EmbedAssetsOptions>(
           .header('content-type', 'image/png')
           .header('cache-control', DAY)
           .header('cross-origin-resource-policy', 'cross-origin')
+          // A WebGL map (MapLibre) reads tiles with CORS: an integrator's own map may show them.
+          .header('access-control-allow-origin', '*')
           .header('x-content-type-options', 'nosniff')
           .send(body);
       });

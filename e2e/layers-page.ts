@@ -2,11 +2,13 @@
  * The browser suite's page with maps of its own: a Leaflet map and a MapLibre GL map on the service's
  * offline tiles, each with loc's grid from the built loc-js/leaflet and loc-js/maplibre, the grid from
  * loc-js/grid's loadGrid, and codes from the service through the page's own server (`/code`), as an
- * integrator that keeps its key on its server does. layers.spec.ts bundles it with esbuild (MapLibre
+ * integrator that keeps its key on its server does — or, for the Leaflet map, the grid and codes from
+ * loc-js/codec, offline once its table is loaded. layers.spec.ts bundles it with esbuild (MapLibre
  * left to the page's import map) and drives it through `window.layersPage`.
  */
 import * as L from 'leaflet';
 import { Map as MapLibreMap, type GeoJSONSource } from 'maplibre-gl';
+import { loadCodec } from 'loc-js/codec';
 import { loadGrid, type CellBounds } from 'loc-js/grid';
 import { locGridLayer, type LocCellEvent, type LocGridLayer } from 'loc-js/leaflet';
 import { addLocGrid, type LocGridHandle } from 'loc-js/maplibre';
@@ -24,7 +26,8 @@ export interface DrawnLines {
 
 export interface LayersPage {
   events: LocCellEvent[];
-  leaflet(service: string, center: LatLng, zoom: number): Promise<void>;
+  /** Mounts the Leaflet map with the grid and codes from the service, or from loc-js/codec offline. */
+  leaflet(service: string, center: LatLng, zoom: number, codes?: 'service' | 'codec'): Promise<void>;
   /** Moves the Leaflet map, and resolves once the grid's tiles of the new view are drawn. */
   leafletView(center: LatLng, zoom: number): Promise<void>;
   leafletLines(): DrawnLines;
@@ -79,10 +82,15 @@ function paintedLines(canvas: HTMLCanvasElement): { xs: number[]; ys: number[] }
 
 window.layersPage = {
   events: [],
-  async leaflet(service, center, zoom) {
+  async leaflet(service, center, zoom, codes = 'service') {
     map = L.map(container, { center, zoom, zoomAnimation: false, fadeAnimation: false, maxZoom: 20 });
     L.tileLayer(`${service}/tiles/streets/{z}/{x}/{y}.png`, { maxZoom: 20 }).addTo(map);
-    layer = locGridLayer({ grid: loadGrid({ baseUrl: service }), codeAt, cellOfCode: async (code) => (await (await fetch(`/cell?code=${code}`)).json()) as CellBounds });
+    if (codes === 'codec') {
+      const codec = await loadCodec({ baseUrl: service });
+      layer = locGridLayer({ grid: codec.grid, codeAt: (lat, lng) => codec.encode(lat, lng).loc_code, cellOfCode: (code) => codec.decode(code).cell });
+    } else {
+      layer = locGridLayer({ grid: loadGrid({ baseUrl: service }), codeAt, cellOfCode: async (code) => (await (await fetch(`/cell?code=${code}`)).json()) as CellBounds });
+    }
     layer.on('loc:cell', (event) => void window.layersPage.events.push(event as unknown as LocCellEvent));
     const drawn = tilesDrawn();
     layer.addTo(map);

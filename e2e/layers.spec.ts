@@ -143,29 +143,36 @@ test('on a Leaflet map the layer draws the 3 m cells from zoom 18 on their edges
   expectOnLines(at12, expectedLines({ center: CENTER, zoom: 12, ...SIZE }, blockLines));
 });
 
-test('on a Leaflet map a click outlines the clicked cell and gives the service’s code for it; highlight(code) outlines that code’s cell', async ({ page, stack }) => {
-  await page.goto(origin);
-  const view: View = { center: CENTER, zoom: 19, ...SIZE };
-  await page.evaluate(({ service, center }) => window.layersPage.leaflet(service, center, 19), { service: stack.service, center: CENTER });
-  const target = cellBeside(HOME, 4, 3);
-  const pixel = pixelOf(view, { lat: target.latitude, lng: target.longitude });
-  const at = { x: Math.round(pixel.x), y: Math.round(pixel.y) };
-  await page.locator('#map').click({ position: at });
-  await expect.poll(() => page.evaluate(() => window.layersPage.events.length)).toBe(1);
-  const [event] = await page.evaluate(() => window.layersPage.events);
-  // Leaflet rounds its pixel origin: the clicked point is within half a pixel (0.1 m) of the one aimed at.
-  expect(event.latlng.lat).toBeCloseTo(pointAt(view, at).lat, 5);
-  expect(event.latlng.lng).toBeCloseTo(pointAt(view, at).lng, 5);
-  expect(event.code).toBe(target.loc_code);
-  expect(event.code).toBe(encode(event.latlng.lat, event.latlng.lng).loc_code);
-  expect(event.cell).toEqual(cellAt(event.latlng.lat, event.latlng.lng));
-  expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toEqual(target.cell);
+for (const codes of ['service', 'codec'] as const) {
+  test(`on a Leaflet map a click outlines the clicked cell and gives the service’s code for it, by ${codes === 'codec' ? 'loc-js/codec offline' : 'the service'}; highlight(code) outlines that code’s cell`, async ({ page, stack }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => void (/\/(code|cell)\?/.test(request.url()) && asked.push(request.url())));
+    await page.goto(origin);
+    const view: View = { center: CENTER, zoom: 19, ...SIZE };
+    await page.evaluate(({ service, center, codes }) => window.layersPage.leaflet(service, center, 19, codes), { service: stack.service, center: CENTER, codes });
+    const target = cellBeside(HOME, 4, 3);
+    const pixel = pixelOf(view, { lat: target.latitude, lng: target.longitude });
+    const at = { x: Math.round(pixel.x), y: Math.round(pixel.y) };
+    await page.locator('#map').click({ position: at });
+    await expect.poll(() => page.evaluate(() => window.layersPage.events.length)).toBe(1);
+    const [event] = await page.evaluate(() => window.layersPage.events);
+    // Leaflet rounds its pixel origin: the clicked point is within half a pixel (0.1 m) of the one aimed at.
+    expect(event.latlng.lat).toBeCloseTo(pointAt(view, at).lat, 5);
+    expect(event.latlng.lng).toBeCloseTo(pointAt(view, at).lng, 5);
+    expect(event.code).toBe(target.loc_code);
+    expect(event.code).toBe(encode(event.latlng.lat, event.latlng.lng).loc_code);
+    expect(event.cell).toEqual(cellAt(event.latlng.lat, event.latlng.lng));
+    expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toEqual(target.cell);
 
-  expect(await page.evaluate((code) => window.layersPage.highlight(code), HOME.loc_code)).toEqual(HOME.cell);
-  expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toEqual(HOME.cell);
-  await page.evaluate(() => window.layersPage.highlight(null));
-  expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toBeNull();
-});
+    expect(await page.evaluate((code) => window.layersPage.highlight(code), HOME.loc_code)).toEqual(HOME.cell);
+    expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toEqual(HOME.cell);
+    await page.evaluate(() => window.layersPage.highlight(null));
+    expect(await page.evaluate(() => window.layersPage.leafletHighlight())).toBeNull();
+    // Offline, the page asked its server for nothing: the codec answered.
+    if (codes === 'codec') expect(asked).toEqual([]);
+    else expect(asked.length).toBeGreaterThan(0);
+  });
+}
 
 /** Pixels that differ between two PNG screenshots of the same size. */
 function differingPixels(a: Buffer, b: Buffer): number {

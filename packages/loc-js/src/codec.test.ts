@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decode, encode, neighbours } from '../../../src/code/codec.ts';
 import { TABLE_URL } from '../../../src/code/shipped-table.ts';
 import { TABLE_PATH } from '../../../src/code/table-release.ts';
@@ -96,6 +96,16 @@ describe('loc-js/codec from the table bytes', () => {
     await expect(loadCodec({ table: changed })).rejects.toThrow(/the table's SHA-256 is [0-9a-f]{64}, not revision 3's 7f7af0b3/);
     const revision2 = readFileSync(new URL('../../../src/code/tables/v1r2.bin', import.meta.url));
     await expect(loadCodec({ table: revision2 })).rejects.toThrow(/not revision 3's/);
+  });
+});
+
+describe('loc-js/codec without Web Crypto', () => {
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('rejects, saying why, rather than use a table it cannot check', async () => {
+    // What a page on plain http:// other than localhost has: crypto without subtle.
+    vi.stubGlobal('crypto', { getRandomValues: crypto.getRandomValues.bind(crypto) });
+    await expect(loadCodec({ table })).rejects.toThrow('loadCodec: checking the table needs Web Crypto (crypto.subtle), which a browser gives only to pages on https:// or localhost.');
   });
 });
 

@@ -105,6 +105,10 @@ async function codecOf(table: ArrayBuffer | Uint8Array): Promise<LocCodec> {
 }
 
 async function sha256(bytes: Uint8Array): Promise<string> {
+  // Browsers give Web Crypto to secure contexts only: a page on plain http:// other than localhost has none.
+  if (globalThis.crypto?.subtle === undefined) {
+    throw new Error('loadCodec: checking the table needs Web Crypto (crypto.subtle), which a browser gives only to pages on https:// or localhost.');
+  }
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -45,6 +45,8 @@ describe('embed bundle budgets', () => {
     // The whole codec is in it (border test, fills, block index): several KB; the 384 KB table is not.
     expect(size).toBeGreaterThan(5 * 1024);
     expect(size).toBeLessThanOrEqual(LOC_JS_CODEC_BUDGET_BYTES);
+  });
+
   it('keep loc-js/grid, and loc-js/leaflet and loc-js/maplibre with it, within 3 KB each minified and gzipped, without Leaflet and MapLibre', () => {
     const grid = locJsEntrySize('grid');
     // The grid's math and the table's reader: a real bundle, not an empty one.

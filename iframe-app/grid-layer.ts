@@ -7,7 +7,7 @@ import * as L from 'leaflet';
 import type { GridData } from '../src/embed/protocol.ts';
 import { GRID_MIN_ZOOM, gridLines } from '../src/code/grid-lines.ts';
 import { gridDataColumns } from '../src/embed/grid-data.ts';
-import { drawGridTile } from '../src/embed/grid-tile.ts';
+import { drawGridTile, tileCanvas } from '../src/embed/grid-tile.ts';
 
 /** Line colours that read on each kind of base map. */
 export type GridTone = 'light' | 'dark';
@@ -42,11 +42,7 @@ export function createGridLayer(columns: GridColumns): GridLayer {
 
   const Layer: new (options: L.GridLayerOptions) => GridLayer = L.GridLayer.extend({
     createTile(this: L.GridLayer, coords: L.Coords, done: L.DoneCallback): HTMLElement {
-      const canvas = document.createElement('canvas');
-      const size = this.getTileSize();
-      const ratio = window.devicePixelRatio || 1;
-      canvas.width = size.x * ratio;
-      canvas.height = size.y * ratio;
+      const { canvas, size, ratio } = tileCanvas(this);
       columns
         .get()
         .then((counts) => {

@@ -3,7 +3,7 @@
  * (block-lines.ts), which share a shape — drawn alike by the frame's grid layer and loc-js/leaflet's.
  * Leaflet reaches this module as types alone: the map passed in does the projecting.
  */
-import type { Coords, Map as LeafletMap, Point } from 'leaflet';
+import type { Coords, GridLayer, Map as LeafletMap, Point } from 'leaflet';
 import type { Bounds, GridLines } from '../code/grid-lines.ts';
 
 export interface GridTileStyle {
@@ -54,4 +54,14 @@ export function drawGridTile(canvas: HTMLCanvasElement, map: LeafletMap, coords:
     }
   }
   context.stroke();
+}
+
+/** A tile's canvas for `layer`, sized for the screen's pixel ratio, with its size in CSS pixels and that ratio. */
+export function tileCanvas(layer: GridLayer): { canvas: HTMLCanvasElement; size: Point; ratio: number } {
+  const canvas = document.createElement('canvas');
+  const size = layer.getTileSize();
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = size.x * ratio;
+  canvas.height = size.y * ratio;
+  return { canvas, size, ratio };
 }

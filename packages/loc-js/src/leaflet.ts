@@ -5,7 +5,7 @@
  * the codes from your `codeAt` — the offline codec, or the service.
  */
 import * as L from 'leaflet';
-import { drawGridTile } from '../../../src/embed/grid-tile.ts';
+import { drawGridTile, tileCanvas } from '../../../src/embed/grid-tile.ts';
 import { cellFlow, type LocCellEvent, type LocCellOptions } from './cell-clicks.ts';
 import { BLOCK_MIN_ZOOM, linesAt, type CellBounds, type LocGrid } from './grid.ts';
 
@@ -49,11 +49,7 @@ export function locGridLayer(options: LocGridLayerOptions): LocGridLayer {
 
   const Layer: new (options: L.GridLayerOptions) => LocGridLayer = L.GridLayer.extend({
     createTile(this: L.GridLayer, coords: L.Coords, done: L.DoneCallback): HTMLElement {
-      const canvas = document.createElement('canvas');
-      const size = this.getTileSize();
-      const ratio = window.devicePixelRatio || 1;
-      canvas.width = size.x * ratio;
-      canvas.height = size.y * ratio;
+      const { canvas, size, ratio } = tileCanvas(this);
       Promise.resolve(options.grid).then(
         (grid: LocGrid) => {
           drawGridTile(canvas, map!, coords, size, ratio, (bounds) => {

@@ -1,9 +1,10 @@
 /**
  * The codec of format v1 on a given table: a point to the code of the 3 m cell that holds it, and a
- * code back to its cell (docs/code-format.md §7). The service runs it on the table it ships (codec.ts),
- * loc-js/codec on the same bytes fetched by a browser, so both answer alike by construction. The country is the one of the cell centre; inside a pure block the
- * table already knows it, in a mixed block the table's border polygons decide (§4), and where no
- * polygon holds the centre, the block's fill (§10).
+ * code back to its cell (docs/code-format.md §7). The service runs it on the table it ships
+ * (codec.ts), loc-js/codec on the same bytes fetched by a browser, so both answer alike by
+ * construction. The country is the one of the cell centre; inside a pure block the table already
+ * knows it, in a mixed block the table's border polygons decide (§4), and where no polygon holds the
+ * centre, the block's fill (§10).
  *
  * encode and decode are hot paths (`npm run bench` holds them against open-location-code): no closures,
  * no intermediate objects, array look-ups only.

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { decode, encode, neighbours } from '../src/code/index.ts';
+import { decode, encode, neighbours, type LocatedCell } from '../src/code/index.ts';
 import { TABLE_PATH } from '../src/code/table-release.ts';
 import { expect, test } from './fixtures.ts';
 import { ROOT, freePort } from './services.ts';
@@ -15,7 +15,7 @@ import { ROOT, freePort } from './services.ts';
 const HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loc e2e: the offline codec</title></head><body></body></html>';
 
 /** A call's answer as one string, every number of the cell in it, or the error's code. */
-function written(call: () => { loc_code: string; country_code: string; latitude: number; longitude: number; cell: Record<string, number> }): string {
+function written(call: () => LocatedCell): string {
   try {
     const { loc_code, country_code, latitude, longitude, cell } = call();
     return `${loc_code} ${country_code} ${latitude} ${longitude} ${cell.north} ${cell.south} ${cell.east} ${cell.west}`;
@@ -61,7 +61,9 @@ test('loadCodec on a page of another origin fetches the table once and answers e
   const codes = golden.filter((row) => row.loc_code !== '').map((row) => row.loc_code);
   const answers = await page.evaluate(
     async ({ baseUrl, points, codes }) => {
-      const { loadCodec } = (await import('/codec.js')) as typeof import('../packages/loc-js/src/codec.ts');
+      // The page's own module, as a page would import it: a URL, not a path the test's compiler resolves.
+      const entry = '/codec.js';
+      const { loadCodec } = (await import(entry)) as typeof import('../packages/loc-js/src/codec.ts');
       const [codec, again] = await Promise.all([loadCodec({ baseUrl }), loadCodec({ baseUrl })]);
       const write = (call: () => ReturnType<typeof codec.encode>): string => {
         try {

@@ -20,6 +20,10 @@
  */
 import { blocksInBand } from './grid.ts';
 
+/** What a block of a band whose entries are not written yet reads: no entry has this value. */
+const UNWRITTEN = 0x7fff_ffff;
+const UNWRITTEN_SLOT = 1;
+
 /** Blocks per group: 32. */
 const GROUP_SHIFT = 5;
 const GROUP_MASK = (1 << GROUP_SHIFT) - 1;
@@ -66,9 +70,12 @@ export class BlockIndex {
   private readonly written: Uint8Array;
   /** First level: per group, its pure entry or its slot in `blockEntries`. */
   private readonly groups: Uint32Array;
-  /** Second level: 32 block entries per slot, `slots` of them taken so far (slot 0: no coverage). */
-  private blockEntries = new Uint32Array(64 << GROUP_SHIFT);
-  private slots = 1;
+  /**
+   * Second level: 32 block entries per slot, `slots` of them taken so far. Slot 0 is no coverage; slot
+   * 1, every group of a band not yet written, holds UNWRITTEN.
+   */
+  private blockEntries = new Uint32Array(64 << GROUP_SHIFT).fill(UNWRITTEN, 1 << GROUP_SHIFT, 2 << GROUP_SHIFT);
+  private slots = 2;
 
   constructor(private readonly runs: IndexRuns) {
     const bands = runs.columns.length;
@@ -76,20 +83,24 @@ export class BlockIndex {
     for (let band = 0; band < bands; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(runs.columns[band]) >>> GROUP_SHIFT) + 1;
     }
-    this.groups = new Uint32Array(this.bandGroupStart[bands]);
+    this.groups = new Uint32Array(this.bandGroupStart[bands]).fill(UNWRITTEN_SLOT);
     this.written = new Uint8Array(bands);
   }
 
   /** The entry of block `block` of `band`. Encode's one table read. */
   entryAt(band: number, block: number): number {
-    if (this.written[band] === 0) this.writeBand(band);
     const group = this.groups[this.bandGroupStart[band] + (block >>> GROUP_SHIFT)];
     const k = block & GROUP_MASK;
     // No branch: near coasts, pure or not is a coin toss that the CPU mispredicts often, and that cost
     // more than always reading the second level, which for a pure group reads slot 0 (in cache).
     const pure = group >> 31; // −1 for a pure group (PURE_ENTRY is bit 31), else 0
     const second = this.blockEntries[((group << GROUP_SHIFT) | k) & ~pure];
-    return ((pure & (group + k)) | (~pure & second)) >>> 0;
+    const entry = ((pure & (group + k)) | (~pure & second)) >>> 0;
+    // The test of a band not yet written is on the entry already read, not a load of its own: the
+    // service, which writes every band at start, pays a compare for it and nothing more.
+    if (entry !== UNWRITTEN) return entry;
+    this.writeBand(band);
+    return this.entryAt(band, block);
   }
 
   /** Writes every band's entries: what a server does once at start, so no encode pays for it. */
@@ -136,6 +147,7 @@ export class BlockIndex {
   private writeBand(band: number): void {
     const { first, length, pure, country, base, mixedBase } = this.runs;
     const groupStart = this.bandGroupStart[band];
+    this.groups.fill(0, groupStart, this.bandGroupStart[band + 1]);
     let slot = this.slots;
     this.slots += this.slotsOf(band);
     if (this.slots << GROUP_SHIFT > this.blockEntries.length) {

@@ -69,12 +69,25 @@ window.codecLoad = async (url) => {
 window.ready = true;
 </script></body></html>`;
 
+interface Throughput {
+  encode: number;
+  decode: number;
+}
+
+const THROUGHPUT_ROUNDS = 3;
+
+/** Keeps in `top` the better of its figures and `next`'s. */
+const best = (top: Throughput, next: Throughput): void => {
+  top.encode = Math.max(top.encode, next.encode);
+  top.decode = Math.max(top.decode, next.decode);
+};
+
 const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchBrowserCodec(): Promise<BenchRow[]> {
   const { loadCodec } = (await import(pathToFileURL(CODEC_JS).href)) as typeof import('../packages/loc-js/src/codec.ts');
   const codec = await loadCodec({ table: readFileSync(join(ROOT, 'src/code/tables/v1r3.bin')) });
-  const inNode = new Function('codec', MEASURE)(codec) as { encode: number; decode: number };
+  const measureInNode = new Function('codec', MEASURE) as (codec: unknown) => Throughput;
 
   const dataDir = newDataDir();
   const service = await startService(dataDir);
@@ -94,7 +107,13 @@ export async function benchBrowserCodec(): Promise<BenchRow[]> {
     // The first request starts the service's Brotli of the table; wait until both fetches get it.
     await page.evaluate(`plainFetch(${JSON.stringify(url)})`);
     await new Promise((done) => setTimeout(done, 15_000));
-    const inChromium = (await page.evaluate(`throughput(${JSON.stringify(service.url)})`)) as { encode: number; decode: number };
+    // Node and Chromium in turn, three times, the best of each: the machine's speed drifts between runs.
+    const inNode: Throughput = { encode: 0, decode: 0 };
+    const inChromium: Throughput = { encode: 0, decode: 0 };
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+      best(inNode, measureInNode(codec));
+      best(inChromium, (await page.evaluate(`throughput(${JSON.stringify(service.url)})`)) as Throughput);
+    }
     const plain: number[] = [];
     const ours: number[] = [];
     for (let round = 0; round < LOAD_ROUNDS; round++) {

@@ -11,7 +11,7 @@
  * group, that entry is the pure entry of the group's first block, and the entry of a block in it is
  * that plus the block's place in the group (a number plus at most 31 stays below 2²¹). Otherwise the
  * first-level entry is a slot of 32 block entries in the second level; groups that no country touches
- * share slot 0, which is all NO_COVERAGE. So every block is one or two reads away.
+ * share a slot that is all NO_COVERAGE. So every block is one or two reads away.
  *
  * A band's entries are written the first time the band is read, its slots taken from the end of the
  * second level, which grows as needed: a browser that encodes around one town writes a few bands (a
@@ -22,7 +22,8 @@ import { blocksInBand } from './grid.ts';
 
 /** What a block of a band whose entries are not written yet reads: no entry has this value. */
 const UNWRITTEN = 0x7fff_ffff;
-const UNWRITTEN_SLOT = 1;
+/** The slot of the groups that no run touches; slot 0 is that of every group of a band not yet written. */
+const NO_COVERAGE_SLOT = 1;
 
 /** Blocks per group: 32. */
 const GROUP_SHIFT = 5;
@@ -71,10 +72,10 @@ export class BlockIndex {
   /** First level: per group, its pure entry or its slot in `blockEntries`. */
   private readonly groups: Uint32Array;
   /**
-   * Second level: 32 block entries per slot, `slots` of them taken so far. Slot 0 is no coverage; slot
-   * 1, every group of a band not yet written, holds UNWRITTEN.
+   * Second level: 32 block entries per slot, `slots` of them taken so far. Slot 0, where every group of
+   * a band not yet written points, holds UNWRITTEN; slot 1, no coverage.
    */
-  private blockEntries = new Uint32Array(64 << GROUP_SHIFT).fill(UNWRITTEN, 1 << GROUP_SHIFT, 2 << GROUP_SHIFT);
+  private blockEntries = new Uint32Array(64 << GROUP_SHIFT).fill(UNWRITTEN, 0, 1 << GROUP_SHIFT);
   private slots = 2;
 
   constructor(private readonly runs: IndexRuns) {
@@ -83,7 +84,8 @@ export class BlockIndex {
     for (let band = 0; band < bands; band++) {
       this.bandGroupStart[band + 1] = this.bandGroupStart[band] + (blocksInBand(runs.columns[band]) >>> GROUP_SHIFT) + 1;
     }
-    this.groups = new Uint32Array(this.bandGroupStart[bands]).fill(UNWRITTEN_SLOT);
+    // Zeros: every group at slot 0, unwritten, with no pass over the 4 MB at load.
+    this.groups = new Uint32Array(this.bandGroupStart[bands]);
     this.written = new Uint8Array(bands);
   }
 
@@ -147,7 +149,7 @@ export class BlockIndex {
   private writeBand(band: number): void {
     const { first, length, pure, country, base, mixedBase } = this.runs;
     const groupStart = this.bandGroupStart[band];
-    this.groups.fill(0, groupStart, this.bandGroupStart[band + 1]);
+    this.groups.fill(NO_COVERAGE_SLOT, groupStart, this.bandGroupStart[band + 1]);
     let slot = this.slots;
     this.slots += this.slotsOf(band);
     if (this.slots << GROUP_SHIFT > this.blockEntries.length) {

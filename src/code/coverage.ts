@@ -23,7 +23,11 @@ export class Coverage {
   /** The two character codes of each country's code, for writing codes without reading strings. */
   readonly countryChars: readonly number[];
   readonly classes: readonly BlockClass[];
-  private readonly countryIndex: Map<string, number>;
+  /**
+   * Per pair of letters A–Z (26 × first + second), the country's index, or −1: decode's look-up of
+   * a code's country by its two characters, without hashing a new string as a Map would.
+   */
+  private readonly countryIndex = new Int16Array(26 * 26).fill(-1);
   /** The table's runs, flattened into fields so the hot paths load one typed array each. */
   private readonly runFirstBlock: Uint32Array;
   private readonly runLength: Uint32Array;
@@ -62,7 +66,10 @@ export class Coverage {
     this.runFirstBlock = data.runs.first;
     this.runLength = data.runs.length;
     this.runClass = data.runs.cls;
-    this.countryIndex = new Map(data.countries.map((code, i) => [code, i]));
+    data.countries.forEach((code, i) => {
+      if (!/^[A-Z]{2}$/.test(code)) throw new Error(`table file: country ${JSON.stringify(code)} is not two letters A–Z`);
+      this.countryIndex[26 * (code.charCodeAt(0) - 65) + code.charCodeAt(1) - 65] = i;
+    });
 
     if (data.countries.length > MAX_PACKED_COUNTRIES) throw new Error(`The block index packs at most ${MAX_PACKED_COUNTRIES} countries.`);
     const { bandStart, first, length } = data.runs;
@@ -187,7 +194,9 @@ export class Coverage {
 
   /** Index of a country in the table, or −1 when it has no coverage. */
   indexOfCountry(code: string): number {
-    return this.countryIndex.get(code) ?? -1;
+    const first = code.charCodeAt(0) - 65;
+    const second = code.charCodeAt(1) - 65;
+    return code.length === 2 && first >= 0 && first < 26 && second >= 0 && second < 26 ? this.countryIndex[26 * first + second] : -1;
   }
 
   /** The block index entry of block `block` of `band` (block-index.ts). Encode's one table read. */

@@ -7,26 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { decode, encode, neighbours, type LocatedCell } from '../src/code/index.ts';
+import { decode, encode, neighbours } from '../src/code/index.ts';
+import { goldenRows, writtenAnswer as written } from '../test/support/golden.ts';
 import { TABLE_PATH } from '../src/code/table-release.ts';
 import { expect, test } from './fixtures.ts';
 import { ROOT, freePort } from './services.ts';
 
 const HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>loc e2e: the offline codec</title></head><body></body></html>';
 
-/** A call's answer as one string, every number of the cell in it, or the error's code. */
-function written(call: () => LocatedCell): string {
-  try {
-    const { loc_code, country_code, latitude, longitude, cell } = call();
-    return `${loc_code} ${country_code} ${latitude} ${longitude} ${cell.north} ${cell.south} ${cell.east} ${cell.west}`;
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-}
-
-const [header, ...lines] = readFileSync(join(ROOT, 'src/code/golden-v1.csv'), 'utf8').trim().split('\n');
-const names = header.split(',');
-const golden = lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i], value])));
+const golden = goldenRows();
 
 /** Seeded points: a quarter anywhere, the rest in Europe, where coasts, borders and microstates are. */
 function randomPoints(count: number): [number, number][] {

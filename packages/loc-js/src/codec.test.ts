@@ -10,13 +10,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decode, encode, neighbours } from '../../../src/code/codec.ts';
 import { TABLE_URL } from '../../../src/code/shipped-table.ts';
 import { TABLE_PATH } from '../../../src/code/table-release.ts';
+import { goldenRows, writtenAnswer as written } from '../../../test/support/golden.ts';
 import { freshService } from '../../../test/support/service.ts';
-import { loadCodec, type LocCell, type LocCodec } from './codec.ts';
+import { loadCodec, type LocCodec } from './codec.ts';
 
 const table = readFileSync(TABLE_URL);
-const [header, ...lines] = readFileSync(new URL('../../../src/code/golden-v1.csv', import.meta.url), 'utf8').trim().split('\n');
-const names = header.split(',');
-const golden = lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i], value])));
+const golden = goldenRows();
 
 /** What a call answered: the cell, or the error's code. */
 const answer = (call: () => unknown): unknown => {
@@ -25,14 +24,6 @@ const answer = (call: () => unknown): unknown => {
   } catch (error) {
     return { error: (error as { code?: string }).code };
   }
-};
-
-/** A call's answer as one string, every number of the cell in it: cheaper to compare by the 100 000. */
-const written = (call: () => unknown): string => {
-  const cell = answer(call) as Partial<LocCell> & { error?: string };
-  if (cell.error !== undefined) return cell.error;
-  const { north, south, east, west } = cell.cell!;
-  return `${cell.loc_code} ${cell.country_code} ${cell.latitude} ${cell.longitude} ${north} ${south} ${east} ${west}`;
 };
 
 describe('loc-js/codec from the table bytes', () => {

@@ -41,7 +41,7 @@ const CLI = '^src/cli/';
 const BROWSER = '^(src/embed|iframe-app|panel-app|demo/page|packages/loc-js/src)/';
 const LOC_JS = '^packages/loc-js/';
 /** What of the service loc-js's build bundles in, and what it reads as types only. */
-const LOC_JS_BUNDLES = '^src/code/(format|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options|field-map|field-internals)\\.ts$'
+const LOC_JS_BUNDLES = '^src/code/(format|spelling|find-codes)\\.ts$|^src/embed/(options|style-names|recoverable|testing-contract|load-loc|picker-element|picker-options|field-map|field-internals)\\.ts$'
   // The grid's math and drawing, for loc-js/grid, loc-js/leaflet and loc-js/maplibre.
   + '|^src/code/(grid|grid-lines|block-lines|table-grid|table-bytes)\\.ts$|^src/embed/(grid-data|grid-tile)\\.ts$'
   // The codec on a table given, its checks and a code's neighbours, for loc-js/codec (which so bundles

@@ -8,7 +8,7 @@
  * A code is a whole token: a letter, digit or hyphenated part touching either end makes the run of
  * characters something longer (a part number, a URL slug), not a code.
  */
-import { normalizeCode } from './format.ts';
+import { normalizeCode } from './spelling.ts';
 
 /** A code found in a text. */
 export interface FoundCode {

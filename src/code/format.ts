@@ -3,6 +3,8 @@
  * cell in its block — in upper-case base 36 (docs/code-format.md §3).
  */
 
+import { normalizeCode } from './spelling.ts';
+
 /** Base-36 digits in value order. */
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const BASE = ALPHABET.length;
@@ -14,30 +16,8 @@ export const MAX_BLOCKS = BASE ** BLOCK_DIGITS;
 /** The loose client-side check the API's contract gives clients, without trimming or case folding. */
 const LOOSE = /^[A-Za-z]{2}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}$/;
 
-/**
- * The white space of a code, by code point: what normalisation trims from both ends, and what may
- * stand for a separator. It is ECMAScript's WhiteSpace and LineTerminator (Unicode 15): written out, so
- * that neither an engine's Unicode tables nor another language's idea of white space (Python's strip()
- * also removes U+001C–U+001F and U+0085) decides which input is a code. All are in the BMP, so a
- * UTF-16 code unit is one of them exactly when the code point it encodes is.
- */
-export const WHITE_SPACE: readonly number[] = [
-  0x0009, 0x000a, 0x000b, 0x000c, 0x000d, 0x0020, 0x00a0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
-  0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
-];
-const WHITE_SPACE_SET: ReadonlySet<number> = new Set(WHITE_SPACE);
-const isWhiteSpace = (c: number): boolean => (c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : c >= 0xa0 && WHITE_SPACE_SET.has(c));
-
-/** The one hyphen a separator may be: U+002D HYPHEN-MINUS. U+2010 HYPHEN, dashes and minus signs are not. */
+/** U+002D HYPHEN-MINUS, the canonical separator. */
 const HYPHEN = 0x2d;
-
-/**
- * What input we accept once trimmed: ASCII letters and digits in either case, each separator a hyphen,
- * one white space character or nothing. Matched before upper-casing: `toUpperCase` turns some other
- * letters into ASCII ones ("ﬁ" into "FI", "ß" into "SS", "ı" into "I"), which must not pass for a code.
- */
-const SEPARATOR = `[\\-${WHITE_SPACE.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('')}]?`;
-const LENIENT = new RegExp(`^([A-Za-z]{2})${SEPARATOR}([0-9A-Za-z]{4})${SEPARATOR}([0-9A-Za-z]{4})$`);
 
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < BASE; i++) DIGIT_VALUE[ALPHABET.charCodeAt(i)] = i;
@@ -64,20 +44,6 @@ export interface CodeParts {
 /** The spec's loose format check; it says nothing about whether the code exists. */
 export function isCodeFormat(input: string): boolean {
   return typeof input === 'string' && LOOSE.test(input);
-}
-
-/** The canonical `CC-XXXX-XXXX` form of `input`, or null when it cannot be a code. */
-export function normalizeCode(input: string): string | null {
-  if (typeof input !== 'string') return null;
-  // Trimmed first, so any amount of surrounding space is forgiven; then nothing longer than the
-  // longest spelling (two separators) is copied or matched.
-  let start = 0;
-  let end = input.length;
-  while (start < end && isWhiteSpace(input.charCodeAt(start))) start++;
-  while (end > start && isWhiteSpace(input.charCodeAt(end - 1))) end--;
-  if (end - start > 14) return null;
-  const m = LENIENT.exec(input.slice(start, end));
-  return m ? `${m[1]}-${m[2]}-${m[3]}`.toUpperCase() : null;
 }
 
 /** Splits a code (any accepted spelling) into its parts, or null when it is malformed. */

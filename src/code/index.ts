@@ -4,7 +4,8 @@
  */
 export { encode, decode, neighbours, type LocatedCell } from './codec.ts';
 export { NEIGHBOUR_DIRECTIONS, type Neighbours, type NeighbourDirection } from './neighbours.ts';
-export { normalizeCode, isCodeFormat, parseCode, formatCode, type CodeParts } from './format.ts';
+export { isCodeFormat, parseCode, formatCode, type CodeParts } from './format.ts';
+export { normalizeCode } from './spelling.ts';
 export { findCodes, type FoundCode } from './find-codes.ts';
 export { cellAt, bandColumns, supportedCountries, FORMAT_VERSION } from './cells.ts';
 export {

@@ -8,7 +8,8 @@
  * inverse of the slip: a look-alike read back, two neighbours swapped back, an extra character left
  * out, a missing one put back.
  */
-import { ALPHABET, WHITE_SPACE } from './format.ts';
+import { ALPHABET } from './format.ts';
+import { WHITE_SPACE } from './spelling.ts';
 
 /**
  * Characters of the alphabet that are read for one another in print and handwriting. Every code uses
@@ -51,7 +52,7 @@ for (const group of LOOK_ALIKE_GROUPS) {
  * the Unicode dashes and minus signs, the soft hyphen and the zero-width space.
  */
 const SEPARATORS: ReadonlySet<number> = new Set([
-  ...WHITE_SPACE, 0x2d, 0x00ad, 0x200b, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xfe63,
+  ...Array.from(WHITE_SPACE, (ch) => ch.charCodeAt(0)), 0x2d, 0x00ad, 0x200b, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xfe63,
 ]);
 
 /** The fullwidth forms of ASCII (U+FF01 … U+FF5E) that an East Asian keyboard types: their ASCII character. */

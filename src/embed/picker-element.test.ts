@@ -75,11 +75,12 @@ describe('<loc-picker>', () => {
     expect(picker.value).toBe('');
   });
 
-  it('chooses what the page sets as its value, and keeps the value it had when the map refuses the code', async () => {
+  it('chooses what the page sets as its value, written canonically at once, and keeps the value it had when the map refuses the code', async () => {
     const picker = await field();
     const mount = LOC.lastMount();
     mount.ready();
-    picker.value = 'FR-0RMB-CLY0';
+    picker.value = ' fr 0rmb cly0 ';
+    expect(picker.value).toBe('FR-0RMB-CLY0');
     picker.value = '';
     expect(mount.calls.map(({ method, args }) => [method, ...args])).toEqual([['select', 'FR-0RMB-CLY0'], ['clear']]);
     expect(picker.value).toBe('');

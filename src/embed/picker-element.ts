@@ -14,6 +14,7 @@
  * loader's script. Importing it touches nothing, on a server too: the class stands on `HTMLElement`
  * only where there is one, and only `defineLocPicker` defines the element.
  */
+import { normalizeCode } from '../code/spelling.ts';
 import { fieldInternals } from './field-internals.ts';
 import { attributeOptions, OPTION_ATTRIBUTES, sessionAsker } from './picker-options.ts';
 import { FieldMap } from './field-map.ts';
@@ -237,8 +238,9 @@ abstract class LocPicker extends Base implements Omit<LocPickerElement, 'addEven
     this.#validate();
   }
 
-  /** Sets the value and makes the map show it; a code the map refuses leaves the value as it was. */
-  #show(code: string) {
+  /** Sets the value, spelled canonically at once, and makes the map show it; a code the map refuses leaves the value as it was. */
+  #show(spelled: string) {
+    const code = normalizeCode(spelled) ?? spelled;
     const before = this.#value;
     if (code === before) return;
     this.#set(code);

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCodes } from '../../../src/code/find-codes.ts';
-import { isCodeFormat, normalizeCode } from '../../../src/code/format.ts';
+import { isCodeFormat } from '../../../src/code/format.ts';
+import { normalizeCode } from '../../../src/code/spelling.ts';
 import { cellAt as serviceCellAt } from '../../../src/code/cells.ts';
 import { coverage } from '../../../src/code/shipped-table.ts';
 

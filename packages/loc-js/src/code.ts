@@ -6,5 +6,6 @@
  * The implementation is the service's own (src/code/), bundled in by the build: the package cannot
  * disagree with the service on what a code looks like.
  */
-export { normalizeCode, isCodeFormat } from '../../../src/code/format.ts';
+export { isCodeFormat } from '../../../src/code/format.ts';
+export { normalizeCode } from '../../../src/code/spelling.ts';
 export { findCodes, type FoundCode } from '../../../src/code/find-codes.ts';

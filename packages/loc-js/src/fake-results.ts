@@ -2,7 +2,7 @@
  * The results the fake LOC (fake-loc.ts) hands a component: complete, as the service gives them, for a
  * code the test names or for the sample cell with the test's fields over it.
  */
-import { normalizeCode } from '../../../src/code/format.ts';
+import { normalizeCode } from '../../../src/code/spelling.ts';
 import type { LocResolveResult, LocSelectResult, LocSelectSource } from '../../../src/embed/public-types.ts';
 
 /** A result as the service gives it, for FR-0RMB-CLY0 (the cell of the Eiffel Tower's centre). */

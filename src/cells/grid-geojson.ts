@@ -6,6 +6,7 @@
  * their number, lines (two points each) by the box's diagonal.
  */
 import { cellCode } from '../code/codec.ts';
+import { coverage } from '../code/shipped-table.ts';
 import { boxCells, boxLines, cellCount, diagonalM, type Box } from '../code/grid-section.ts';
 import { cellBounds } from '../code/grid.ts';
 import { LocError, describeValue } from '../errors.ts';
@@ -76,7 +77,7 @@ const bboxOf = (box: Box): GridCollection<never>['bbox'] => [box.west, box.south
  * naming `bbox` beyond GRID_CELLS_MAX.
  */
 export function cellsGeoJson(config: Pick<Served, 'supportedCountries'>, box: Box): GridCollection<CellFeature> {
-  const cells = boxCells(box);
+  const cells = boxCells(box, coverage().columns);
   const count = cellCount(cells);
   if (count > GRID_CELLS_MAX) {
     throw new LocError(
@@ -121,7 +122,7 @@ export function linesGeoJson(box: Box): GridCollection<LineFeature> {
       'bbox',
     );
   }
-  const lines = boxLines(box);
+  const lines = boxLines(box, coverage().columns);
   const features: LineFeature[] = [{
     type: 'Feature',
     // RFC 7946 §3.1.9: a line across the antimeridian is cut in two there.

@@ -4,9 +4,10 @@
  *
  * A box is `west`, `south`, `east`, `north` in degrees, with south < north; `west` greater than `east`
  * is a box across the antimeridian (GeoJSON's convention, RFC 7946 §5.2). It overlaps a cell when they
- * share more than an edge, so a box drawn on cell edges holds exactly the cells inside them.
+ * share more than an edge, so a box drawn on cell edges holds exactly the cells inside them. The
+ * grid's column counts, band by band, are given (the shipped table's, or a revision's): this module
+ * reads no table.
  */
-import { coverage } from './shipped-table.ts';
 import { BLOCK_SIZE, EARTH_RADIUS_M, bandOf, colOf, colWest, rowOf, rowSouth } from './grid.ts';
 
 /** Degrees; south < north, and west ≠ east (west > east crosses the antimeridian). */
@@ -80,13 +81,12 @@ function rowsOf({ south, north }: Box): { firstRow: number; lastRow: number } {
   return { firstRow, lastRow: rowSouth(last) === north ? last - 1 : last };
 }
 
-/** The cells `box` overlaps, band by band. */
-export function boxCells(box: Box): BoxCells {
+/** The cells `box` overlaps, band by band, on a grid of `columnsOf` columns per band. */
+export function boxCells(box: Box, columnsOf: ArrayLike<number>): BoxCells {
   const { firstRow, lastRow } = rowsOf(box);
-  const table = coverage();
   const bands: BoxCells['bands'] = [];
   for (let band = bandOf(firstRow); band <= bandOf(lastRow); band++) {
-    const columns = table.columns[band];
+    const columns = columnsOf[band];
     bands.push({
       band,
       columns,
@@ -111,8 +111,8 @@ export function cellCount(cells: BoxCells): number {
  * The row and column edges inside `box`, its own edges included. Across the antimeridian the meridian
  * ±180 is one edge, written once, as 180.
  */
-export function boxLines(box: Box): BoxLines {
-  const cells = boxCells(box);
+export function boxLines(box: Box, columnsOf: ArrayLike<number>): BoxLines {
+  const cells = boxCells(box, columnsOf);
   const stretches = lngStretches(box);
   const rows: number[] = [];
   for (let row = cells.firstRow; row <= cells.lastRow + 1; row++) {

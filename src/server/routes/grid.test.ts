@@ -3,6 +3,7 @@
  * every point of the box, its lines against those cells' edges, its two bounds at and just beyond
  * them, its refusals, credentials and budget.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { fileService, json } from '../../../test/support/service.ts';
 import { bandColumns, cellAt, colOf, encode, rowOf, type CellBounds } from '../../code/index.ts';
@@ -221,6 +222,19 @@ describe('the bounds of a box', () => {
     });
     // The same box's lines are well within theirs.
     expect((await ask({ bbox: bbox(cellsBox(100, 101)) })).statusCode).toBe(200);
+  });
+
+  it('goes out in Brotli or gzip to a client that accepts them, a tenth of its size or less, and as it is to one that does not', async () => {
+    const query = { bbox: bbox(cellsBox(100, 100)), kind: 'cells' };
+    const plain = await ask(query);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [accepted, encoding, inflate] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+      const packed = await ask(query, { 'x-api-key': service.secret, 'accept-encoding': accepted });
+      expect(packed.statusCode).toBe(200);
+      expect([packed.headers['content-encoding'], packed.headers.vary]).toEqual([encoding, 'accept-encoding']);
+      expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 10);
+      expect(JSON.parse(inflate(packed.rawPayload).toString('utf8'))).toEqual(JSON.parse(plain.body));
+    }
   });
 
   it('kind=lines: a diagonal of 4000 m is answered; 4000.5 m is 422 validation_error, naming bbox, the bound and the box’s diagonal', async () => {

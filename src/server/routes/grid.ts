@@ -4,6 +4,8 @@
  * and counted as one call. A session's area does not narrow it: the grid is public, and resolve is
  * what refuses a cell outside the area.
  */
+import compress from '@fastify/compress';
+import { constants } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GRID_CELLS_MAX, GRID_DIAGONAL_MAX_M, cellsGeoJson, linesGeoJson, parseBbox } from '../../cells/grid-geojson.ts';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';
@@ -25,6 +27,10 @@ const CACHE_HEADERS: ResponseHeaders = {
 };
 
 const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A box of 10 000 cells is 3.2 MB of JSON: 137 KB in Brotli at quality 5 and 143 KB in gzip, each in
+  // about 16 ms (quality 4, the plugin's default, gives 159 KB; 9 gives 131 KB in 70 ms). This
+  // plugin's scope is this route's alone: the API's other answers are a few hundred bytes.
+  await app.register(compress, { encodings: ['br', 'gzip'], brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } } });
   app.get('/v1/loc/grid', {
     config: { auth: 'key-or-session' },
     schema: {

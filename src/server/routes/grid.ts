@@ -29,8 +29,9 @@ const CACHE_HEADERS: ResponseHeaders = {
 const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A box of 10 000 cells is 3.2 MB of JSON: 137 KB in Brotli at quality 5 and 143 KB in gzip, each in
   // about 16 ms (quality 4, the plugin's default, gives 159 KB; 9 gives 131 KB in 70 ms). This
-  // plugin's scope is this route's alone: the API's other answers are a few hundred bytes.
-  await app.register(compress, { encodings: ['br', 'gzip'], brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } } });
+  // plugin's scope is this route's alone: the API's other answers are a few hundred bytes. Its request
+  // decompression is off: the route takes no body.
+  await app.register(compress, { globalDecompression: false, encodings: ['br', 'gzip'], brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } } });
   app.get('/v1/loc/grid', {
     config: { auth: 'key-or-session' },
     schema: {

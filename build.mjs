@@ -4,7 +4,7 @@
 // the library's type declarations, and the embed — the loader `loc-embed.js` (an IIFE for a plain
 // script tag) with its declarations, the form field `loc-picker.js` (another) with its own, the map
 // frame's script and styles and its language catalogues (one JSON file per language, loaded on
-// demand), and the demo page's script.
+// demand), each served file with its Brotli and gzip copies, and the demo page's script.
 // And the integrators' package in packages/loc-js/dist/ (its build.mjs), from the same sources; and
 // the light mock in packages/loc-mock/dist/ (its build.mjs): `loc mock` bundled with what it reads.
 // `--if-missing` skips the work when dist/ is complete and newer than every file it is built from, so
@@ -41,6 +41,7 @@ const outputs = [
   'dist/embed/loc-picker.js',
   'dist/embed/loc-picker.d.ts',
   'dist/embed/frame.js',
+  'dist/embed/frame.js.br',
   'dist/embed/frame.css',
   'dist/embed/frame.html',
   'dist/embed/locales/fr.json',
@@ -136,6 +137,8 @@ writeFileSync(`${out}/embed/loc-embed.d.ts`, `${readFileSync(`${out}/types/embed
 // The element's declarations, standing alone: the public types, then the element's without their import of them.
 const pickerTypes = readFileSync(`${out}/types/embed/picker-types.d.ts`, 'utf8').replace(/^import type [^\n]*\n/m, '');
 writeFileSync(`${out}/embed/loc-picker.d.ts`, `${readFileSync(`${out}/types/embed/public-types.d.ts`, 'utf8')}${pickerTypes}`);
+// The served files' compressed copies beside them, so no process compresses them at its start.
+execFileSync(process.execPath, ['--import', 'tsx', 'src/server/embed/precompress.ts', `${out}/embed/`], { stdio: 'inherit' });
 copyServiceFiles(locMockOut, out);
 
 /**

@@ -13,7 +13,7 @@
  * v1 loader works with every v1 frame), so it is revalidated exactly as its unversioned alias is.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TABLE_URL, coverage } from '../../code/shipped-table.ts';
@@ -26,7 +26,7 @@ import type { StyleLayers } from '../../embed/frame-contract.ts';
 import { resolveStyles, type TileSettings } from '../../tiles/styles.ts';
 import { errorBody } from '../http/error-body.ts';
 import { EncodedFile } from './encodings.ts';
-import { embedDir } from './files.ts';
+import { catalogueFiles, embedDir, type CompressedFile } from './files.ts';
 import { frameConfig, frameHeaders, renderFramePage, type FramePageInput } from './frame-page.ts';
 import type { GridData } from '../../embed/frame-contract.ts';
 
@@ -75,9 +75,10 @@ const REVALIDATE = 'public, max-age=300, must-revalidate';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DAY = 'public, max-age=86400';
 
-function asset(body: Buffer, type: string, cache: string, { crossOrigin = false, compress = true } = {}): Asset {
+/** A file to serve; `path`: where it was read from, beside which the build put its compressed copies. */
+function asset(body: Buffer, type: string, cache: string, { crossOrigin = false, compress = true, path = undefined as string | undefined } = {}): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { file: new EncodedFile({ body, etag, encoding: null }, compress), type, cache, crossOrigin };
+  return { file: new EncodedFile({ body, etag, encoding: null }, compress, path), type, cache, crossOrigin };
 }
 
 /** What the embed serves at `/embed/<name>`. */
@@ -95,29 +96,27 @@ const V1_FILES = ['loc-embed.js', 'loc-embed.d.ts', 'loc-picker.js', 'loc-picker
  */
 function readBundle(dir: string): { files: Record<(typeof BUILT_FILES)[number], Asset>; catalogues: Map<string, Asset>; version: string; page: string } {
   const read = (name: string) => readFileSync(`${dir}${name}`);
-  const frameJs = read('frame.js');
-  const frameCss = read('frame.css');
-  const catalogueFiles = readdirSync(`${dir}locales`).filter((name) => name.endsWith('.json')).sort();
-  const catalogueBodies = catalogueFiles.map((name) => read(`locales/${name}`));
-  // One version for all of them: the page links the script and styles, and the script asks for its
-  // catalogue with the same `?v=`.
-  const hash = createHash('sha256').update(frameJs).update(frameCss);
-  for (const body of catalogueBodies) hash.update(body);
-  const version = hash.digest('base64url').slice(0, 12);
-  const catalogues = new Map(catalogueFiles.map((name, index) => [name, asset(catalogueBodies[index], 'application/json; charset=utf-8', IMMUTABLE)]));
+  /** A file the build compressed (precompress.ts), served from its copies. */
+  const built = (name: CompressedFile, type: string, cache: string, crossOrigin = false) => asset(read(name), type, cache, { crossOrigin, path: `${dir}${name}` });
   const files = {
-    'loc-embed.js': asset(read('loc-embed.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-    'loc-embed.d.ts': asset(read('loc-embed.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-    'loc-picker.js': asset(read('loc-picker.js'), 'text/javascript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-    'loc-picker.d.ts': asset(read('loc-picker.d.ts'), 'application/typescript; charset=utf-8', REVALIDATE, { crossOrigin: true }),
-    'frame.js': asset(frameJs, 'text/javascript; charset=utf-8', IMMUTABLE),
-    'frame.css': asset(frameCss, 'text/css; charset=utf-8', IMMUTABLE),
+    'loc-embed.js': built('loc-embed.js', 'text/javascript; charset=utf-8', REVALIDATE, true),
+    'loc-embed.d.ts': built('loc-embed.d.ts', 'application/typescript; charset=utf-8', REVALIDATE, true),
+    'loc-picker.js': built('loc-picker.js', 'text/javascript; charset=utf-8', REVALIDATE, true),
+    'loc-picker.d.ts': built('loc-picker.d.ts', 'application/typescript; charset=utf-8', REVALIDATE, true),
+    'frame.js': built('frame.js', 'text/javascript; charset=utf-8', IMMUTABLE),
+    'frame.css': built('frame.css', 'text/css; charset=utf-8', IMMUTABLE),
     // For the browser's developer tools, which ask for it only when open: not worth 0.8 s of
     // Brotli at every start.
     'frame.js.map': asset(read('frame.js.map'), 'application/json; charset=utf-8', REVALIDATE, { compress: false }),
     // To any page too: loc-js/grid's loadGrid reads it for the integrator's own map.
     'grid.json': asset(Buffer.from(JSON.stringify(gridJson())), 'application/json; charset=utf-8', DAY, { crossOrigin: true }),
-  };
+  } satisfies Record<(typeof BUILT_FILES)[number], Asset>;
+  const catalogues = new Map(catalogueFiles(dir).map((path) => [path.slice('locales/'.length), built(path, 'application/json; charset=utf-8', IMMUTABLE)]));
+  // One version for all of them: the page links the script and styles, and the script asks for its
+  // catalogue with the same `?v=`.
+  const hash = createHash('sha256').update(files['frame.js'].file.identity.body).update(files['frame.css'].file.identity.body);
+  for (const catalogue of catalogues.values()) hash.update(catalogue.file.identity.body);
+  const version = hash.digest('base64url').slice(0, 12);
   return { files, catalogues, version, page: readFileSync(`${dir}frame.html`, 'utf8') };
 }
 

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EncodedFile, MIN_COMPRESSED_BYTES } from './encodings.ts';
 
@@ -72,6 +75,30 @@ describe('encoded files', () => {
       const chosen = encoded.choose(accept);
       expect(chosen.encoding).toBeNull();
       expect(chosen.body).toBe(random);
+    }
+  });
+
+  it('send the build’s copies when they hold the file, and compress it themselves when a copy is missing or holds other bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loc-encodings-'));
+    try {
+      // Copies the process cannot have made itself: Brotli at quality 1, gzip at level 1.
+      const quick = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+      writeFileSync(join(dir, 'built.js.br'), quick);
+      writeFileSync(join(dir, 'built.js.gz'), gzipSync(text, { level: 1 }));
+      const fromBuild = new EncodedFile({ body: text, etag: '"abc"', encoding: null }, true, join(dir, 'built.js'));
+      await fromBuild.prepare();
+      expect(fromBuild.choose('br').body).toEqual(quick);
+      expect(fromBuild.choose('gzip').body).toEqual(gzipSync(text, { level: 1 }));
+
+      // An older build's copy, and no gzip copy at all: both made here, of the file as it is now.
+      writeFileSync(join(dir, 'stale.js.br'), brotliCompressSync(Buffer.from('the file before')));
+      const stale = new EncodedFile({ body: text, etag: '"abc"', encoding: null }, true, join(dir, 'stale.js'));
+      await stale.prepare();
+      expect(brotliDecompressSync(stale.choose('br').body)).toEqual(text);
+      expect(gunzipSync(stale.choose('gzip').body)).toEqual(text);
+      expect(stale.choose('br').body.length).toBeLessThan(quick.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

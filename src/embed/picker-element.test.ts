@@ -87,7 +87,7 @@ describe('<loc-picker>', () => {
     await settle();
     picker.value = 'FR-0RMB-CLY0';
     await settle();
-    // The fake refuses a code that is not one, as the map refuses a code no cell has.
+    // The fake refuses a string that is no code with invalid_code, as the map does.
     picker.value = 'nonsense';
     await settle();
     expect(picker.value).toBe('FR-0RMB-CLY0');

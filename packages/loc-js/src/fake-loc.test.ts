@@ -131,6 +131,23 @@ describe('the fake LOC', () => {
     expect(mount.calls.map((call) => call.method)).toEqual(['setStyle', 'setView', 'setView', 'setStyle', 'select', 'select', 'clear', 'destroy', 'destroy', 'select']);
   });
 
+  it('refuses what the service refuses as the real map does: a page’s select of no code rejects with invalid_code, and a value of none is reported before onReady', async () => {
+    const onError = vi.fn();
+    const onReady = vi.fn();
+    const handle = fake.mount('#map', { sessionToken: TOKEN, value: 'not a code', onError, onReady });
+    const early = handle.select('FR-0RMB-CLY');
+    fake.lastMount().ready();
+    const refusal = { code: 'invalid_code', recoverable: true };
+    expect(onError.mock.calls).toEqual([[{ ...refusal, message: '"not a code" is not a location code: expected CC-XXXX-XXXX.' }]]);
+    expect(onError.mock.invocationCallOrder[0]).toBeLessThan(onReady.mock.invocationCallOrder[0]);
+    expect(onReady.mock.calls[0][0]).not.toHaveProperty('value');
+    await expect(early).rejects.toEqual({ ...refusal, message: '"FR-0RMB-CLY" is not a location code: expected CC-XXXX-XXXX.' });
+    // Recoverable: told to the page that asked, not to onError, and the map goes on.
+    await expect(handle.select('nonsense')).rejects.toMatchObject(refusal);
+    expect(onError).toHaveBeenCalledTimes(1);
+    await expect(handle.select(' fr 0rmb cly0 ')).resolves.toMatchObject({ loc_code: 'FR-0RMB-CLY0', source: 'page' });
+  });
+
   it('renews through the component’s getSessionToken, refusing what the real map refuses', async () => {
     fake.mount('#map', { sessionToken: TOKEN, getSessionToken: async () => 'sid_3.fresh' });
     await expect(fake.lastMount().renew()).resolves.toBe('sid_3.fresh');

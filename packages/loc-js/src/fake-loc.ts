@@ -8,14 +8,12 @@
  * Installed as `window.LOC`, it is what `loadLoc` from loc-js/embed resolves with, without a network,
  * as long as the page has no loc-embed.js tag of another service.
  */
-import { findElement, readLatLng, readOptions, readStyle, readZoom, type MountSettings } from '../../../src/embed/options.ts';
+import { findElement, readOptions, type MountSettings } from '../../../src/embed/options.ts';
 import type {
-  LocAbortError,
   LocEmbedError,
   LocErrorCode,
   LocGlobal,
   LocHandle,
-  LocLatLng,
   LocMountOptions,
   LocReadyInfo,
   LocResolveResult,
@@ -24,15 +22,11 @@ import type {
   LocStyle,
 } from '../../../src/embed/public-types.ts';
 import { RECOVERABLE } from '../../../src/embed/recoverable.ts';
-import { fakeResults, unsourced, type ResultFor } from './fake-results.ts';
+import { fakeHandle } from './fake-handle.ts';
+import { assertAlive, callComponent, stopMap, type FakeHandleCall, type FakeMap } from './fake-map.ts';
+import { fakeResults, refusedCode, unsourced, type ResultFor } from './fake-results.ts';
 
-/** A call the component made on a handle, with its arguments as given. */
-export type FakeHandleCall =
-  | { method: 'setStyle'; args: [style: LocStyle] }
-  | { method: 'setView'; args: [center: LocLatLng, zoom?: number] }
-  | { method: 'select'; args: [target: string | LocLatLng] }
-  | { method: 'clear'; args: [] }
-  | { method: 'destroy'; args: [] };
+export type { FakeHandleCall } from './fake-map.ts';
 
 /** One `LOC.mount`, as the test sees and drives it. */
 export interface FakeMount {
@@ -98,9 +92,6 @@ export interface FakeLoc extends LocGlobal {
 /** A fresh session's lifetime when the test gives no `expiresAt`: the service's default. */
 const SESSION_MS = 15 * 60_000;
 
-/** What the page's select and clear reject with once the mount is gone, as the real handle's do. */
-const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
-
 export function createFakeLoc(options: { version?: string; baseUrl?: string } = {}): FakeLoc {
   const baseUrl = (options.baseUrl ?? 'https://loc.example').replace(/\/+$/, '');
   const mounts: FakeMount[] = [];
@@ -137,23 +128,9 @@ export function createFakeLoc(options: { version?: string; baseUrl?: string } = 
   return fake;
 }
 
-/** What one fake map knows: shared by the handle the component holds and the controls the test holds. */
-interface FakeMap {
-  readonly options: LocMountOptions;
-  readonly settings: MountSettings;
-  readonly resultFor: ResultFor;
-  readonly calls: FakeHandleCall[];
-  style: LocStyle;
-  view: FakeMount['view'];
-  ready: boolean;
-  stopped: LocEmbedError | LocAbortError | undefined;
-  /** What the page asked before onReady, answered once it comes, or refused once the map stops. */
-  waiting: { go(): void; refuse(reason: unknown): void }[];
-}
-
 /** A mount in `element`: an empty iframe where the map would be, its handle, and the test's controls. */
 function fakeMount(element: Element, options: LocMountOptions, settings: MountSettings, resultFor: ResultFor): FakeMount {
-  const map: FakeMap = { options, settings, resultFor, calls: [], style: settings.style, view: { center: settings.center, zoom: settings.zoom }, ready: false, stopped: undefined, waiting: [] };
+  const map: FakeMap = { options, value: settings.value, resultFor, calls: [], style: settings.style, view: { center: settings.center, zoom: settings.zoom }, ready: false, stopped: undefined, waiting: [] };
   const iframe = document.createElement('iframe');
   iframe.title = settings.title;
   iframe.style.cssText = `width:100%;height:${settings.height};border:0;display:block`;
@@ -161,74 +138,9 @@ function fakeMount(element: Element, options: LocMountOptions, settings: MountSe
   return mountControls(element, map, fakeHandle(map, iframe));
 }
 
-/** Calls one of the component's callbacks, unless the map has stopped. */
-function callComponent<T>(map: FakeMap, callback: ((arg: T) => void) | undefined, arg: T): void {
-  if (map.stopped || !callback) return;
-  // As the loader's: an exception in the component's callback is the component's, reported, and the map goes on.
-  try {
-    callback(arg);
-  } catch (error) {
-    reportError(error);
-  }
-}
-
-/** Stops the map for `reason`, refusing what the page still waits for. */
-function stopMap(map: FakeMap, reason: LocEmbedError | LocAbortError): void {
-  if (map.stopped) return;
-  map.stopped = reason;
-  for (const request of map.waiting) request.refuse(reason);
-  map.waiting = [];
-}
-
-/** Runs `then` once the map is ready, as the real handle's select and clear wait for onReady. */
-function whenReady<T>(map: FakeMap, then: () => T): Promise<T> {
-  if (map.stopped) return Promise.reject(map.stopped);
-  if (map.ready) return Promise.resolve().then(then);
-  return new Promise<T>((resolve, reject) => map.waiting.push({ go: () => resolve(then()), refuse: reject }));
-}
-
-/** Fails the test that drives a stopped mount: the real map would silently do nothing. */
-function assertAlive(map: FakeMap, what: string): void {
-  if (map.stopped) throw new Error(`FakeMount.${what}: the mount has stopped (${map.stopped.message}); the real map would do nothing.`);
-}
-
-/** The handle `LOC.mount` returns: it records each call and behaves as the real one is documented to. */
-function fakeHandle(map: FakeMap, iframe: HTMLIFrameElement): LocHandle {
-  const { calls } = map;
-  return {
-    iframe,
-    destroy() {
-      calls.push({ method: 'destroy', args: [] });
-      stopMap(map, DESTROYED);
-      iframe.remove();
-    },
-    setStyle(next) {
-      calls.push({ method: 'setStyle', args: [next] });
-      map.style = readStyle(next, 'setStyle: style');
-    },
-    setView(center, zoom) {
-      calls.push({ method: 'setView', args: zoom === undefined ? [center] : [center, zoom] });
-      map.view = { center: readLatLng(center, 'setView: center'), zoom: zoom === undefined ? map.view.zoom : readZoom(zoom, 'setView: zoom') };
-    },
-    select(target) {
-      calls.push({ method: 'select', args: [target] });
-      const checked = typeof target === 'string' ? target : readLatLng(target, 'select: target');
-      return whenReady(map, () => {
-        const result = typeof checked === 'string' ? map.resultFor(checked, 'page') : map.resultFor({ latitude: checked.lat, longitude: checked.lng }, 'page');
-        callComponent(map, map.options.onSelect, result);
-        return result;
-      });
-    },
-    clear() {
-      calls.push({ method: 'clear', args: [] });
-      return whenReady(map, () => undefined);
-    },
-  };
-}
-
 /** The mount as the test sees it: what the map shows now, and the visitor's and the map's doings to drive. */
 function mountControls(element: Element, map: FakeMap, handle: LocHandle): FakeMount {
-  const { options, settings, resultFor } = map;
+  const { options, value, resultFor } = map;
   return {
     target: element,
     options,
@@ -250,7 +162,10 @@ function mountControls(element: Element, map: FakeMap, handle: LocHandle): FakeM
       assertAlive(map, 'ready');
       if (map.ready) throw new Error('FakeMount.ready: onReady was called already; the real map calls it once per mount.');
       map.ready = true;
-      const opened = settings.value === undefined ? {} : { value: unsourced(resultFor(settings.value, 'page')) };
+      // A value that is no code is reported, as the real map reports its failed lookup, before onReady.
+      const refused = value === undefined ? null : refusedCode(value);
+      if (refused) callComponent(map, options.onError, refused);
+      const opened = value === undefined || refused ? {} : { value: unsourced(resultFor(value, 'page')) };
       const told: LocReadyInfo = { style: map.style, center: map.view.center, zoom: map.view.zoom, expiresAt: new Date(Date.now() + SESSION_MS).toISOString(), locale: 'en', requiredMessage: 'Choose a location on the map.', ...opened, ...info };
       callComponent(map, options.onReady, told);
       for (const request of map.waiting) request.go();

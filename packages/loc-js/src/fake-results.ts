@@ -3,7 +3,8 @@
  * code the test names or for the sample cell with the test's fields over it.
  */
 import { normalizeCode } from '../../../src/code/spelling.ts';
-import type { LocResolveResult, LocSelectResult, LocSelectSource } from '../../../src/embed/public-types.ts';
+import type { LocEmbedError, LocResolveResult, LocSelectResult, LocSelectSource } from '../../../src/embed/public-types.ts';
+import { RECOVERABLE } from '../../../src/embed/recoverable.ts';
 
 /** A result as the service gives it, for FR-0RMB-CLY0 (the cell of the Eiffel Tower's centre). */
 export const SAMPLE: LocSelectResult = {
@@ -35,4 +36,13 @@ export function fakeResults(baseUrl: string): ResultFor {
 /** A select result as a lookup gives it, before anything is selected: without `source`. */
 export function unsourced({ source: _, ...result }: LocSelectResult): LocResolveResult {
   return result;
+}
+
+/**
+ * What the map answers the page for a string that is no code, as the service refuses it:
+ * `invalid_code`, which the map goes on from; null for a code.
+ */
+export function refusedCode(target: string): LocEmbedError | null {
+  if (normalizeCode(target) !== null) return null;
+  return { code: 'invalid_code', message: `${JSON.stringify(target)} is not a location code: expected CC-XXXX-XXXX.`, recoverable: RECOVERABLE.invalid_code };
 }

@@ -4,8 +4,8 @@
  * and counted as one call. A session's area does not narrow it: the grid is public, and resolve is
  * what refuses a cell outside the area.
  */
-import compress from '@fastify/compress';
 import { constants } from 'node:zlib';
+import compress from '@fastify/compress';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { GRID_CELLS_MAX, GRID_DIAGONAL_MAX_M, cellsGeoJson, linesGeoJson, parseBbox } from '../../cells/grid-geojson.ts';
 import { RATE_LIMIT_HEADERS, errorResponses, withHeaders, type ResponseHeaders } from '../http/responses.ts';

@@ -4,11 +4,13 @@
  * them, its refusals, credentials and budget.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import serializerCompiler from '@fastify/fast-json-stringify-compiler';
 import { describe, expect, it } from 'vitest';
 import { fileService, json } from '../../../test/support/service.ts';
 import { bandColumns, cellAt, colOf, encode, rowOf, type CellBounds } from '../../code/index.ts';
 import { colWest, rowSouth } from '../../code/grid.ts';
 import { LocError } from '../../errors.ts';
+import { GridResult } from '../http/grid-schemas.ts';
 
 const service = fileService();
 
@@ -234,6 +236,16 @@ describe('the bounds of a box', () => {
       expect([packed.headers['content-encoding'], packed.headers.vary]).toEqual([encoding, 'accept-encoding']);
       expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 10);
       expect(JSON.parse(inflate(packed.rawPayload).toString('utf8'))).toEqual(JSON.parse(plain.body));
+    }
+  });
+
+  it('is written as its response schema would write it: no property the schema lacks, every value of the schema’s type', async () => {
+    const serialize = serializerCompiler()()({ schema: GridResult, method: 'GET', url: '/v1/loc/grid', httpStatus: '200' });
+    const queries: Record<string, string>[] = [{ bbox: bbox(EIFFEL), kind: 'cells' }, { bbox: bbox(AT_SEA), kind: 'cells' }, { bbox: bbox(ACROSS_BAND_EDGE) }, { bbox: bbox(ACROSS_ANTIMERIDIAN) }];
+    for (const query of queries) {
+      const response = await ask(query);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.body, query.bbox).toBe(serialize(JSON.parse(response.body)));
     }
   });
 

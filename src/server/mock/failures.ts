@@ -8,6 +8,9 @@
 import { describeValue } from '../../errors.ts';
 import { ConfigError } from '../config.ts';
 
+/** The control endpoint (plugins/mock-failures.ts); the `/_mock` prefix is one no route of the real service has. */
+export const MOCK_FAILURES_PATH = '/_mock/failures';
+
 /** The error paths the mock can be asked for. */
 export const FAILURE_CODES = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'unsupported_location', 'outside_session_area', 'network'] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];

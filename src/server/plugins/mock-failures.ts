@@ -19,14 +19,13 @@ import {
   FAILURE_SCOPES,
   FailureQueue,
   MAX_TIMES,
+  MOCK_FAILURES_PATH,
   type Failure,
   type FailureCode,
   type FailureScope,
   type FailureTarget,
 } from '../mock/failures.ts';
 
-/** The control endpoint; the `/_mock` prefix is one no route of the real service has. */
-export const MOCK_FAILURES_PATH = '/_mock/failures';
 
 /** Answered before the body is read, as the real refusals are. */
 const ON_ARRIVAL: readonly FailureCode[] = ['rate_limited', 'session_expired', 'invalid_session', 'key_inactive', 'network'];

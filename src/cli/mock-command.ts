@@ -59,7 +59,7 @@ export function mockCommand(command: Command): Command {
       if (!isLoopback(config.host)) {
         io.stderr(`warning: the mock listens on ${config.host}: any machine that reaches it can use it and switch its failures (${MOCK_FAILURES_PATH}). Not for production.\n`);
       }
-      // The server's code is loaded for the commands that run it alone (run-service.ts).
+      // Loaded now, not at start: only the commands that run the server load its code (run-service.ts).
       const { runService } = await import('./run-service.ts');
       setExitCode(command, await runService(config, { store: new MemoryStore(), mock: { failures }, bannerNotes: (running) => howToUse(running, key) }, io));
     });

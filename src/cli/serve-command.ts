@@ -4,8 +4,8 @@
  * `--dev-origin` (what `npm start` runs, for its demo page). A start that cannot go on prints one line
  * and exits 1. With LOC_WORKERS above 1 it is a cluster: a primary and its workers (server/cluster.ts),
  * each process running this command. The server itself (run-service.ts, which `loc mock` runs too) is
- * loaded when the command runs: the other commands start without Fastify and its plugins, in about
- * half the time.
+ * loaded when the command runs: the other commands start without Fastify and its plugins, in a
+ * quarter of the time.
  */
 import type { Command } from 'commander';
 import { CAP_OPTIONS, ConfigError, OPTIONS, loadConfig } from '../server/config.ts';

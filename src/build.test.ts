@@ -6,11 +6,12 @@
  * `--check` asks the same question `--if-missing` acts on, without building.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { builtCli, builtCliFiles } from '../test/support/built-cli.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 let copy: string;
@@ -85,12 +86,6 @@ it('builds again when the light mock’s build or a guide it serves is newer', (
   expect(wouldBuild()).toBe(true);
 });
 
-/** The `loc` command's files in dist/: cli.js and the chunks beside it, each by name with its text. */
-function cliFiles(): Map<string, string> {
-  const names = readdirSync(join(ROOT, 'dist')).filter((name) => /^cli(-[A-Z0-9]+)?\.js$/.test(name));
-  return new Map(names.map((name) => [name, readFileSync(join(ROOT, 'dist', name), 'utf8')]));
-}
-
 /** The files a start of `loc` loads before any command runs: cli.js and the chunks it imports statically. */
 function loadedAtStart(files: Map<string, string>): string[] {
   const loaded = ['cli.js'];
@@ -101,7 +96,7 @@ function loadedAtStart(files: Map<string, string>): string[] {
 }
 
 it('loads the server — Fastify, its plugins, the app — for `serve` and `mock` alone: every other command starts without it', () => {
-  const files = cliFiles();
+  const files = builtCliFiles();
   const atStart = loadedAtStart(files);
   const staticImports = (name: string) => [...files.get(name)!.matchAll(/^import (?:[^;]*?from )?"([^"]+)";/gm)].map(([, from]) => from);
   expect(atStart.flatMap(staticImports).filter((from) => /^(fastify|fastify-plugin|@fastify\/)/.test(from))).toEqual([]);
@@ -110,7 +105,7 @@ it('loads the server — Fastify, its plugins, the app — for `serve` and `mock
 });
 
 it('loads the common-password list on the first new password, not at start, and resolves it from dist/', () => {
-  const cli = [...cliFiles().values()].join('\n');
+  const cli = builtCli();
   const list = '@zxcvbn-ts/language-common';
   expect(cli).not.toMatch(new RegExp(`^import [^;]* from "${list}";`, 'm'));
   expect(cli).toContain(`import("${list}")`);
@@ -120,7 +115,7 @@ it('loads the common-password list on the first new password, not at start, and 
 it('leaves the database drivers out of every start: the `loc` command loads pg and ioredis only when a database or Redis is named', () => {
   // esbuild hoists a static import to the top of the bundle, however late the module holding it runs:
   // every `loc` command, on SQLite too, would load both drivers first (about 0.3 s of start-up).
-  const cli = [...cliFiles().values()].join('\n');
+  const cli = builtCli();
   for (const driver of ['pg', 'ioredis']) {
     expect(cli).not.toMatch(new RegExp(`^import [^;]* from "${driver}";`, 'm'));
     expect(cli).toContain(`import("${driver}")`);

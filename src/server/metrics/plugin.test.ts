@@ -4,10 +4,8 @@
  * process's figures; and metrics off costing nothing — no registry, no hook, and prom-client loaded
  * by no static import of the built CLI.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../../test/support/loc-process.ts';
+import { builtCli } from '../../../test/support/built-cli.ts';
 import { fileService, freshService, json } from '../../../test/support/service.ts';
 import { byLabel, sampled, samples, type Labels } from '../../../test/support/metric-samples.ts';
 import { UNMATCHED } from './http.ts';
@@ -105,7 +103,7 @@ describe('metrics off', () => {
   });
 
   it('leaves prom-client out of the built CLI but for import(): esbuild hoists a static import of a package to the bundle’s top', () => {
-    const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+    const cli = builtCli();
     expect(cli).toMatch(/await import\("prom-client"\)/);
     expect(cli).not.toMatch(/^import .*"prom-client";$/m);
   });

@@ -23,6 +23,11 @@ const CACHE_HEADERS: ResponseHeaders = {
     enum: [`private, max-age=${MAX_AGE_S}`],
     description: `Reusable for ${MAX_AGE_S / 3600} h by this client only: the grid never changes, but each call is counted.`,
   },
+  Vary: {
+    type: 'string',
+    enum: ['accept-encoding'],
+    description: 'The answer goes out in Brotli or gzip (`Content-Encoding`) to a client whose `Accept-Encoding` takes either, as it is to any other.',
+  },
 };
 
 const gridRoutes: FastifyPluginAsyncTypebox = async (app) => {

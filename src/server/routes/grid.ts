@@ -26,7 +26,7 @@ const CACHE_HEADERS: ResponseHeaders = {
   Vary: {
     type: 'string',
     enum: ['accept-encoding'],
-    description: 'The answer goes out in Brotli or gzip (`Content-Encoding`) to a client whose `Accept-Encoding` takes either, as it is to any other.',
+    description: 'The answer goes out in Brotli or gzip (`Content-Encoding`) to a client whose `Accept-Encoding` takes either; otherwise as it is.',
   },
 };
 

@@ -8,7 +8,7 @@ import { callComponent, stopMap, whenReady, type FakeMap } from './fake-map.ts';
 import { refusedCode } from './fake-results.ts';
 
 /** What the page's select and clear reject with once the mount is gone, as the real handle's do. */
-export const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
+const DESTROYED: LocAbortError = { name: 'AbortError', message: 'The map was destroyed.' };
 
 /** The handle `LOC.mount` returns: it records each call and behaves as the real one is documented to. */
 export function fakeHandle(map: FakeMap, iframe: HTMLIFrameElement): LocHandle {

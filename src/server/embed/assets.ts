@@ -76,7 +76,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DAY = 'public, max-age=86400';
 
 /** A file to serve; `path`: where it was read from, beside which the build put its compressed copies. */
-function asset(body: Buffer, type: string, cache: string, { crossOrigin = false, compress = true, path = undefined as string | undefined } = {}): Asset {
+function asset(body: Buffer, type: string, cache: string, { crossOrigin = false, compress = true, path }: { crossOrigin?: boolean; compress?: boolean; path?: string } = {}): Asset {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   return { file: new EncodedFile({ body, etag, encoding: null }, compress, path), type, cache, crossOrigin };
 }

@@ -28,16 +28,25 @@ export const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 /** Below this, compression saves less than a packet; such files are sent as they are. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-export const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  }),
-  gzip: (body) => promisify(gzip)(body, { level: constants.Z_BEST_COMPRESSION }),
+/**
+ * How hard to compress: `best` for a file compressed once and sent to every visitor (Brotli at its
+ * best quality takes 0.2 s on the frame script), `quick` for an answer one request waits for (Brotli
+ * at quality 5: a 3.2 MB grid answer in 137 KB and 16 ms, where the best quality takes seconds).
+ */
+export type Effort = 'best' | 'quick';
+
+const LEVELS: Record<Effort, Record<Encoding, number>> = {
+  best: { br: constants.BROTLI_MAX_QUALITY, gzip: constants.Z_BEST_COMPRESSION },
+  quick: { br: 5, gzip: constants.Z_DEFAULT_COMPRESSION },
 };
+
+/** `body` in `encoding`, compressed in the thread pool. */
+export function compress(body: Buffer, encoding: Encoding, effort: Effort): Promise<Buffer> {
+  const level = LEVELS[effort][encoding];
+  if (encoding === 'gzip') return promisify(gzip)(body, { level });
+  const params = { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.length };
+  return promisify(brotliCompress)(body, { params });
+}
 
 const decompressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = { br: promisify(brotliDecompress), gzip: promisify(gunzip) };
 
@@ -83,7 +92,7 @@ export class EncodedFile {
     this.preparing ??= Promise.all(PREFERENCE.map(async (encoding) => {
       const { body, etag } = this.identity;
       const built = this.path === undefined ? null : await builtCopy(this.path, encoding, body);
-      const compressed = built ?? (await compressors[encoding](body).catch(() => body));
+      const compressed = built ?? (await compress(body, encoding, 'best').catch(() => body));
       // The encoding's name inside the quotes: a strong ETag names one representation.
       if (compressed.length < body.length) this.ready.set(encoding, { body: compressed, etag: `${etag.slice(0, -1)}.${encoding}"`, encoding });
     })).then(() => undefined);
@@ -106,18 +115,11 @@ export class EncodedFile {
 
 /**
  * A large answer made for one request, in the encoding the client prefers among those it accepts,
- * compressed in the thread pool for the speed one request can wait for: Brotli at quality 5 (a 3.2 MB
- * grid answer: 137 KB in 16 ms, where quality 11 takes seconds) or gzip at zlib's default level.
- * @fastify/compress would do this too, but it loads mime-db with it: about 18 ms of every process's
- * start (5 % of `loc serve`'s, which has a budget), for one route.
+ * compressed `quick`ly. @fastify/compress would do this too, but it loads mime-db with it: about
+ * 18 ms of every process's start (5 % of `loc serve`'s, which has a budget), for one route.
  */
 export async function encodedAnswer(body: Buffer, acceptEncoding: string | undefined): Promise<{ body: Buffer; encoding: Encoding | null }> {
   const encoding = acceptEncoding === undefined || body.length < MIN_COMPRESSED_BYTES ? null : (negotiate(acceptEncoding, PREFERENCE) as Encoding | null);
   if (encoding === null) return { body, encoding };
-  return { body: await answerCompressors[encoding](body), encoding };
+  return { body: await compress(body, encoding, 'quick'), encoding };
 }
-
-const answerCompressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body) => promisify(gzip)(body),
-};

@@ -5,7 +5,7 @@
  * `node --import tsx src/server/embed/precompress.ts <embed dir>/`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { MIN_COMPRESSED_BYTES, PREFERENCE, SUFFIX, compressors } from './encodings.ts';
+import { MIN_COMPRESSED_BYTES, PREFERENCE, SUFFIX, compress } from './encodings.ts';
 import { COMPRESSED_FILES, catalogueFiles } from './files.ts';
 
 /** Writes the copies of every such file under `dir` (with a trailing slash). */
@@ -14,7 +14,7 @@ export async function precompress(dir: string): Promise<void> {
   await Promise.all(names.flatMap((name) => {
     const body = readFileSync(`${dir}${name}`);
     if (body.length < MIN_COMPRESSED_BYTES) return [];
-    return PREFERENCE.map(async (encoding) => writeFileSync(`${dir}${name}${SUFFIX[encoding]}`, await compressors[encoding](body)));
+    return PREFERENCE.map(async (encoding) => writeFileSync(`${dir}${name}${SUFFIX[encoding]}`, await compress(body, encoding, 'best')));
   }));
 }
 
